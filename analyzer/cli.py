@@ -1,0 +1,150 @@
+"""The ``xianniu`` command line: a thin layer over :mod:`analyzer.api`.
+
+Bad input of any kind ends with one line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from . import api
+from .describe import settlement_json, settlement_lines
+from .fileio import read_json, write_atomic
+from .rules import DEFAULT_RULES, PRESETS
+
+RULES_OPTION = click.option("--rules", "rules", type=click.Choice(sorted(PRESETS)),
+                            default=None, help=f"Rule preset (default {DEFAULT_RULES}).")
+JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+
+
+def _emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="xianniu")
+def cli() -> None:
+    """xianniu: Monte Carlo strategy analyzer for 兰州掀牛 (掀牛腿 / 砍牛腿)."""
+
+
+@cli.command()
+@click.argument("cards", nargs=-1, required=True)
+@RULES_OPTION
+@JSON_OPTION
+def classify(cards: tuple[str, ...], rules: str | None, as_json: bool) -> None:
+    """Kind, size and strength of the play CARDS make (e.g. 9s 9h, or 9s9h)."""
+    info = api.classify_cards(" ".join(cards), rules)
+    if as_json:
+        _emit_json(info)
+        return
+    extra = f", rank {info['rank']}" if "rank" in info else ""
+    extra += f", k {info['k']}" if "k" in info else ""
+    click.echo(f"{info['cards']}: {info['kind']} ({info['name_zh']}), size {info['size']}, "
+               f"strength {info['strength']}{extra} [{info['rules']}]")
+
+
+@cli.command()
+@click.argument("top")
+@click.argument("challenger")
+@RULES_OPTION
+def beats(top: str, challenger: str, rules: str | None) -> None:
+    """Print yes or no: may CHALLENGER be played to beat TOP?"""
+    click.echo("yes" if api.can_beat(top, challenger, rules) else "no")
+
+
+@cli.command()
+@click.argument("file", metavar="FILE|-")
+@RULES_OPTION
+@JSON_OPTION
+def score(file: str, rules: str | None, as_json: bool) -> None:
+    """Settle a finished hand: {"rules", "captured": [[play, ...] x3], "xian": [[x, t], ...]}."""
+    st = api.score_hand(read_json(file), rules)
+    if as_json:
+        _emit_json(settlement_json(st))
+        return
+    click.echo("\n".join(settlement_lines(st)))
+
+
+@cli.command()
+@click.argument("file", metavar="FILE|-")
+@JSON_OPTION
+def replay(file: str, as_json: bool) -> None:
+    """Check a game record move by move and print the hand as it went."""
+    out = api.replay_record(read_json(file))
+    if as_json:
+        _emit_json(out)
+        return
+    click.echo(f"rules {out['rules']}, banker seat {out['banker']}")
+    for i, line in enumerate(out["log"]):
+        click.echo(f"{i:4d}  {line}")
+    for seat, plays in enumerate(out["captured"]):
+        click.echo(f"seat {seat} captured: " + (" | ".join(plays) if plays else "nothing"))
+    if out["over"]:
+        st = out["settlement"]
+        click.echo(f"hand over ({out['end']})")
+        for p in st["payments"]:
+            click.echo(f"  seat {p['payer']} pays seat {p['payee']} {p['amount']} for "
+                       f"{p['reason']} ({p['reason_en']})")
+        click.echo("points: " + ", ".join(f"seat {s} {v:+d}" for s, v in enumerate(st["points"])))
+    else:
+        click.echo(f"record stops before the end; seat {out['to_act']} is to act")
+
+
+@cli.command()
+@click.option("--hands", "n_hands", type=click.IntRange(min=1), default=2000, show_default=True,
+              help="Number of hands to play.")
+@RULES_OPTION
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Root seed; the same seed gives the same numbers.")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
+              help="Also write the JSON summary to this file.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@JSON_OPTION
+def simulate(n_hands: int, rules: str | None, seed: int, out_path: str | None, quiet: bool,
+             as_json: bool) -> None:
+    """Play random hands and summarise points, 够, 刺 and 掀 with 95% CIs."""
+    from .reference_sim import random_hands
+    from .summary import format_summary, summarize
+
+    show = not quiet and n_hands >= 200
+    with click.progressbar(length=n_hands, label="hands", file=sys.stderr,
+                           hidden=not show) as bar:
+        df = random_hands(n_hands, rules, seed, progress=bar.update)
+    summary = summarize(df)
+    if out_path:
+        write_atomic(out_path, json.dumps(summary, ensure_ascii=False, indent=2) + "\n")
+    if as_json:
+        _emit_json(summary)
+    else:
+        click.echo(format_summary(summary))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: run the CLI; bad input becomes one line on stderr and status 2."""
+    try:
+        rc = cli.main(args=argv, prog_name="xianniu", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("xianniu: aborted", err=True)
+        return 130
+    except click.exceptions.Exit as e:
+        return e.exit_code
+    except click.ClickException as e:
+        msg = " ".join(e.format_message().split())
+        click.echo(f"xianniu: error: {msg}", err=True)
+        return 2
+    except (ValueError, OSError) as e:
+        msg = " ".join(str(e).split())
+        click.echo(f"xianniu: error: {msg}", err=True)
+        return 2
+    except KeyboardInterrupt:
+        click.echo("xianniu: interrupted", err=True)
+        return 130
+    return rc if isinstance(rc, int) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,390 @@
+"""The reference engine: one hand of 掀牛 as a state machine, in plain Python.
+
+It is the oracle for everything faster: clear before fast. The verbs follow the usual
+game-API shape — ``current_player``, ``legal_actions``, ``apply``, ``is_terminal``,
+``returns`` — and every action has a ``verify_*`` check that names why it is illegal.
+
+An :class:`Action` is a kind and a card mask:
+
+- ``play``: lead, answer or 抢刺 with the cards ``cards``;
+- ``pass``: cannot beat the top play, or (lanzhou) decline 抢刺;
+- ``kou``: as lead holder, ask to end the hand (扣); as another seat, agree;
+- ``xian``: refuse a 扣 and force the lead holder to lead (掀);
+- ``tighten``: as lead holder, call 紧牌;
+- ``discard``: throw away the one card ``cards`` during 紧牌.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from .cards import FULL_DECK, HAND_SIZE, N_SEATS, bit, cards_of, count, format_cards
+from .combos import Play, answers_to, beats, plays_in, qiangci_plays, try_classify
+from .rules import Rules, get_rules
+from .scoring import Settlement, settle
+
+PLAY, PASS, KOU, XIAN, TIGHTEN, DISCARD = "play", "pass", "kou", "xian", "tighten", "discard"
+ACTION_KINDS = (PLAY, PASS, KOU, XIAN, TIGHTEN, DISCARD)
+_KIND_ORDER = {k: i for i, k in enumerate(ACTION_KINDS)}
+
+# Phases of a hand.
+QIANGCI = "qiangci"  # right after the deal: holders of 龙凤/八大对 may (or must) play them
+LEAD = "lead"  # the lead holder leads, asks 扣, or calls 紧牌
+KOU_ASK = "kou_ask"  # the other seats answer a 扣 with 扣 or 掀
+TRICK = "trick"  # the other seats answer a lead, under 有吃必吃
+DISCARD_PHASE = "discard"  # 紧牌 discards, one card at a time
+OVER = "over"
+
+
+class Action(NamedTuple):
+    """One decision: a kind from ACTION_KINDS and a card mask (0 where none)."""
+
+    kind: str
+    cards: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.kind} {format_cards(self.cards)}" if self.cards else self.kind
+
+    def sort_key(self) -> tuple[int, int, int]:
+        return (_KIND_ORDER[self.kind], count(self.cards), self.cards)
+
+
+@dataclass
+class State:
+    """The whole state of one hand. Build it with :func:`new_hand`."""
+
+    rules: Rules
+    banker: int
+    dealt: tuple[int, int, int]
+    hands: list[int]
+    captured: list[list[Play]] = field(default_factory=lambda: [[], [], []])
+    dead: int = 0  # cards of beaten plays (废牌)
+    discarded: int = 0  # cards thrown away in 紧牌
+    xian_events: list[tuple[int, int]] = field(default_factory=list)
+    said_kou: list[bool] = field(default_factory=lambda: [False] * N_SEATS)
+    phase: str = LEAD
+    lead_holder: int = 0
+    must_lead: bool = False  # after a 掀 or a 紧牌: no 扣 before this lead
+    tightened: bool = False  # 紧牌 already called before this lead
+    queue: list[int] = field(default_factory=list)  # seats still to act in this phase
+    top: Play | None = None  # the play to beat in the current trick
+    top_owner: int = -1
+    tighten_limit: int = HAND_SIZE
+    end_reason: str = ""
+    history: list[tuple[int, Action]] = field(default_factory=list)
+
+    # -- the game API ----------------------------------------------------------------
+
+    def current_player(self) -> int:
+        """The seat to act, or -1 when the hand is over."""
+        if self.phase == OVER:
+            return -1
+        if self.phase == LEAD:
+            return self.lead_holder
+        return self.queue[0]
+
+    def is_terminal(self) -> bool:
+        """True when the hand is over."""
+        return self.phase == OVER
+
+    def table_count(self) -> int:
+        """Cards on the table (桌面): all captured cards."""
+        return sum(p.size for plays in self.captured for p in plays)
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the seat to act, sorted; empty when the hand is over."""
+        seat = self.current_player()
+        if seat < 0:
+            return []
+        hand = self.hands[seat]
+        acts: list[Action] = []
+        if self.phase == QIANGCI:
+            acts = [Action(PLAY, p.mask) for p in qiangci_plays(hand, self.rules)]
+            if not self.rules.qiangci_mandatory:
+                acts.append(Action(PASS))
+        elif self.phase == LEAD:
+            if not self.must_lead:
+                acts.append(Action(KOU))
+            if self._may_tighten():
+                acts.append(Action(TIGHTEN))
+            room = self.rules.table_cap - self.table_count()
+            acts += [Action(PLAY, p.mask) for p in plays_in(hand, self.rules, room)]
+        elif self.phase == KOU_ASK:
+            acts.append(Action(KOU))
+            if not self.said_kou[seat]:
+                acts.append(Action(XIAN))
+        elif self.phase == TRICK:
+            acts = [Action(PLAY, p.mask) for p in answers_to(hand, self.top, self.rules)]
+            if not acts:
+                acts = [Action(PASS)]
+        elif self.phase == DISCARD_PHASE:
+            acts = [Action(DISCARD, bit(c)) for c in cards_of(hand)]
+        return sorted(acts, key=Action.sort_key)
+
+    def verify_action(self, action: Action) -> None:
+        """Raise ValueError with the reason if ``action`` is illegal now."""
+        if not isinstance(action, Action) or action.kind not in ACTION_KINDS:
+            raise ValueError(f"unknown action {action!r}")
+        seat = self.current_player()
+        if seat < 0:
+            raise ValueError("the hand is over")
+        {QIANGCI: self.verify_qiangci, LEAD: self.verify_lead, KOU_ASK: self.verify_kou_answer,
+         TRICK: self.verify_answer, DISCARD_PHASE: self.verify_discard}[self.phase](action)
+
+    def can_apply(self, action: Action) -> bool:
+        """True if ``action`` is legal now."""
+        try:
+            self.verify_action(action)
+        except ValueError:
+            return False
+        return True
+
+    def apply(self, action: Action) -> None:
+        """Apply a legal action (checked first: ValueError with the reason if illegal)."""
+        self.verify_action(action)
+        seat = self.current_player()
+        self.history.append((seat, action))
+        getattr(self, "_apply_" + self.phase)(seat, action)
+
+    def returns(self) -> tuple[int, ...]:
+        """Points per seat of the finished hand (sum zero)."""
+        return self.settlement().points
+
+    def settlement(self) -> Settlement:
+        """The full settlement of the finished hand."""
+        if not self.is_terminal():
+            raise ValueError("the hand is not over")
+        return settle(self.captured, self.xian_events, self.rules)
+
+    # -- checks ---------------------------------------------------------------------
+
+    def _check_cards(self, action: Action, seat: int) -> Play:
+        if action.cards == 0:
+            raise ValueError("a play needs cards")
+        missing = action.cards & ~self.hands[seat]
+        if missing:
+            raise ValueError(f"seat {seat} does not hold {format_cards(missing)}")
+        play = try_classify(action.cards, self.rules)
+        if play is None:
+            raise ValueError(f"{format_cards(action.cards)} is not a combination under "
+                             f"{self.rules.name}")
+        return play
+
+    def verify_qiangci(self, action: Action) -> None:
+        """Checks for the 抢刺 decision."""
+        seat = self.queue[0]
+        if action.kind == PASS:
+            if self.rules.qiangci_mandatory:
+                raise ValueError(f"抢刺 is mandatory under {self.rules.name}")
+            return
+        if action.kind != PLAY:
+            raise ValueError(f"seat {seat} must play or decline its 抢刺, not {action.kind}")
+        play = self._check_cards(action, seat)
+        if play not in qiangci_plays(self.hands[seat], self.rules):
+            raise ValueError(f"{play} is not a 抢刺 play (龙凤 or 八大对)")
+
+    def verify_lead(self, action: Action) -> None:
+        """Checks for the lead holder's decision: 扣, 紧牌 or a lead."""
+        seat = self.lead_holder
+        if action.kind == KOU:
+            if self.must_lead:
+                raise ValueError("the lead holder must lead now (after a 掀 or a 紧牌)")
+            return
+        if action.kind == TIGHTEN:
+            if self.tightened:
+                raise ValueError("紧牌 was already called before this lead")
+            if self.table_count() < self.rules.tighten_min_table:
+                raise ValueError(f"紧牌 needs at least {self.rules.tighten_min_table} cards "
+                                 f"on the table, it holds {self.table_count()}")
+            if not self._may_tighten():
+                raise ValueError("紧牌 would change nothing: nobody holds too many cards")
+            return
+        if action.kind != PLAY:
+            raise ValueError(f"the lead holder (seat {seat}) may lead, 扣 or 紧牌, not "
+                             f"{action.kind}")
+        play = self._check_cards(action, seat)
+        if play.kind in ("long_feng", "eight_pairs"):
+            raise ValueError(f"{play.kind} may only be played as 抢刺, right after the deal")
+        room = self.rules.table_cap - self.table_count()
+        if play.size > room:
+            raise ValueError(f"a lead of {play.size} cards would put more than "
+                             f"{self.rules.table_cap} cards on the table ({room} left)")
+
+    def verify_kou_answer(self, action: Action) -> None:
+        """Checks for an answer to a 扣."""
+        seat = self.queue[0]
+        if action.kind == XIAN:
+            if self.said_kou[seat]:
+                raise ValueError(f"seat {seat} has said 扣 in this hand and may not 掀")
+            return
+        if action.kind != KOU:
+            raise ValueError(f"seat {seat} must answer the 扣 with kou or xian, not "
+                             f"{action.kind}")
+
+    def verify_answer(self, action: Action) -> None:
+        """Checks for an answer to a lead under 有吃必吃."""
+        seat = self.queue[0]
+        if action.kind == PASS:
+            can = answers_to(self.hands[seat], self.top, self.rules)
+            if can:
+                raise ValueError(f"seat {seat} must beat {self.top} (有吃必吃), e.g. with "
+                                 f"{can[0]}")
+            return
+        if action.kind != PLAY:
+            raise ValueError(f"seat {seat} must answer the lead, not {action.kind}")
+        play = self._check_cards(action, seat)
+        if not beats(self.top, play, self.rules):
+            raise ValueError(f"{play} does not beat {self.top}")
+
+    def verify_discard(self, action: Action) -> None:
+        """Checks for a 紧牌 discard."""
+        seat = self.queue[0]
+        if action.kind != DISCARD:
+            raise ValueError(f"seat {seat} must discard for 紧牌, not {action.kind}")
+        if count(action.cards) != 1:
+            raise ValueError("discard one card at a time")
+        if not action.cards & self.hands[seat]:
+            raise ValueError(f"seat {seat} does not hold {format_cards(action.cards)}")
+
+    # -- transitions ----------------------------------------------------------------
+
+    def _order_after(self, seat: int) -> list[int]:
+        return [(seat + 1) % N_SEATS, (seat + 2) % N_SEATS]
+
+    def _tighten_seats(self) -> list[int]:
+        others = self._order_after(self.lead_holder)
+        return [self.lead_holder] + others if self.rules.tighten_lead_holder_discards else others
+
+    def _may_tighten(self) -> bool:
+        if self.tightened or self.table_count() < self.rules.tighten_min_table:
+            return False
+        limit = self.rules.table_cap - self.table_count()
+        return any(count(self.hands[s]) > limit for s in self._tighten_seats())
+
+    def _start_lead(self, seat: int) -> None:
+        self.phase = LEAD
+        self.lead_holder = seat
+        self.must_lead = False
+        self.tightened = False
+        self.queue = []
+        if self.table_count() >= self.rules.table_cap:
+            self._finish("table full")
+        elif self.hands[seat] == 0:
+            self._finish("lead holder has no cards")
+
+    def _finish(self, reason: str) -> None:
+        self.phase = OVER
+        self.queue = []
+        self.end_reason = reason
+
+    def _capture(self, seat: int, play: Play) -> None:
+        self.captured[seat].append(play)
+
+    def _apply_qiangci(self, seat: int, action: Action) -> None:
+        if action.kind == PASS:
+            self.queue.pop(0)
+            if not self.queue:
+                self._start_lead(self.banker)
+            return
+        self.hands[seat] &= ~action.cards
+        self._capture(seat, try_classify(action.cards, self.rules))
+        self._start_lead(seat)
+
+    def _apply_lead(self, seat: int, action: Action) -> None:
+        if action.kind == KOU:
+            self.said_kou[seat] = True
+            self.phase = KOU_ASK
+            self.queue = self._order_after(seat)
+        elif action.kind == TIGHTEN:
+            self.tightened = True
+            self.must_lead = True
+            self.tighten_limit = self.rules.table_cap - self.table_count()
+            self.queue = [s for s in self._tighten_seats()
+                          if count(self.hands[s]) > self.tighten_limit]
+            self.phase = DISCARD_PHASE
+        else:
+            self.hands[seat] &= ~action.cards
+            self.top = try_classify(action.cards, self.rules)
+            self.top_owner = seat
+            self.queue = self._order_after(seat)
+            self.phase = TRICK
+
+    def _apply_kou_ask(self, seat: int, action: Action) -> None:
+        if action.kind == XIAN:
+            self.xian_events.append((seat, self.lead_holder))
+            self.phase = LEAD
+            self.must_lead = True
+            self.queue = []
+            return
+        self.said_kou[seat] = True
+        self.queue.pop(0)
+        if not self.queue:
+            self._finish("kou")
+
+    def _apply_trick(self, seat: int, action: Action) -> None:
+        if action.kind == PLAY:
+            self.hands[seat] &= ~action.cards
+            self.dead |= self.top.mask
+            self.top = try_classify(action.cards, self.rules)
+            self.top_owner = seat
+        self.queue.pop(0)
+        if not self.queue:
+            owner, play = self.top_owner, self.top
+            self._capture(owner, play)
+            self.top, self.top_owner = None, -1
+            self._start_lead(owner)
+
+    def _apply_discard(self, seat: int, action: Action) -> None:
+        self.hands[seat] &= ~action.cards
+        self.discarded |= action.cards
+        if count(self.hands[seat]) <= self.tighten_limit:
+            self.queue.pop(0)
+        if not self.queue:
+            self.phase = LEAD
+
+
+def new_hand(hands: list[int] | tuple[int, ...], rules: str | Rules | None = None,
+             banker: int = 0) -> State:
+    """Start a hand from three dealt 16-card masks; seat ``banker`` (头家) acts first."""
+    rules = get_rules(rules)
+    verify_deal(hands, banker)
+    state = State(rules=rules, banker=banker, dealt=tuple(hands), hands=list(hands))
+    holders = [s for s in ((banker + i) % N_SEATS for i in range(N_SEATS))
+               if qiangci_plays(hands[s], rules)]
+    if holders:
+        state.phase = QIANGCI
+        state.queue = holders[:1] if rules.qiangci_mandatory else holders
+    else:
+        state._start_lead(banker)
+    return state
+
+
+def verify_deal(hands: list[int] | tuple[int, ...], banker: int = 0) -> None:
+    """Raise ValueError unless ``hands`` are three disjoint 16-card hands covering the deck."""
+    if banker not in range(N_SEATS):
+        raise ValueError(f"banker must be seat 0, 1 or 2, got {banker!r}")
+    if len(hands) != N_SEATS:
+        raise ValueError(f"a deal has {N_SEATS} hands, got {len(hands)}")
+    seen = 0
+    for s, h in enumerate(hands):
+        if count(h) != HAND_SIZE:
+            raise ValueError(f"seat {s} holds {count(h)} cards, a hand holds {HAND_SIZE}")
+        if seen & h:
+            raise ValueError(f"seat {s} holds {format_cards(seen & h)} that another seat holds")
+        seen |= h
+    if seen != FULL_DECK:
+        raise ValueError("the three hands do not make up the 48-card deck")
+
+
+def card_accounting(state: State) -> int:
+    """Mask of every card in hands, on the table, dead, discarded or in the trick."""
+    m = state.dead | state.discarded
+    for h in state.hands:
+        m |= h
+    for plays in state.captured:
+        for p in plays:
+            m |= p.mask
+    if state.top is not None:
+        m |= state.top.mask
+    return m

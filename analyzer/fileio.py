@@ -1,0 +1,54 @@
+"""Reading inputs and writing results safely."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+
+def read_text(source: str) -> str:
+    """Text of a file, or of standard input when ``source`` is ``-``."""
+    if source == "-":
+        return sys.stdin.read()
+    try:
+        return Path(source).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ValueError(f"no such file: {source}") from None
+    except IsADirectoryError:
+        raise ValueError(f"{source} is a directory, not a file") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{source} is not UTF-8 text") from None
+
+
+def read_json(source: str) -> Any:
+    """Parse a JSON file (or ``-``); ValueError naming the line on malformed input."""
+    text = read_text(source)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        name = "standard input" if source == "-" else source
+        raise ValueError(f"{name} is not valid JSON (line {e.lineno}, column {e.colno}: "
+                         f"{e.msg})") from None
+
+
+def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
+    """Write a file whole or not at all: a temporary file beside it, then a rename."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data.encode("utf-8") if isinstance(data, str) else data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise

@@ -1,0 +1,49 @@
+"""Summary statistics of simulated hands, each with n and a 95% CI."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from .cards import N_SEATS
+from .stats import mean_ci, proportion_ci
+
+
+def summarize(df: pd.DataFrame) -> dict[str, Any]:
+    """Mean points per seat, P(刺) overall and per seat, P(够) per seat, mean 掀 count."""
+    n = len(df)
+    gou_min = 6
+    out: dict[str, Any] = {
+        "rules": df.attrs.get("rules"),
+        "policy": df.attrs.get("policy"),
+        "seed": df.attrs.get("seed"),
+        "hands": n,
+        "mean_points": [mean_ci(df[f"points{s}"]).as_dict() for s in range(N_SEATS)],
+        "p_ci": proportion_ci(int((df["ci_seat"] >= 0).sum()), n).as_dict(),
+        "p_ci_by_seat": [proportion_ci(int((df["ci_seat"] == s).sum()), n).as_dict()
+                         for s in range(N_SEATS)],
+        "p_gou": [proportion_ci(int((df[f"captured{s}"] >= gou_min).sum()), n).as_dict()
+                  for s in range(N_SEATS)],
+        "mean_xian": mean_ci(df["xian_count"]).as_dict(),
+    }
+    return out
+
+
+def format_summary(s: dict[str, Any]) -> str:
+    """The summary as a short text table."""
+
+    def ci(e: dict[str, float], pct: bool = False) -> str:
+        f = 100.0 if pct else 1.0
+        unit = "%" if pct else ""
+        return f"{e['value'] * f:7.2f}{unit} [{e['low'] * f:.2f}, {e['high'] * f:.2f}]"
+
+    lines = [f"{s['hands']} hands, rules {s['rules']}, policy {s['policy']}, seed {s['seed']} "
+             f"(95% CIs in brackets)",
+             f"{'seat':<22}{'0 (banker 头家)':>28}{'1 (二家)':>28}{'2 (三家)':>28}"]
+    lines.append(f"{'mean points':<22}" + "".join(f"{ci(e):>28}" for e in s["mean_points"]))
+    lines.append(f"{'P(够) enough':<21}" + "".join(f"{ci(e, True):>28}" for e in s["p_gou"]))
+    lines.append(f"{'P(刺) ci':<21}" + "".join(f"{ci(e, True):>28}" for e in s["p_ci_by_seat"]))
+    lines.append(f"P(刺) any seat: {ci(s['p_ci'], True).strip()}")
+    lines.append(f"mean 掀 events per hand: {ci(s['mean_xian']).strip()}")
+    return "\n".join(lines)

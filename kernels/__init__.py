@@ -1,0 +1,1 @@
+"""Numba kernels: bitmask hands, dealing and whole-hand play-outs."""
