@@ -1,0 +1,118 @@
+"""Fast simulation: the Python face of the kernels.
+
+``simulate`` checks its arguments, draws one random stream per chunk from
+``SeedSequence(seed)`` and calls the jit-compiled drivers in :mod:`kernels.batch`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from kernels import game as kg
+from kernels.batch import deal_many, play_chunks, play_logged
+from kernels.rng import states_from_seed
+from kernels.tables import ACT_PLAY, rule_params, set_beats_table
+
+from .cards import N_SEATS
+from .engine import ACTION_KINDS, Action
+from .rules import Rules, get_rules
+
+POLICIES = {"random": kg.POLICY_RANDOM}
+CHUNK_SIZE = 2048  # hands per chunk and per random stream; fixed so results ignore threads
+
+RESULT_COLUMNS = ["banker", "captured0", "captured1", "captured2", "points0", "points1", "points2",
+                  "ci_seat", "xian_count", "actions", "end", "niu0", "niu1", "niu2", "xi0", "xi1",
+                  "xi2", "liang0", "liang1", "liang2", "qiangci_seat"]
+assert len(RESULT_COLUMNS) == kg.N_RESULT
+
+
+def policy_ids(policies: str | list[str] | tuple[str, ...]) -> np.ndarray:
+    """Policy ids for the three seats from a name or ``A,B,C``."""
+    names = policies.split(",") if isinstance(policies, str) else list(policies)
+    names = [n.strip().lower() for n in names]
+    if len(names) == 1:
+        names = names * N_SEATS
+    if len(names) != N_SEATS:
+        raise ValueError(f"give one policy or one per seat (3), got {len(names)}")
+    for n in names:
+        if n not in POLICIES:
+            raise ValueError(f"unknown policy {n!r} (choose from {', '.join(POLICIES)})")
+    return np.array([POLICIES[n] for n in names], dtype=np.int64)
+
+
+def rule_arrays(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """The arrays a kernel reads for a preset."""
+    return rule_params(rules), set_beats_table(rules)
+
+
+def simulate(n_hands: int, rules: str | Rules | None = None, policies: str = "random",
+             seed: int = 0, chunk_size: int = CHUNK_SIZE) -> pd.DataFrame:
+    """Deal and play ``n_hands`` hands in the kernels; one row per hand.
+
+    The same ``seed`` gives the same rows whatever the number of threads.
+    """
+    if not isinstance(n_hands, (int, np.integer)) or n_hands < 1:
+        raise ValueError(f"the number of hands must be a positive integer, got {n_hands!r}")
+    if chunk_size < 1:
+        raise ValueError("chunk_size must be positive")
+    r = get_rules(rules)
+    pol = policy_ids(policies)
+    params, beats = rule_arrays(r)
+    n_chunks = -(-int(n_hands) // chunk_size)
+    states = states_from_seed(seed, n_chunks)
+    out = np.empty((int(n_hands), kg.N_RESULT), dtype=np.int64)
+    play_chunks(states, chunk_size, int(n_hands), params, beats, pol, out)
+    df = pd.DataFrame(out, columns=RESULT_COLUMNS)
+    df.insert(0, "hand", np.arange(int(n_hands)))
+    df["end"] = pd.Categorical.from_codes(df["end"].to_numpy(), categories=list(kg.END_NAMES))
+    df.attrs.update(rules=r.name, policy=",".join(policies.split(",")) if isinstance(policies, str)
+                    else ",".join(policies), seed=seed, hands=int(n_hands), engine="kernels",
+                    chunk_size=chunk_size)
+    return df
+
+
+def deal_hands(n_deals: int, seed: int = 0) -> np.ndarray:
+    """``n_deals`` uniform deals from one stream: ``uint64[n, 3]`` hand masks."""
+    out = np.empty((n_deals, N_SEATS), dtype=np.int64)
+    deal_many(states_from_seed(seed, 1)[0], n_deals, out)
+    return out.astype(np.uint64)
+
+
+@dataclass
+class LoggedHand:
+    """A kernel hand with its full log: actions, every legal set, the result row."""
+
+    hands: tuple[int, int, int]
+    actions: list[tuple[int, Action]]
+    legal: list[set[Action]]
+    result: np.ndarray
+
+
+def logged_hands(n_hands: int, rules: str | Rules | None = None, policies: str = "random",
+                 seed: int = 0) -> list[LoggedHand]:
+    """Play ``n_hands`` kernel hands one by one, keeping every action and legal set."""
+    r = get_rules(rules)
+    pol = policy_ids(policies)
+    params, beats = rule_arrays(r)
+    ss = np.random.SeedSequence(seed)
+    deal_state, play_state = states_from_seed(ss, 2)
+    deals = np.empty((n_hands, N_SEATS), dtype=np.int64)
+    deal_many(deal_state, n_hands, deals)
+    log = np.empty((kg.MAX_LOG, 3), dtype=np.int64)
+    legal = np.empty((kg.MAX_LOG * 128, 2), dtype=np.int64)
+    legal_off = np.empty(kg.MAX_LOG + 1, dtype=np.int64)
+    out = []
+    for h in range(n_hands):
+        res = np.empty(kg.N_RESULT, dtype=np.int64)
+        n = play_logged(deals[h], 0, params, beats, pol, play_state, log, legal, legal_off, res)
+        acts = [(int(log[i, 0]), Action(ACTION_KINDS[log[i, 1]], int(log[i, 2]))) for i in range(n)]
+        sets = [{Action(ACTION_KINDS[legal[j, 0]], int(legal[j, 1]))
+                 for j in range(legal_off[i], legal_off[i + 1])} for i in range(n)]
+        out.append(LoggedHand(tuple(int(x) for x in deals[h]), acts, sets, res))
+    return out
+
+
+__all__ = ["ACT_PLAY", "LoggedHand", "deal_hands", "logged_hands", "policy_ids", "simulate"]

@@ -1,0 +1,610 @@
+"""Jit-compiled 掀牛: plays in bitmask hands, legal actions, whole hands, scoring.
+
+Everything here mirrors the reference engine (:mod:`analyzer.engine`) move for move;
+the differential tests hold it to that. Hands are 48-bit masks (bit ``rank * 4 + suit``)
+held as int64 inside the kernels. Rules arrive as ``params`` (int64) and ``set_beats``
+(uint8) from :mod:`kernels.tables`; no kernel branches on a preset's name.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .rng import bounded
+from .tables import (ACT_DISCARD, ACT_KOU, ACT_PASS, ACT_PLAY, ACT_TIGHTEN, ACT_XIAN,
+                     KIND_BAI, KIND_BAI_LIANG, KIND_EIGHT_PAIRS, KIND_FISH, KIND_FISH_LIANG,
+                     KIND_K_BAI, KIND_LONG_FENG, KIND_NIU, KIND_SET, KIND_XI,
+                     KIND_XI_BAO_LIANG, P_BAI_MAX, P_BAO_DOUBLES, P_CI, P_CI_DROPS_LIANG,
+                     P_CI_OFFSET, P_EIGHT_PAIRS_BY_COLOUR, P_FISH_MAX, P_GOU, P_K_BAI,
+                     P_KKK_K108, P_LIANG_POINTS, P_QIANGCI_MANDATORY, P_TABLE_CAP,
+                     P_TIGHTEN_LH, P_TIGHTEN_MIN, P_XI_BAO_LIANG, P_XIAN_NEEDS_GOU,
+                     P_XIAN_POINTS)
+
+ACE, TWO, THREE, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING = range(12)
+POP4 = np.array([0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4], dtype=np.int64)
+
+MAX_ACTIONS = 1024  # legal actions at one decision (the worst 16-card hand has ~620)
+MAX_LOG = 512  # actions in one hand
+MAX_XIAN = 64  # 掀 events in one hand (each needs a lead after it: at most 48)
+INFO_COLS = 5  # action info columns: type, kind, size, rank, k
+
+# Phases.
+PH_QIANGCI, PH_LEAD, PH_KOU, PH_TRICK, PH_DISCARD, PH_OVER = range(6)
+# End reasons.
+END_KOU, END_TABLE_FULL, END_NO_CARDS = range(3)
+END_NAMES = ("kou", "table full", "lead holder has no cards")
+
+# Result row of one hand.
+(R_BANKER, R_CAP0, R_CAP1, R_CAP2, R_PTS0, R_PTS1, R_PTS2, R_CI_SEAT, R_XIAN, R_ACTIONS, R_END,
+ R_NIU0, R_NIU1, R_NIU2, R_XI0, R_XI1, R_XI2, R_LIANG0, R_LIANG1, R_LIANG2, R_QIANGCI_SEAT,
+ N_RESULT) = range(22)
+
+POLICY_RANDOM = 0
+
+
+@njit(inline="always", cache=True)
+def popcount(x):
+    """Number of set bits of a non-negative int64 below 2**63."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101) >> 56
+
+
+@njit(inline="always", cache=True)
+def nib(mask, rank):
+    return (mask >> (4 * rank)) & 15
+
+
+@njit(inline="always", cache=True)
+def same_rank_kind(rank, sub, size):
+    """Kind of ``size`` cards of one rank (nibble ``sub``): 牛/喜 when both colours."""
+    if (rank == NINE or rank == FIVE) and (size == 2 or size == 3) \
+            and (sub & 5) != 0 and (sub & 10) != 0:
+        return KIND_NIU if rank == NINE else KIND_XI
+    return KIND_SET
+
+
+@njit(inline="always", cache=True)
+def _push(am, ai, n, typ, mask, kind, size, rank, k):
+    am[n] = mask
+    ai[n, 0] = typ
+    ai[n, 1] = kind
+    ai[n, 2] = size
+    ai[n, 3] = rank
+    ai[n, 4] = k
+    return n + 1
+
+
+@njit(cache=True)
+def _gen_triples(hand, lo, mid, hi, k, kind, am, ai, n):
+    """Every k×(lo+mid+hi) the hand holds (鱼 or 摆)."""
+    a_n, b_n, c_n = nib(hand, lo), nib(hand, mid), nib(hand, hi)
+    for a in range(1, 16):
+        if (a & ~a_n) != 0 or POP4[a] != k:
+            continue
+        for b in range(1, 16):
+            if (b & ~b_n) != 0 or POP4[b] != k:
+                continue
+            for c in range(1, 16):
+                if (c & ~c_n) != 0 or POP4[c] != k:
+                    continue
+                m = (a << (4 * lo)) | (b << (4 * mid)) | (c << (4 * hi))
+                n = _push(am, ai, n, ACT_PLAY, m, kind, 3 * k, -1, k)
+    return n
+
+
+@njit(cache=True)
+def _gen_quad_plus_two(hand, quad_rank, r1, r2, kind, am, ai, n):
+    """Four of ``quad_rank`` plus one ``r1`` and one ``r2`` (鱼亮 / 摆亮)."""
+    if nib(hand, quad_rank) != 15:
+        return n
+    n1, n2 = nib(hand, r1), nib(hand, r2)
+    for i in range(4):
+        if not (n1 >> i) & 1:
+            continue
+        for j in range(4):
+            if not (n2 >> j) & 1:
+                continue
+            m = (15 << (4 * quad_rank)) | ((1 << i) << (4 * r1)) | ((1 << j) << (4 * r2))
+            n = _push(am, ai, n, ACT_PLAY, m, kind, 6, quad_rank, 0)
+    return n
+
+
+@njit(cache=True)
+def _gen_k_bai(hand, ksize, am, ai, n):
+    """K-摆: ``ksize`` Ks plus one 10 and one 8."""
+    kn, tn, en = nib(hand, KING), nib(hand, TEN), nib(hand, EIGHT)
+    for kk in range(1, 16):
+        if (kk & ~kn) != 0 or POP4[kk] != ksize:
+            continue
+        for i in range(4):
+            if not (tn >> i) & 1:
+                continue
+            for j in range(4):
+                if not (en >> j) & 1:
+                    continue
+                m = (kk << (4 * KING)) | ((1 << i) << (4 * TEN)) | ((1 << j) << (4 * EIGHT))
+                n = _push(am, ai, n, ACT_PLAY, m, KIND_K_BAI, ksize + 2, KING, 0)
+    return n
+
+
+@njit(cache=True)
+def _gen_xbl(hand, size, set_beats, top_rank, am, ai, n):
+    """喜包亮 of ``size`` cards; with ``top_rank >= 0`` only those that beat it."""
+    fn = nib(hand, FIVE)
+    xs = size - 4
+    for x in range(1, 16):
+        if (x & ~fn) != 0 or POP4[x] != xs or (x & 5) == 0 or (x & 10) == 0:
+            continue
+        for r in range(12):
+            if r == FIVE or nib(hand, r) != 15:
+                continue
+            if top_rank >= 0 and set_beats[3, r, top_rank] == 0:
+                continue
+            m = (x << (4 * FIVE)) | (15 << (4 * r))
+            n = _push(am, ai, n, ACT_PLAY, m, KIND_XI_BAO_LIANG, size, r, 0)
+    return n
+
+
+@njit(cache=True)
+def gen_plays(hand, params, set_beats, max_size, am, ai, n):
+    """Append every ordinary play in ``hand`` of at most ``max_size`` cards."""
+    for r in range(12):
+        hn = nib(hand, r)
+        if hn == 0:
+            continue
+        for sub in range(1, 16):
+            if (sub & ~hn) != 0:
+                continue
+            s = POP4[sub]
+            if s <= max_size:
+                n = _push(am, ai, n, ACT_PLAY, sub << (4 * r), same_rank_kind(r, sub, s), s, r, 0)
+    for k in range(1, params[P_FISH_MAX] + 1):
+        if 3 * k <= max_size:
+            n = _gen_triples(hand, ACE, TWO, THREE, k, KIND_FISH, am, ai, n)
+    for k in range(1, params[P_BAI_MAX] + 1):
+        if 3 * k <= max_size:
+            n = _gen_triples(hand, EIGHT, TEN, KING, k, KIND_BAI, am, ai, n)
+    if max_size >= 6:
+        n = _gen_quad_plus_two(hand, ACE, TWO, THREE, KIND_FISH_LIANG, am, ai, n)
+        n = _gen_quad_plus_two(hand, KING, TEN, EIGHT, KIND_BAI_LIANG, am, ai, n)
+    if params[P_K_BAI] != 0:
+        for ks in range(2, 4):
+            if ks + 2 <= max_size:
+                n = _gen_k_bai(hand, ks, am, ai, n)
+    if params[P_XI_BAO_LIANG] != 0:
+        for size in range(6, 8):
+            if size <= max_size:
+                n = _gen_xbl(hand, size, set_beats, -1, am, ai, n)
+    return n
+
+
+@njit(cache=True)
+def gen_answers(hand, top_kind, top_size, top_rank, top_k, set_beats, am, ai, n):
+    """Append every play in ``hand`` that beats the top play (有吃必吃)."""
+    if top_kind == KIND_SET:
+        for r in range(12):
+            hn = nib(hand, r)
+            if POP4[hn] < top_size:
+                continue
+            for sub in range(1, 16):
+                if (sub & ~hn) != 0 or POP4[sub] != top_size:
+                    continue
+                kind = same_rank_kind(r, sub, top_size)
+                if kind == KIND_SET:
+                    ok = set_beats[top_size - 1, r, top_rank] != 0
+                elif kind == KIND_NIU:
+                    ok = top_rank != KING
+                else:
+                    ok = False
+                if ok:
+                    n = _push(am, ai, n, ACT_PLAY, sub << (4 * r), kind, top_size, r, 0)
+    elif top_kind == KIND_FISH:
+        n = _gen_triples(hand, EIGHT, TEN, KING, top_k, KIND_BAI, am, ai, n)
+    elif top_kind == KIND_FISH_LIANG:
+        n = _gen_quad_plus_two(hand, KING, TEN, EIGHT, KIND_BAI_LIANG, am, ai, n)
+    elif top_kind == KIND_XI_BAO_LIANG:
+        n = _gen_xbl(hand, top_size, set_beats, top_rank, am, ai, n)
+    return n
+
+
+@njit(cache=True)
+def is_eight_pairs(hand, params):
+    """The whole 16-card hand splits into 8 pairs under the preset's rule."""
+    if popcount(hand) != 16:
+        return False
+    for r in range(12):
+        if POP4[nib(hand, r)] % 2 != 0:
+            return False
+    if params[P_EIGHT_PAIRS_BY_COLOUR] != 0:
+        if POP4[nib(hand, NINE) & 5] % 2 != 0 or POP4[nib(hand, FIVE) & 5] % 2 != 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _pair_subsets(hand, rank, out):
+    """The pairs of ``rank`` in ``hand`` as masks; returns how many."""
+    hn = nib(hand, rank)
+    c = 0
+    for sub in range(1, 16):
+        if (sub & ~hn) == 0 and POP4[sub] == 2:
+            out[c] = sub << (4 * rank)
+            c += 1
+    return c
+
+
+@njit(cache=True)
+def has_qiangci(hand, params):
+    """Holds 龙凤 or 八大对."""
+    if (POP4[nib(hand, ACE)] >= 2 and POP4[nib(hand, TWO)] >= 2 and POP4[nib(hand, THREE)] >= 2
+            and POP4[nib(hand, EIGHT)] >= 2 and POP4[nib(hand, TEN)] >= 2
+            and POP4[nib(hand, KING)] >= 2):
+        return True
+    return is_eight_pairs(hand, params)
+
+
+@njit(cache=True)
+def gen_qiangci(hand, params, am, ai, n):
+    """Append the 抢刺 plays: every 龙凤 (two of each of A 2 3 8 10 K) and 八大对."""
+    pa = np.empty((6, 6), dtype=np.int64)
+    cnt = np.empty(6, dtype=np.int64)
+    ranks = (ACE, TWO, THREE, EIGHT, TEN, KING)
+    ok = True
+    for i in range(6):
+        cnt[i] = _pair_subsets(hand, ranks[i], pa[i])
+        if cnt[i] == 0:
+            ok = False
+    if ok:
+        for i0 in range(cnt[0]):
+            for i1 in range(cnt[1]):
+                for i2 in range(cnt[2]):
+                    for i3 in range(cnt[3]):
+                        for i4 in range(cnt[4]):
+                            for i5 in range(cnt[5]):
+                                m = pa[0, i0] | pa[1, i1] | pa[2, i2] | pa[3, i3] | pa[4, i4] \
+                                    | pa[5, i5]
+                                n = _push(am, ai, n, ACT_PLAY, m, KIND_LONG_FENG, 12, -1, 0)
+    if is_eight_pairs(hand, params):
+        n = _push(am, ai, n, ACT_PLAY, hand, KIND_EIGHT_PAIRS, 16, -1, 0)
+    return n
+
+
+@njit(cache=True)
+def settle_points(cap, niu, xi, liang, xian_x, xian_t, n_xian, params, points):
+    """Points per seat of a finished hand (mirrors analyzer.scoring.settle)."""
+    gou = np.zeros(3, dtype=np.bool_)
+    ci = np.zeros(3, dtype=np.bool_)
+    cip = np.zeros(3, dtype=np.int64)
+    for s in range(3):
+        points[s] = 0
+        gou[s] = cap[s] >= params[P_GOU]
+        ci[s] = cap[s] >= params[P_CI]
+        if ci[s]:
+            cip[s] = cap[s] - params[P_CI_OFFSET]
+    last = np.full(3, -1, dtype=np.int64)
+    for e in range(n_xian):
+        last[xian_t[e]] = xian_x[e]
+    bao = np.full(3, -1, dtype=np.int64)
+    for w in range(3):
+        if ci[w] and last[w] >= 0:
+            bao[w] = last[w]
+    for w in range(3):
+        if not gou[w]:
+            continue
+        basic = niu[w] + xi[w] + liang[w]
+        if ci[w] and params[P_CI_DROPS_LIANG] != 0:
+            unit = cip[w] + niu[w] + xi[w]
+        else:
+            unit = basic + cip[w]
+        n_losers = 0
+        for p in range(3):
+            if not gou[p]:
+                n_losers += 1
+        for p in range(3):
+            if gou[p]:
+                continue
+            amount = 0
+            if bao[w] < 0:
+                amount = unit
+            elif params[P_BAO_DOUBLES] != 0:
+                amount = 2 * unit if p == bao[w] else basic
+            elif p == bao[w]:
+                amount = unit * n_losers
+            points[p] -= amount
+            points[w] += amount
+    for e in range(n_xian):
+        x, t = xian_x[e], xian_t[e]
+        if gou[x]:
+            continue
+        if params[P_XIAN_NEEDS_GOU] != 0 and not gou[t]:
+            continue
+        if params[P_BAO_DOUBLES] != 0 and bao[t] == x:
+            continue
+        points[x] -= params[P_XIAN_POINTS]
+        points[t] += params[P_XIAN_POINTS]
+
+
+@njit(cache=True)
+def _choose(policy, am, ai, n, rng):
+    """Index of the action the seat's policy picks among ``n`` legal ones."""
+    # Only the random policy exists so far; other ids fall back to it.
+    return bounded(rng, n)
+
+
+@njit(cache=True)
+def play_hand(hands_in, banker, params, set_beats, policies, rng, am, ai, log, legal, legal_off,
+              log_mode, res):
+    """Play one hand to the end; write its result row into ``res``.
+
+    ``log_mode`` 0: no log; 1: ``log[i] = (seat, action type, mask)``; 2: also every legal
+    action at decision ``i`` in ``legal[legal_off[i]:legal_off[i + 1]]`` as (type, mask).
+    Returns the number of actions taken.
+    """
+    hands = hands_in.copy()
+    cap = np.zeros(3, dtype=np.int64)
+    niu = np.zeros(3, dtype=np.int64)
+    xi = np.zeros(3, dtype=np.int64)
+    liang = np.zeros(3, dtype=np.int64)
+    kkk = np.zeros(3, dtype=np.bool_)
+    k108 = np.zeros(3, dtype=np.bool_)
+    said_kou = np.zeros(3, dtype=np.bool_)
+    xian_x = np.empty(MAX_XIAN, dtype=np.int64)
+    xian_t = np.empty(MAX_XIAN, dtype=np.int64)
+    queue = np.empty(3, dtype=np.int64)
+    n_xian = 0
+    table = 0
+    cap_limit = params[P_TABLE_CAP]
+    lp = params[P_LIANG_POINTS]
+    qlen = 0
+    qi = 0
+    lead_holder = banker
+    must_lead = False
+    tightened = False
+    top_mask = 0
+    top_kind = 0
+    top_size = 0
+    top_rank = 0
+    top_k = 0
+    top_owner = -1
+    limit = 16
+    end = -1
+    qiangci_seat = -1
+    phase = PH_LEAD
+    for i in range(3):
+        s = (banker + i) % 3
+        if has_qiangci(hands[s], params):
+            queue[qlen] = s
+            qlen += 1
+            if params[P_QIANGCI_MANDATORY] != 0:
+                break
+    if qlen > 0:
+        phase = PH_QIANGCI
+    n_act = 0
+    n_legal = 0
+    if log_mode >= 2:
+        legal_off[0] = 0
+    while phase != PH_OVER:
+        # -- legal actions of the seat to act --------------------------------------
+        if phase == PH_LEAD:
+            seat = lead_holder
+        else:
+            seat = queue[qi]
+        hand = hands[seat]
+        n = 0
+        if phase == PH_QIANGCI:
+            n = gen_qiangci(hand, params, am, ai, 0)
+            if params[P_QIANGCI_MANDATORY] == 0:
+                n = _push(am, ai, n, ACT_PASS, 0, -1, 0, -1, 0)
+        elif phase == PH_LEAD:
+            if not must_lead:
+                n = _push(am, ai, n, ACT_KOU, 0, -1, 0, -1, 0)
+            if not tightened and table >= params[P_TIGHTEN_MIN]:
+                lim = cap_limit - table
+                may = False
+                for j in range(3):
+                    if j == lead_holder and params[P_TIGHTEN_LH] == 0:
+                        continue
+                    if popcount(hands[j]) > lim:
+                        may = True
+                if may:
+                    n = _push(am, ai, n, ACT_TIGHTEN, 0, -1, 0, -1, 0)
+            n = gen_plays(hand, params, set_beats, cap_limit - table, am, ai, n)
+        elif phase == PH_KOU:
+            n = _push(am, ai, n, ACT_KOU, 0, -1, 0, -1, 0)
+            if not said_kou[seat]:
+                n = _push(am, ai, n, ACT_XIAN, 0, -1, 0, -1, 0)
+        elif phase == PH_TRICK:
+            n = gen_answers(hand, top_kind, top_size, top_rank, top_k, set_beats, am, ai, 0)
+            if n == 0:
+                n = _push(am, ai, n, ACT_PASS, 0, -1, 0, -1, 0)
+        else:  # PH_DISCARD
+            h = hand
+            while h:
+                low = h & -h
+                n = _push(am, ai, n, ACT_DISCARD, low, -1, 1, -1, 0)
+                h ^= low
+        # -- choose and log ----------------------------------------------------------
+        pick = _choose(policies[seat], am, ai, n, rng)
+        typ = ai[pick, 0]
+        mask = am[pick]
+        if log_mode >= 1:
+            if n_act >= log.shape[0]:
+                raise IndexError("action log is full")
+            log[n_act, 0] = seat
+            log[n_act, 1] = typ
+            log[n_act, 2] = mask
+        if log_mode >= 2:
+            if n_legal + n > legal.shape[0]:
+                raise IndexError("legal-action log is full")
+            for j in range(n):
+                legal[n_legal + j, 0] = ai[j, 0]
+                legal[n_legal + j, 1] = am[j]
+            n_legal += n
+            legal_off[n_act + 1] = n_legal
+        n_act += 1
+        # -- apply ---------------------------------------------------------------------
+        if phase == PH_QIANGCI:
+            if typ == ACT_PASS:
+                qi += 1
+                if qi == qlen:
+                    phase = PH_LEAD
+                    lead_holder = banker
+                    if hands[banker] == 0:
+                        phase = PH_OVER
+                        end = END_NO_CARDS
+                continue
+            kind = ai[pick, 1]
+            hands[seat] &= ~mask
+            size = ai[pick, 2]
+            cap[seat] += size
+            table += size
+            if kind == KIND_EIGHT_PAIRS:
+                for r in range(12):
+                    if nib(mask, r) == 15:
+                        liang[seat] += lp
+            qiangci_seat = seat
+            lead_holder = seat
+            must_lead = False
+            tightened = False
+            phase = PH_LEAD
+            if table >= cap_limit:
+                phase = PH_OVER
+                end = END_TABLE_FULL
+            elif hands[seat] == 0:
+                phase = PH_OVER
+                end = END_NO_CARDS
+        elif phase == PH_LEAD:
+            if typ == ACT_KOU:
+                said_kou[seat] = True
+                phase = PH_KOU
+                queue[0] = (seat + 1) % 3
+                queue[1] = (seat + 2) % 3
+                qlen = 2
+                qi = 0
+            elif typ == ACT_TIGHTEN:
+                tightened = True
+                must_lead = True
+                limit = cap_limit - table
+                qlen = 0
+                qi = 0
+                for i in range(3):
+                    j = (seat + i) % 3
+                    if i == 0 and params[P_TIGHTEN_LH] == 0:
+                        continue
+                    if popcount(hands[j]) > limit:
+                        queue[qlen] = j
+                        qlen += 1
+                phase = PH_DISCARD
+            else:
+                hands[seat] &= ~mask
+                top_mask = mask
+                top_kind = ai[pick, 1]
+                top_size = ai[pick, 2]
+                top_rank = ai[pick, 3]
+                top_k = ai[pick, 4]
+                top_owner = seat
+                queue[0] = (seat + 1) % 3
+                queue[1] = (seat + 2) % 3
+                qlen = 2
+                qi = 0
+                phase = PH_TRICK
+        elif phase == PH_KOU:
+            if typ == ACT_XIAN:
+                xian_x[n_xian] = seat
+                xian_t[n_xian] = lead_holder
+                n_xian += 1
+                phase = PH_LEAD
+                must_lead = True
+            else:
+                said_kou[seat] = True
+                qi += 1
+                if qi == qlen:
+                    phase = PH_OVER
+                    end = END_KOU
+        elif phase == PH_TRICK:
+            if typ == ACT_PLAY:
+                hands[seat] &= ~mask
+                top_mask = mask
+                top_kind = ai[pick, 1]
+                top_size = ai[pick, 2]
+                top_rank = ai[pick, 3]
+                top_k = ai[pick, 4]
+                top_owner = seat
+            qi += 1
+            if qi == qlen:
+                w = top_owner
+                cap[w] += top_size
+                table += top_size
+                if top_kind == KIND_NIU:
+                    niu[w] += top_size
+                elif top_kind == KIND_XI:
+                    xi[w] += top_size
+                elif top_kind == KIND_XI_BAO_LIANG:
+                    xi[w] += top_size - 4
+                    liang[w] += lp
+                elif top_kind == KIND_FISH_LIANG or top_kind == KIND_BAI_LIANG:
+                    liang[w] += lp
+                elif top_kind == KIND_SET:
+                    if top_size == 4:
+                        liang[w] += lp
+                    elif top_size == 3 and top_rank == KING:
+                        kkk[w] = True
+                elif top_kind == KIND_BAI and top_k == 1:
+                    k108[w] = True
+                lead_holder = w
+                must_lead = False
+                tightened = False
+                phase = PH_LEAD
+                if table >= cap_limit:
+                    phase = PH_OVER
+                    end = END_TABLE_FULL
+                elif hands[w] == 0:
+                    phase = PH_OVER
+                    end = END_NO_CARDS
+        else:  # PH_DISCARD
+            hands[seat] &= ~mask
+            if popcount(hands[seat]) <= limit:
+                qi += 1
+                if qi == qlen:
+                    phase = PH_LEAD
+    if params[P_KKK_K108] != 0:
+        for s in range(3):
+            if kkk[s] and k108[s]:
+                liang[s] += lp
+    pts = np.zeros(3, dtype=np.int64)
+    settle_points(cap, niu, xi, liang, xian_x, xian_t, n_xian, params, pts)
+    ci_seat = -1
+    for s in range(3):
+        res[R_CAP0 + s] = cap[s]
+        res[R_PTS0 + s] = pts[s]
+        res[R_NIU0 + s] = niu[s]
+        res[R_XI0 + s] = xi[s]
+        res[R_LIANG0 + s] = liang[s]
+        if cap[s] >= params[P_CI]:
+            ci_seat = s
+    res[R_BANKER] = banker
+    res[R_CI_SEAT] = ci_seat
+    res[R_XIAN] = n_xian
+    res[R_ACTIONS] = n_act
+    res[R_END] = end
+    res[R_QIANGCI_SEAT] = qiangci_seat
+    return n_act
+
+
+@njit(cache=True)
+def deal(rng, hands):
+    """Shuffle the 48 cards (Fisher-Yates) and deal 16 to each seat into ``hands``."""
+    cards = np.arange(48)
+    for i in range(47, 0, -1):
+        j = bounded(rng, i + 1)
+        t = cards[i]
+        cards[i] = cards[j]
+        cards[j] = t
+    for s in range(3):
+        m = 0
+        for c in range(16 * s, 16 * s + 16):
+            m |= 1 << cards[c]
+        hands[s] = m
