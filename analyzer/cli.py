@@ -95,25 +95,37 @@ def replay(file: str, as_json: bool) -> None:
 
 
 @cli.command()
-@click.option("--hands", "n_hands", type=click.IntRange(min=1), default=2000, show_default=True,
-              help="Number of hands to play.")
+@click.option("--hands", "n_hands", type=click.IntRange(min=1), default=100_000,
+              show_default=True, help="Number of hands to play.")
 @RULES_OPTION
+@click.option("--policy", default="random", show_default=True,
+              help="Policy of every seat, or one per seat as A,B,C.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Root seed; the same seed gives the same numbers.")
+              help="Root seed; the same seed gives the same numbers on any number of cores.")
+@click.option("--engine", type=click.Choice(["kernels", "reference"]), default="kernels",
+              show_default=True, help="Numba kernels, or the slow pure-Python reference engine.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
               help="Also write the JSON summary to this file.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @JSON_OPTION
-def simulate(n_hands: int, rules: str | None, seed: int, out_path: str | None, quiet: bool,
-             as_json: bool) -> None:
-    """Play random hands and summarise points, 够, 刺 and 掀 with 95% CIs."""
-    from .reference_sim import random_hands
+def simulate(n_hands: int, rules: str | None, policy: str, seed: int, engine: str,
+             out_path: str | None, quiet: bool, as_json: bool) -> None:
+    """Play hands and summarise points, 够, 刺 and 掀 per seat with 95% CIs."""
     from .summary import format_summary, summarize
 
-    show = not quiet and n_hands >= 200
-    with click.progressbar(length=n_hands, label="hands", file=sys.stderr,
-                           hidden=not show) as bar:
-        df = random_hands(n_hands, rules, seed, progress=bar.update)
+    if engine == "reference":
+        from .reference_sim import random_hands
+
+        if policy != "random":
+            raise click.BadParameter("the reference engine plays the random policy only",
+                                     param_hint="--policy")
+        with click.progressbar(length=n_hands, label="hands", file=sys.stderr,
+                               hidden=quiet or n_hands < 200) as bar:
+            df = random_hands(n_hands, rules, seed, progress=bar.update)
+    else:
+        from .simulate import simulate as run
+
+        df = run(n_hands, rules, policy, seed)
     summary = summarize(df)
     if out_path:
         write_atomic(out_path, json.dumps(summary, ensure_ascii=False, indent=2) + "\n")
@@ -121,6 +133,30 @@ def simulate(n_hands: int, rules: str | None, seed: int, out_path: str | None, q
         _emit_json(summary)
     else:
         click.echo(format_summary(summary))
+
+
+@cli.command()
+@RULES_OPTION
+@click.option("--hands", "n_hands", type=click.IntRange(min=1000), default=400_000,
+              show_default=True, help="Kernel hands per timed repeat.")
+@click.option("--deals", "n_deals", type=click.IntRange(min=1000), default=4_000_000,
+              show_default=True, help="Deals per timed repeat.")
+@click.option("--reference-hands", type=click.IntRange(min=10), default=300, show_default=True,
+              help="Reference-engine hands per timed repeat.")
+@click.option("--repeats", type=click.IntRange(min=1), default=5, show_default=True)
+@click.option("--no-cold", is_flag=True, help="Skip the cold/warm first-call measurement.")
+@JSON_OPTION
+def bench(rules: str | None, n_hands: int, n_deals: int, reference_hands: int, repeats: int,
+          no_cold: bool, as_json: bool) -> None:
+    """Deals/s and hands/s on all cores and one, against the reference engine."""
+    from .bench import format_bench, run_bench
+
+    b = run_bench(rules or DEFAULT_RULES, n_deals, n_hands, reference_hands, repeats,
+                  cold=not no_cold)
+    if as_json:
+        _emit_json(b)
+    else:
+        click.echo(format_bench(b))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .cards import format_cards
+import numpy as np
+
+from .cards import (ACE, EIGHT, FIVE, FULL_DECK, HAND_SIZE, KING, N_RANKS, NINE, TEN, THREE, TWO,
+                    cards_of, count, format_cards, rank_mask)
 from .engine import new_hand
 from .rules import Rules, get_rules
 from .simulate import RESULT_COLUMNS, LoggedHand, logged_hands
@@ -66,13 +69,76 @@ def check_hand(lh: LoggedHand, rules: Rules, report: CrossCheck, index: int) -> 
 
 
 def crosscheck(n_hands: int, rules: str | Rules | None = None, seed: int = 0,
-               policies: str = "random", max_mismatches: int = 10) -> CrossCheck:
-    """Play ``n_hands`` kernel hands and replay each in the reference engine."""
+               policies: str = "random", max_mismatches: int = 10,
+               themed: bool = False) -> CrossCheck:
+    """Play ``n_hands`` kernel hands and replay each in the reference engine.
+
+    With ``themed`` the deals are :func:`themed_deals`, rich in rare combinations.
+    """
     r = get_rules(rules)
     report = CrossCheck(r.name)
-    for i, lh in enumerate(logged_hands(n_hands, r, policies, seed)):
+    deals = themed_deals(n_hands, seed) if themed else None
+    for i, lh in enumerate(logged_hands(n_hands, r, policies, seed, deals)):
         check_hand(lh, r, report, i)
         report.hands += 1
         if len(report.mismatches) >= max_mismatches:
             break
     return report
+
+
+# Cards a themed deal puts in one seat's hand; the rest of the deck is dealt at random.
+_THEMES = (
+    ((ACE, 2), (TWO, 2), (THREE, 2), (EIGHT, 2), (TEN, 2), (KING, 2)),  # 龙凤
+    ((ACE, 4), (TWO, 1), (THREE, 1)),  # 鱼亮
+    ((KING, 4), (TEN, 1), (EIGHT, 1)),  # 摆亮
+    ((ACE, 4), (TWO, 4), (THREE, 4)),  # four 鱼
+    ((EIGHT, 3), (TEN, 3), (KING, 3)),  # three 摆
+    ((KING, 3), (TEN, 1), (EIGHT, 1)),  # K-摆
+    ((FIVE, 2), (NINE, 4)),  # 喜包亮 material
+    ((FIVE, 3), (KING, 4)),
+    ((NINE, 3), (FIVE, 3)),  # 牛 and 喜
+)
+
+
+def themed_deals(n_deals: int, seed: int = 0) -> np.ndarray:
+    """Deals in which one seat (two for some) holds rare combinations or eight pairs."""
+    rng = np.random.default_rng(np.random.SeedSequence([seed, 0x7E3]))
+    out = np.empty((n_deals, 3), dtype=np.int64)
+    for d in range(n_deals):
+        hands = [0, 0, 0]
+        free = FULL_DECK
+        seats = rng.permutation(3)
+        n_themed = 1 + int(rng.integers(2))
+        for s in seats[:n_themed]:
+            pick = int(rng.integers(len(_THEMES) + 1))
+            if pick == len(_THEMES):
+                want = _eight_pairs_cards(rng, free)
+            else:
+                want = 0
+                for rank, k in _THEMES[pick]:
+                    avail = cards_of(free & rank_mask(rank) & ~want)
+                    if len(avail) >= k:
+                        for c in rng.choice(avail, size=k, replace=False):
+                            want |= 1 << int(c)
+            hands[s] = want
+            free &= ~want
+        rest = [int(c) for c in rng.permutation(cards_of(free))]
+        for s in range(3):
+            need = HAND_SIZE - count(hands[s])
+            for c in rest[:need]:
+                hands[s] |= 1 << c
+            rest = rest[need:]
+        out[d] = hands
+    return out
+
+
+def _eight_pairs_cards(rng: np.random.Generator, free: int) -> int:
+    """Sixteen free cards in eight pairs (random ranks, random suits)."""
+    want = 0
+    for rank in rng.permutation(N_RANKS):
+        for _ in range(1 + int(rng.integers(2))):
+            avail = cards_of(free & rank_mask(int(rank)) & ~want)
+            if count(want) < HAND_SIZE and len(avail) >= 2:
+                for c in rng.choice(avail, size=2, replace=False):
+                    want |= 1 << int(c)
+    return want if count(want) == HAND_SIZE else 0

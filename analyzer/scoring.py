@@ -76,6 +76,15 @@ def settle(captured: Sequence[Sequence[Play]], xian_events: Sequence[tuple[int, 
     """Settle a hand from each seat's captured plays and the 掀 events (x 掀ed t), in order."""
     if len(captured) != N_SEATS:
         raise ValueError(f"captured must list {N_SEATS} seats, got {len(captured)}")
+    seen = 0
+    for plays in captured:
+        for p in plays:
+            if seen & p.mask:
+                raise ValueError(f"{p} overlaps another captured play")
+            seen |= p.mask
+    if bin(seen).count("1") > rules.table_cap:
+        raise ValueError(f"{bin(seen).count('1')} cards captured; the table holds at most "
+                         f"{rules.table_cap}")
     for x, t in xian_events:
         if x not in range(N_SEATS) or t not in range(N_SEATS) or x == t:
             raise ValueError(f"bad 掀 event [{x}, {t}]: seats are 0, 1, 2 and differ")

@@ -92,15 +92,22 @@ class LoggedHand:
 
 
 def logged_hands(n_hands: int, rules: str | Rules | None = None, policies: str = "random",
-                 seed: int = 0) -> list[LoggedHand]:
-    """Play ``n_hands`` kernel hands one by one, keeping every action and legal set."""
+                 seed: int = 0, deals: np.ndarray | None = None) -> list[LoggedHand]:
+    """Play kernel hands one by one, keeping every action and legal set.
+
+    Deals are drawn from the seed unless ``deals`` (``[n_hands, 3]`` masks) are given.
+    """
     r = get_rules(rules)
     pol = policy_ids(policies)
     params, beats = rule_arrays(r)
     ss = np.random.SeedSequence(seed)
     deal_state, play_state = states_from_seed(ss, 2)
-    deals = np.empty((n_hands, N_SEATS), dtype=np.int64)
-    deal_many(deal_state, n_hands, deals)
+    if deals is None:
+        deals = np.empty((n_hands, N_SEATS), dtype=np.int64)
+        deal_many(deal_state, n_hands, deals)
+    else:
+        deals = np.asarray(deals, dtype=np.int64)
+        n_hands = len(deals)
     log = np.empty((kg.MAX_LOG, 3), dtype=np.int64)
     legal = np.empty((kg.MAX_LOG * 128, 2), dtype=np.int64)
     legal_off = np.empty(kg.MAX_LOG + 1, dtype=np.int64)
