@@ -24,6 +24,22 @@ from .tables import (ACT_DISCARD, ACT_KOU, ACT_PASS, ACT_PLAY, ACT_TIGHTEN, ACT_
 ACE, TWO, THREE, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING = range(12)
 POP4 = np.array([0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4], dtype=np.int64)
 
+
+def _submask_tables():
+    subs = np.zeros((16, 5, 6), dtype=np.int64)
+    nsub = np.zeros((16, 5), dtype=np.int64)
+    for n in range(16):
+        for sub in range(1, 16):
+            if sub & ~n == 0:
+                k = bin(sub).count("1")
+                subs[n, k, nsub[n, k]] = sub
+                nsub[n, k] += 1
+    return subs, nsub
+
+
+# SUBS[nibble, k, :NSUB[nibble, k]]: the k-card subsets of a rank's held cards.
+SUBS, NSUB = _submask_tables()
+
 MAX_ACTIONS = 1024  # legal actions at one decision (the worst 16-card hand has ~620)
 MAX_LOG = 512  # actions in one hand
 MAX_XIAN = 64  # 掀 events in one hand (each needs a lead after it: at most 48)
@@ -81,16 +97,13 @@ def _push(am, ai, n, typ, mask, kind, size, rank, k):
 def _gen_triples(hand, lo, mid, hi, k, kind, am, ai, n):
     """Every k×(lo+mid+hi) the hand holds (鱼 or 摆)."""
     a_n, b_n, c_n = nib(hand, lo), nib(hand, mid), nib(hand, hi)
-    for a in range(1, 16):
-        if (a & ~a_n) != 0 or POP4[a] != k:
-            continue
-        for b in range(1, 16):
-            if (b & ~b_n) != 0 or POP4[b] != k:
-                continue
-            for c in range(1, 16):
-                if (c & ~c_n) != 0 or POP4[c] != k:
-                    continue
-                m = (a << (4 * lo)) | (b << (4 * mid)) | (c << (4 * hi))
+    na, nb, nc = NSUB[a_n, k], NSUB[b_n, k], NSUB[c_n, k]
+    for i in range(na):
+        ma = SUBS[a_n, k, i] << (4 * lo)
+        for j in range(nb):
+            mb = ma | (SUBS[b_n, k, j] << (4 * mid))
+            for l in range(nc):
+                m = mb | (SUBS[c_n, k, l] << (4 * hi))
                 n = _push(am, ai, n, ACT_PLAY, m, kind, 3 * k, -1, k)
     return n
 
@@ -116,16 +129,12 @@ def _gen_quad_plus_two(hand, quad_rank, r1, r2, kind, am, ai, n):
 def _gen_k_bai(hand, ksize, am, ai, n):
     """K-摆: ``ksize`` Ks plus one 10 and one 8."""
     kn, tn, en = nib(hand, KING), nib(hand, TEN), nib(hand, EIGHT)
-    for kk in range(1, 16):
-        if (kk & ~kn) != 0 or POP4[kk] != ksize:
-            continue
-        for i in range(4):
-            if not (tn >> i) & 1:
-                continue
-            for j in range(4):
-                if not (en >> j) & 1:
-                    continue
-                m = (kk << (4 * KING)) | ((1 << i) << (4 * TEN)) | ((1 << j) << (4 * EIGHT))
+    for a in range(NSUB[kn, ksize]):
+        mk = SUBS[kn, ksize, a] << (4 * KING)
+        for b in range(NSUB[tn, 1]):
+            mt = mk | (SUBS[tn, 1, b] << (4 * TEN))
+            for c in range(NSUB[en, 1]):
+                m = mt | (SUBS[en, 1, c] << (4 * EIGHT))
                 n = _push(am, ai, n, ACT_PLAY, m, KIND_K_BAI, ksize + 2, KING, 0)
     return n
 
@@ -135,8 +144,9 @@ def _gen_xbl(hand, size, set_beats, top_rank, am, ai, n):
     """喜包亮 of ``size`` cards; with ``top_rank >= 0`` only those that beat it."""
     fn = nib(hand, FIVE)
     xs = size - 4
-    for x in range(1, 16):
-        if (x & ~fn) != 0 or POP4[x] != xs or (x & 5) == 0 or (x & 10) == 0:
+    for i in range(NSUB[fn, xs]):
+        x = SUBS[fn, xs, i]
+        if (x & 5) == 0 or (x & 10) == 0:
             continue
         for r in range(12):
             if r == FIVE or nib(hand, r) != 15:
@@ -155,11 +165,9 @@ def gen_plays(hand, params, set_beats, max_size, am, ai, n):
         hn = nib(hand, r)
         if hn == 0:
             continue
-        for sub in range(1, 16):
-            if (sub & ~hn) != 0:
-                continue
-            s = POP4[sub]
-            if s <= max_size:
+        for s in range(1, min(POP4[hn], max_size) + 1):
+            for i in range(NSUB[hn, s]):
+                sub = SUBS[hn, s, i]
                 n = _push(am, ai, n, ACT_PLAY, sub << (4 * r), same_rank_kind(r, sub, s), s, r, 0)
     for k in range(1, params[P_FISH_MAX] + 1):
         if 3 * k <= max_size:
@@ -187,11 +195,8 @@ def gen_answers(hand, top_kind, top_size, top_rank, top_k, set_beats, am, ai, n)
     if top_kind == KIND_SET:
         for r in range(12):
             hn = nib(hand, r)
-            if POP4[hn] < top_size:
-                continue
-            for sub in range(1, 16):
-                if (sub & ~hn) != 0 or POP4[sub] != top_size:
-                    continue
+            for i in range(NSUB[hn, top_size]):
+                sub = SUBS[hn, top_size, i]
                 kind = same_rank_kind(r, sub, top_size)
                 if kind == KIND_SET:
                     ok = set_beats[top_size - 1, r, top_rank] != 0
