@@ -122,11 +122,14 @@ def simulate(n_hands: int, rules: str | None, policy: str, seed: int, engine: st
         with click.progressbar(length=n_hands, label="hands", file=sys.stderr,
                                hidden=quiet or n_hands < 200) as bar:
             df = random_hands(n_hands, rules, seed, progress=bar.update)
+        summary = summarize(df)
     else:
-        from .simulate import simulate as run
+        from .simulate import simulate_aggregate
 
-        df = run(n_hands, rules, policy, seed)
-    summary = summarize(df)
+        with click.progressbar(length=n_hands, label="hands", file=sys.stderr,
+                               hidden=quiet or n_hands < 1_000_000) as bar:
+            agg = simulate_aggregate(n_hands, rules, policy, seed, progress=bar.update)
+        summary = agg.summary()
     if out_path:
         write_atomic(out_path, json.dumps(summary, ensure_ascii=False, indent=2) + "\n")
     if as_json:

@@ -68,13 +68,18 @@ def action_from_json(entry: Any, index: int | None = None) -> tuple[int, Action]
 
 def record_of(state: State) -> dict[str, Any]:
     """The record of a hand, played so far."""
+    return make_record(state.rules.name, state.banker, state.dealt, state.history)
+
+
+def make_record(rules: str, banker: int, hands, actions) -> dict[str, Any]:
+    """A record from the preset name, banker, three dealt masks and (seat, Action) pairs."""
     return {
         "format": FORMAT,
         "version": VERSION,
-        "rules": state.rules.name,
-        "banker": state.banker,
-        "hands": [format_cards(h) for h in state.dealt],
-        "actions": [action_to_json(seat, a) for seat, a in state.history],
+        "rules": rules,
+        "banker": banker,
+        "hands": [format_cards(int(h)) for h in hands],
+        "actions": [action_to_json(seat, a) for seat, a in actions],
     }
 
 

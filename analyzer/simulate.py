@@ -6,18 +6,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 import pandas as pd
 
+from kernels import batch as kb
 from kernels import game as kg
 from kernels.batch import deal_many, play_chunks, play_logged
 from kernels.rng import states_from_seed
-from kernels.tables import ACT_PLAY, rule_params, set_beats_table
+from kernels.tables import rule_params, set_beats_table
 
+from .aggregate import Aggregate
 from .cards import N_SEATS
 from .engine import ACTION_KINDS, Action
+from .records import make_record
 from .rules import Rules, get_rules
 
 POLICIES = {"random": kg.POLICY_RANDOM}
@@ -68,10 +73,45 @@ def simulate(n_hands: int, rules: str | Rules | None = None, policies: str = "ra
     df = pd.DataFrame(out, columns=RESULT_COLUMNS)
     df.insert(0, "hand", np.arange(int(n_hands)))
     df["end"] = pd.Categorical.from_codes(df["end"].to_numpy(), categories=list(kg.END_NAMES))
-    df.attrs.update(rules=r.name, policy=",".join(policies.split(",")) if isinstance(policies, str)
-                    else ",".join(policies), seed=seed, hands=int(n_hands), engine="kernels",
+    df.attrs.update(rules=r.name, policy=_policy_label(policies), seed=seed, hands=int(n_hands), engine="kernels",
                     chunk_size=chunk_size)
     return df
+
+
+def simulate_aggregate(n_hands: int, rules: str | Rules | None = None,
+                       policies: str = "random", seed: int = 0, chunk_size: int = CHUNK_SIZE,
+                       progress: Callable[[int], None] | None = None) -> Aggregate:
+    """Deal and play ``n_hands`` hands in the kernels, keeping only mergeable counts and sums.
+
+    Equal to ``Aggregate.from_frame(simulate(...))`` for the same arguments; ``progress`` is
+    called with the number of hands finished after each batch of chunks.
+    """
+    if not isinstance(n_hands, (int, np.integer)) or n_hands < 1:
+        raise ValueError(f"the number of hands must be a positive integer, got {n_hands!r}")
+    if chunk_size < 1:
+        raise ValueError("chunk_size must be positive")
+    r = get_rules(rules)
+    pol = policy_ids(policies)
+    params, beats = rule_arrays(r)
+    n_hands = int(n_hands)
+    n_chunks = -(-n_hands // chunk_size)
+    states = states_from_seed(seed, n_chunks)
+    out = np.zeros((n_chunks, kb.AGG_SIZE), dtype=np.int64)
+    batch = max(1, 8 * numba.get_num_threads())
+    for a in range(0, n_chunks, batch):
+        b = min(a + batch, n_chunks)
+        hands_here = min(b * chunk_size, n_hands) - a * chunk_size
+        kb.aggregate_chunks(states[a:b], chunk_size, hands_here, params, beats, pol, r.gou_min,
+                            r.ci_min, out[a:b])
+        if progress is not None:
+            progress(hands_here)
+    meta = dict(rules=r.name, policy=_policy_label(policies), seed=seed, hands=n_hands,
+                engine="kernels", chunk_size=chunk_size)
+    return Aggregate(out.sum(axis=0), meta)
+
+
+def _policy_label(policies: str | list[str] | tuple[str, ...]) -> str:
+    return ",".join(policies.split(",")) if isinstance(policies, str) else ",".join(policies)
 
 
 def deal_hands(n_deals: int, seed: int = 0) -> np.ndarray:
@@ -122,4 +162,9 @@ def logged_hands(n_hands: int, rules: str | Rules | None = None, policies: str =
     return out
 
 
-__all__ = ["ACT_PLAY", "LoggedHand", "deal_hands", "logged_hands", "policy_ids", "simulate"]
+def hand_records(n_hands: int, rules: str | Rules | None = None, policies: str = "random",
+                 seed: int = 0) -> list[dict]:
+    """Kernel hands as game records (the JSON form ``xianniu replay`` reads)."""
+    r = get_rules(rules)
+    return [make_record(r.name, 0, lh.hands, lh.actions)
+            for lh in logged_hands(n_hands, r, policies, seed)]

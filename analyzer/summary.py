@@ -6,28 +6,12 @@ from typing import Any
 
 import pandas as pd
 
-from .cards import N_SEATS
-from .stats import mean_ci, proportion_ci
+from .aggregate import Aggregate
 
 
 def summarize(df: pd.DataFrame) -> dict[str, Any]:
-    """Mean points per seat, P(刺) overall and per seat, P(够) per seat, mean 掀 count."""
-    n = len(df)
-    gou_min = 6
-    out: dict[str, Any] = {
-        "rules": df.attrs.get("rules"),
-        "policy": df.attrs.get("policy"),
-        "seed": df.attrs.get("seed"),
-        "hands": n,
-        "mean_points": [mean_ci(df[f"points{s}"]).as_dict() for s in range(N_SEATS)],
-        "p_ci": proportion_ci(int((df["ci_seat"] >= 0).sum()), n).as_dict(),
-        "p_ci_by_seat": [proportion_ci(int((df["ci_seat"] == s).sum()), n).as_dict()
-                         for s in range(N_SEATS)],
-        "p_gou": [proportion_ci(int((df[f"captured{s}"] >= gou_min).sum()), n).as_dict()
-                  for s in range(N_SEATS)],
-        "mean_xian": mean_ci(df["xian_count"]).as_dict(),
-    }
-    return out
+    """Summary of per-hand rows: see :meth:`Aggregate.summary`."""
+    return Aggregate.from_frame(df).summary()
 
 
 def format_summary(s: dict[str, Any]) -> str:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .game import INFO_COLS, MAX_ACTIONS, N_RESULT, deal, play_hand
+from .game import (INFO_COLS, MAX_ACTIONS, N_RESULT, R_CAP0, R_END, R_PTS0, R_QIANGCI_SEAT, R_XIAN,
+                   deal, play_hand)
 
 
 @njit(parallel=True, cache=True)
@@ -71,4 +72,63 @@ def play_logged(hands, banker, params, set_beats, policies, rng, log, legal, leg
                      legal_off, 2, res)
 
 
-__all__ = ["N_RESULT", "deal_chunks", "deal_many", "play_chunks", "play_logged"]
+
+
+# Layout of a mergeable aggregate (int64 vector): counts and sums, never per-hand rows.
+AGG_N = 0  # hands
+AGG_PTS = 1  # Σ points, seats 0-2
+AGG_PTS_SQ = 4  # Σ points², seats 0-2
+AGG_GOU = 7  # hands where the seat is 够
+AGG_CI = 10  # hands where the seat has 刺
+AGG_XIAN = 13  # Σ 掀 events
+AGG_XIAN_SQ = 14  # Σ (掀 events)²
+AGG_END = 15  # hands ended by 扣, a full table, an empty hand
+AGG_QIANGCI = 18  # hands with a 抢刺 play
+AGG_CAP_HIST = 19  # captured-card histogram, seats 0-2 × 0..16 cards
+AGG_SIZE = AGG_CAP_HIST + 3 * 17
+
+
+@njit(cache=True)
+def accumulate(res, gou_min, ci_min, agg):
+    """Add one hand's result row to an aggregate vector."""
+    agg[AGG_N] += 1
+    for s in range(3):
+        p = res[R_PTS0 + s]
+        agg[AGG_PTS + s] += p
+        agg[AGG_PTS_SQ + s] += p * p
+        c = res[R_CAP0 + s]
+        if c >= gou_min:
+            agg[AGG_GOU + s] += 1
+        if c >= ci_min:
+            agg[AGG_CI + s] += 1
+        agg[AGG_CAP_HIST + 17 * s + c] += 1
+    x = res[R_XIAN]
+    agg[AGG_XIAN] += x
+    agg[AGG_XIAN_SQ] += x * x
+    agg[AGG_END + res[R_END]] += 1
+    if res[R_QIANGCI_SEAT] >= 0:
+        agg[AGG_QIANGCI] += 1
+
+
+@njit(parallel=True, cache=True)
+def aggregate_chunks(states, chunk_size, n_hands, params, set_beats, policies, gou_min, ci_min,
+                     out):
+    """Deal and play ``n_hands`` hands; ``out[c]`` receives chunk ``c``'s aggregate."""
+    n_chunks = states.shape[0]
+    for c in prange(n_chunks):
+        rng = states[c].copy()
+        hands = np.empty(3, dtype=np.int64)
+        am = np.empty(MAX_ACTIONS, dtype=np.int64)
+        ai = np.empty((MAX_ACTIONS, INFO_COLS), dtype=np.int64)
+        log = np.empty((1, 3), dtype=np.int64)
+        legal = np.empty((1, 2), dtype=np.int64)
+        legal_off = np.empty(1, dtype=np.int64)
+        res = np.empty(N_RESULT, dtype=np.int64)
+        out[c, :] = 0
+        start = c * chunk_size
+        stop = min(start + chunk_size, n_hands)
+        for h in range(start, stop):
+            deal(rng, hands)
+            play_hand(hands, 0, params, set_beats, policies, rng, am, ai, log, legal, legal_off,
+                      0, res)
+            accumulate(res, gou_min, ci_min, out[c])

@@ -154,3 +154,29 @@ def test_bad_simulate_arguments():
         simulate(10, policies="genius")
     with pytest.raises(ValueError, match="unknown rules"):
         simulate(10, rules="beijing")
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_aggregate_equals_rows(rules):
+    from analyzer.aggregate import Aggregate
+    from analyzer.simulate import simulate_aggregate
+
+    rows = simulate(9000, rules, seed=3, chunk_size=700)
+    agg = simulate_aggregate(9000, rules, seed=3, chunk_size=700)
+    assert np.array_equal(Aggregate.from_frame(rows).counts, agg.counts)
+    assert agg.hands == 9000
+    s = agg.summary()
+    assert s["hands"] == 9000 and s["rules"] == rules
+    for e in s["mean_points"]:
+        assert e["low"] <= e["value"] <= e["high"] and e["n"] == 9000
+    halves = simulate_aggregate(9000, rules, seed=3, chunk_size=700)
+    assert np.array_equal(halves.merge(agg).counts, 2 * agg.counts)
+
+
+def test_hand_records_replay():
+    from analyzer.records import replay
+    from analyzer.simulate import hand_records
+
+    for rec in hand_records(20, "lanzhou", seed=8):
+        state = replay(rec, require_end=True)
+        assert sum(state.returns()) == 0
