@@ -126,6 +126,9 @@ class State:
         """Raise ValueError with the reason if ``action`` is illegal now."""
         if not isinstance(action, Action) or action.kind not in ACTION_KINDS:
             raise ValueError(f"unknown action {action!r}")
+        if (not isinstance(action.cards, int) or isinstance(action.cards, bool)
+                or action.cards < 0 or action.cards & ~FULL_DECK):
+            raise ValueError(f"action cards must be a mask of the 48 cards, got {action.cards!r}")
         seat = self.current_player()
         if seat < 0:
             raise ValueError("the hand is over")

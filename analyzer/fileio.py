@@ -33,6 +33,9 @@ def read_json(source: str) -> Any:
         name = "standard input" if source == "-" else source
         raise ValueError(f"{name} is not valid JSON (line {e.lineno}, column {e.colno}: "
                          f"{e.msg})") from None
+    except RecursionError:
+        name = "standard input" if source == "-" else source
+        raise ValueError(f"{name} is nested too deeply to be a xianniu file") from None
 
 
 def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
