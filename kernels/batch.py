@@ -9,8 +9,22 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .game import (INFO_COLS, MAX_ACTIONS, N_RESULT, R_CAP0, R_END, R_PTS0, R_QIANGCI_SEAT, R_XIAN,
-                   deal, play_hand)
+from .game import (MAX_LOG, N_RESULT, R_CAP0, R_END, R_PTS0, R_QIANGCI_SEAT, R_XIAN,
+                   deal, new_scratch, play_hand)
+
+
+@njit(cache=True)
+def no_log():
+    """Empty log buffers for runs that keep no log."""
+    return (np.empty((1, 3), dtype=np.int64), np.empty((1, 2), dtype=np.int64),
+            np.empty(1, dtype=np.int64))
+
+
+@njit(cache=True)
+def full_log():
+    """Log buffers large enough for any hand: actions and every legal set."""
+    return (np.empty((MAX_LOG, 3), dtype=np.int64), np.empty((MAX_LOG * 128, 2), dtype=np.int64),
+            np.empty(MAX_LOG + 1, dtype=np.int64))
 
 
 @njit(parallel=True, cache=True)
@@ -23,17 +37,13 @@ def play_chunks(states, chunk_size, n_hands, params, set_beats, policies, out):
     for c in prange(n_chunks):
         rng = states[c].copy()
         hands = np.empty(3, dtype=np.int64)
-        am = np.empty(MAX_ACTIONS, dtype=np.int64)
-        ai = np.empty((MAX_ACTIONS, INFO_COLS), dtype=np.int64)
-        log = np.empty((1, 3), dtype=np.int64)
-        legal = np.empty((1, 2), dtype=np.int64)
-        legal_off = np.empty(1, dtype=np.int64)
+        scratch = new_scratch()
+        logbuf = no_log()
         start = c * chunk_size
         stop = min(start + chunk_size, n_hands)
         for h in range(start, stop):
             deal(rng, hands)
-            play_hand(hands, 0, params, set_beats, policies, rng, am, ai, log, legal, legal_off,
-                      0, out[h])
+            play_hand(hands, 0, (params, set_beats), policies, rng, scratch, logbuf, 0, out[h])
 
 
 @njit(parallel=True, cache=True)
@@ -66,10 +76,8 @@ def deal_many(state, n_deals, out):
 @njit(cache=True)
 def play_logged(hands, banker, params, set_beats, policies, rng, log, legal, legal_off, res):
     """Play one given deal with the full log (actions and every legal set)."""
-    am = np.empty(MAX_ACTIONS, dtype=np.int64)
-    ai = np.empty((MAX_ACTIONS, INFO_COLS), dtype=np.int64)
-    return play_hand(hands, banker, params, set_beats, policies, rng, am, ai, log, legal,
-                     legal_off, 2, res)
+    return play_hand(hands, banker, (params, set_beats), policies, rng, new_scratch(),
+                     (log, legal, legal_off), 2, res)
 
 
 
@@ -118,17 +126,27 @@ def aggregate_chunks(states, chunk_size, n_hands, params, set_beats, policies, g
     for c in prange(n_chunks):
         rng = states[c].copy()
         hands = np.empty(3, dtype=np.int64)
-        am = np.empty(MAX_ACTIONS, dtype=np.int64)
-        ai = np.empty((MAX_ACTIONS, INFO_COLS), dtype=np.int64)
-        log = np.empty((1, 3), dtype=np.int64)
-        legal = np.empty((1, 2), dtype=np.int64)
-        legal_off = np.empty(1, dtype=np.int64)
+        scratch = new_scratch()
+        logbuf = no_log()
         res = np.empty(N_RESULT, dtype=np.int64)
         out[c, :] = 0
         start = c * chunk_size
         stop = min(start + chunk_size, n_hands)
         for h in range(start, stop):
             deal(rng, hands)
-            play_hand(hands, 0, params, set_beats, policies, rng, am, ai, log, legal, legal_off,
-                      0, res)
+            play_hand(hands, 0, (params, set_beats), policies, rng, scratch, logbuf, 0, res)
             accumulate(res, gou_min, ci_min, out[c])
+
+
+@njit(cache=True)
+def play_deals(deals, rng, params, set_beats, policies, log_mode, out):
+    """Play the given deals (``[n, 3]`` masks) in order from one stream into ``out[n]``.
+
+    ``log_mode`` 2 lists every legal action before choosing; 0 lets the random policy draw by
+    index. Both must play the same hands from the same stream.
+    """
+    scratch = new_scratch()
+    logbuf = full_log()
+    for h in range(deals.shape[0]):
+        play_hand(deals[h], 0, (params, set_beats), policies, rng, scratch, logbuf, log_mode,
+                  out[h])

@@ -11,7 +11,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .bits import (ACE, EIGHT, FIVE, KING, NINE, NSUB, POP4, SUBS, TEN, THREE, TWO, nib,
+                   popcount, same_rank_kind)
 from .rng import bounded
+from .sampler import answer_at, count_answers, count_plays, play_at
 from .tables import (ACT_DISCARD, ACT_KOU, ACT_PASS, ACT_PLAY, ACT_TIGHTEN, ACT_XIAN,
                      KIND_BAI, KIND_BAI_LIANG, KIND_EIGHT_PAIRS, KIND_FISH, KIND_FISH_LIANG,
                      KIND_K_BAI, KIND_LONG_FENG, KIND_NIU, KIND_SET, KIND_XI,
@@ -20,25 +23,6 @@ from .tables import (ACT_DISCARD, ACT_KOU, ACT_PASS, ACT_PLAY, ACT_TIGHTEN, ACT_
                      P_KKK_K108, P_LIANG_POINTS, P_QIANGCI_MANDATORY, P_TABLE_CAP,
                      P_TIGHTEN_LH, P_TIGHTEN_MIN, P_XI_BAO_LIANG, P_XIAN_NEEDS_GOU,
                      P_XIAN_POINTS)
-
-ACE, TWO, THREE, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING = range(12)
-POP4 = np.array([0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4], dtype=np.int64)
-
-
-def _submask_tables():
-    subs = np.zeros((16, 5, 6), dtype=np.int64)
-    nsub = np.zeros((16, 5), dtype=np.int64)
-    for n in range(16):
-        for sub in range(1, 16):
-            if sub & ~n == 0:
-                k = bin(sub).count("1")
-                subs[n, k, nsub[n, k]] = sub
-                nsub[n, k] += 1
-    return subs, nsub
-
-
-# SUBS[nibble, k, :NSUB[nibble, k]]: the k-card subsets of a rank's held cards.
-SUBS, NSUB = _submask_tables()
 
 MAX_ACTIONS = 1024  # legal actions at one decision (the worst 16-card hand has ~620)
 MAX_LOG = 512  # actions in one hand
@@ -51,35 +35,20 @@ PH_QIANGCI, PH_LEAD, PH_KOU, PH_TRICK, PH_DISCARD, PH_OVER = range(6)
 END_KOU, END_TABLE_FULL, END_NO_CARDS = range(3)
 END_NAMES = ("kou", "table full", "lead holder has no cards")
 
+# State words of one hand inside the scratch buffer.
+WS_HANDS, WS_CAP, WS_NIU, WS_XI, WS_LIANG, WS_KKK, WS_K108, WS_SAID_KOU, WS_QUEUE = range(0, 27, 3)
+WS_INFO = 27
+WS_POINTS = WS_INFO + INFO_COLS
+WS_XIAN_X = WS_POINTS + 3
+WS_XIAN_T = WS_XIAN_X + MAX_XIAN
+WS_SIZE = WS_XIAN_T + MAX_XIAN
+
 # Result row of one hand.
 (R_BANKER, R_CAP0, R_CAP1, R_CAP2, R_PTS0, R_PTS1, R_PTS2, R_CI_SEAT, R_XIAN, R_ACTIONS, R_END,
  R_NIU0, R_NIU1, R_NIU2, R_XI0, R_XI1, R_XI2, R_LIANG0, R_LIANG1, R_LIANG2, R_QIANGCI_SEAT,
  N_RESULT) = range(22)
 
 POLICY_RANDOM = 0
-
-
-@njit(inline="always", cache=True)
-def popcount(x):
-    """Number of set bits of a non-negative int64 below 2**63."""
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (x * 0x0101010101010101) >> 56
-
-
-@njit(inline="always", cache=True)
-def nib(mask, rank):
-    return (mask >> (4 * rank)) & 15
-
-
-@njit(inline="always", cache=True)
-def same_rank_kind(rank, sub, size):
-    """Kind of ``size`` cards of one rank (nibble ``sub``): 牛/喜 when both colours."""
-    if (rank == NINE or rank == FIVE) and (size == 2 or size == 3) \
-            and (sub & 5) != 0 and (sub & 10) != 0:
-        return KIND_NIU if rank == NINE else KIND_XI
-    return KIND_SET
 
 
 @njit(inline="always", cache=True)
@@ -280,22 +249,24 @@ def gen_qiangci(hand, params, am, ai, n):
 @njit(cache=True)
 def settle_points(cap, niu, xi, liang, xian_x, xian_t, n_xian, params, points):
     """Points per seat of a finished hand (mirrors analyzer.scoring.settle)."""
-    gou = np.zeros(3, dtype=np.bool_)
-    ci = np.zeros(3, dtype=np.bool_)
-    cip = np.zeros(3, dtype=np.int64)
+    gou = (cap[0] >= params[P_GOU], cap[1] >= params[P_GOU], cap[2] >= params[P_GOU])
+    ci = (cap[0] >= params[P_CI], cap[1] >= params[P_CI], cap[2] >= params[P_CI])
+    off = params[P_CI_OFFSET]
+    cip = (cap[0] - off if ci[0] else 0, cap[1] - off if ci[1] else 0,
+           cap[2] - off if ci[2] else 0)
+    # bao[w]: the last seat that 掀ed w, when w has 刺 (包刺), else -1
+    bao0, bao1, bao2 = -1, -1, -1
+    for e in range(n_xian):
+        t = xian_t[e]
+        if t == 0:
+            bao0 = xian_x[e]
+        elif t == 1:
+            bao1 = xian_x[e]
+        else:
+            bao2 = xian_x[e]
+    bao = (bao0 if ci[0] else -1, bao1 if ci[1] else -1, bao2 if ci[2] else -1)
     for s in range(3):
         points[s] = 0
-        gou[s] = cap[s] >= params[P_GOU]
-        ci[s] = cap[s] >= params[P_CI]
-        if ci[s]:
-            cip[s] = cap[s] - params[P_CI_OFFSET]
-    last = np.full(3, -1, dtype=np.int64)
-    for e in range(n_xian):
-        last[xian_t[e]] = xian_x[e]
-    bao = np.full(3, -1, dtype=np.int64)
-    for w in range(3):
-        if ci[w] and last[w] >= 0:
-            bao[w] = last[w]
     for w in range(3):
         if not gou[w]:
             continue
@@ -335,30 +306,49 @@ def settle_points(cap, niu, xi, liang, xian_x, xian_t, n_xian, params, points):
 @njit(cache=True)
 def _choose(policy, am, ai, n, rng):
     """Index of the action the seat's policy picks among ``n`` legal ones."""
+    if n == 1:
+        return 0  # a forced action draws nothing from the stream
     # Only the random policy exists so far; other ids fall back to it.
     return bounded(rng, n)
 
 
 @njit(cache=True)
-def play_hand(hands_in, banker, params, set_beats, policies, rng, am, ai, log, legal, legal_off,
-              log_mode, res):
+def new_scratch():
+    """Work buffers for :func:`play_hand`: (action masks, action info, state words)."""
+    return (np.empty(MAX_ACTIONS, dtype=np.int64),
+            np.empty((MAX_ACTIONS, INFO_COLS), dtype=np.int64),
+            np.empty(WS_SIZE, dtype=np.int64))
+
+
+@njit(cache=True)
+def play_hand(deal, banker, rules, policies, rng, scratch, logbuf, log_mode, res):
     """Play one hand to the end; write its result row into ``res``.
 
-    ``log_mode`` 0: no log; 1: ``log[i] = (seat, action type, mask)``; 2: also every legal
-    action at decision ``i`` in ``legal[legal_off[i]:legal_off[i + 1]]`` as (type, mask).
+    ``rules`` is ``(params, set_beats)``; ``scratch`` is ``(action masks, action info, state
+    words)`` as from :func:`new_scratch`, reused across hands; ``logbuf`` is
+    ``(log, legal, legal_off)``. ``log_mode`` 0: no log; 1: ``log[i] = (seat, action type,
+    mask)``; 2: also every legal action at decision ``i`` in
+    ``legal[legal_off[i]:legal_off[i + 1]]`` as (type, mask), every list built in full.
     Returns the number of actions taken.
     """
-    hands = hands_in.copy()
-    cap = np.zeros(3, dtype=np.int64)
-    niu = np.zeros(3, dtype=np.int64)
-    xi = np.zeros(3, dtype=np.int64)
-    liang = np.zeros(3, dtype=np.int64)
-    kkk = np.zeros(3, dtype=np.bool_)
-    k108 = np.zeros(3, dtype=np.bool_)
-    said_kou = np.zeros(3, dtype=np.bool_)
-    xian_x = np.empty(MAX_XIAN, dtype=np.int64)
-    xian_t = np.empty(MAX_XIAN, dtype=np.int64)
-    queue = np.empty(3, dtype=np.int64)
+    params, set_beats = rules
+    am, ai, ws = scratch
+    log, legal, legal_off = logbuf
+    ws[:WS_XIAN_X] = 0
+    hands = ws[WS_HANDS:WS_HANDS + 3]
+    hands[:] = deal[:3]
+    cap = ws[WS_CAP:WS_CAP + 3]
+    niu = ws[WS_NIU:WS_NIU + 3]
+    xi = ws[WS_XI:WS_XI + 3]
+    liang = ws[WS_LIANG:WS_LIANG + 3]
+    kkk = ws[WS_KKK:WS_KKK + 3]
+    k108 = ws[WS_K108:WS_K108 + 3]
+    said_kou = ws[WS_SAID_KOU:WS_SAID_KOU + 3]
+    queue = ws[WS_QUEUE:WS_QUEUE + 3]
+    info = ws[WS_INFO:WS_INFO + INFO_COLS]
+    pts = ws[WS_POINTS:WS_POINTS + 3]
+    xian_x = ws[WS_XIAN_X:WS_XIAN_X + MAX_XIAN]
+    xian_t = ws[WS_XIAN_T:WS_XIAN_T + MAX_XIAN]
     n_xian = 0
     table = 0
     cap_limit = params[P_TABLE_CAP]
@@ -368,7 +358,6 @@ def play_hand(hands_in, banker, params, set_beats, policies, rng, am, ai, log, l
     lead_holder = banker
     must_lead = False
     tightened = False
-    top_mask = 0
     top_kind = 0
     top_size = 0
     top_rank = 0
@@ -393,12 +382,18 @@ def play_hand(hands_in, banker, params, set_beats, policies, rng, am, ai, log, l
         legal_off[0] = 0
     while phase != PH_OVER:
         # -- legal actions of the seat to act --------------------------------------
+        # The random policy draws leads and answers by index from closed-form counts
+        # (kernels.sampler) instead of listing them; the index means the same entry as in
+        # the listed order, so both paths play the same hand from the same stream.
         if phase == PH_LEAD:
             seat = lead_holder
         else:
             seat = queue[qi]
         hand = hands[seat]
+        lazy = log_mode < 2 and policies[seat] == POLICY_RANDOM
         n = 0
+        n_fixed = 0  # listed entries before the lazily counted plays
+        n_lazy = 0
         if phase == PH_QIANGCI:
             n = gen_qiangci(hand, params, am, ai, 0)
             if params[P_QIANGCI_MANDATORY] == 0:
@@ -416,14 +411,21 @@ def play_hand(hands_in, banker, params, set_beats, policies, rng, am, ai, log, l
                         may = True
                 if may:
                     n = _push(am, ai, n, ACT_TIGHTEN, 0, -1, 0, -1, 0)
-            n = gen_plays(hand, params, set_beats, cap_limit - table, am, ai, n)
+            if lazy:
+                n_fixed = n
+                n_lazy = count_plays(hand, params, set_beats, cap_limit - table)
+            else:
+                n = gen_plays(hand, params, set_beats, cap_limit - table, am, ai, n)
         elif phase == PH_KOU:
             n = _push(am, ai, n, ACT_KOU, 0, -1, 0, -1, 0)
-            if not said_kou[seat]:
+            if said_kou[seat] == 0:
                 n = _push(am, ai, n, ACT_XIAN, 0, -1, 0, -1, 0)
         elif phase == PH_TRICK:
-            n = gen_answers(hand, top_kind, top_size, top_rank, top_k, set_beats, am, ai, 0)
-            if n == 0:
+            if lazy:
+                n_lazy = count_answers(hand, top_kind, top_size, top_rank, top_k, set_beats)
+            else:
+                n = gen_answers(hand, top_kind, top_size, top_rank, top_k, set_beats, am, ai, 0)
+            if n + n_lazy == 0:
                 n = _push(am, ai, n, ACT_PASS, 0, -1, 0, -1, 0)
         else:  # PH_DISCARD
             h = hand
@@ -432,9 +434,21 @@ def play_hand(hands_in, banker, params, set_beats, policies, rng, am, ai, log, l
                 n = _push(am, ai, n, ACT_DISCARD, low, -1, 1, -1, 0)
                 h ^= low
         # -- choose and log ----------------------------------------------------------
-        pick = _choose(policies[seat], am, ai, n, rng)
-        typ = ai[pick, 0]
-        mask = am[pick]
+        if n_lazy > 0:
+            pick = 0 if n_fixed + n_lazy == 1 else bounded(rng, n_fixed + n_lazy)
+        else:
+            pick = _choose(policies[seat], am, ai, n, rng)
+        if pick >= n_fixed and n_lazy > 0:
+            if phase == PH_LEAD:
+                mask = play_at(hand, params, set_beats, cap_limit - table, pick - n_fixed, info)
+            else:
+                mask = answer_at(hand, top_kind, top_size, top_rank, top_k, set_beats,
+                                 pick - n_fixed, info)
+        else:
+            mask = am[pick]
+            for j in range(INFO_COLS):
+                info[j] = ai[pick, j]
+        typ = info[0]
         if log_mode >= 1:
             if n_act >= log.shape[0]:
                 raise IndexError("action log is full")
@@ -461,9 +475,9 @@ def play_hand(hands_in, banker, params, set_beats, policies, rng, am, ai, log, l
                         phase = PH_OVER
                         end = END_NO_CARDS
                 continue
-            kind = ai[pick, 1]
+            kind = info[1]
             hands[seat] &= ~mask
-            size = ai[pick, 2]
+            size = info[2]
             cap[seat] += size
             table += size
             if kind == KIND_EIGHT_PAIRS:
@@ -483,7 +497,7 @@ def play_hand(hands_in, banker, params, set_beats, policies, rng, am, ai, log, l
                 end = END_NO_CARDS
         elif phase == PH_LEAD:
             if typ == ACT_KOU:
-                said_kou[seat] = True
+                said_kou[seat] = 1
                 phase = PH_KOU
                 queue[0] = (seat + 1) % 3
                 queue[1] = (seat + 2) % 3
@@ -505,11 +519,10 @@ def play_hand(hands_in, banker, params, set_beats, policies, rng, am, ai, log, l
                 phase = PH_DISCARD
             else:
                 hands[seat] &= ~mask
-                top_mask = mask
-                top_kind = ai[pick, 1]
-                top_size = ai[pick, 2]
-                top_rank = ai[pick, 3]
-                top_k = ai[pick, 4]
+                top_kind = info[1]
+                top_size = info[2]
+                top_rank = info[3]
+                top_k = info[4]
                 top_owner = seat
                 queue[0] = (seat + 1) % 3
                 queue[1] = (seat + 2) % 3
@@ -524,7 +537,7 @@ def play_hand(hands_in, banker, params, set_beats, policies, rng, am, ai, log, l
                 phase = PH_LEAD
                 must_lead = True
             else:
-                said_kou[seat] = True
+                said_kou[seat] = 1
                 qi += 1
                 if qi == qlen:
                     phase = PH_OVER
@@ -532,11 +545,10 @@ def play_hand(hands_in, banker, params, set_beats, policies, rng, am, ai, log, l
         elif phase == PH_TRICK:
             if typ == ACT_PLAY:
                 hands[seat] &= ~mask
-                top_mask = mask
-                top_kind = ai[pick, 1]
-                top_size = ai[pick, 2]
-                top_rank = ai[pick, 3]
-                top_k = ai[pick, 4]
+                top_kind = info[1]
+                top_size = info[2]
+                top_rank = info[3]
+                top_k = info[4]
                 top_owner = seat
             qi += 1
             if qi == qlen:
@@ -556,9 +568,9 @@ def play_hand(hands_in, banker, params, set_beats, policies, rng, am, ai, log, l
                     if top_size == 4:
                         liang[w] += lp
                     elif top_size == 3 and top_rank == KING:
-                        kkk[w] = True
+                        kkk[w] = 1
                 elif top_kind == KIND_BAI and top_k == 1:
-                    k108[w] = True
+                    k108[w] = 1
                 lead_holder = w
                 must_lead = False
                 tightened = False
@@ -577,9 +589,8 @@ def play_hand(hands_in, banker, params, set_beats, policies, rng, am, ai, log, l
                     phase = PH_LEAD
     if params[P_KKK_K108] != 0:
         for s in range(3):
-            if kkk[s] and k108[s]:
+            if kkk[s] != 0 and k108[s] != 0:
                 liang[s] += lp
-    pts = np.zeros(3, dtype=np.int64)
     settle_points(cap, niu, xi, liang, xian_x, xian_t, n_xian, params, pts)
     ci_seat = -1
     for s in range(3):

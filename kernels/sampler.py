@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .game import (ACE, EIGHT, FIVE, KING, NINE, NSUB, POP4, SUBS, TEN, THREE, TWO, nib,
+from .bits import (ACE, EIGHT, FIVE, KING, NINE, NSUB, POP4, SUBS, TEN, THREE, TWO, nib,
                    popcount, same_rank_kind)
 from .tables import (ACT_PLAY, KIND_BAI, KIND_BAI_LIANG, KIND_FISH, KIND_FISH_LIANG, KIND_K_BAI,
                      KIND_SET, KIND_XI_BAO_LIANG, P_BAI_MAX, P_FISH_MAX, P_K_BAI,
@@ -287,9 +287,13 @@ def count_answers(hand, top_kind, top_size, top_rank, top_k, set_beats):
     n = 0
     if top_kind == KIND_SET:
         for r in range(12):
-            hn = nib(hand, r)
-            if hn != 0:
-                n += _set_answer_count(hn, r, top_size, top_rank, set_beats)
+            n += NSUB[nib(hand, r), top_size] * set_beats[top_size - 1, r, top_rank]
+        if top_size == 2 or top_size == 3:
+            # 牛 and 喜 subsets are not sets: take them out, then add the 牛 that beat
+            for r in (NINE, FIVE):
+                n -= NBOTH[nib(hand, r), top_size] * set_beats[top_size - 1, r, top_rank]
+            if top_rank != KING:
+                n += NBOTH[nib(hand, NINE), top_size]
     elif top_kind == KIND_FISH:
         n = NSUB[nib(hand, EIGHT), top_k] * NSUB[nib(hand, TEN), top_k] \
             * NSUB[nib(hand, KING), top_k]
@@ -312,9 +316,16 @@ def answer_at(hand, top_kind, top_size, top_rank, top_k, set_beats, index, out_i
         return -1
     idx = index
     if top_kind == KIND_SET:
+        mixed = top_size == 2 or top_size == 3  # 9s and 5s may be 牛 / 喜 here
         for r in range(12):
             hn = nib(hand, r)
-            if hn == 0:
+            if not (mixed and (r == NINE or r == FIVE)):
+                # every subset is a set: all beat the top or none do
+                c = NSUB[hn, top_size] * set_beats[top_size - 1, r, top_rank]
+                if idx < c:
+                    _emit(out_info, KIND_SET, top_size, r, 0)
+                    return SUBS[hn, top_size, idx] << (4 * r)
+                idx -= c
                 continue
             c = _set_answer_count(hn, r, top_size, top_rank, set_beats)
             if idx < c:

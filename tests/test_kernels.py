@@ -180,3 +180,22 @@ def test_hand_records_replay():
     for rec in hand_records(20, "lanzhou", seed=8):
         state = replay(rec, require_end=True)
         assert sum(state.returns()) == 0
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_drawing_by_index_plays_the_listed_hands(rules):
+    """The random policy's closed-form draw and the listed path play identical hands."""
+    from analyzer.rules import get_rules
+    from analyzer.simulate import policy_ids, rule_arrays
+    from kernels import game as kg
+    from kernels.batch import play_deals
+    from kernels.rng import states_from_seed
+
+    params, beats = rule_arrays(get_rules(rules))
+    deals = np.concatenate([deal_hands(3000, seed=2).astype(np.int64), themed_deals(1000, 2)])
+    out = {}
+    for mode in (0, 2):
+        rng = states_from_seed(17, 1)[0]
+        out[mode] = np.empty((len(deals), kg.N_RESULT), dtype=np.int64)
+        play_deals(deals, rng, params, beats, policy_ids("random"), mode, out[mode])
+    assert np.array_equal(out[0], out[2])
