@@ -612,15 +612,22 @@ def play_hand(deal, banker, rules, policies, rng, scratch, logbuf, log_mode, res
 
 @njit(cache=True)
 def deal(rng, hands):
-    """Shuffle the 48 cards (Fisher-Yates) and deal 16 to each seat into ``hands``."""
+    """Deal 16 cards to each seat into ``hands``: a uniform random 3 × 16 partition.
+
+    A Fisher-Yates shuffle stopped after 32 steps: the first 32 positions are a uniform
+    random arrangement, and the 16 cards left over are the third hand.
+    """
     cards = np.arange(48)
-    for i in range(47, 0, -1):
-        j = bounded(rng, i + 1)
+    for i in range(32):
+        j = i + bounded(rng, 48 - i)
         t = cards[i]
         cards[i] = cards[j]
         cards[j] = t
-    for s in range(3):
-        m = 0
-        for c in range(16 * s, 16 * s + 16):
-            m |= 1 << cards[c]
-        hands[s] = m
+    h0 = 0
+    h1 = 0
+    for c in range(16):
+        h0 |= 1 << cards[c]
+        h1 |= 1 << cards[16 + c]
+    hands[0] = h0
+    hands[1] = h1
+    hands[2] = 0xFFFFFFFFFFFF ^ h0 ^ h1
