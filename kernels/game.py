@@ -631,3 +631,64 @@ def deal(rng, hands):
     hands[0] = h0
     hands[1] = h1
     hands[2] = 0xFFFFFFFFFFFF ^ h0 ^ h1
+
+
+@njit(cache=True)
+def classify_mask(mask, params, out_info):
+    """The play a card mask makes: writes (ACT_PLAY, kind, size, rank, k) to ``out_info``.
+
+    Returns False (``out_info`` untouched) when the cards make no play under the preset.
+    Mirrors :func:`analyzer.combos.try_classify`.
+    """
+    n = popcount(mask)
+    if n == 0:
+        return False
+    present = 0  # bit r set when rank r is held
+    cnt = np.zeros(12, dtype=np.int64)
+    for r in range(12):
+        cnt[r] = POP4[nib(mask, r)]
+        if cnt[r] > 0:
+            present |= 1 << r
+    kind, rank, k = -1, -1, 0
+    fish = (1 << ACE) | (1 << TWO) | (1 << THREE)
+    bai = (1 << EIGHT) | (1 << TEN) | (1 << KING)
+    if popcount(present) == 1:
+        for r in range(12):
+            if present == 1 << r:
+                rank = r
+        kind = same_rank_kind(rank, nib(mask, rank), n)
+    elif present == fish:
+        a, b, c = cnt[ACE], cnt[TWO], cnt[THREE]
+        if a == b and b == c and a <= params[P_FISH_MAX]:
+            kind, k = KIND_FISH, a
+        elif a == 4 and b == 1 and c == 1:
+            kind, rank = KIND_FISH_LIANG, ACE
+    elif present == bai:
+        e, t, kk = cnt[EIGHT], cnt[TEN], cnt[KING]
+        if e == t and t == kk and kk <= params[P_BAI_MAX]:
+            kind, k = KIND_BAI, kk
+        elif e == 1 and t == 1:
+            if kk == 4:
+                kind, rank = KIND_BAI_LIANG, KING
+            elif params[P_K_BAI] != 0 and (kk == 2 or kk == 3):
+                kind, rank = KIND_K_BAI, KING
+    elif params[P_XI_BAO_LIANG] != 0 and popcount(present) == 2 and (present >> FIVE) & 1:
+        f = nib(mask, FIVE)
+        if (cnt[FIVE] == 2 or cnt[FIVE] == 3) and (f & 5) != 0 and (f & 10) != 0:
+            for r in range(12):
+                if r != FIVE and cnt[r] == 4:
+                    kind, rank = KIND_XI_BAO_LIANG, r
+    elif present == fish | bai:
+        if cnt[ACE] == 2 and cnt[TWO] == 2 and cnt[THREE] == 2 and cnt[EIGHT] == 2 \
+                and cnt[TEN] == 2 and cnt[KING] == 2:
+            kind = KIND_LONG_FENG
+    if kind < 0 and n == 16 and is_eight_pairs(mask, params):
+        kind = KIND_EIGHT_PAIRS
+    if kind < 0:
+        return False
+    out_info[0] = ACT_PLAY
+    out_info[1] = kind
+    out_info[2] = n
+    out_info[3] = rank
+    out_info[4] = k
+    return True

@@ -199,3 +199,37 @@ def test_drawing_by_index_plays_the_listed_hands(rules):
         out[mode] = np.empty((len(deals), kg.N_RESULT), dtype=np.int64)
         play_deals(deals, rng, params, beats, policy_ids("random"), mode, out[mode])
     assert np.array_equal(out[0], out[2])
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_kernel_classify_matches_reference(rules):
+    """Random card sets, and every play of themed hands, classify alike in both."""
+    from analyzer.combos import KINDS, plays_in, qiangci_plays, try_classify
+    from analyzer.rules import get_rules
+    from analyzer.simulate import rule_arrays
+    from kernels.game import classify_mask
+
+    r = get_rules(rules)
+    params, _ = rule_arrays(r)
+    info = np.empty(5, dtype=np.int64)
+    rng = np.random.default_rng(np.random.SeedSequence(31))
+    masks = []
+    for _ in range(20000):
+        k = int(rng.integers(1, 17))
+        masks.append(sum(1 << int(c) for c in rng.choice(48, size=k, replace=False)))
+    for d in themed_deals(150, seed=5):
+        for h in d:
+            masks += [p.mask for p in plays_in(int(h), r)]
+            masks += [p.mask for p in qiangci_plays(int(h), r)]
+            masks.append(int(h))
+    seen = set()
+    for m in masks:
+        ref = try_classify(m, r)
+        got = classify_mask(m, params, info)
+        assert got == (ref is not None), m
+        if ref is not None:
+            assert (KINDS[info[1]], info[2], info[3], info[4]) == (ref.kind, ref.size, ref.rank,
+                                                                   ref.k)
+            seen.add(ref.kind)
+    expected = set(KINDS) - ({"k_bai", "xi_bao_liang"} if rules == "kanniutui" else set())
+    assert seen == expected
