@@ -1,10 +1,10 @@
 """Legal plays by index, without building the list.
 
-:func:`kernels.game.gen_plays` and :func:`kernels.game.gen_answers` write every legal play
+:func:`kernels.plays.gen_plays` and :func:`kernels.plays.gen_answers` write every legal play
 into buffers; a random policy then keeps one of them. The functions here give the same
 answer without the list: ``count_plays`` / ``count_answers`` return how many entries the
 generator would append (closed form per category, from the subset tables
-:data:`kernels.game.SUBS` / :data:`kernels.game.NSUB`), and ``play_at`` / ``answer_at``
+:data:`kernels.bits.SUBS` / :data:`kernels.bits.NSUB`), and ``play_at`` / ``answer_at``
 return the entry at one position, with the same info columns, by walking the categories in
 the generator's order and decoding the position inside its category (the generator's nested
 loops read as a mixed-radix number).

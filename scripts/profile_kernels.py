@@ -23,6 +23,7 @@ from analyzer.simulate import logged_hands, policy_ids, rule_arrays
 from kernels import game as kg
 from kernels.batch import deal_many, play_deals
 from kernels.rng import bounded, states_from_seed
+from kernels.tables import KIND_SET
 from kernels.sampler import answer_at, count_answers, count_plays, play_at
 
 
@@ -84,7 +85,7 @@ def main() -> None:
     deal_many(states_from_seed(2, 1)[0], n, deals)
     info = np.empty(kg.INFO_COLS, dtype=np.int64)
     rng = states_from_seed(3, 1)[0]
-    tops = np.array([[kg.KIND_SET, 1 + (i % 3), i % 12, 0] for i in range(n)], dtype=np.int64)
+    tops = np.array([[KIND_SET, 1 + (i % 3), i % 12, 0] for i in range(n)], dtype=np.int64)
     out = np.empty((n, kg.N_RESULT), dtype=np.int64)
     hands1 = np.empty(3, dtype=np.int64)
     whole = _median_ns(lambda: play_deals(deals, rng, params, beats, policy_ids("random"), 0,

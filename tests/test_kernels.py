@@ -207,7 +207,7 @@ def test_kernel_classify_matches_reference(rules):
     from analyzer.combos import KINDS, plays_in, qiangci_plays, try_classify
     from analyzer.rules import get_rules
     from analyzer.simulate import rule_arrays
-    from kernels.game import classify_mask
+    from kernels.plays import classify_mask
 
     r = get_rules(rules)
     params, _ = rule_arrays(r)

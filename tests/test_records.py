@@ -296,7 +296,7 @@ def test_bad_record_fields(changes, fragment):
 def test_bad_action_entries_are_reported_with_their_index(entry, fragment):
     err = _record_error(_base_record(list(GOOD_ACTIONS) + [entry]))
     assert err.index == 1
-    assert f"action 1:" in str(err) and fragment in str(err)
+    assert "action 1:" in str(err) and fragment in str(err)
 
 
 def test_wrong_turn_later_in_the_record():

@@ -10,7 +10,8 @@ from analyzer.crosscheck import themed_deals
 from analyzer.rules import get_rules
 from analyzer.simulate import rule_arrays
 from kernels.batch import deal_many
-from kernels.game import INFO_COLS, MAX_ACTIONS, gen_answers, gen_plays
+from kernels.game import MAX_ACTIONS
+from kernels.plays import INFO_COLS, gen_answers, gen_plays
 from kernels.rng import states_from_seed
 from kernels.sampler import answer_at, count_answers, count_plays, play_at
 from kernels.tables import (KIND_BAI, KIND_BAI_LIANG, KIND_FISH, KIND_FISH_LIANG, KIND_K_BAI,
