@@ -24,7 +24,7 @@ from kernels.rng import states_from_seed
 
 from .reference_sim import random_hands
 from .rules import get_rules
-from .simulate import CHUNK_SIZE, policy_ids, rule_arrays
+from .simulate import CHUNK_SIZE, policy_arrays, rule_arrays
 
 _FIRST_CALL = ("import time; t = time.perf_counter(); "
                "from analyzer.simulate import simulate; simulate(1000, {rules!r}, seed=1); "
@@ -62,11 +62,11 @@ def first_call_seconds(rules: str, cache_dir: str) -> float:
 def run_bench(rules: str = "lanzhou", deals: int = 2_000_000, hands: int = 400_000,
               reference_hands: int = 300, repeats: int = 5, cold: bool = True,
               seed: int = 0) -> dict[str, Any]:
-    """Deals/s and random-policy hands/s on all threads and on one, the reference engine's
-    hands/s, their ratio, and cold and warm first-call times."""
+    """Deals/s, random- and heuristic-policy hands/s on all threads and on one, the
+    reference engine's random-policy hands/s, the ratio, and cold and warm first calls."""
     r = get_rules(rules)
-    params, beats = rule_arrays(r)
-    pol = policy_ids("random")
+    rk = rule_arrays(r)
+    pol = policy_arrays("random")
     all_threads = numba.config.NUMBA_NUM_THREADS
 
     deal_states = states_from_seed(seed, -(-deals // CHUNK_SIZE))
@@ -78,18 +78,26 @@ def run_bench(rules: str = "lanzhou", deals: int = 2_000_000, hands: int = 400_0
         deal_chunks(deal_states, CHUNK_SIZE, deals, acc)
 
     def run_hands():
-        play_chunks(hand_states, CHUNK_SIZE, hands, params, beats, pol, out)
+        play_chunks(hand_states, CHUNK_SIZE, hands, rk, pol, out)
+
+    heur = policy_arrays("heuristic")
+
+    def run_heuristic():
+        play_chunks(hand_states, CHUNK_SIZE, hands, rk, heur, out)
 
     run_deals()
     run_hands()  # compile or load from cache before timing
+    run_heuristic()
     result: dict[str, Any] = {"rules": r.name, "threads": all_threads, "repeats": repeats,
                               "statistic": "median", "deals": deals, "hands": hands}
     with _threads(all_threads):
         result["deals_per_s_all"] = _median_rate(run_deals, deals, repeats)
         result["hands_per_s_all"] = _median_rate(run_hands, hands, repeats)
+        result["heuristic_hands_per_s_all"] = _median_rate(run_heuristic, hands, repeats)
     with _threads(1):
         result["deals_per_s_one"] = _median_rate(run_deals, deals, repeats)
         result["hands_per_s_one"] = _median_rate(run_hands, hands, repeats)
+        result["heuristic_hands_per_s_one"] = _median_rate(run_heuristic, hands, repeats)
     ref_times = []
     for i in range(max(1, repeats // 2)):
         t = time.perf_counter()
@@ -114,6 +122,8 @@ def format_bench(b: dict[str, Any]) -> str:
         f"{b['deals_per_s_one']:>14,.0f}",
         f"random hands/s    all threads {b['hands_per_s_all']:>14,.0f}   one thread "
         f"{b['hands_per_s_one']:>14,.0f}",
+        f"heuristic hands/s all threads {b['heuristic_hands_per_s_all']:>14,.0f}   one thread "
+        f"{b['heuristic_hands_per_s_one']:>14,.0f}",
         f"reference engine  {b['reference_hands_per_s']:,.0f} hands/s (one thread, "
         f"{b['reference_hands']} hands)",
         f"kernel / reference: {b['speedup_one_thread']:,.0f}x on one thread, "

@@ -139,6 +139,37 @@ def simulate(n_hands: int, rules: str | None, policy: str, seed: int, engine: st
 
 
 @cli.command()
+@click.option("--policies", required=True, help="Two or three policies, e.g. heuristic,random.")
+@click.option("--hands", "n_deals", type=click.IntRange(min=2), default=20_000,
+              show_default=True, help="Deals; each is played once per seating (6 seatings).")
+@RULES_OPTION
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@JSON_OPTION
+def tournament(policies: str, n_deals: int, rules: str | None, seed: int, quiet: bool,
+               as_json: bool) -> None:
+    """Duplicate tournament: mean points per hand of each policy and pairwise differences."""
+    from .tournament import tournament as run
+
+    with click.progressbar(length=n_deals, label="deals", file=sys.stderr,
+                           hidden=quiet or n_deals < 100_000) as bar:
+        res = run(policies, n_deals, rules, seed, progress=bar.update)
+    if as_json:
+        _emit_json(res.as_dict())
+        return
+    m = res.meta
+    click.echo(f"{m['deals']} deals x {m['seatings']} seatings = {m['hands_played']} hands, "
+               f"rules {m['rules']}, seed {m['seed']} (95% CIs; n = deals)")
+    for row in res.table().to_dict("records"):
+        click.echo(f"  {row['policy']:<22} {row['mean_points']:+8.3f} points/hand "
+                   f"[{row['ci_low']:+.3f}, {row['ci_high']:+.3f}]")
+    for row in res.differences().to_dict("records"):
+        mark = "" if row["significant"] else "  (CI holds 0)"
+        click.echo(f"  {row['a']} - {row['b']}: {row['diff']:+.3f} "
+                   f"[{row['ci_low']:+.3f}, {row['ci_high']:+.3f}]{mark}")
+
+
+@cli.command()
 @RULES_OPTION
 @click.option("--hands", "n_hands", type=click.IntRange(min=1000), default=400_000,
               show_default=True, help="Kernel hands per timed repeat.")

@@ -17,7 +17,8 @@ from kernels import batch as kb
 from kernels import game as kg
 from kernels.batch import deal_many, play_chunks, play_logged
 from kernels.rng import states_from_seed
-from kernels.tables import rule_params, set_beats_table
+from kernels.policies import HEURISTIC_DEFAULTS, N_HEURISTIC, POLICY_NAMES
+from kernels.tables import kernel_rules
 
 from .aggregate import Aggregate
 from .cards import N_SEATS
@@ -25,7 +26,7 @@ from .engine import ACTION_KINDS, Action
 from .records import make_record
 from .rules import Rules, get_rules
 
-POLICIES = {"random": kg.POLICY_RANDOM}
+POLICIES = {name: i for i, name in enumerate(POLICY_NAMES)}
 CHUNK_SIZE = 2048  # hands per chunk and per random stream; fixed so results ignore threads
 
 RESULT_COLUMNS = ["banker", "captured0", "captured1", "captured2", "points0", "points1", "points2",
@@ -34,8 +35,8 @@ RESULT_COLUMNS = ["banker", "captured0", "captured1", "captured2", "points0", "p
 assert len(RESULT_COLUMNS) == kg.N_RESULT
 
 
-def policy_ids(policies: str | list[str] | tuple[str, ...]) -> np.ndarray:
-    """Policy ids for the three seats from a name or ``A,B,C``."""
+def policy_names(policies: str | list[str] | tuple[str, ...]) -> list[str]:
+    """Three policy names from one name, ``A,B,C`` or a sequence; ValueError if unknown."""
     names = policies.split(",") if isinstance(policies, str) else list(policies)
     names = [n.strip().lower() for n in names]
     if len(names) == 1:
@@ -45,12 +46,29 @@ def policy_ids(policies: str | list[str] | tuple[str, ...]) -> np.ndarray:
     for n in names:
         if n not in POLICIES:
             raise ValueError(f"unknown policy {n!r} (choose from {', '.join(POLICIES)})")
-    return np.array([POLICIES[n] for n in names], dtype=np.int64)
+    return names
 
 
-def rule_arrays(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+def policy_arrays(policies: str | list[str] | tuple[str, ...] = "random",
+                  heuristic: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """What a kernel reads for the three seats' policies: ``(ids, parameters)``.
+
+    ``heuristic`` replaces the heuristic's default parameters (one vector for all seats, or
+    one row per seat).
+    """
+    ids = np.array([POLICIES[n] for n in policy_names(policies)], dtype=np.int64)
+    params = np.tile(HEURISTIC_DEFAULTS, (N_SEATS, 1))
+    if heuristic is not None:
+        h = np.asarray(heuristic, dtype=np.float64)
+        if h.shape not in ((N_HEURISTIC,), (N_SEATS, N_HEURISTIC)):
+            raise ValueError(f"heuristic parameters need {N_HEURISTIC} values per seat")
+        params[:] = h
+    return ids, np.ascontiguousarray(params)
+
+
+def rule_arrays(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The arrays a kernel reads for a preset."""
-    return rule_params(rules), set_beats_table(rules)
+    return kernel_rules(rules)
 
 
 def simulate(n_hands: int, rules: str | Rules | None = None, policies: str = "random",
@@ -64,12 +82,12 @@ def simulate(n_hands: int, rules: str | Rules | None = None, policies: str = "ra
     if chunk_size < 1:
         raise ValueError("chunk_size must be positive")
     r = get_rules(rules)
-    pol = policy_ids(policies)
-    params, beats = rule_arrays(r)
+    pol = policy_arrays(policies)
+    rk = rule_arrays(r)
     n_chunks = -(-int(n_hands) // chunk_size)
     states = states_from_seed(seed, n_chunks)
     out = np.empty((int(n_hands), kg.N_RESULT), dtype=np.int64)
-    play_chunks(states, chunk_size, int(n_hands), params, beats, pol, out)
+    play_chunks(states, chunk_size, int(n_hands), rk, pol, out)
     df = pd.DataFrame(out, columns=RESULT_COLUMNS)
     df.insert(0, "hand", np.arange(int(n_hands)))
     df["end"] = pd.Categorical.from_codes(df["end"].to_numpy(), categories=list(kg.END_NAMES))
@@ -91,8 +109,8 @@ def simulate_aggregate(n_hands: int, rules: str | Rules | None = None,
     if chunk_size < 1:
         raise ValueError("chunk_size must be positive")
     r = get_rules(rules)
-    pol = policy_ids(policies)
-    params, beats = rule_arrays(r)
+    pol = policy_arrays(policies)
+    rk = rule_arrays(r)
     n_hands = int(n_hands)
     n_chunks = -(-n_hands // chunk_size)
     states = states_from_seed(seed, n_chunks)
@@ -101,8 +119,8 @@ def simulate_aggregate(n_hands: int, rules: str | Rules | None = None,
     for a in range(0, n_chunks, batch):
         b = min(a + batch, n_chunks)
         hands_here = min(b * chunk_size, n_hands) - a * chunk_size
-        kb.aggregate_chunks(states[a:b], chunk_size, hands_here, params, beats, pol, r.gou_min,
-                            r.ci_min, out[a:b])
+        kb.aggregate_chunks(states[a:b], chunk_size, hands_here, rk, pol, r.gou_min, r.ci_min,
+                            out[a:b])
         if progress is not None:
             progress(hands_here)
     meta = dict(rules=r.name, policy=_policy_label(policies), seed=seed, hands=n_hands,
@@ -111,7 +129,8 @@ def simulate_aggregate(n_hands: int, rules: str | Rules | None = None,
 
 
 def _policy_label(policies: str | list[str] | tuple[str, ...]) -> str:
-    return ",".join(policies.split(",")) if isinstance(policies, str) else ",".join(policies)
+    names = policy_names(policies)
+    return names[0] if len(set(names)) == 1 else ",".join(names)
 
 
 def deal_hands(n_deals: int, seed: int = 0) -> np.ndarray:
@@ -138,8 +157,8 @@ def logged_hands(n_hands: int, rules: str | Rules | None = None, policies: str =
     Deals are drawn from the seed unless ``deals`` (``[n_hands, 3]`` masks) are given.
     """
     r = get_rules(rules)
-    pol = policy_ids(policies)
-    params, beats = rule_arrays(r)
+    pol = policy_arrays(policies)
+    rk = rule_arrays(r)
     ss = np.random.SeedSequence(seed)
     deal_state, play_state = states_from_seed(ss, 2)
     if deals is None:
@@ -154,7 +173,7 @@ def logged_hands(n_hands: int, rules: str | Rules | None = None, policies: str =
     out = []
     for h in range(n_hands):
         res = np.empty(kg.N_RESULT, dtype=np.int64)
-        n = play_logged(deals[h], 0, params, beats, pol, play_state, log, legal, legal_off, res)
+        n = play_logged(deals[h], 0, rk, pol, play_state, log, legal, legal_off, res)
         acts = [(int(log[i, 0]), Action(ACTION_KINDS[log[i, 1]], int(log[i, 2]))) for i in range(n)]
         sets = [{Action(ACTION_KINDS[legal[j, 0]], int(legal[j, 1]))
                  for j in range(legal_off[i], legal_off[i + 1])} for i in range(n)]

@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from .rng import next_u64, seed_state
+
 from .game import (MAX_LOG, N_RESULT, R_CAP0, R_END, R_PTS0, R_QIANGCI_SEAT, R_XIAN,
                    deal, new_scratch, play_hand)
 
@@ -28,7 +30,7 @@ def full_log():
 
 
 @njit(parallel=True, cache=True)
-def play_chunks(states, chunk_size, n_hands, params, set_beats, policies, out):
+def play_chunks(states, chunk_size, n_hands, rules, policies, out):
     """Deal and play ``n_hands`` hands; chunk ``c`` uses stream ``states[c]``.
 
     ``out[h]`` receives the result row of hand ``h``.
@@ -43,7 +45,7 @@ def play_chunks(states, chunk_size, n_hands, params, set_beats, policies, out):
         stop = min(start + chunk_size, n_hands)
         for h in range(start, stop):
             deal(rng, hands)
-            play_hand(hands, 0, (params, set_beats), policies, rng, scratch, logbuf, 0, out[h])
+            play_hand(hands, 0, rules, policies, rng, scratch, logbuf, 0, out[h])
 
 
 @njit(parallel=True, cache=True)
@@ -74,9 +76,9 @@ def deal_many(state, n_deals, out):
 
 
 @njit(cache=True)
-def play_logged(hands, banker, params, set_beats, policies, rng, log, legal, legal_off, res):
+def play_logged(hands, banker, rules, policies, rng, log, legal, legal_off, res):
     """Play one given deal with the full log (actions and every legal set)."""
-    return play_hand(hands, banker, (params, set_beats), policies, rng, new_scratch(),
+    return play_hand(hands, banker, rules, policies, rng, new_scratch(),
                      (log, legal, legal_off), 2, res)
 
 
@@ -119,8 +121,7 @@ def accumulate(res, gou_min, ci_min, agg):
 
 
 @njit(parallel=True, cache=True)
-def aggregate_chunks(states, chunk_size, n_hands, params, set_beats, policies, gou_min, ci_min,
-                     out):
+def aggregate_chunks(states, chunk_size, n_hands, rules, policies, gou_min, ci_min, out):
     """Deal and play ``n_hands`` hands; ``out[c]`` receives chunk ``c``'s aggregate."""
     n_chunks = states.shape[0]
     for c in prange(n_chunks):
@@ -134,12 +135,12 @@ def aggregate_chunks(states, chunk_size, n_hands, params, set_beats, policies, g
         stop = min(start + chunk_size, n_hands)
         for h in range(start, stop):
             deal(rng, hands)
-            play_hand(hands, 0, (params, set_beats), policies, rng, scratch, logbuf, 0, res)
+            play_hand(hands, 0, rules, policies, rng, scratch, logbuf, 0, res)
             accumulate(res, gou_min, ci_min, out[c])
 
 
 @njit(cache=True)
-def play_deals(deals, rng, params, set_beats, policies, log_mode, out):
+def play_deals(deals, rng, rules, policies, log_mode, out):
     """Play the given deals (``[n, 3]`` masks) in order from one stream into ``out[n]``.
 
     ``log_mode`` 2 lists every legal action before choosing; 0 lets the random policy draw by
@@ -148,5 +149,34 @@ def play_deals(deals, rng, params, set_beats, policies, log_mode, out):
     scratch = new_scratch()
     logbuf = full_log()
     for h in range(deals.shape[0]):
-        play_hand(deals[h], 0, (params, set_beats), policies, rng, scratch, logbuf, log_mode,
+        play_hand(deals[h], 0, rules, policies, rng, scratch, logbuf, log_mode,
                   out[h])
+
+
+@njit(parallel=True, cache=True)
+def duplicate_chunks(states, chunk_size, n_deals, rules, seat_ids, seat_params, out):
+    """Duplicate play: every deal is played once per seating, from the same random stream.
+
+    ``seat_ids[s]`` and ``seat_params[s]`` are the three seats' policies in seating ``s``;
+    ``out[d, s]`` receives the three seats' points of deal ``d`` in seating ``s``.
+    """
+    n_chunks = states.shape[0]
+    n_seatings = seat_ids.shape[0]
+    for c in prange(n_chunks):
+        rng = states[c].copy()
+        play_rng = np.empty(4, dtype=np.uint64)
+        hands = np.empty(3, dtype=np.int64)
+        scratch = new_scratch()
+        logbuf = no_log()
+        res = np.empty(N_RESULT, dtype=np.int64)
+        start = c * chunk_size
+        stop = min(start + chunk_size, n_deals)
+        for d in range(start, stop):
+            deal(rng, hands)
+            word = next_u64(rng)
+            for s in range(n_seatings):
+                seed_state(word, play_rng)  # common random numbers across seatings
+                play_hand(hands, 0, rules, (seat_ids[s], seat_params[s]), play_rng, scratch,
+                          logbuf, 0, res)
+                for seat in range(3):
+                    out[d, s, seat] = res[R_PTS0 + seat]

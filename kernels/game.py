@@ -13,6 +13,7 @@ from numba import njit
 
 from .bits import (KING, nib,
                    popcount)
+from .policies import POLICY_RANDOM, choose
 from .rng import bounded
 from .plays import (INFO_COLS, _push, gen_answers, gen_plays, gen_qiangci, has_qiangci)
 from .sampler import answer_at, count_answers, count_plays, play_at
@@ -38,7 +39,9 @@ END_NAMES = ("kou", "table full", "lead holder has no cards")
 WS_HANDS, WS_CAP, WS_NIU, WS_XI, WS_LIANG, WS_KKK, WS_K108, WS_SAID_KOU, WS_QUEUE = range(0, 27, 3)
 WS_INFO = 27
 WS_POINTS = WS_INFO + INFO_COLS
-WS_XIAN_X = WS_POINTS + 3
+WS_PUBLIC = WS_POINTS + 3  # every card played in public (captured, dead, on top)
+WS_DISC = WS_PUBLIC + 1  # each seat's own 紧牌 discards (face down: known to that seat only)
+WS_XIAN_X = WS_DISC + 3
 WS_XIAN_T = WS_XIAN_X + MAX_XIAN
 WS_SIZE = WS_XIAN_T + MAX_XIAN
 
@@ -47,7 +50,7 @@ WS_SIZE = WS_XIAN_T + MAX_XIAN
  R_NIU0, R_NIU1, R_NIU2, R_XI0, R_XI1, R_XI2, R_LIANG0, R_LIANG1, R_LIANG2, R_QIANGCI_SEAT,
  N_RESULT) = range(22)
 
-POLICY_RANDOM = 0
+FULL_DECK = (1 << 48) - 1
 
 
 @njit(cache=True)
@@ -108,15 +111,6 @@ def settle_points(cap, niu, xi, liang, xian_x, xian_t, n_xian, params, points):
 
 
 @njit(cache=True)
-def _choose(policy, am, ai, n, rng):
-    """Index of the action the seat's policy picks among ``n`` legal ones."""
-    if n == 1:
-        return 0  # a forced action draws nothing from the stream
-    # Only the random policy exists so far; other ids fall back to it.
-    return bounded(rng, n)
-
-
-@njit(cache=True)
 def new_scratch():
     """Work buffers for :func:`play_hand`: (action masks, action info, state words)."""
     return (np.empty(MAX_ACTIONS, dtype=np.int64),
@@ -135,7 +129,8 @@ def play_hand(deal, banker, rules, policies, rng, scratch, logbuf, log_mode, res
     ``legal[legal_off[i]:legal_off[i + 1]]`` as (type, mask), every list built in full.
     Returns the number of actions taken.
     """
-    params, set_beats = rules
+    params, set_beats, beaters = rules
+    policy_ids, policy_params = policies
     am, ai, ws = scratch
     log, legal, legal_off = logbuf
     ws[:WS_XIAN_X] = 0
@@ -151,6 +146,7 @@ def play_hand(deal, banker, rules, policies, rng, scratch, logbuf, log_mode, res
     queue = ws[WS_QUEUE:WS_QUEUE + 3]
     info = ws[WS_INFO:WS_INFO + INFO_COLS]
     pts = ws[WS_POINTS:WS_POINTS + 3]
+    disc = ws[WS_DISC:WS_DISC + 3]
     xian_x = ws[WS_XIAN_X:WS_XIAN_X + MAX_XIAN]
     xian_t = ws[WS_XIAN_T:WS_XIAN_T + MAX_XIAN]
     n_xian = 0
@@ -194,7 +190,7 @@ def play_hand(deal, banker, rules, policies, rng, scratch, logbuf, log_mode, res
         else:
             seat = queue[qi]
         hand = hands[seat]
-        lazy = log_mode < 2 and policies[seat] == POLICY_RANDOM
+        lazy = log_mode < 2 and policy_ids[seat] == POLICY_RANDOM
         n = 0
         n_fixed = 0  # listed entries before the lazily counted plays
         n_lazy = 0
@@ -241,7 +237,16 @@ def play_hand(deal, banker, rules, policies, rng, scratch, logbuf, log_mode, res
         if n_lazy > 0:
             pick = 0 if n_fixed + n_lazy == 1 else bounded(rng, n_fixed + n_lazy)
         else:
-            pick = _choose(policies[seat], am, ai, n, rng)
+            if n == 1:
+                pick = 0  # a forced action draws nothing from the stream
+            elif policy_ids[seat] == POLICY_RANDOM:
+                pick = bounded(rng, n)
+            else:
+                unseen = FULL_DECK & ~hand & ~ws[WS_PUBLIC] & ~disc[seat]
+                pick = choose(policy_ids[seat], policy_params[seat], phase == PH_LEAD,
+                              phase == PH_TRICK, phase == PH_KOU, phase == PH_DISCARD, seat,
+                              hand, unseen, cap[seat], said_kou[seat], params[P_GOU], am, ai, n,
+                              beaters, rng)
         if pick >= n_fixed and n_lazy > 0:
             if phase == PH_LEAD:
                 mask = play_at(hand, params, set_beats, cap_limit - table, pick - n_fixed, info)
@@ -281,6 +286,7 @@ def play_hand(deal, banker, rules, policies, rng, scratch, logbuf, log_mode, res
                 continue
             kind = info[1]
             hands[seat] &= ~mask
+            ws[WS_PUBLIC] |= mask
             size = info[2]
             cap[seat] += size
             table += size
@@ -323,6 +329,7 @@ def play_hand(deal, banker, rules, policies, rng, scratch, logbuf, log_mode, res
                 phase = PH_DISCARD
             else:
                 hands[seat] &= ~mask
+                ws[WS_PUBLIC] |= mask
                 top_kind = info[1]
                 top_size = info[2]
                 top_rank = info[3]
@@ -349,6 +356,7 @@ def play_hand(deal, banker, rules, policies, rng, scratch, logbuf, log_mode, res
         elif phase == PH_TRICK:
             if typ == ACT_PLAY:
                 hands[seat] &= ~mask
+                ws[WS_PUBLIC] |= mask
                 top_kind = info[1]
                 top_size = info[2]
                 top_rank = info[3]
@@ -387,6 +395,7 @@ def play_hand(deal, banker, rules, policies, rng, scratch, logbuf, log_mode, res
                     end = END_NO_CARDS
         else:  # PH_DISCARD
             hands[seat] &= ~mask
+            disc[seat] |= mask
             if popcount(hands[seat]) <= limit:
                 qi += 1
                 if qi == qlen:

@@ -45,6 +45,24 @@ def rule_params(rules: Rules) -> np.ndarray:
     return p
 
 
+def beaters_table(rules: Rules) -> np.ndarray:
+    """``int64[4, 12]``: for a set of (size, rank), the ranks whose sets of that size beat it,
+    as a 48-bit mask with bit ``4 * r + 3`` set for each beating rank ``r``."""
+    beats = rules.set_beats
+    out = np.zeros((4, 12), dtype=np.int64)
+    for size in range(4):
+        for top in range(12):
+            for r in range(12):
+                if beats[size, r, top]:
+                    out[size, top] |= 1 << (4 * r + 3)
+    return out
+
+
+def kernel_rules(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The arrays a kernel reads for a preset: ``(params, set_beats, beaters)``."""
+    return rule_params(rules), set_beats_table(rules), beaters_table(rules)
+
+
 def set_beats_table(rules: Rules) -> np.ndarray:
     """``uint8[4, 12, 12]``: may a set of rank c beat one of rank t, by size."""
     return np.ascontiguousarray(rules.set_beats, dtype=np.uint8)

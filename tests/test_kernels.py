@@ -61,10 +61,10 @@ def test_crosscheck_catches_a_wrong_rule_table(monkeypatch):
     real = sim.rule_arrays
 
     def wrong(rules):
-        params, beats = real(rules)
+        params, beats, beaters = real(rules)
         params = params.copy()
         params[P_TIGHTEN_MIN] += 1
-        return params, beats
+        return params, beats, beaters
 
     monkeypatch.setattr(sim, "rule_arrays", wrong)
     assert crosscheck(300, "lanzhou", seed=1, themed=True).mismatches
@@ -186,18 +186,18 @@ def test_hand_records_replay():
 def test_drawing_by_index_plays_the_listed_hands(rules):
     """The random policy's closed-form draw and the listed path play identical hands."""
     from analyzer.rules import get_rules
-    from analyzer.simulate import policy_ids, rule_arrays
+    from analyzer.simulate import policy_arrays, rule_arrays
     from kernels import game as kg
     from kernels.batch import play_deals
     from kernels.rng import states_from_seed
 
-    params, beats = rule_arrays(get_rules(rules))
+    rk = rule_arrays(get_rules(rules))
     deals = np.concatenate([deal_hands(3000, seed=2).astype(np.int64), themed_deals(1000, 2)])
     out = {}
     for mode in (0, 2):
         rng = states_from_seed(17, 1)[0]
         out[mode] = np.empty((len(deals), kg.N_RESULT), dtype=np.int64)
-        play_deals(deals, rng, params, beats, policy_ids("random"), mode, out[mode])
+        play_deals(deals, rng, rk, policy_arrays("random"), mode, out[mode])
     assert np.array_equal(out[0], out[2])
 
 
@@ -210,7 +210,7 @@ def test_kernel_classify_matches_reference(rules):
     from kernels.plays import classify_mask
 
     r = get_rules(rules)
-    params, _ = rule_arrays(r)
+    params = rule_arrays(r)[0]
     info = np.empty(5, dtype=np.int64)
     rng = np.random.default_rng(np.random.SeedSequence(31))
     masks = []

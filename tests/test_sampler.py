@@ -165,7 +165,7 @@ def hands():
 
 @pytest.mark.parametrize("rules", PRESETS)
 def test_play_at_matches_gen_plays(rules, hands):
-    params, set_beats = rule_arrays(get_rules(rules))
+    params, set_beats, _ = rule_arrays(get_rules(rules))
     fail = np.full(5, -1, dtype=np.int64)
     kinds = np.zeros(N_KINDS, dtype=np.int64)
     compared = _check_plays(hands, params, set_beats, fail, kinds)
@@ -183,7 +183,7 @@ def test_play_at_matches_gen_plays(rules, hands):
 
 @pytest.mark.parametrize("rules", PRESETS)
 def test_answer_at_matches_gen_answers(rules, hands):
-    params, set_beats = rule_arrays(get_rules(rules))
+    params, set_beats, _ = rule_arrays(get_rules(rules))
     # each hand answers the plays of another hand (its neighbour in the list: often the
     # next seat of the same deal, so themed seats meet their rare answers)
     top_hands = np.roll(hands, 1)
@@ -200,7 +200,7 @@ def test_answer_at_matches_gen_answers(rules, hands):
 
 
 def test_out_of_range_index():
-    params, set_beats = rule_arrays(get_rules("lanzhou"))
+    params, set_beats, _ = rule_arrays(get_rules("lanzhou"))
     info = np.full(INFO_COLS, 7, dtype=np.int64)
     assert count_plays(0, params, set_beats, 16) == 0
     assert play_at(0, params, set_beats, 16, 0, info) == -1

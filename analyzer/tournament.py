@@ -1,0 +1,134 @@
+"""Duplicate tournaments: the same deals played with every seating of the policies.
+
+Each deal is played once per seating, so every policy holds every hand in every seat and the
+luck of the deal cancels. All seatings of a deal share one random stream (common random
+numbers). The deal is the unit of the sample: a policy's score on a deal is its mean points
+per seat-hand over the seatings, and confidence intervals are taken across deals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from itertools import permutations, product
+from typing import Any
+
+import numba
+import numpy as np
+import pandas as pd
+
+from kernels.batch import duplicate_chunks
+from kernels.policies import HEURISTIC_DEFAULTS, N_HEURISTIC
+from kernels.rng import states_from_seed
+
+from .cards import N_SEATS
+from .rules import Rules, get_rules
+from .simulate import POLICIES, rule_arrays
+from .stats import mean_ci
+
+
+def seatings(n_policies: int) -> list[tuple[int, ...]]:
+    """Seatings (policy index per seat) in which every policy holds every seat equally often.
+
+    Three policies: the 6 permutations. Two: the 6 seatings with both present (AAB, ABA, ...).
+    """
+    if n_policies == 3:
+        return list(permutations(range(3)))
+    if n_policies == 2:
+        return [s for s in product(range(2), repeat=N_SEATS) if len(set(s)) == 2]
+    raise ValueError(f"a tournament takes 2 or 3 policies, got {n_policies}")
+
+
+@dataclass
+class TournamentResult:
+    """Per-policy mean points per hand and pairwise differences, each with a 95% CI."""
+
+    policies: list[str]
+    rules: str
+    seed: int
+    deals: int
+    per_deal: np.ndarray  # [deals, policies]: mean points per seat-hand on each deal
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def table(self) -> pd.DataFrame:
+        """One row per policy: mean points per hand, 95% CI and n (deals)."""
+        rows = []
+        for i, p in enumerate(self.policies):
+            e = mean_ci(self.per_deal[:, i])
+            rows.append({"policy": p, "mean_points": e.value, "ci_low": e.low, "ci_high": e.high,
+                         "n_deals": e.n})
+        df = pd.DataFrame(rows)
+        df.attrs.update(self.meta)
+        return df
+
+    def differences(self) -> pd.DataFrame:
+        """One row per pair A − B: mean difference per hand, 95% CI and n (deals)."""
+        rows = []
+        for i in range(len(self.policies)):
+            for j in range(i + 1, len(self.policies)):
+                e = mean_ci(self.per_deal[:, i] - self.per_deal[:, j])
+                rows.append({"a": self.policies[i], "b": self.policies[j], "diff": e.value,
+                             "ci_low": e.low, "ci_high": e.high, "n_deals": e.n,
+                             "significant": bool(e.low > 0 or e.high < 0)})
+        df = pd.DataFrame(rows)
+        df.attrs.update(self.meta)
+        return df
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**self.meta, "policies": self.table().to_dict("records"),
+                "differences": self.differences().to_dict("records")}
+
+
+def tournament(policies: str | list[str], n_deals: int, rules: str | Rules | None = None,
+               seed: int = 0, heuristic_params: dict[str, np.ndarray] | None = None,
+               chunk_size: int = 512,
+               progress: Callable[[int], None] | None = None) -> TournamentResult:
+    """Play ``n_deals`` deals in duplicate between 2 or 3 policies.
+
+    ``heuristic_params`` maps a policy label to a heuristic parameter vector; a label of the
+    form ``heuristic:NAME`` plays the heuristic with those parameters.
+    """
+    names = [p.strip() for p in (policies.split(",") if isinstance(policies, str) else policies)]
+    if len(names) not in (2, 3):
+        raise ValueError(f"a tournament takes 2 or 3 policies, got {len(names)}")
+    if len(set(names)) != len(names):
+        raise ValueError("the policies of a tournament must differ")
+    if not isinstance(n_deals, (int, np.integer)) or n_deals < 2:
+        raise ValueError(f"a tournament needs at least 2 deals, got {n_deals!r}")
+    ids, vecs = [], []
+    for name in names:
+        base = name.split(":", 1)[0].lower()
+        if base not in POLICIES:
+            raise ValueError(f"unknown policy {name!r} (choose from {', '.join(POLICIES)})")
+        vec = HEURISTIC_DEFAULTS
+        if heuristic_params and name in heuristic_params:
+            vec = np.asarray(heuristic_params[name], dtype=np.float64)
+            if vec.shape != (N_HEURISTIC,):
+                raise ValueError(f"{name}: heuristic parameters need {N_HEURISTIC} values")
+        elif ":" in name:
+            raise ValueError(f"no parameters given for {name!r}")
+        ids.append(POLICIES[base])
+        vecs.append(vec)
+    r = get_rules(rules)
+    seats = seatings(len(names))
+    seat_ids = np.array([[ids[p] for p in s] for s in seats], dtype=np.int64)
+    seat_params = np.array([[vecs[p] for p in s] for s in seats], dtype=np.float64)
+    n_deals = int(n_deals)
+    n_chunks = -(-n_deals // chunk_size)
+    states = states_from_seed(seed, n_chunks)
+    out = np.empty((n_deals, len(seats), N_SEATS), dtype=np.int64)
+    rk = rule_arrays(r)
+    batch = max(1, 4 * numba.get_num_threads())
+    for a in range(0, n_chunks, batch):
+        b = min(a + batch, n_chunks)
+        lo, hi = a * chunk_size, min(b * chunk_size, n_deals)
+        duplicate_chunks(states[a:b], chunk_size, hi - lo, rk, seat_ids, seat_params, out[lo:hi])
+        if progress is not None:
+            progress(hi - lo)
+    per_deal = np.zeros((n_deals, len(names)))
+    for i in range(len(names)):
+        mask = np.array([[p == i for p in s] for s in seats])  # [seatings, seats]
+        per_deal[:, i] = (out * mask).sum(axis=(1, 2)) / mask.sum()
+    meta = {"rules": r.name, "seed": seed, "deals": n_deals, "seatings": len(seats),
+            "hands_played": n_deals * len(seats)}
+    return TournamentResult(names, r.name, seed, n_deals, per_deal, meta)
