@@ -18,13 +18,41 @@ import numpy as np
 import pandas as pd
 
 from kernels.batch import duplicate_chunks
-from kernels.policies import HEURISTIC_DEFAULTS, N_HEURISTIC
+from kernels.policies import HEURISTIC_DEFAULTS, HEURISTIC_NAMES, N_HEURISTIC
 from kernels.rng import states_from_seed
 
 from .cards import N_SEATS
+from .fileio import read_json
 from .rules import Rules, get_rules
 from .simulate import POLICIES, rule_arrays
 from .stats import mean_ci
+
+
+def load_heuristic_params(path: str) -> np.ndarray:
+    """A heuristic parameter vector from JSON: a tuning result (its ``tuned`` entry), an
+    object of named parameters, or a list of numbers; missing names keep their defaults."""
+    data = read_json(path)
+    if isinstance(data, dict) and "tuned" in data:
+        data = data["tuned"]
+    vec = HEURISTIC_DEFAULTS.copy()
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key not in HEURISTIC_NAMES:
+                raise ValueError(f"{path}: unknown heuristic parameter {key!r} (known: "
+                                 f"{', '.join(HEURISTIC_NAMES)})")
+            vec[HEURISTIC_NAMES.index(key)] = _number(value, path, key)
+    elif isinstance(data, list) and len(data) == N_HEURISTIC:
+        vec[:] = [_number(v, path, str(i)) for i, v in enumerate(data)]
+    else:
+        raise ValueError(f"{path}: expected a tuning result, named parameters or "
+                         f"{N_HEURISTIC} numbers")
+    return vec
+
+
+def _number(value: Any, path: str, key: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not np.isfinite(value):
+        raise ValueError(f"{path}: parameter {key} must be a finite number, got {value!r}")
+    return float(value)
 
 
 def seatings(n_policies: int) -> list[tuple[int, ...]]:

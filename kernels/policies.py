@@ -38,6 +38,8 @@ H_ANSWER_NIU = 9  # penalty for beating with a 牛 (keep it for points)
 H_TIGHTEN_AT = 10  # call 紧牌 when holding at least this many sure cards
 N_HEURISTIC = 11
 HEURISTIC_DEFAULTS = np.array([6.0, 4.0, 1.0, 1.0, 0.5, 10.0, 2.0, 1.0, 0.6, 4.0, 3.0])
+HEURISTIC_NAMES = ("xian_at", "kou_below", "kou_when_gou", "sure_weight", "strong_weight",
+                   "lead_sure", "lead_points", "lead_low", "break", "answer_niu", "tighten_at")
 N_POLICY_PARAMS = N_HEURISTIC
 
 _NIBBLE_LOW = 0x111111111111

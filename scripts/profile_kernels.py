@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from analyzer.rules import get_rules
-from analyzer.simulate import logged_hands, policy_ids, rule_arrays
+from analyzer.simulate import logged_hands, policy_arrays, rule_arrays
 from kernels import game as kg
 from kernels.batch import deal_many, play_deals
 from kernels.rng import bounded, states_from_seed
@@ -70,7 +70,8 @@ def main() -> None:
     args = ap.parse_args()
     numba.set_num_threads(1)
     r = get_rules(args.rules)
-    params, beats = rule_arrays(r)
+    rk = rule_arrays(r)
+    params, beats = rk[0], rk[1]
     phases = ("qiangci", "lead", "kou_ask", "trick", "discard")
     counts = dict.fromkeys(phases, 0)
     sample = logged_hands(3000, r, seed=1)
@@ -88,8 +89,7 @@ def main() -> None:
     tops = np.array([[KIND_SET, 1 + (i % 3), i % 12, 0] for i in range(n)], dtype=np.int64)
     out = np.empty((n, kg.N_RESULT), dtype=np.int64)
     hands1 = np.empty(3, dtype=np.int64)
-    whole = _median_ns(lambda: play_deals(deals, rng, params, beats, policy_ids("random"), 0,
-                                          out), n)
+    whole = _median_ns(lambda: play_deals(deals, rng, rk, policy_arrays("random"), 0, out), n)
     dealing = _median_ns(lambda: _deal_only(rng, n, hands1), n)
     lead = _median_ns(lambda: _leads(deals[:, 0], params, beats, rng, info), n)
     answer = _median_ns(lambda: _answers(deals[:, 1], tops, beats, rng, info), n)

@@ -81,3 +81,49 @@ def _shy():
     w = _defaults()
     w[H_XIAN_AT] = 99.0  # never 掀
     return w
+
+
+def test_tournament_cli_json_and_errors(capsys, tmp_path):
+    import json
+
+    from analyzer.cli import main
+
+    assert main(["tournament", "--policies", "heuristic,random", "--hands", "300", "--seed", "3",
+                 "--json", "--quiet"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["deals"] == 300 and out["seatings"] == 6 and len(out["differences"]) == 1
+    for row in out["policies"]:
+        assert row["ci_low"] <= row["mean_points"] <= row["ci_high"] and row["n_deals"] == 300
+    params = tmp_path / "p.json"
+    params.write_text(json.dumps({"tuned": {"xian_at": 7.5}}))
+    assert main(["tournament", "--policies", "heuristic,heuristic:t", "--hands", "50",
+                 "--heuristic-params", f"t={params}", "--quiet"]) == 0
+    capsys.readouterr()
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"tuned": {"courage": 1}}))
+    for args in (["--policies", "random"], ["--policies", "heuristic,heuristic:t",
+                                           "--heuristic-params", f"t={bad}"],
+                 ["--policies", "heuristic,heuristic:t", "--heuristic-params", "t"],
+                 ["--policies", "heuristic,random", "--hands", "1"]):
+        assert main(["tournament", *args, "--quiet"]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith("xianniu: error:")
+
+
+def test_tuning_script_records_seed_budget_and_gain(tmp_path):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    out = tmp_path / "tuning.json"
+    script = Path(__file__).resolve().parents[1] / "scripts" / "tune_heuristic.py"
+    subprocess.run([sys.executable, str(script), "--rules", "kanniutui", "--iterations", "2",
+                    "--population", "4", "--deals", "200", "--final-deals", "400", "--seed", "5",
+                    "--out", str(out)], check=True, capture_output=True)
+    res = json.loads(out.read_text())
+    assert res["seed"] == 5 and res["rules"] == "kanniutui"
+    assert res["budget_hands"] == 2 * 4 * 200 * 6 + 400 * 6
+    low, high = res["final_measurement"]["ci95"]
+    assert low <= res["final_measurement"]["gain_points_per_hand"] <= high
+    assert set(res["tuned"]) == set(res["defaults"])
