@@ -144,12 +144,15 @@ def simulate(n_hands: int, rules: str | None, policy: str, seed: int, engine: st
               show_default=True, help="Deals; each is played once per seating (6 seatings).")
 @RULES_OPTION
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--pimc-samples", type=click.IntRange(min=1), default=None,
+              help="Hidden deals the pimc policy samples per decision (default 24).")
 @click.option("--heuristic-params", "param_files", multiple=True, metavar="LABEL=FILE",
               help="Parameters for the policy heuristic:LABEL (a tuning result or JSON).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @JSON_OPTION
 def tournament(policies: str, n_deals: int, rules: str | None, seed: int,
-               param_files: tuple[str, ...], quiet: bool, as_json: bool) -> None:
+               pimc_samples: int | None, param_files: tuple[str, ...], quiet: bool,
+               as_json: bool) -> None:
     """Duplicate tournament: mean points per hand of each policy and pairwise differences."""
     from .tournament import load_heuristic_params
     from .tournament import tournament as run
@@ -162,9 +165,9 @@ def tournament(policies: str, n_deals: int, rules: str | None, seed: int,
                                      param_hint="--heuristic-params")
         params[f"heuristic:{label}"] = load_heuristic_params(path)
     with click.progressbar(length=n_deals, label="deals", file=sys.stderr,
-                           hidden=quiet or n_deals < 100_000) as bar:
+                           hidden=quiet or (n_deals < 100_000 and "pimc" not in policies)) as bar:
         res = run(policies, n_deals, rules, seed, heuristic_params=params,
-                  progress=bar.update)
+                  pimc_samples=pimc_samples, progress=bar.update)
     if as_json:
         _emit_json(res.as_dict())
         return

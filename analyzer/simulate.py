@@ -17,7 +17,7 @@ from kernels import batch as kb
 from kernels import game as kg
 from kernels.batch import deal_many, play_chunks, play_logged
 from kernels.rng import states_from_seed
-from kernels.policies import HEURISTIC_DEFAULTS, N_HEURISTIC, POLICY_NAMES
+from kernels.policies import N_HEURISTIC, POLICY_DEFAULTS, POLICY_NAMES
 from kernels.tables import kernel_rules
 
 from .aggregate import Aggregate
@@ -57,12 +57,12 @@ def policy_arrays(policies: str | list[str] | tuple[str, ...] = "random",
     one row per seat).
     """
     ids = np.array([POLICIES[n] for n in policy_names(policies)], dtype=np.int64)
-    params = np.tile(HEURISTIC_DEFAULTS, (N_SEATS, 1))
+    params = np.tile(POLICY_DEFAULTS, (N_SEATS, 1))
     if heuristic is not None:
         h = np.asarray(heuristic, dtype=np.float64)
         if h.shape not in ((N_HEURISTIC,), (N_SEATS, N_HEURISTIC)):
             raise ValueError(f"heuristic parameters need {N_HEURISTIC} values per seat")
-        params[:] = h
+        params[:, :N_HEURISTIC] = h
     return ids, np.ascontiguousarray(params)
 
 

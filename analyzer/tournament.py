@@ -18,7 +18,8 @@ import numpy as np
 import pandas as pd
 
 from kernels.batch import duplicate_chunks
-from kernels.policies import HEURISTIC_DEFAULTS, HEURISTIC_NAMES, N_HEURISTIC
+from kernels.policies import (HEURISTIC_DEFAULTS, HEURISTIC_NAMES, N_HEURISTIC, PIMC_SAMPLES,
+                              POLICY_DEFAULTS)
 from kernels.rng import states_from_seed
 
 from .cards import N_SEATS
@@ -109,12 +110,15 @@ class TournamentResult:
 
 def tournament(policies: str | list[str], n_deals: int, rules: str | Rules | None = None,
                seed: int = 0, heuristic_params: dict[str, np.ndarray] | None = None,
-               chunk_size: int = 512,
+               pimc_samples: int | None = None,
+               chunk_size: int | None = None,
                progress: Callable[[int], None] | None = None) -> TournamentResult:
     """Play ``n_deals`` deals in duplicate between 2 or 3 policies.
 
     ``heuristic_params`` maps a policy label to a heuristic parameter vector; a label of the
-    form ``heuristic:NAME`` plays the heuristic with those parameters.
+    form ``heuristic:NAME`` plays the heuristic with those parameters. Deals are split into
+    chunks of ``chunk_size`` (default 512, or 8 with pimc, whose deals are slow), each with
+    its own random stream.
     """
     names = [p.strip() for p in (policies.split(",") if isinstance(policies, str) else policies)]
     if len(names) not in (2, 3):
@@ -128,16 +132,21 @@ def tournament(policies: str | list[str], n_deals: int, rules: str | Rules | Non
         base = name.split(":", 1)[0].lower()
         if base not in POLICIES:
             raise ValueError(f"unknown policy {name!r} (choose from {', '.join(POLICIES)})")
-        vec = HEURISTIC_DEFAULTS
+        vec = POLICY_DEFAULTS.copy()
+        if base == "pimc" and pimc_samples is not None:
+            vec[PIMC_SAMPLES] = pimc_samples
         if heuristic_params and name in heuristic_params:
-            vec = np.asarray(heuristic_params[name], dtype=np.float64)
-            if vec.shape != (N_HEURISTIC,):
+            h = np.asarray(heuristic_params[name], dtype=np.float64)
+            if h.shape != (N_HEURISTIC,):
                 raise ValueError(f"{name}: heuristic parameters need {N_HEURISTIC} values")
+            vec[:N_HEURISTIC] = h
         elif ":" in name:
             raise ValueError(f"no parameters given for {name!r}")
         ids.append(POLICIES[base])
         vecs.append(vec)
     r = get_rules(rules)
+    if chunk_size is None:
+        chunk_size = 8 if POLICIES["pimc"] in ids else 512
     seats = seatings(len(names))
     seat_ids = np.array([[ids[p] for p in s] for s in seats], dtype=np.int64)
     seat_params = np.array([[vecs[p] for p in s] for s in seats], dtype=np.float64)
@@ -159,4 +168,6 @@ def tournament(policies: str | list[str], n_deals: int, rules: str | Rules | Non
         per_deal[:, i] = (out * mask).sum(axis=(1, 2)) / mask.sum()
     meta = {"rules": r.name, "seed": seed, "deals": n_deals, "seatings": len(seats),
             "hands_played": n_deals * len(seats)}
+    if POLICIES["pimc"] in ids:
+        meta["pimc_samples"] = int(vecs[ids.index(POLICIES["pimc"])][PIMC_SAMPLES])
     return TournamentResult(names, r.name, seed, n_deals, per_deal, meta)

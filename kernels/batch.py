@@ -12,7 +12,8 @@ from numba import njit, prange
 from .rng import next_u64, seed_state
 
 from .game import (MAX_LOG, N_RESULT, R_CAP0, R_END, R_PTS0, R_QIANGCI_SEAT, R_XIAN,
-                   deal, new_scratch, play_hand)
+                   deal, new_scratch)
+from .hand import play_hand
 
 
 @njit(cache=True)

@@ -13,7 +13,7 @@ from numba import njit
 
 from .bits import (KING, nib,
                    popcount)
-from .policies import POLICY_RANDOM, choose
+from .policies import POLICY_PIMC, POLICY_RANDOM, choose
 from .rng import bounded
 from .plays import (INFO_COLS, _push, gen_answers, gen_plays, gen_qiangci, has_qiangci)
 from .sampler import answer_at, count_answers, count_plays, play_at
@@ -35,15 +35,23 @@ PH_QIANGCI, PH_LEAD, PH_KOU, PH_TRICK, PH_DISCARD, PH_OVER = range(6)
 END_KOU, END_TABLE_FULL, END_NO_CARDS = range(3)
 END_NAMES = ("kou", "table full", "lead holder has no cards")
 
-# State words of one hand inside the scratch buffer.
+# State words of one hand inside the scratch buffer (``ws``): everything needed to resume
+# the hand, so a copy of ``ws`` is a copy of the game.
 WS_HANDS, WS_CAP, WS_NIU, WS_XI, WS_LIANG, WS_KKK, WS_K108, WS_SAID_KOU, WS_QUEUE = range(0, 27, 3)
 WS_INFO = 27
 WS_POINTS = WS_INFO + INFO_COLS
 WS_PUBLIC = WS_POINTS + 3  # every card played in public (captured, dead, on top)
 WS_DISC = WS_PUBLIC + 1  # each seat's own 紧牌 discards (face down: known to that seat only)
-WS_XIAN_X = WS_DISC + 3
+WS_PLAYED = WS_DISC + 3  # each seat's cards played in public
+(S_PHASE, S_LEAD, S_MUST_LEAD, S_TIGHTENED, S_QLEN, S_QI, S_TOP_KIND, S_TOP_SIZE, S_TOP_RANK,
+ S_TOP_K, S_TOP_OWNER, S_LIMIT, S_TABLE, S_N_XIAN, S_END, S_QIANGCI_SEAT, S_N_ACT, S_N_LEGAL,
+ S_BANKER, S_N_LIST, S_N_PASS) = range(WS_PLAYED + 3, WS_PLAYED + 3 + 21)
+WS_XIAN_X = S_N_PASS + 1
 WS_XIAN_T = WS_XIAN_X + MAX_XIAN
-WS_SIZE = WS_XIAN_T + MAX_XIAN
+MAX_PASS = 96  # passes in one hand (two answers a trick, at most 48 tricks)
+PASS_COLS = 7  # seat, top kind, size, rank, k, seat's public plays then, its discard count then
+WS_PASS = WS_XIAN_T + MAX_XIAN
+WS_SIZE = WS_PASS + MAX_PASS * PASS_COLS
 
 # Result row of one hand.
 (R_BANKER, R_CAP0, R_CAP1, R_CAP2, R_PTS0, R_PTS1, R_PTS2, R_CI_SEAT, R_XIAN, R_ACTIONS, R_END,
@@ -119,23 +127,49 @@ def new_scratch():
 
 
 @njit(cache=True)
-def play_hand(deal, banker, rules, policies, rng, scratch, logbuf, log_mode, res):
-    """Play one hand to the end; write its result row into ``res``.
+def start_hand(deal, banker, params, ws):
+    """Set ``ws`` to the state right after the deal (抢刺 holders first, else the banker)."""
+    ws[:WS_XIAN_X] = 0
+    for s in range(3):
+        ws[WS_HANDS + s] = deal[s]
+    ws[S_LEAD] = banker
+    ws[S_BANKER] = banker
+    ws[S_TOP_OWNER] = -1
+    ws[S_LIMIT] = 16
+    ws[S_END] = -1
+    ws[S_QIANGCI_SEAT] = -1
+    ws[S_PHASE] = PH_LEAD
+    qlen = 0
+    for i in range(3):
+        s = (banker + i) % 3
+        if has_qiangci(deal[s], params):
+            ws[WS_QUEUE + qlen] = s
+            qlen += 1
+            if params[P_QIANGCI_MANDATORY] != 0:
+                break
+    if qlen > 0:
+        ws[S_PHASE] = PH_QIANGCI
+    ws[S_QLEN] = qlen
 
-    ``rules`` is ``(params, set_beats)``; ``scratch`` is ``(action masks, action info, state
-    words)`` as from :func:`new_scratch`, reused across hands; ``logbuf`` is
-    ``(log, legal, legal_off)``. ``log_mode`` 0: no log; 1: ``log[i] = (seat, action type,
-    mask)``; 2: also every legal action at decision ``i`` in
+
+@njit(cache=True)
+def advance(rules, policies, rng, scratch, logbuf, log_mode, forced_pick):
+    """Play on from the state in ``scratch`` until the hand is over (returns 0) or a pimc
+    seat must decide (returns 1, with that decision's legal actions listed in ``scratch``
+    and their number in ``ws[S_N_LIST]``).
+
+    ``rules`` is ``(params, set_beats, beaters)``; ``policies`` is ``(ids, parameters)``;
+    ``scratch`` is ``(action masks, action info, state words)`` as from :func:`new_scratch`;
+    ``logbuf`` is ``(log, legal, legal_off)``. ``log_mode`` 0: no log; 1: ``log[i] = (seat,
+    action type, mask)``; 2: also every legal action at decision ``i`` in
     ``legal[legal_off[i]:legal_off[i + 1]]`` as (type, mask), every list built in full.
-    Returns the number of actions taken.
+    ``forced_pick >= 0`` takes that entry at the first decision instead of asking its policy.
     """
     params, set_beats, beaters = rules
     policy_ids, policy_params = policies
     am, ai, ws = scratch
     log, legal, legal_off = logbuf
-    ws[:WS_XIAN_X] = 0
     hands = ws[WS_HANDS:WS_HANDS + 3]
-    hands[:] = deal[:3]
     cap = ws[WS_CAP:WS_CAP + 3]
     niu = ws[WS_NIU:WS_NIU + 3]
     xi = ws[WS_XI:WS_XI + 3]
@@ -145,40 +179,35 @@ def play_hand(deal, banker, rules, policies, rng, scratch, logbuf, log_mode, res
     said_kou = ws[WS_SAID_KOU:WS_SAID_KOU + 3]
     queue = ws[WS_QUEUE:WS_QUEUE + 3]
     info = ws[WS_INFO:WS_INFO + INFO_COLS]
-    pts = ws[WS_POINTS:WS_POINTS + 3]
     disc = ws[WS_DISC:WS_DISC + 3]
     xian_x = ws[WS_XIAN_X:WS_XIAN_X + MAX_XIAN]
     xian_t = ws[WS_XIAN_T:WS_XIAN_T + MAX_XIAN]
-    n_xian = 0
-    table = 0
+    played = ws[WS_PLAYED:WS_PLAYED + 3]
     cap_limit = params[P_TABLE_CAP]
     lp = params[P_LIANG_POINTS]
-    qlen = 0
-    qi = 0
-    lead_holder = banker
-    must_lead = False
-    tightened = False
-    top_kind = 0
-    top_size = 0
-    top_rank = 0
-    top_k = 0
-    top_owner = -1
-    limit = 16
-    end = -1
-    qiangci_seat = -1
-    phase = PH_LEAD
-    for i in range(3):
-        s = (banker + i) % 3
-        if has_qiangci(hands[s], params):
-            queue[qlen] = s
-            qlen += 1
-            if params[P_QIANGCI_MANDATORY] != 0:
-                break
-    if qlen > 0:
-        phase = PH_QIANGCI
-    n_act = 0
-    n_legal = 0
-    if log_mode >= 2:
+    # the scalar state, loaded here and stored back at every return
+    phase = ws[S_PHASE]
+    lead_holder = ws[S_LEAD]
+    must_lead = ws[S_MUST_LEAD] != 0
+    tightened = ws[S_TIGHTENED] != 0
+    qlen = ws[S_QLEN]
+    qi = ws[S_QI]
+    top_kind = ws[S_TOP_KIND]
+    top_size = ws[S_TOP_SIZE]
+    top_rank = ws[S_TOP_RANK]
+    top_k = ws[S_TOP_K]
+    top_owner = ws[S_TOP_OWNER]
+    limit = ws[S_LIMIT]
+    table = ws[S_TABLE]
+    n_xian = ws[S_N_XIAN]
+    end = ws[S_END]
+    qiangci_seat = ws[S_QIANGCI_SEAT]
+    n_act = ws[S_N_ACT]
+    n_legal = ws[S_N_LEGAL]
+    banker = ws[S_BANKER]
+    n_pass = ws[S_N_PASS]
+    status = 0
+    if log_mode >= 2 and n_act == 0:
         legal_off[0] = 0
     while phase != PH_OVER:
         # -- legal actions of the seat to act --------------------------------------
@@ -190,7 +219,7 @@ def play_hand(deal, banker, rules, policies, rng, scratch, logbuf, log_mode, res
         else:
             seat = queue[qi]
         hand = hands[seat]
-        lazy = log_mode < 2 and policy_ids[seat] == POLICY_RANDOM
+        lazy = log_mode < 2 and policy_ids[seat] == POLICY_RANDOM and forced_pick < 0
         n = 0
         n_fixed = 0  # listed entries before the lazily counted plays
         n_lazy = 0
@@ -234,7 +263,14 @@ def play_hand(deal, banker, rules, policies, rng, scratch, logbuf, log_mode, res
                 n = _push(am, ai, n, ACT_DISCARD, low, -1, 1, -1, 0)
                 h ^= low
         # -- choose and log ----------------------------------------------------------
-        if n_lazy > 0:
+        if forced_pick >= 0:
+            pick = forced_pick
+            forced_pick = -1
+        elif policy_ids[seat] == POLICY_PIMC and n > 1:
+            ws[S_N_LIST] = n
+            status = 1
+            break
+        elif n_lazy > 0:
             pick = 0 if n_fixed + n_lazy == 1 else bounded(rng, n_fixed + n_lazy)
         else:
             if n == 1:
@@ -286,6 +322,7 @@ def play_hand(deal, banker, rules, policies, rng, scratch, logbuf, log_mode, res
                 continue
             kind = info[1]
             hands[seat] &= ~mask
+            played[seat] |= mask
             ws[WS_PUBLIC] |= mask
             size = info[2]
             cap[seat] += size
@@ -329,6 +366,7 @@ def play_hand(deal, banker, rules, policies, rng, scratch, logbuf, log_mode, res
                 phase = PH_DISCARD
             else:
                 hands[seat] &= ~mask
+                played[seat] |= mask
                 ws[WS_PUBLIC] |= mask
                 top_kind = info[1]
                 top_size = info[2]
@@ -354,8 +392,19 @@ def play_hand(deal, banker, rules, policies, rng, scratch, logbuf, log_mode, res
                     phase = PH_OVER
                     end = END_KOU
         elif phase == PH_TRICK:
+            if typ == ACT_PASS and n_pass < MAX_PASS:
+                row = WS_PASS + n_pass * PASS_COLS
+                ws[row] = seat
+                ws[row + 1] = top_kind
+                ws[row + 2] = top_size
+                ws[row + 3] = top_rank
+                ws[row + 4] = top_k
+                ws[row + 5] = played[seat]
+                ws[row + 6] = popcount(disc[seat])
+                n_pass += 1
             if typ == ACT_PLAY:
                 hands[seat] &= ~mask
+                played[seat] |= mask
                 ws[WS_PUBLIC] |= mask
                 top_kind = info[1]
                 top_size = info[2]
@@ -400,27 +449,58 @@ def play_hand(deal, banker, rules, policies, rng, scratch, logbuf, log_mode, res
                 qi += 1
                 if qi == qlen:
                     phase = PH_LEAD
+    ws[S_PHASE] = phase
+    ws[S_LEAD] = lead_holder
+    ws[S_MUST_LEAD] = must_lead
+    ws[S_TIGHTENED] = tightened
+    ws[S_QLEN] = qlen
+    ws[S_QI] = qi
+    ws[S_TOP_KIND] = top_kind
+    ws[S_TOP_SIZE] = top_size
+    ws[S_TOP_RANK] = top_rank
+    ws[S_TOP_K] = top_k
+    ws[S_TOP_OWNER] = top_owner
+    ws[S_LIMIT] = limit
+    ws[S_TABLE] = table
+    ws[S_N_XIAN] = n_xian
+    ws[S_END] = end
+    ws[S_QIANGCI_SEAT] = qiangci_seat
+    ws[S_N_ACT] = n_act
+    ws[S_N_LEGAL] = n_legal
+    ws[S_N_PASS] = n_pass
+    return status
+
+
+@njit(cache=True)
+def finish_hand(params, ws, res):
+    """Score the finished hand in ``ws`` and write its result row into ``res``."""
+    cap = ws[WS_CAP:WS_CAP + 3]
+    liang = ws[WS_LIANG:WS_LIANG + 3]
+    pts = ws[WS_POINTS:WS_POINTS + 3]
+    lp = params[P_LIANG_POINTS]
     if params[P_KKK_K108] != 0:
         for s in range(3):
-            if kkk[s] != 0 and k108[s] != 0:
+            if ws[WS_KKK + s] != 0 and ws[WS_K108 + s] != 0:
                 liang[s] += lp
-    settle_points(cap, niu, xi, liang, xian_x, xian_t, n_xian, params, pts)
+    n_xian = ws[S_N_XIAN]
+    settle_points(cap, ws[WS_NIU:WS_NIU + 3], ws[WS_XI:WS_XI + 3], liang,
+                  ws[WS_XIAN_X:WS_XIAN_X + MAX_XIAN], ws[WS_XIAN_T:WS_XIAN_T + MAX_XIAN], n_xian,
+                  params, pts)
     ci_seat = -1
     for s in range(3):
         res[R_CAP0 + s] = cap[s]
         res[R_PTS0 + s] = pts[s]
-        res[R_NIU0 + s] = niu[s]
-        res[R_XI0 + s] = xi[s]
+        res[R_NIU0 + s] = ws[WS_NIU + s]
+        res[R_XI0 + s] = ws[WS_XI + s]
         res[R_LIANG0 + s] = liang[s]
         if cap[s] >= params[P_CI]:
             ci_seat = s
-    res[R_BANKER] = banker
+    res[R_BANKER] = ws[S_BANKER]
     res[R_CI_SEAT] = ci_seat
     res[R_XIAN] = n_xian
-    res[R_ACTIONS] = n_act
-    res[R_END] = end
-    res[R_QIANGCI_SEAT] = qiangci_seat
-    return n_act
+    res[R_ACTIONS] = ws[S_N_ACT]
+    res[R_END] = ws[S_END]
+    res[R_QIANGCI_SEAT] = ws[S_QIANGCI_SEAT]
 
 
 @njit(cache=True)

@@ -22,7 +22,8 @@ from .tables import (ACT_KOU, ACT_PLAY, ACT_TIGHTEN, ACT_XIAN, KIND_BAI_LIANG, K
 
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
-POLICY_NAMES = ("random", "heuristic")
+POLICY_PIMC = 2  # decided outside these kernels, by kernels.pimc
+POLICY_NAMES = ("random", "heuristic", "pimc")
 
 # Heuristic parameters (float64 vector).
 H_XIAN_AT = 0  # 掀 when the estimated final capture is at least this
@@ -40,7 +41,9 @@ N_HEURISTIC = 11
 HEURISTIC_DEFAULTS = np.array([6.0, 4.0, 1.0, 1.0, 0.5, 10.0, 2.0, 1.0, 0.6, 4.0, 3.0])
 HEURISTIC_NAMES = ("xian_at", "kou_below", "kou_when_gou", "sure_weight", "strong_weight",
                    "lead_sure", "lead_points", "lead_low", "break", "answer_niu", "tighten_at")
-N_POLICY_PARAMS = N_HEURISTIC
+PIMC_SAMPLES = N_HEURISTIC  # pimc: hidden deals sampled per decision
+N_POLICY_PARAMS = N_HEURISTIC + 1
+POLICY_DEFAULTS = np.append(HEURISTIC_DEFAULTS, 24.0)
 
 _NIBBLE_LOW = 0x111111111111
 _NIBBLE_HIGH = 0x888888888888
