@@ -70,7 +70,7 @@ def check_hand(lh: LoggedHand, rules: Rules, report: CrossCheck, index: int) -> 
 
 def crosscheck(n_hands: int, rules: str | Rules | None = None, seed: int = 0,
                policies: str = "random", max_mismatches: int = 10,
-               themed: bool = False) -> CrossCheck:
+               themed: bool = False, pimc_samples: int | None = None) -> CrossCheck:
     """Play ``n_hands`` kernel hands and replay each in the reference engine.
 
     With ``themed`` the deals are :func:`themed_deals`, rich in rare combinations.
@@ -78,7 +78,7 @@ def crosscheck(n_hands: int, rules: str | Rules | None = None, seed: int = 0,
     r = get_rules(rules)
     report = CrossCheck(r.name)
     deals = themed_deals(n_hands, seed) if themed else None
-    for i, lh in enumerate(logged_hands(n_hands, r, policies, seed, deals)):
+    for i, lh in enumerate(logged_hands(n_hands, r, policies, seed, deals, pimc_samples)):
         check_hand(lh, r, report, i)
         report.hands += 1
         if len(report.mismatches) >= max_mismatches:

@@ -17,7 +17,7 @@ from kernels import batch as kb
 from kernels import game as kg
 from kernels.batch import deal_many, play_chunks, play_logged
 from kernels.rng import states_from_seed
-from kernels.policies import N_HEURISTIC, POLICY_DEFAULTS, POLICY_NAMES
+from kernels.policies import N_HEURISTIC, PIMC_SAMPLES, POLICY_DEFAULTS, POLICY_NAMES
 from kernels.tables import kernel_rules
 
 from .aggregate import Aggregate
@@ -50,11 +50,12 @@ def policy_names(policies: str | list[str] | tuple[str, ...]) -> list[str]:
 
 
 def policy_arrays(policies: str | list[str] | tuple[str, ...] = "random",
-                  heuristic: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                  heuristic: np.ndarray | None = None,
+                  pimc_samples: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """What a kernel reads for the three seats' policies: ``(ids, parameters)``.
 
     ``heuristic`` replaces the heuristic's default parameters (one vector for all seats, or
-    one row per seat).
+    one row per seat); ``pimc_samples`` sets the hidden deals pimc samples per decision.
     """
     ids = np.array([POLICIES[n] for n in policy_names(policies)], dtype=np.int64)
     params = np.tile(POLICY_DEFAULTS, (N_SEATS, 1))
@@ -63,6 +64,10 @@ def policy_arrays(policies: str | list[str] | tuple[str, ...] = "random",
         if h.shape not in ((N_HEURISTIC,), (N_SEATS, N_HEURISTIC)):
             raise ValueError(f"heuristic parameters need {N_HEURISTIC} values per seat")
         params[:, :N_HEURISTIC] = h
+    if pimc_samples is not None:
+        if pimc_samples < 1:
+            raise ValueError(f"pimc needs at least 1 sample per decision, got {pimc_samples}")
+        params[:, PIMC_SAMPLES] = pimc_samples
     return ids, np.ascontiguousarray(params)
 
 
@@ -151,13 +156,14 @@ class LoggedHand:
 
 
 def logged_hands(n_hands: int, rules: str | Rules | None = None, policies: str = "random",
-                 seed: int = 0, deals: np.ndarray | None = None) -> list[LoggedHand]:
+                 seed: int = 0, deals: np.ndarray | None = None,
+                 pimc_samples: int | None = None) -> list[LoggedHand]:
     """Play kernel hands one by one, keeping every action and legal set.
 
     Deals are drawn from the seed unless ``deals`` (``[n_hands, 3]`` masks) are given.
     """
     r = get_rules(rules)
-    pol = policy_arrays(policies)
+    pol = policy_arrays(policies, pimc_samples=pimc_samples)
     rk = rule_arrays(r)
     ss = np.random.SeedSequence(seed)
     deal_state, play_state = states_from_seed(ss, 2)

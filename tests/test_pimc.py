@@ -103,8 +103,8 @@ def _discards_of(history, seat):
 def test_pimc_plays_only_legal_actions(rules):
     from analyzer.crosscheck import crosscheck
 
-    report = crosscheck(60, rules, seed=8, policies="pimc,heuristic,random")
-    assert report.hands == 60 and report.mismatches == []
+    report = crosscheck(1000, rules, seed=8, policies="pimc,heuristic,random", pimc_samples=3)
+    assert report.hands == 1000 and report.mismatches == []
 
 
 def test_pimc_beats_heuristic_on_a_small_duplicate_run():
