@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -99,43 +100,64 @@ def replay(file: str, as_json: bool) -> None:
               show_default=True, help="Number of hands to play.")
 @RULES_OPTION
 @click.option("--policy", default="random", show_default=True,
-              help="Policy of every seat, or one per seat as A,B,C.")
+              help="Policy of every seat (random, heuristic, pimc).")
+@click.option("--policies", default=None, help="One policy per seat, A,B,C (overrides --policy).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Root seed; the same seed gives the same numbers on any number of cores.")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
+              help="Write the result here (whole or not at all) instead of standard output.")
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json", "parquet"]),
+              default=None, help="Output format (default: table, or json with --json).")
+@click.option("--backend", type=click.Choice(["local", "dask"]), default="local",
+              show_default=True, help="Run the chunks here, or as tasks on a Dask cluster.")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Dask scheduler address (default: a LocalCluster on this machine).")
+@click.option("--resume", is_flag=True, help="Continue an interrupted run with the same --out.")
+@click.option("--records", "records_path", type=click.Path(dir_okay=False), default=None,
+              help="Also keep every hand's row in this Parquet file.")
 @click.option("--engine", type=click.Choice(["kernels", "reference"]), default="kernels",
               show_default=True, help="Numba kernels, or the slow pure-Python reference engine.")
-@click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
-              help="Also write the JSON summary to this file.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @JSON_OPTION
-def simulate(n_hands: int, rules: str | None, policy: str, seed: int, engine: str,
-             out_path: str | None, quiet: bool, as_json: bool) -> None:
-    """Play hands and summarise points, 够, 刺 and 掀 per seat with 95% CIs."""
-    from .summary import format_summary, summarize
+def simulate(n_hands: int, rules: str | None, policy: str, policies: str | None, seed: int,
+             out_path: str | None, fmt: str | None, backend: str, scheduler: str | None,
+             resume: bool, records_path: str | None, engine: str, quiet: bool,
+             as_json: bool) -> None:
+    """Play hands; summarise points, 够, 刺, captured cards and 掀 per seat with 95% CIs."""
+    from .report_formats import render_summary
+    from .rules import get_rules
 
+    fmt = fmt or ("json" if as_json else "table")
+    if fmt == "parquet" and not out_path:
+        raise click.BadParameter("parquet output needs --out", param_hint="--format")
+    rules_name = get_rules(rules).name
     if engine == "reference":
+        from .aggregate import Aggregate
         from .reference_sim import random_hands
 
-        if policy != "random":
-            raise click.BadParameter("the reference engine plays the random policy only",
-                                     param_hint="--policy")
+        if (policies or policy) != "random" or backend != "local" or resume or records_path:
+            raise click.UsageError("the reference engine plays random hands locally only, "
+                                   "without --policies, --backend, --resume or --records")
         with click.progressbar(length=n_hands, label="hands", file=sys.stderr,
                                hidden=quiet or n_hands < 200) as bar:
-            df = random_hands(n_hands, rules, seed, progress=bar.update)
-        summary = summarize(df)
+            agg = Aggregate.from_frame(random_hands(n_hands, rules_name, seed,
+                                                    progress=bar.update))
     else:
-        from .simulate import simulate_aggregate
+        from .runner import RunSpec, run
 
+        spec = RunSpec(n_hands, rules_name, policies or policy, seed)
+        ckpt = f"{out_path}.checkpoint.json" if out_path else None
         with click.progressbar(length=n_hands, label="hands", file=sys.stderr,
-                               hidden=quiet or n_hands < 1_000_000) as bar:
-            agg = simulate_aggregate(n_hands, rules, policy, seed, progress=bar.update)
-        summary = agg.summary()
+                               hidden=quiet or n_hands < 500_000) as bar:
+            agg = run(spec, backend, scheduler, ckpt, resume, records_path,
+                      progress=bar.update)
+    data = render_summary(agg, fmt)
     if out_path:
-        write_atomic(out_path, json.dumps(summary, ensure_ascii=False, indent=2) + "\n")
-    if as_json:
-        _emit_json(summary)
+        write_atomic(out_path, data)
+        if engine == "kernels" and ckpt:
+            Path(ckpt).unlink(missing_ok=True)
     else:
-        click.echo(format_summary(summary))
+        click.echo(data if isinstance(data, str) else data.decode(), nl=False)
 
 
 @cli.command()

@@ -71,3 +71,13 @@ def states_from_seed(seed: int | np.random.SeedSequence, n_streams: int) -> np.n
     for i, child in enumerate(ss.spawn(n_streams)):
         seed_state(child.generate_state(1, dtype=np.uint64)[0], out[i])
     return out
+
+
+def states_for_chunks(seed: int, first: int, count: int) -> np.ndarray:
+    """Streams of chunks ``first .. first + count - 1`` of a run: the same as rows
+    ``first:first + count`` of ``states_from_seed(seed, n)``, without spawning the others."""
+    out = np.empty((count, 4), dtype=np.uint64)
+    for i in range(count):
+        child = np.random.SeedSequence(seed, spawn_key=(first + i,))
+        seed_state(child.generate_state(1, dtype=np.uint64)[0], out[i])
+    return out
