@@ -207,6 +207,35 @@ def tournament(policies: str, n_deals: int, rules: str | None, seed: int,
 
 @cli.command()
 @RULES_OPTION
+@click.option("--deals", "n_deals", type=click.IntRange(min=1), default=1_000_000,
+              show_default=True, help="Deals for the Monte Carlo estimates.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@JSON_OPTION
+def odds(rules: str | None, n_deals: int, seed: int, as_json: bool) -> None:
+    """Exact odds of one seat's deal (牛, 喜, 亮子, 龙凤, 八大对, 鱼, 摆, number of K)."""
+    from .odds import odds as compute
+
+    res = compute(rules, n_deals, seed)
+    if as_json:
+        _emit_json(res)
+        return
+    click.echo(f"one seat's 16 cards, rules {res['rules']}: exact probability, and a Monte Carlo "
+               f"estimate [95% CI] from {n_deals:,} deals (seed {seed})")
+    names = {"niu": "牛 (a 9 of each colour)", "xi": "喜 (a 5 of each colour)",
+             "liang": "亮子 (some rank four times)", "long_feng": "龙凤 (2+ of A 2 3 8 10 K)",
+             "eight_pairs": "八大对 (eight pairs)", "fish": "鱼 (A, 2 and 3)",
+             "bai": "摆 (8, 10 and K)"}
+    for key, label in names.items():
+        m = res["monte_carlo"][key]
+        click.echo(f"  {label:<28} {res['exact'][key]:.6f}   {m['value']:.6f} "
+                   f"[{m['low']:.6f}, {m['high']:.6f}]")
+    for k, (e, m) in enumerate(zip(res["exact"]["k_count"], res["monte_carlo"]["k_count"])):
+        click.echo(f"  {f'{k} K (天)':<28} {e:.6f}   {m['value']:.6f} [{m['low']:.6f}, "
+                   f"{m['high']:.6f}]")
+
+
+@cli.command()
+@RULES_OPTION
 @click.option("--hands", "n_hands", type=click.IntRange(min=1000), default=400_000,
               show_default=True, help="Kernel hands per timed repeat.")
 @click.option("--deals", "n_deals", type=click.IntRange(min=1000), default=4_000_000,

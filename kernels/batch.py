@@ -13,7 +13,9 @@ from .rng import next_u64, seed_state
 
 from .game import (MAX_LOG, N_RESULT, R_CAP0, R_END, R_PTS0, R_QIANGCI_SEAT, R_XIAN,
                    deal, new_scratch)
+from .bits import ACE, EIGHT, FIVE, KING, NINE, POP4, TEN, THREE, TWO, nib
 from .hand import play_hand
+from .plays import is_eight_pairs
 
 
 @njit(cache=True)
@@ -181,3 +183,46 @@ def duplicate_chunks(states, chunk_size, n_deals, rules, seat_ids, seat_params, 
                           logbuf, 0, res)
                 for seat in range(3):
                     out[d, s, seat] = res[R_PTS0 + seat]
+
+
+# Deal features counted by deal_features, in this order.
+FEATURES = ("niu", "xi", "liang", "long_feng", "eight_pairs", "fish", "bai", "k0", "k1", "k2",
+            "k3", "k4")
+
+
+@njit(parallel=True, cache=True)
+def deal_features(states, chunk_size, n_deals, params, out):
+    """Deal ``n_deals`` times; ``out[c, f]`` counts chunk ``c``'s deals whose seat 0 holds
+    feature ``f`` of :data:`FEATURES`."""
+    n_chunks = states.shape[0]
+    for c in prange(n_chunks):
+        rng = states[c].copy()
+        hands = np.empty(3, dtype=np.int64)
+        out[c, :] = 0
+        start = c * chunk_size
+        stop = min(start + chunk_size, n_deals)
+        for _ in range(start, stop):
+            deal(rng, hands)
+            h = hands[0]
+            nine, five = nib(h, NINE), nib(h, FIVE)
+            if (nine & 5) != 0 and (nine & 10) != 0:
+                out[c, 0] += 1
+            if (five & 5) != 0 and (five & 10) != 0:
+                out[c, 1] += 1
+            quad = False
+            for r in range(12):
+                if nib(h, r) == 15:
+                    quad = True
+            if quad:
+                out[c, 2] += 1
+            if POP4[nib(h, ACE)] >= 2 and POP4[nib(h, TWO)] >= 2 and POP4[nib(h, THREE)] >= 2 \
+                    and POP4[nib(h, EIGHT)] >= 2 and POP4[nib(h, TEN)] >= 2 \
+                    and POP4[nib(h, KING)] >= 2:
+                out[c, 3] += 1
+            if is_eight_pairs(h, params):
+                out[c, 4] += 1
+            if nib(h, ACE) != 0 and nib(h, TWO) != 0 and nib(h, THREE) != 0:
+                out[c, 5] += 1
+            if nib(h, EIGHT) != 0 and nib(h, TEN) != 0 and nib(h, KING) != 0:
+                out[c, 6] += 1
+            out[c, 7 + POP4[nib(h, KING)]] += 1
