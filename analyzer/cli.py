@@ -206,6 +206,45 @@ def tournament(policies: str, n_deals: int, rules: str | None, seed: int,
 
 
 @cli.command()
+@click.argument("what", type=click.Choice(["values", "xian", "banker"]))
+@click.option("--hands", "n_deals", type=click.IntRange(min=2), default=20_000, show_default=True,
+              help="Deals (values: each is played once per pattern as well).")
+@RULES_OPTION
+@click.option("--policy", default="heuristic", show_default=True,
+              help="Policy of every seat (random or heuristic), or A,B,C.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@JSON_OPTION
+def stats(what: str, n_deals: int, rules: str | None, policy: str, seed: int,
+          as_json: bool) -> None:
+    """Statistics on paired deals: values (牛 喜 K 亮子), xian (掀 EV), banker (advantage)."""
+    import pandas as pd
+
+    if what == "banker":
+        from .simulate import simulate_aggregate
+        from .values import banker_advantage
+
+        res = banker_advantage(simulate_aggregate(n_deals, rules, policy, seed).summary())
+        if as_json:
+            _emit_json(res)
+        else:
+            e = res["banker_mean_points"]
+            click.echo(f"banker (seat 0) mean points per hand, rules {res['rules']}, policy "
+                       f"{res['policy']}: {e['value']:+.4f} [{e['low']:+.4f}, {e['high']:+.4f}] "
+                       f"(n={e['n']})")
+        return
+    from .values import pattern_values, xian_ev
+
+    df = (pattern_values if what == "values" else xian_ev)(n_deals, rules, policy, seed)
+    if as_json:
+        _emit_json({**{k: v for k, v in df.attrs.items()}, "rows": df.to_dict("records")})
+        return
+    head = ", ".join(f"{k} {v}" for k, v in df.attrs.items() if not isinstance(v, (dict, list)))
+    click.echo(head + " (points per hand; 95% CIs)")
+    with pd.option_context("display.width", 200, "display.max_columns", 30):
+        click.echo(df.round(3).to_string(index=False))
+
+
+@cli.command()
 @RULES_OPTION
 @click.option("--deals", "n_deals", type=click.IntRange(min=1), default=1_000_000,
               show_default=True, help="Deals for the Monte Carlo estimates.")
