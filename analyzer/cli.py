@@ -147,8 +147,9 @@ def simulate(n_hands: int, rules: str | None, policy: str, policies: str | None,
 
         spec = RunSpec(n_hands, rules_name, policies or policy, seed)
         ckpt = f"{out_path}.checkpoint.json" if out_path else None
+        slow = "pimc" in (policies or policy)
         with click.progressbar(length=n_hands, label="hands", file=sys.stderr,
-                               hidden=quiet or n_hands < 500_000) as bar:
+                               hidden=quiet or (n_hands < 500_000 and not slow)) as bar:
             agg = run(spec, backend, scheduler, ckpt, resume, records_path,
                       progress=bar.update)
     data = render_summary(agg, fmt)

@@ -20,7 +20,7 @@ def format_summary(s: dict[str, Any]) -> str:
     def ci(e: dict[str, float], pct: bool = False) -> str:
         f = 100.0 if pct else 1.0
         unit = "%" if pct else ""
-        return f"{e['value'] * f:7.2f}{unit} [{e['low'] * f:.2f}, {e['high'] * f:.2f}]"
+        return f"{e['value'] * f:7.3f}{unit} [{e['low'] * f:.3f}, {e['high'] * f:.3f}]"
 
     lines = [f"{s['hands']} hands, rules {s['rules']}, policy {s['policy']}, seed {s['seed']} "
              f"(95% CIs in brackets)",
