@@ -102,3 +102,30 @@ def test_bad_simulate_arguments(args, capsys):
     assert main(["simulate", *args, "--quiet"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("xianniu: error:")
+
+
+def test_killed_cli_run_resumes_to_the_same_numbers(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    args = [sys.executable, "-m", "analyzer.cli", "simulate", "--hands", "3000000", "--seed",
+            "9", "--format", "json", "--quiet"]
+    whole = tmp_path / "whole.json"
+    subprocess.run(args + ["--out", str(whole)], check=True)
+    out = tmp_path / "cut.json"
+    ckpt = tmp_path / "cut.json.checkpoint.json"
+    proc = subprocess.Popen(args + ["--out", str(out)])
+    deadline = time.time() + 60
+    while not ckpt.exists() and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.01)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert ckpt.exists() and not out.exists()  # killed mid-run: no half-written result
+    done = len(json.loads(ckpt.read_text())["tasks"])
+    assert 0 < done < 23
+    subprocess.run(args + ["--out", str(out), "--resume"], check=True)
+    assert json.loads(out.read_text()) == json.loads(whole.read_text())
+    assert not ckpt.exists()
