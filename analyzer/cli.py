@@ -206,6 +206,60 @@ def tournament(policies: str, n_deals: int, rules: str | None, seed: int,
                    f"[{row['ci_low']:+.3f}, {row['ci_high']:+.3f}]{mark}")
 
 
+def _decision_options(f):
+    f = click.option("--json", "as_json", is_flag=True, help="Print JSON.")(f)
+    f = click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)(f)
+    f = click.option("--max-hands", type=click.IntRange(min=100), default=200_000,
+                     show_default=True, help="Stop after this many kept deals.")(f)
+    f = click.option("--precision", type=click.FloatRange(min=0, min_open=True), default=0.1,
+                     show_default=True, help="Stop when the 95% CI half-width of the "
+                     "difference is below this (points).")(f)
+    f = click.option("--policy", type=click.Choice(["heuristic", "pimc"]), default="heuristic",
+                     show_default=True, help="How this seat plays on (others: heuristic).")(f)
+    f = RULES_OPTION(f)
+    return click.argument("hand", nargs=-1, required=True)(f)
+
+
+def _print_decision(res, as_json: bool) -> None:
+    d = res.as_dict()
+    if as_json:
+        _emit_json(d)
+        return
+    a, b = ("掀 xian", "扣 kou") if res.question == "xian" else ("扣 kou", "lead")
+    click.echo(f"{d['hand']}  seat {res.seat}, rules {res.rules}, policy {res.policy}, "
+               f"seed {res.seed}")
+    click.echo(f"  {a:<8} {res.ev_a:+.3f} points per hand")
+    click.echo(f"  {b:<8} {res.ev_b:+.3f} points per hand")
+    click.echo(f"  difference {res.diff:+.3f} [{res.ci95[0]:+.3f}, {res.ci95[1]:+.3f}] "
+               f"(95% CI, {res.hands} deals, acceptance {res.acceptance_rate:.1%})")
+    g, me, op = res.p_gou, res.p_ci_me, res.p_ci_opponent
+    click.echo(f"  after {a}: P(够) {g['value']:.1%} [{g['low']:.1%}, {g['high']:.1%}], my P(刺) "
+               f"{me['value']:.1%}, an opponent's P(刺) {op['value']:.1%}")
+    click.echo(f"  recommendation: {res.recommendation}")
+
+
+@cli.command("should-xian")
+@click.option("--seat", type=click.IntRange(1, 2), default=1, show_default=True,
+              help="The answering seat (2: seat 1 has already 扣ed).")
+@_decision_options
+def should_xian(hand: tuple[str, ...], seat: int, rules: str | None, policy: str,
+                precision: float, max_hands: int, seed: int, as_json: bool) -> None:
+    """The banker has 扣ed at the start: should HAND (16 cards) 掀 or 扣?"""
+    from .decision import should_xian as ask
+
+    _print_decision(ask(" ".join(hand), seat, rules, policy, precision, max_hands, seed), as_json)
+
+
+@cli.command("should-kou")
+@_decision_options
+def should_kou(hand: tuple[str, ...], rules: str | None, policy: str, precision: float,
+               max_hands: int, seed: int, as_json: bool) -> None:
+    """The banker holds HAND (16 cards) at its first decision: 扣 or lead?"""
+    from .decision import should_kou as ask
+
+    _print_decision(ask(" ".join(hand), rules, policy, precision, max_hands, seed), as_json)
+
+
 @cli.command()
 @click.argument("what", type=click.Choice(["values", "xian", "banker"]))
 @click.option("--hands", "n_deals", type=click.IntRange(min=2), default=20_000, show_default=True,

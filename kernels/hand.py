@@ -10,19 +10,28 @@ from .pimc import pimc_pick, seat_to_act
 
 
 @njit(cache=True)
-def play_hand(deal, banker, rules, policies, rng, scratch, logbuf, log_mode, res):
-    """Play one hand from the deal to the end; write its result row into ``res``.
+def play_on(rules, policies, rng, scratch, logbuf, log_mode, forced_pick):
+    """Play the hand in ``scratch`` to the end, asking pimc for its seats' decisions.
 
-    Arguments as for :func:`kernels.game.advance`. Returns the number of actions taken.
+    ``forced_pick >= 0`` takes that entry at the first decision.
     """
     ws = scratch[2]
-    start_hand(deal, banker, rules[0], ws)
-    status = advance(rules, policies, rng, scratch, logbuf, log_mode, -1)
+    status = advance(rules, policies, rng, scratch, logbuf, log_mode, forced_pick)
     if status != 0:
         work = new_scratch()
         while status != 0:
             seat = seat_to_act(ws)
             pick = pimc_pick(rules, policies[1][seat], rng, scratch, work)
             status = advance(rules, policies, rng, scratch, logbuf, log_mode, pick)
-    finish_hand(rules[0], ws, res)
+
+
+@njit(cache=True)
+def play_hand(deal, banker, rules, policies, rng, scratch, logbuf, log_mode, res):
+    """Play one hand from the deal to the end; write its result row into ``res``.
+
+    Arguments as for :func:`kernels.game.advance`. Returns the number of actions taken.
+    """
+    start_hand(deal, banker, rules[0], scratch[2])
+    play_on(rules, policies, rng, scratch, logbuf, log_mode, -1)
+    finish_hand(rules[0], scratch[2], res)
     return res[R_ACTIONS]

@@ -1,0 +1,153 @@
+"""The decision queries: 掀 or 扣 for a given hand, and 扣 or lead for the banker.
+
+Hidden cards are dealt at random to the other seats and kept only when the public facts of
+the position hold under the seats' own policies (the banker chose to 扣; for seat 2, seat 1
+扣ed too). Each kept deal is played on from the decision twice, once per action, from one
+random stream.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from .batch import no_log
+from .game import (N_RESULT, PH_KOU, PH_LEAD, R_CAP0, R_PTS0, S_LEAD, S_MUST_LEAD, S_N_ACT,
+                   S_PHASE, advance, finish_hand, new_scratch, start_hand)
+from .hand import play_on
+from .policies import POLICY_PIMC
+from .tables import P_CI
+from .rng import bounded, next_u64, seed_state
+
+# Per kept deal: points after action A and after action B, cards captured and 刺 flags.
+Q_A, Q_B, Q_CAP_A, Q_OPP_CI_A, N_Q = range(5)
+MAX_TRIES_PER_DEAL = 64  # dealing attempts per requested sample before it counts as missing
+
+
+@njit(cache=True)
+def _deal_around(hand, seat, rng, out):
+    """Deal the 32 cards outside ``hand`` at random to the two other seats."""
+    rest = np.empty(32, dtype=np.int64)
+    n = 0
+    m = 0xFFFFFFFFFFFF & ~hand
+    while m:
+        low = m & -m
+        rest[n] = low
+        n += 1
+        m ^= low
+    for i in range(31, 0, -1):
+        j = bounded(rng, i + 1)
+        t = rest[i]
+        rest[i] = rest[j]
+        rest[j] = t
+    out[seat] = hand
+    o1, o2 = (seat + 1) % 3, (seat + 2) % 3
+    a = 0
+    b = 0
+    for i in range(16):
+        a |= rest[i]
+        b |= rest[16 + i]
+    out[o1] = a
+    out[o2] = b
+
+
+@njit(parallel=True, cache=True)
+def xian_query_chunks(hand, seat, states, per_chunk, rules, policies, out, tries):
+    """Kept deals where ``seat`` (1 or 2) is asked to answer the banker's opening 扣.
+
+    ``out[c, i]`` receives (points after 掀, points after 扣, cards captured after 掀, 1 if an
+    opponent reached 刺 after 掀) for chunk ``c``'s ``i``-th kept deal; ``tries[c]`` counts
+    the deals dealt, kept or not. Rows of deals never kept stay at -999.
+    """
+    params = rules[0]
+    ids, weights = policies
+    stop_at = ids.copy()
+    stop_at[seat] = POLICY_PIMC  # advance() stops where the asked seat must decide
+    for c in prange(states.shape[0]):
+        rng = states[c].copy()
+        play_rng = np.empty(4, dtype=np.uint64)
+        hands = np.empty(3, dtype=np.int64)
+        scratch = new_scratch()
+        ws = scratch[2]
+        saved = np.empty_like(ws)
+        logbuf = no_log()
+        res = np.empty(N_RESULT, dtype=np.int64)
+        out[c, :, :] = -999
+        tries[c] = 0
+        for i in range(per_chunk):
+            for _ in range(MAX_TRIES_PER_DEAL):
+                tries[c] += 1
+                _deal_around(hand, seat, rng, hands)
+                start_hand(hands, 0, params, ws)
+                if ws[S_PHASE] != PH_LEAD:
+                    continue  # someone holds a 抢刺: a different position
+                word = next_u64(rng)
+                seed_state(word, play_rng)
+                status = advance(rules, (stop_at, weights), play_rng, scratch, logbuf, 0, -1)
+                # kept only if the banker 扣ed and (for seat 2) seat 1 扣ed: the asking
+                # reached ``seat`` after exactly ``seat`` actions
+                if status != 1 or ws[S_PHASE] != PH_KOU or ws[S_N_ACT] != seat \
+                        or ws[S_LEAD] != 0:
+                    continue
+                saved[:] = ws
+                branch_rng = play_rng.copy()
+                play_on(rules, policies, play_rng, scratch, logbuf, 0, 1)  # 掀
+                finish_hand(params, ws, res)
+                out[c, i, Q_A] = res[R_PTS0 + seat]
+                out[c, i, Q_CAP_A] = res[R_CAP0 + seat]
+                opp_ci = 0
+                for s in range(3):
+                    if s != seat and res[R_CAP0 + s] >= params[P_CI]:
+                        opp_ci = 1
+                out[c, i, Q_OPP_CI_A] = opp_ci
+                ws[:] = saved
+                play_rng[:] = branch_rng
+                play_on(rules, policies, play_rng, scratch, logbuf, 0, 0)  # 扣
+                finish_hand(params, ws, res)
+                out[c, i, Q_B] = res[R_PTS0 + seat]
+                break
+
+
+@njit(parallel=True, cache=True)
+def kou_query_chunks(hand, states, per_chunk, rules, policies, out, tries):
+    """The banker holds ``hand``: points after 扣 at its first decision and after leading as
+    its policy would (扣 not offered), from one stream. ``out`` as in xian_query_chunks with
+    A = 扣, B = lead."""
+    params = rules[0]
+    for c in prange(states.shape[0]):
+        rng = states[c].copy()
+        play_rng = np.empty(4, dtype=np.uint64)
+        hands = np.empty(3, dtype=np.int64)
+        scratch = new_scratch()
+        ws = scratch[2]
+        saved = np.empty_like(ws)
+        logbuf = no_log()
+        res = np.empty(N_RESULT, dtype=np.int64)
+        out[c, :, :] = -999
+        tries[c] = 0
+        for i in range(per_chunk):
+            for _ in range(MAX_TRIES_PER_DEAL):
+                tries[c] += 1
+                _deal_around(hand, 0, rng, hands)
+                start_hand(hands, 0, params, ws)
+                if ws[S_PHASE] != PH_LEAD:
+                    continue
+                word = next_u64(rng)
+                seed_state(word, play_rng)
+                saved[:] = ws
+                play_on(rules, policies, play_rng, scratch, logbuf, 0, 0)  # 扣 is entry 0
+                finish_hand(params, ws, res)
+                out[c, i, Q_A] = res[R_PTS0]
+                out[c, i, Q_CAP_A] = res[R_CAP0]
+                opp_ci = 0
+                for s in range(1, 3):
+                    if res[R_CAP0 + s] >= params[P_CI]:
+                        opp_ci = 1
+                out[c, i, Q_OPP_CI_A] = opp_ci
+                ws[:] = saved
+                ws[S_MUST_LEAD] = 1  # the lead branch: 扣 is not offered
+                seed_state(word, play_rng)
+                play_on(rules, policies, play_rng, scratch, logbuf, 0, -1)
+                finish_hand(params, ws, res)
+                out[c, i, Q_B] = res[R_PTS0]
+                break

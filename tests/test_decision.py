@@ -1,0 +1,78 @@
+"""Decision queries: strong hands 掀, weak hands 扣, hidden deals respect the known hand."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from analyzer.cards import FULL_DECK, count, parse_hand
+from analyzer.cli import main
+from analyzer.decision import should_kou, should_xian
+from kernels import decisions as kd
+from kernels.rng import states_from_seed
+
+STRONG = "Ks Kh Kc Kd Qs Qh Qc 9s 9h 9c 10s 10h 8s 8h As Ah"
+WEAK = "As Ah 2s 2h 3s 3c 5s 6h 6c 7s 7h 8c Jd 10d Qd 2d"
+
+
+@pytest.mark.parametrize("rules", ["lanzhou", "kanniutui"])
+def test_strong_hand_xians_weak_hand_kous(rules):
+    strong = should_xian(STRONG, 1, rules, seed=1)
+    assert strong.recommendation == "xian" and strong.ci95[0] > 0
+    weak = should_xian(WEAK, 1, rules, seed=1)
+    assert weak.recommendation == "kou" and weak.ci95[1] < 0
+    for res in (strong, weak):
+        assert res.hands >= 1000 and (res.ci95[1] - res.ci95[0]) / 2 <= 0.1
+        assert 0 < res.acceptance_rate <= 1
+        assert res.details.attrs["rules"] == rules and len(res.details) == res.hands
+
+
+def test_seat_two_and_the_banker():
+    res = should_xian(STRONG, 2, "lanzhou", seed=2, max_hands=3000)
+    assert res.seat == 2 and res.recommendation == "xian"
+    kou = should_kou(WEAK, "lanzhou", seed=2)
+    assert kou.recommendation in ("kou", "lead", "close") and kou.hands > 0
+
+
+def test_same_seed_same_answer():
+    a = should_xian(WEAK, 1, "kanniutui", seed=7, max_hands=2000).as_dict()
+    b = should_xian(WEAK, 1, "kanniutui", seed=7, max_hands=2000).as_dict()
+    assert a == b
+
+
+def test_hidden_cards_never_go_to_the_known_seat():
+    rng = states_from_seed(3, 1)[0]
+    hand = parse_hand(WEAK)
+    out = np.empty(3, dtype=np.int64)
+    for seat in (0, 1, 2):
+        for _ in range(2000):
+            kd._deal_around(hand, seat, rng, out)
+            assert int(out[seat]) == hand
+            others = [int(out[s]) for s in range(3) if s != seat]
+            assert all(count(h) == 16 for h in others)
+            assert others[0] & others[1] == 0 and (others[0] | others[1]) & hand == 0
+            assert others[0] | others[1] | hand == FULL_DECK
+
+
+@pytest.mark.parametrize("args", [
+    ["should-xian", "As", "Ah"],  # 2 cards
+    ["should-xian", *STRONG.split()[:15]],  # 15 cards
+    ["should-xian", *STRONG.split()[:15], "4s"],  # a 4
+    ["should-xian", *STRONG.split()[:15], "Ks"],  # a duplicate
+    ["should-xian", *STRONG.split(), "--seat", "3"],
+    ["should-kou", *WEAK.split(), "--precision", "0"],
+])
+def test_bad_hands_exit_2(args, capsys):
+    assert main(args) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("xianniu: error:")
+
+
+def test_should_xian_json(capsys):
+    assert main(["should-xian", *STRONG.split(), "--json", "--max-hands", "500"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    for key in ("recommendation", "ev_xian", "ev_kou", "diff", "ci95", "hands"):
+        assert key in out
+    assert out["ci95"][0] <= out["diff"] <= out["ci95"][1]
