@@ -217,7 +217,7 @@ def _decision_options(f):
     f = click.option("--policy", type=click.Choice(["heuristic", "pimc"]), default="heuristic",
                      show_default=True, help="How this seat plays on (others: heuristic).")(f)
     f = RULES_OPTION(f)
-    return click.argument("hand", nargs=-1, required=True)(f)
+    return click.argument("hand", nargs=-1)(f)
 
 
 def _print_decision(res, as_json: bool) -> None:
@@ -241,13 +241,26 @@ def _print_decision(res, as_json: bool) -> None:
 @cli.command("should-xian")
 @click.option("--seat", type=click.IntRange(1, 2), default=1, show_default=True,
               help="The answering seat (2: seat 1 has already 扣ed).")
+@click.option("--record", "record_path", default=None, metavar="FILE|-",
+              help="A partial game record stopping where a seat answers a later 扣 "
+                   "(instead of HAND).")
 @_decision_options
-def should_xian(hand: tuple[str, ...], seat: int, rules: str | None, policy: str,
-                precision: float, max_hands: int, seed: int, as_json: bool) -> None:
+def should_xian(hand: tuple[str, ...], seat: int, record_path: str | None, rules: str | None,
+                policy: str, precision: float, max_hands: int, seed: int,
+                as_json: bool) -> None:
     """The banker has 扣ed at the start: should HAND (16 cards) 掀 or 扣?"""
     from .decision import should_xian as ask
+    from .decision import should_xian_record
 
-    _print_decision(ask(" ".join(hand), seat, rules, policy, precision, max_hands, seed), as_json)
+    if record_path:
+        if hand:
+            raise click.UsageError("give HAND or --record, not both")
+        res = should_xian_record(read_json(record_path), policy, precision, max_hands, seed)
+    else:
+        if not hand:
+            raise click.UsageError("give HAND (16 cards) or --record FILE")
+        res = ask(" ".join(hand), seat, rules, policy, precision, max_hands, seed)
+    _print_decision(res, as_json)
 
 
 @cli.command("should-kou")
@@ -257,6 +270,8 @@ def should_kou(hand: tuple[str, ...], rules: str | None, policy: str, precision:
     """The banker holds HAND (16 cards) at its first decision: 扣 or lead?"""
     from .decision import should_kou as ask
 
+    if not hand:
+        raise click.UsageError("give HAND (16 cards)")
     _print_decision(ask(" ".join(hand), rules, policy, precision, max_hands, seed), as_json)
 
 

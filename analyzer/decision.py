@@ -20,6 +20,8 @@ from kernels import decisions as kd
 from kernels.rng import states_for_chunks
 
 from .cards import format_cards, parse_hand
+from .kernel_state import ws_from_state
+from .records import replay
 from .rules import Rules, get_rules
 from .simulate import policy_arrays, rule_arrays
 from .stats import mean_ci, proportion_ci
@@ -65,8 +67,11 @@ class DecisionResult:
 
 def _run(question: str, hand_text: str | int, seat: int, rules: str | Rules | None,
          policy: str, precision: float, max_hands: int, seed: int,
-         progress: Callable[[int], None] | None) -> DecisionResult:
+         progress: Callable[[int], None] | None,
+         position: np.ndarray | None = None) -> DecisionResult:
     hand = hand_text if isinstance(hand_text, int) else parse_hand(hand_text)
+    if position is not None and not isinstance(hand_text, int):
+        raise ValueError("a recorded position carries its own hand")
     if policy not in ("heuristic", "pimc"):
         raise ValueError(f"policy must be heuristic or pimc, got {policy!r}")
     if not precision > 0:
@@ -84,7 +89,9 @@ def _run(question: str, hand_text: str | int, seat: int, rules: str | Rules | No
         states = states_for_chunks(seed, batch * chunks, chunks)
         out = np.empty((chunks, PER_CHUNK, kd.N_Q), dtype=np.int64)
         t = np.empty(chunks, dtype=np.int64)
-        if question == "xian":
+        if position is not None:
+            kd.xian_at_position_chunks(position, seat, states, PER_CHUNK, rk, pol, out, t)
+        elif question == "xian":
             kd.xian_query_chunks(hand, seat, states, PER_CHUNK, rk, pol, out, t)
         else:
             kd.kou_query_chunks(hand, states, PER_CHUNK, rk, pol, out, t)
@@ -131,6 +138,27 @@ def should_xian(hand: str | int, seat: int = 1, rules: str | Rules | None = None
     if seat not in (1, 2):
         raise ValueError(f"the answering seat is 1 or 2, got {seat}")
     return _run("xian", hand, seat, rules, policy, precision, max_hands, seed, progress)
+
+
+def should_xian_record(record: Any, policy: str = "heuristic", precision: float = 0.1,
+                       max_hands: int = 200_000, seed: int = 0,
+                       progress: Callable[[int], None] | None = None) -> DecisionResult:
+    """A partial game record that stops where a seat answers a 扣: 掀 or 扣?
+
+    The record's three dealt hands are needed to replay it, but only the answering seat's
+    hand and the public record are used: the other hands are dealt anew for every sample,
+    consistent with every public fact (cards played, card and discard counts, passes).
+    """
+    state = replay(record)
+    if state.phase != "kou_ask":
+        raise ValueError("the record must stop where a seat answers a 扣 (it stops at "
+                         f"{'the end' if state.is_terminal() else state.phase})")
+    seat = state.current_player()
+    if state.said_kou[seat]:
+        raise ValueError(f"seat {seat} has said 扣 in this hand and may no longer 掀")
+    ws = ws_from_state(state)
+    return _run("xian", state.hands[seat], seat, state.rules, policy, precision, max_hands,
+                seed, progress, position=ws)
 
 
 def should_kou(hand: str | int, rules: str | Rules | None = None, policy: str = "heuristic",

@@ -15,6 +15,7 @@ from .batch import no_log
 from .game import (N_RESULT, PH_KOU, PH_LEAD, R_CAP0, R_PTS0, S_LEAD, S_MUST_LEAD, S_N_ACT,
                    S_PHASE, advance, finish_hand, new_scratch, start_hand)
 from .hand import play_on
+from .pimc import sample_hidden
 from .policies import POLICY_PIMC
 from .tables import P_CI
 from .rng import bounded, next_u64, seed_state
@@ -150,4 +151,45 @@ def kou_query_chunks(hand, states, per_chunk, rules, policies, out, tries):
                 play_on(rules, policies, play_rng, scratch, logbuf, 0, -1)
                 finish_hand(params, ws, res)
                 out[c, i, Q_B] = res[R_PTS0]
+                break
+
+
+@njit(parallel=True, cache=True)
+def xian_at_position_chunks(position, seat, states, per_chunk, rules, policies, out, tries):
+    """From a recorded position where ``seat`` answers a 扣: hidden cards dealt consistently
+    with the public record (:func:`kernels.pimc.sample_hidden`), then 掀 and 扣 played on from
+    one stream. ``out`` and ``tries`` as in :func:`xian_query_chunks`."""
+    params, set_beats, _ = rules
+    for c in prange(states.shape[0]):
+        rng = states[c].copy()
+        play_rng = np.empty(4, dtype=np.uint64)
+        scratch = new_scratch()
+        ws = scratch[2]
+        sample = np.empty_like(ws)
+        logbuf = no_log()
+        res = np.empty(N_RESULT, dtype=np.int64)
+        out[c, :, :] = -999
+        tries[c] = 0
+        for i in range(per_chunk):
+            for _ in range(MAX_TRIES_PER_DEAL):
+                tries[c] += 1
+                if not sample_hidden(position, seat, set_beats, rng, sample):
+                    continue
+                word = next_u64(rng)
+                ws[:] = sample
+                seed_state(word, play_rng)
+                play_on(rules, policies, play_rng, scratch, logbuf, 0, 1)  # 掀
+                finish_hand(params, ws, res)
+                out[c, i, Q_A] = res[R_PTS0 + seat]
+                out[c, i, Q_CAP_A] = res[R_CAP0 + seat]
+                opp_ci = 0
+                for s in range(3):
+                    if s != seat and res[R_CAP0 + s] >= params[P_CI]:
+                        opp_ci = 1
+                out[c, i, Q_OPP_CI_A] = opp_ci
+                ws[:] = sample
+                seed_state(word, play_rng)
+                play_on(rules, policies, play_rng, scratch, logbuf, 0, 0)  # 扣
+                finish_hand(params, ws, res)
+                out[c, i, Q_B] = res[R_PTS0 + seat]
                 break

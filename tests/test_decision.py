@@ -76,3 +76,42 @@ def test_should_xian_json(capsys):
     for key in ("recommendation", "ev_xian", "ev_kou", "diff", "ci95", "hands"):
         assert key in out
     assert out["ci95"][0] <= out["diff"] <= out["ci95"][1]
+
+
+def _partial_records():
+    from analyzer.records import replay
+    from analyzer.simulate import hand_records
+
+    for rec in hand_records(400, "kanniutui", "heuristic", seed=3):
+        acts = rec["actions"]
+        for i in range(7, len(acts)):
+            part = dict(rec, actions=acts[:i])
+            st = replay(part)
+            if st.phase == "kou_ask":
+                yield part, st
+
+
+def test_should_xian_from_a_record(tmp_path, capsys):
+    from analyzer.decision import should_xian_record
+
+    tried = 0
+    for part, st in _partial_records():
+        seat = st.current_player()
+        if st.said_kou[seat]:
+            with pytest.raises(ValueError, match="may no longer"):
+                should_xian_record(part)
+            continue
+        res = should_xian_record(part, seed=1, max_hands=1500)
+        assert res.seat == seat and res.hands > 0 and res.rules == "kanniutui"
+        path = tmp_path / "partial.json"
+        path.write_text(json.dumps(part, ensure_ascii=False))
+        assert main(["should-xian", "--record", str(path), "--json", "--max-hands", "500"]) == 0
+        assert json.loads(capsys.readouterr().out)["seat"] == seat
+        tried += 1
+        if tried == 3:
+            break
+    assert tried == 3
+    whole = dict(part, actions=[])
+    path.write_text(json.dumps(whole, ensure_ascii=False))
+    assert main(["should-xian", "--record", str(path)]) == 2
+    assert "answers a 扣" in capsys.readouterr().err
