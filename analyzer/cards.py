@@ -87,7 +87,7 @@ def cards_of(mask: int) -> list[int]:
 
 def count(mask: int) -> int:
     """Number of cards in a mask."""
-    return bin(mask).count("1")
+    return int(mask).bit_count()
 
 
 def rank_mask(rank: int) -> int:

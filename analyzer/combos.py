@@ -7,6 +7,7 @@ most one kind, so ``classify`` is a function of the cards and the preset.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations, product
 
 from .cards import (ACE, EIGHT, FIVE, KING, N_RANKS, NINE, TEN, THREE, TWO, bit, cards_of,
@@ -85,8 +86,9 @@ def classify(mask: int, rules: Rules) -> Play:
     return play
 
 
+@lru_cache(maxsize=1 << 18)
 def try_classify(mask: int, rules: Rules) -> Play | None:
-    """The play these cards make under ``rules``, or None."""
+    """The play these cards make under ``rules``, or None (memoised: plays are immutable)."""
     n = count(mask)
     if n == 0:
         return None
