@@ -52,3 +52,16 @@ def same_rank_kind(rank, sub, size):
             and (sub & 5) != 0 and (sub & 10) != 0:
         return KIND_NIU if rank == NINE else KIND_XI
     return KIND_SET
+
+
+_NIBBLE_LOW = 0x111111111111
+_NIBBLE_HIGH = 0x888888888888
+
+
+@njit(inline="always", cache=True)
+def ranks_with_at_least(mask, k):
+    """Bit ``4r + 3`` set for each rank holding at least ``k`` (1..4) cards of ``mask``."""
+    x = mask - ((mask >> 1) & 0x555555555555)
+    x = (x & 0x333333333333) + ((x >> 2) & 0x333333333333)  # per-nibble counts 0..4
+    return (x + (8 - k) * _NIBBLE_LOW) & _NIBBLE_HIGH
+

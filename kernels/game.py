@@ -62,8 +62,10 @@ FULL_DECK = (1 << 48) - 1
 
 
 @njit(cache=True)
-def settle_points(cap, niu, xi, liang, xian_x, xian_t, n_xian, params, points):
-    """Points per seat of a finished hand (mirrors analyzer.scoring.settle)."""
+def settle_points(ws, params, points):
+    """Points per seat of the finished hand in ``ws`` (mirrors analyzer.scoring.settle)."""
+    cap = (ws[WS_CAP], ws[WS_CAP + 1], ws[WS_CAP + 2])
+    n_xian = ws[S_N_XIAN]
     gou = (cap[0] >= params[P_GOU], cap[1] >= params[P_GOU], cap[2] >= params[P_GOU])
     ci = (cap[0] >= params[P_CI], cap[1] >= params[P_CI], cap[2] >= params[P_CI])
     off = params[P_CI_OFFSET]
@@ -72,22 +74,22 @@ def settle_points(cap, niu, xi, liang, xian_x, xian_t, n_xian, params, points):
     # bao[w]: the last seat that 掀ed w, when w has 刺 (包刺), else -1
     bao0, bao1, bao2 = -1, -1, -1
     for e in range(n_xian):
-        t = xian_t[e]
+        t = ws[WS_XIAN_T + e]
         if t == 0:
-            bao0 = xian_x[e]
+            bao0 = ws[WS_XIAN_X + e]
         elif t == 1:
-            bao1 = xian_x[e]
+            bao1 = ws[WS_XIAN_X + e]
         else:
-            bao2 = xian_x[e]
+            bao2 = ws[WS_XIAN_X + e]
     bao = (bao0 if ci[0] else -1, bao1 if ci[1] else -1, bao2 if ci[2] else -1)
     for s in range(3):
         points[s] = 0
     for w in range(3):
         if not gou[w]:
             continue
-        basic = niu[w] + xi[w] + liang[w]
+        basic = ws[WS_NIU + w] + ws[WS_XI + w] + ws[WS_LIANG + w]
         if ci[w] and params[P_CI_DROPS_LIANG] != 0:
-            unit = cip[w] + niu[w] + xi[w]
+            unit = cip[w] + ws[WS_NIU + w] + ws[WS_XI + w]
         else:
             unit = basic + cip[w]
         n_losers = 0
@@ -107,7 +109,7 @@ def settle_points(cap, niu, xi, liang, xian_x, xian_t, n_xian, params, points):
             points[p] -= amount
             points[w] += amount
     for e in range(n_xian):
-        x, t = xian_x[e], xian_t[e]
+        x, t = ws[WS_XIAN_X + e], ws[WS_XIAN_T + e]
         if gou[x]:
             continue
         if params[P_XIAN_NEEDS_GOU] != 0 and not gou[t]:
@@ -474,30 +476,22 @@ def advance(rules, policies, rng, scratch, logbuf, log_mode, forced_pick):
 @njit(cache=True)
 def finish_hand(params, ws, res):
     """Score the finished hand in ``ws`` and write its result row into ``res``."""
-    cap = ws[WS_CAP:WS_CAP + 3]
-    liang = ws[WS_LIANG:WS_LIANG + 3]
-    pts = ws[WS_POINTS:WS_POINTS + 3]
-    lp = params[P_LIANG_POINTS]
     if params[P_KKK_K108] != 0:
         for s in range(3):
             if ws[WS_KKK + s] != 0 and ws[WS_K108 + s] != 0:
-                liang[s] += lp
-    n_xian = ws[S_N_XIAN]
-    settle_points(cap, ws[WS_NIU:WS_NIU + 3], ws[WS_XI:WS_XI + 3], liang,
-                  ws[WS_XIAN_X:WS_XIAN_X + MAX_XIAN], ws[WS_XIAN_T:WS_XIAN_T + MAX_XIAN], n_xian,
-                  params, pts)
+                ws[WS_LIANG + s] += params[P_LIANG_POINTS]
+    settle_points(ws, params, res[R_PTS0:R_PTS0 + 3])
     ci_seat = -1
     for s in range(3):
-        res[R_CAP0 + s] = cap[s]
-        res[R_PTS0 + s] = pts[s]
+        res[R_CAP0 + s] = ws[WS_CAP + s]
         res[R_NIU0 + s] = ws[WS_NIU + s]
         res[R_XI0 + s] = ws[WS_XI + s]
-        res[R_LIANG0 + s] = liang[s]
-        if cap[s] >= params[P_CI]:
+        res[R_LIANG0 + s] = ws[WS_LIANG + s]
+        if ws[WS_CAP + s] >= params[P_CI]:
             ci_seat = s
     res[R_BANKER] = ws[S_BANKER]
     res[R_CI_SEAT] = ci_seat
-    res[R_XIAN] = n_xian
+    res[R_XIAN] = ws[S_N_XIAN]
     res[R_ACTIONS] = ws[S_N_ACT]
     res[R_END] = ws[S_END]
     res[R_QIANGCI_SEAT] = ws[S_QIANGCI_SEAT]

@@ -10,19 +10,25 @@ from .pimc import pimc_pick, seat_to_act
 
 
 @njit(cache=True)
+def _pimc_loop(rules, policies, rng, scratch, logbuf, log_mode):
+    """Answer pimc decisions until the hand is over."""
+    ws = scratch[2]
+    work = new_scratch()
+    status = 1
+    while status != 0:
+        pick = pimc_pick(rules, policies[1][seat_to_act(ws)], rng, scratch, work)
+        status = advance(rules, policies, rng, scratch, logbuf, log_mode, pick)
+
+
+@njit(cache=True)
 def play_on(rules, policies, rng, scratch, logbuf, log_mode, forced_pick):
     """Play the hand in ``scratch`` to the end, asking pimc for its seats' decisions.
 
     ``forced_pick >= 0`` takes that entry at the first decision.
     """
-    ws = scratch[2]
-    status = advance(rules, policies, rng, scratch, logbuf, log_mode, forced_pick)
-    if status != 0:
-        work = new_scratch()
-        while status != 0:
-            seat = seat_to_act(ws)
-            pick = pimc_pick(rules, policies[1][seat], rng, scratch, work)
-            status = advance(rules, policies, rng, scratch, logbuf, log_mode, pick)
+    if advance(rules, policies, rng, scratch, logbuf, log_mode, forced_pick) != 0:
+        # kept out of line: the pimc machinery would slow the common path down
+        _pimc_loop(rules, policies, rng, scratch, logbuf, log_mode)
 
 
 @njit(cache=True)
@@ -32,6 +38,7 @@ def play_hand(deal, banker, rules, policies, rng, scratch, logbuf, log_mode, res
     Arguments as for :func:`kernels.game.advance`. Returns the number of actions taken.
     """
     start_hand(deal, banker, rules[0], scratch[2])
-    play_on(rules, policies, rng, scratch, logbuf, log_mode, -1)
+    if advance(rules, policies, rng, scratch, logbuf, log_mode, -1) != 0:
+        _pimc_loop(rules, policies, rng, scratch, logbuf, log_mode)
     finish_hand(rules[0], scratch[2], res)
     return res[R_ACTIONS]

@@ -14,7 +14,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import EIGHT, FIVE, KING, NINE, NSUB, POP4, QUEEN, TEN, nib, popcount
+from .bits import (EIGHT, FIVE, KING, NINE, NSUB, POP4, QUEEN, TEN, nib, popcount,
+                   ranks_with_at_least)
 from .rng import bounded
 from .tables import (ACT_KOU, ACT_PLAY, ACT_TIGHTEN, ACT_XIAN, KIND_BAI_LIANG, KIND_EIGHT_PAIRS,
                      KIND_FISH, KIND_FISH_LIANG, KIND_LONG_FENG, KIND_NIU, KIND_SET, KIND_XI,
@@ -44,18 +45,6 @@ HEURISTIC_NAMES = ("xian_at", "kou_below", "kou_when_gou", "sure_weight", "stron
 PIMC_SAMPLES = N_HEURISTIC  # pimc: hidden deals sampled per decision
 N_POLICY_PARAMS = N_HEURISTIC + 1
 POLICY_DEFAULTS = np.append(HEURISTIC_DEFAULTS, 24.0)
-
-_NIBBLE_LOW = 0x111111111111
-_NIBBLE_HIGH = 0x888888888888
-
-
-@njit(inline="always", cache=True)
-def ranks_with_at_least(mask, k):
-    """Bit ``4r + 3`` set for each rank holding at least ``k`` cards of ``mask``."""
-    x = mask - ((mask >> 1) & 0x555555555555)
-    x = (x & 0x333333333333) + ((x >> 2) & 0x333333333333)  # per-nibble counts 0..4
-    return (x + (8 - k) * _NIBBLE_LOW) & _NIBBLE_HIGH
-
 
 @njit(cache=True)
 def is_sure(kind, size, rank, k, unseen, beaters):
