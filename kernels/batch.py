@@ -12,10 +12,19 @@ from numba import njit, prange
 from .rng import next_u64, seed_state
 
 from .game import (MAX_LOG, N_RESULT, R_CAP0, R_END, R_PTS0, R_QIANGCI_SEAT, R_XIAN,
-                   deal, new_scratch)
+                   advance, deal, finish_hand, new_scratch, start_hand)
 from .bits import ACE, EIGHT, FIVE, KING, NINE, POP4, TEN, THREE, TWO, nib
-from .hand import play_hand
+from .hand import pimc_loop, play_hand
 from .plays import is_eight_pairs
+
+
+@njit(inline="always", cache=True)
+def _play(hands, rules, policies, rng, scratch, logbuf, res):
+    # play_hand's body, inlined: the call level costs measurably on the hot path
+    start_hand(hands, 0, rules[0], scratch[2])
+    if advance(rules, policies, rng, scratch, logbuf, 0, -1) != 0:
+        pimc_loop(rules, policies, rng, scratch, logbuf, 0)
+    finish_hand(rules[0], scratch[2], res)
 
 
 @njit(cache=True)
@@ -48,7 +57,7 @@ def play_chunks(states, chunk_size, n_hands, rules, policies, out):
         stop = min(start + chunk_size, n_hands)
         for h in range(start, stop):
             deal(rng, hands)
-            play_hand(hands, 0, rules, policies, rng, scratch, logbuf, 0, out[h])
+            _play(hands, rules, policies, rng, scratch, logbuf, out[h])
 
 
 @njit(parallel=True, cache=True)
@@ -138,7 +147,7 @@ def aggregate_chunks(states, chunk_size, n_hands, rules, policies, gou_min, ci_m
         stop = min(start + chunk_size, n_hands)
         for h in range(start, stop):
             deal(rng, hands)
-            play_hand(hands, 0, rules, policies, rng, scratch, logbuf, 0, res)
+            _play(hands, rules, policies, rng, scratch, logbuf, res)
             accumulate(res, gou_min, ci_min, out[c])
 
 

@@ -221,7 +221,7 @@ def advance(rules, policies, rng, scratch, logbuf, log_mode, forced_pick):
         else:
             seat = queue[qi]
         hand = hands[seat]
-        lazy = log_mode < 2 and policy_ids[seat] == POLICY_RANDOM and forced_pick < 0
+        lazy = log_mode < 2 and policy_ids[seat] == POLICY_RANDOM
         n = 0
         n_fixed = 0  # listed entries before the lazily counted plays
         n_lazy = 0

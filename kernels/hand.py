@@ -10,7 +10,7 @@ from .pimc import pimc_pick, seat_to_act
 
 
 @njit(cache=True)
-def _pimc_loop(rules, policies, rng, scratch, logbuf, log_mode):
+def pimc_loop(rules, policies, rng, scratch, logbuf, log_mode):
     """Answer pimc decisions until the hand is over."""
     ws = scratch[2]
     work = new_scratch()
@@ -28,7 +28,7 @@ def play_on(rules, policies, rng, scratch, logbuf, log_mode, forced_pick):
     """
     if advance(rules, policies, rng, scratch, logbuf, log_mode, forced_pick) != 0:
         # kept out of line: the pimc machinery would slow the common path down
-        _pimc_loop(rules, policies, rng, scratch, logbuf, log_mode)
+        pimc_loop(rules, policies, rng, scratch, logbuf, log_mode)
 
 
 @njit(cache=True)
@@ -39,6 +39,6 @@ def play_hand(deal, banker, rules, policies, rng, scratch, logbuf, log_mode, res
     """
     start_hand(deal, banker, rules[0], scratch[2])
     if advance(rules, policies, rng, scratch, logbuf, log_mode, -1) != 0:
-        _pimc_loop(rules, policies, rng, scratch, logbuf, log_mode)
+        pimc_loop(rules, policies, rng, scratch, logbuf, log_mode)
     finish_hand(rules[0], scratch[2], res)
     return res[R_ACTIONS]

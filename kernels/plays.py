@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 
 from .bits import (ACE, EIGHT, FIVE, KING, NINE, NSUB, POP4, SUBS, TEN, THREE, TWO, nib,
-                   popcount, same_rank_kind)
+                   popcount, ranks_with_at_least, same_rank_kind)
 from .tables import (ACT_PLAY, KIND_BAI, KIND_BAI_LIANG, KIND_EIGHT_PAIRS, KIND_FISH,
                      KIND_FISH_LIANG, KIND_K_BAI, KIND_LONG_FENG, KIND_NIU, KIND_SET,
                      KIND_XI_BAO_LIANG, P_BAI_MAX, P_EIGHT_PAIRS_BY_COLOUR, P_FISH_MAX, P_K_BAI,
@@ -158,9 +158,11 @@ def is_eight_pairs(hand, params):
     """The whole 16-card hand splits into 8 pairs under the preset's rule."""
     if popcount(hand) != 16:
         return False
-    for r in range(12):
-        if POP4[nib(hand, r)] % 2 != 0:
-            return False
+    # each rank's count is even: the low bit of every per-nibble count is 0
+    x = hand - ((hand >> 1) & 0x555555555555)
+    x = (x & 0x333333333333) + ((x >> 2) & 0x333333333333)
+    if x & 0x111111111111:
+        return False
     if params[P_EIGHT_PAIRS_BY_COLOUR] != 0:
         if POP4[nib(hand, NINE) & 5] % 2 != 0 or POP4[nib(hand, FIVE) & 5] % 2 != 0:
             return False
@@ -182,11 +184,13 @@ def _pair_subsets(hand, rank, out):
 @njit(cache=True)
 def has_qiangci(hand, params):
     """Holds 龙凤 or 八大对."""
-    if (POP4[nib(hand, ACE)] >= 2 and POP4[nib(hand, TWO)] >= 2 and POP4[nib(hand, THREE)] >= 2
-            and POP4[nib(hand, EIGHT)] >= 2 and POP4[nib(hand, TEN)] >= 2
-            and POP4[nib(hand, KING)] >= 2):
+    if ranks_with_at_least(hand, 2) & _LONG_FENG_RANKS == _LONG_FENG_RANKS:
         return True
     return is_eight_pairs(hand, params)
+
+
+# bit 4r + 3 for each rank of 龙凤: A 2 3 8 10 K
+_LONG_FENG_RANKS = sum(1 << (4 * r + 3) for r in (ACE, TWO, THREE, EIGHT, TEN, KING))
 
 
 @njit(cache=True)
