@@ -76,28 +76,31 @@ def rule_arrays(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return kernel_rules(rules)
 
 
+def _prepare(n_hands: int, rules: str | Rules | None, policies: str, chunk_size: int):
+    """Check a run's arguments; the rules, the kernels' arrays and the number of chunks."""
+    if not isinstance(n_hands, (int, np.integer)) or n_hands < 1:
+        raise ValueError(f"the number of hands must be a positive integer, got {n_hands!r}")
+    if chunk_size < 1:
+        raise ValueError("chunk_size must be positive")
+    r = get_rules(rules)
+    return r, rule_arrays(r), policy_arrays(policies), -(-int(n_hands) // chunk_size)
+
+
 def simulate(n_hands: int, rules: str | Rules | None = None, policies: str = "random",
              seed: int = 0, chunk_size: int = CHUNK_SIZE) -> pd.DataFrame:
     """Deal and play ``n_hands`` hands in the kernels; one row per hand.
 
     The same ``seed`` gives the same rows whatever the number of threads.
     """
-    if not isinstance(n_hands, (int, np.integer)) or n_hands < 1:
-        raise ValueError(f"the number of hands must be a positive integer, got {n_hands!r}")
-    if chunk_size < 1:
-        raise ValueError("chunk_size must be positive")
-    r = get_rules(rules)
-    pol = policy_arrays(policies)
-    rk = rule_arrays(r)
-    n_chunks = -(-int(n_hands) // chunk_size)
+    r, rk, pol, n_chunks = _prepare(n_hands, rules, policies, chunk_size)
     states = states_from_seed(seed, n_chunks)
     out = np.empty((int(n_hands), kg.N_RESULT), dtype=np.int64)
     play_chunks(states, chunk_size, int(n_hands), rk, pol, out)
     df = pd.DataFrame(out, columns=RESULT_COLUMNS)
     df.insert(0, "hand", np.arange(int(n_hands)))
     df["end"] = pd.Categorical.from_codes(df["end"].to_numpy(), categories=list(kg.END_NAMES))
-    df.attrs.update(rules=r.name, policy=_policy_label(policies), seed=seed, hands=int(n_hands), engine="kernels",
-                    chunk_size=chunk_size)
+    df.attrs.update(rules=r.name, policy=_policy_label(policies), seed=seed, hands=int(n_hands),
+                    engine="kernels", chunk_size=chunk_size)
     return df
 
 
@@ -109,15 +112,8 @@ def simulate_aggregate(n_hands: int, rules: str | Rules | None = None,
     Equal to ``Aggregate.from_frame(simulate(...))`` for the same arguments; ``progress`` is
     called with the number of hands finished after each batch of chunks.
     """
-    if not isinstance(n_hands, (int, np.integer)) or n_hands < 1:
-        raise ValueError(f"the number of hands must be a positive integer, got {n_hands!r}")
-    if chunk_size < 1:
-        raise ValueError("chunk_size must be positive")
-    r = get_rules(rules)
-    pol = policy_arrays(policies)
-    rk = rule_arrays(r)
+    r, rk, pol, n_chunks = _prepare(n_hands, rules, policies, chunk_size)
     n_hands = int(n_hands)
-    n_chunks = -(-n_hands // chunk_size)
     states = states_from_seed(seed, n_chunks)
     out = np.zeros((n_chunks, kb.AGG_SIZE), dtype=np.int64)
     batch = max(1, 8 * numba.get_num_threads())

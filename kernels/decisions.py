@@ -17,8 +17,8 @@ from .game import (N_RESULT, PH_KOU, PH_LEAD, R_CAP0, R_PTS0, S_LEAD, S_MUST_LEA
 from .hand import play_on
 from .pimc import sample_hidden
 from .policies import POLICY_PIMC
-from .tables import P_CI
 from .rng import bounded, next_u64, seed_state
+from .tables import P_CI
 
 # Per kept deal: points after action A and after action B, cards captured and 刺 flags.
 Q_A, Q_B, Q_CAP_A, Q_OPP_CI_A, N_Q = range(5)
@@ -50,6 +50,23 @@ def _deal_around(hand, seat, rng, out):
         b |= rest[16 + i]
     out[o1] = a
     out[o2] = b
+
+
+@njit(cache=True)
+def _play_branch(rules, policies, rng, scratch, logbuf, res, forced_pick, seat, row, col):
+    """Play the position in ``scratch`` on with ``forced_pick`` first; record ``seat``'s
+    points in ``row[col]`` and, for the first action (``col == Q_A``), its cards captured and
+    whether an opponent reached 刺."""
+    params = rules[0]
+    play_on(rules, policies, rng, scratch, logbuf, 0, forced_pick)
+    finish_hand(params, scratch[2], res)
+    row[col] = res[R_PTS0 + seat]
+    if col == Q_A:
+        row[Q_CAP_A] = res[R_CAP0 + seat]
+        row[Q_OPP_CI_A] = 0
+        for s in range(3):
+            if s != seat and res[R_CAP0 + s] >= params[P_CI]:
+                row[Q_OPP_CI_A] = 1
 
 
 @njit(parallel=True, cache=True)
@@ -92,20 +109,12 @@ def xian_query_chunks(hand, seat, states, per_chunk, rules, policies, out, tries
                     continue
                 saved[:] = ws
                 branch_rng = play_rng.copy()
-                play_on(rules, policies, play_rng, scratch, logbuf, 0, 1)  # 掀
-                finish_hand(params, ws, res)
-                out[c, i, Q_A] = res[R_PTS0 + seat]
-                out[c, i, Q_CAP_A] = res[R_CAP0 + seat]
-                opp_ci = 0
-                for s in range(3):
-                    if s != seat and res[R_CAP0 + s] >= params[P_CI]:
-                        opp_ci = 1
-                out[c, i, Q_OPP_CI_A] = opp_ci
+                _play_branch(rules, policies, play_rng, scratch, logbuf, res, 1, seat, out[c, i],
+                             Q_A)  # 掀
                 ws[:] = saved
                 play_rng[:] = branch_rng
-                play_on(rules, policies, play_rng, scratch, logbuf, 0, 0)  # 扣
-                finish_hand(params, ws, res)
-                out[c, i, Q_B] = res[R_PTS0 + seat]
+                _play_branch(rules, policies, play_rng, scratch, logbuf, res, 0, seat, out[c, i],
+                             Q_B)  # 扣
                 break
 
 
@@ -136,21 +145,13 @@ def kou_query_chunks(hand, states, per_chunk, rules, policies, out, tries):
                 word = next_u64(rng)
                 seed_state(word, play_rng)
                 saved[:] = ws
-                play_on(rules, policies, play_rng, scratch, logbuf, 0, 0)  # 扣 is entry 0
-                finish_hand(params, ws, res)
-                out[c, i, Q_A] = res[R_PTS0]
-                out[c, i, Q_CAP_A] = res[R_CAP0]
-                opp_ci = 0
-                for s in range(1, 3):
-                    if res[R_CAP0 + s] >= params[P_CI]:
-                        opp_ci = 1
-                out[c, i, Q_OPP_CI_A] = opp_ci
+                _play_branch(rules, policies, play_rng, scratch, logbuf, res, 0, 0, out[c, i],
+                             Q_A)  # 扣 is entry 0
                 ws[:] = saved
                 ws[S_MUST_LEAD] = 1  # the lead branch: 扣 is not offered
                 seed_state(word, play_rng)
-                play_on(rules, policies, play_rng, scratch, logbuf, 0, -1)
-                finish_hand(params, ws, res)
-                out[c, i, Q_B] = res[R_PTS0]
+                _play_branch(rules, policies, play_rng, scratch, logbuf, res, -1, 0, out[c, i],
+                             Q_B)
                 break
 
 
@@ -178,18 +179,10 @@ def xian_at_position_chunks(position, seat, states, per_chunk, rules, policies, 
                 word = next_u64(rng)
                 ws[:] = sample
                 seed_state(word, play_rng)
-                play_on(rules, policies, play_rng, scratch, logbuf, 0, 1)  # 掀
-                finish_hand(params, ws, res)
-                out[c, i, Q_A] = res[R_PTS0 + seat]
-                out[c, i, Q_CAP_A] = res[R_CAP0 + seat]
-                opp_ci = 0
-                for s in range(3):
-                    if s != seat and res[R_CAP0 + s] >= params[P_CI]:
-                        opp_ci = 1
-                out[c, i, Q_OPP_CI_A] = opp_ci
+                _play_branch(rules, policies, play_rng, scratch, logbuf, res, 1, seat, out[c, i],
+                             Q_A)  # 掀
                 ws[:] = sample
                 seed_state(word, play_rng)
-                play_on(rules, policies, play_rng, scratch, logbuf, 0, 0)  # 扣
-                finish_hand(params, ws, res)
-                out[c, i, Q_B] = res[R_PTS0 + seat]
+                _play_branch(rules, policies, play_rng, scratch, logbuf, res, 0, seat, out[c, i],
+                             Q_B)  # 扣
                 break

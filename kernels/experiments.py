@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit, prange
 
 from .batch import no_log
-from .bits import FIVE, KING, NINE, POP4, nib
+from .bits import FIVE, KING, NINE, POP4, nib, popcount
 from .game import (PH_LEAD, R_PTS0, S_PHASE, N_RESULT, advance, deal, finish_hand, new_scratch,
                    start_hand)
 from .hand import play_hand
@@ -29,20 +29,11 @@ CF_N, CF_SUM, CF_SUMSQ, CF_MADE = range(4)
 @njit(cache=True)
 def _pick_card(mask, rng):
     """A uniformly chosen card (one-bit mask) of a non-empty mask."""
-    k = bounded(rng, _count(mask))
+    k = bounded(rng, popcount(mask))
     m = mask
     for _ in range(k):
         m &= m - 1
     return m & -m
-
-
-@njit(inline="always", cache=True)
-def _count(m):
-    c = 0
-    while m:
-        m &= m - 1
-        c += 1
-    return c
 
 
 @njit(cache=True)
@@ -64,11 +55,11 @@ def counterfactual(hands, seat, pattern, rng, out):
         n = nib(h, r)
         black, red = n & 5, n & 10
         if black != 0 and red != 0:
-            if _count(black) == 1 and _count(red) == 1:
+            if popcount(black) == 1 and popcount(red) == 1:
                 lone = black if bounded(rng, 2) == 0 else red
-            elif _count(black) == 1:
+            elif popcount(black) == 1:
                 lone = black
-            elif _count(red) == 1:
+            elif popcount(red) == 1:
                 lone = red
             else:
                 return 0

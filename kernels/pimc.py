@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .bits import popcount
 from .game import (N_RESULT, PASS_COLS, PH_LEAD, R_PTS0, S_LEAD, S_N_LIST, S_N_PASS, S_PHASE,
                    S_QI, WS_DISC, WS_HANDS, WS_PASS, WS_PLAYED, WS_PUBLIC, WS_QUEUE, advance,
                    finish_hand, new_scratch, start_hand)
@@ -47,10 +48,10 @@ def sample_hidden(ws, seat, set_beats, rng, out):
         m ^= low
     o1 = (seat + 1) % 3
     o2 = (seat + 2) % 3
-    h1 = _count(ws[WS_HANDS + o1])
-    d1 = _count(ws[WS_DISC + o1])
-    h2 = _count(ws[WS_HANDS + o2])
-    d2 = _count(ws[WS_DISC + o2])
+    h1 = popcount(ws[WS_HANDS + o1])
+    d1 = popcount(ws[WS_DISC + o1])
+    h2 = popcount(ws[WS_HANDS + o2])
+    d2 = popcount(ws[WS_DISC + o2])
     if h1 + d1 + h2 + d2 != n:
         return False
     order1 = np.empty(16, dtype=np.int64)
@@ -88,15 +89,6 @@ def sample_hidden(ws, seat, set_beats, rng, out):
         out[WS_DISC + o2] = disc2
         return True
     return False
-
-
-@njit(inline="always", cache=True)
-def _count(m):
-    c = 0
-    while m:
-        m &= m - 1
-        c += 1
-    return c
 
 
 @njit(cache=True)
