@@ -91,6 +91,7 @@ def ws_from_state(state: State) -> np.ndarray:
     ws[kg.S_N_ACT] = len(state.history)
     ws[kg.S_BANKER] = state.banker
     ws[kg.S_N_PASS] = n_pass
+    ws[kg.S_TRACK] = 1  # positions rebuilt for sampling keep their pass log
     return ws
 
 

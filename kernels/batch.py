@@ -14,7 +14,7 @@ from .rng import next_u64, seed_state
 from .game import (MAX_LOG, N_RESULT, R_CAP0, R_END, R_PTS0, R_QIANGCI_SEAT, R_XIAN,
                    advance, deal, finish_hand, new_scratch, start_hand)
 from .bits import ACE, EIGHT, FIVE, KING, NINE, POP4, TEN, THREE, TWO, nib
-from .hand import pimc_loop, play_hand
+from .hand import pimc_loop, play_hand, track_passes
 from .plays import is_eight_pairs
 
 
@@ -22,6 +22,7 @@ from .plays import is_eight_pairs
 def _play(hands, rules, policies, rng, scratch, logbuf, res):
     # play_hand's body, inlined: the call level costs measurably on the hot path
     start_hand(hands, 0, rules[0], scratch[2])
+    track_passes(policies[0], scratch[2])
     if advance(rules, policies, rng, scratch, logbuf, 0, -1) != 0:
         pimc_loop(rules, policies, rng, scratch, logbuf, 0)
     finish_hand(rules[0], scratch[2], res)

@@ -14,7 +14,7 @@ from numba import njit, prange
 from .batch import no_log
 from .game import (N_RESULT, PH_KOU, PH_LEAD, R_CAP0, R_PTS0, S_LEAD, S_MUST_LEAD, S_N_ACT,
                    S_PHASE, advance, finish_hand, new_scratch, start_hand)
-from .hand import play_on
+from .hand import play_on, track_passes
 from .pimc import sample_hidden
 from .policies import POLICY_PIMC
 from .rng import bounded, next_u64, seed_state
@@ -97,6 +97,7 @@ def xian_query_chunks(hand, seat, states, per_chunk, rules, policies, out, tries
                 tries[c] += 1
                 _deal_around(hand, seat, rng, hands)
                 start_hand(hands, 0, params, ws)
+                track_passes(policies[0], ws)
                 if ws[S_PHASE] != PH_LEAD:
                     continue  # someone holds a 抢刺: a different position
                 word = next_u64(rng)
@@ -140,6 +141,7 @@ def kou_query_chunks(hand, states, per_chunk, rules, policies, out, tries):
                 tries[c] += 1
                 _deal_around(hand, 0, rng, hands)
                 start_hand(hands, 0, params, ws)
+                track_passes(policies[0], ws)
                 if ws[S_PHASE] != PH_LEAD:
                     continue
                 word = next_u64(rng)

@@ -45,8 +45,8 @@ WS_DISC = WS_PUBLIC + 1  # each seat's own 紧牌 discards (face down: known to 
 WS_PLAYED = WS_DISC + 3  # each seat's cards played in public
 (S_PHASE, S_LEAD, S_MUST_LEAD, S_TIGHTENED, S_QLEN, S_QI, S_TOP_KIND, S_TOP_SIZE, S_TOP_RANK,
  S_TOP_K, S_TOP_OWNER, S_LIMIT, S_TABLE, S_N_XIAN, S_END, S_QIANGCI_SEAT, S_N_ACT, S_N_LEGAL,
- S_BANKER, S_N_LIST, S_N_PASS) = range(WS_PLAYED + 3, WS_PLAYED + 3 + 21)
-WS_XIAN_X = S_N_PASS + 1
+ S_BANKER, S_N_LIST, S_N_PASS, S_TRACK) = range(WS_PLAYED + 3, WS_PLAYED + 3 + 22)
+WS_XIAN_X = S_TRACK + 1
 WS_XIAN_T = WS_XIAN_X + MAX_XIAN
 MAX_PASS = 96  # passes in one hand (two answers a trick, at most 48 tricks)
 PASS_COLS = 7  # seat, top kind, size, rank, k, seat's public plays then, its discard count then
@@ -208,6 +208,7 @@ def advance(rules, policies, rng, scratch, logbuf, log_mode, forced_pick):
     n_legal = ws[S_N_LEGAL]
     banker = ws[S_BANKER]
     n_pass = ws[S_N_PASS]
+    track = ws[S_TRACK] != 0
     status = 0
     if log_mode >= 2 and n_act == 0:
         legal_off[0] = 0
@@ -394,7 +395,8 @@ def advance(rules, policies, rng, scratch, logbuf, log_mode, forced_pick):
                     phase = PH_OVER
                     end = END_KOU
         elif phase == PH_TRICK:
-            if typ == ACT_PASS and n_pass < MAX_PASS:
+            # the pass log (what pimc's sampler must respect) is kept only when asked for
+            if typ == ACT_PASS and track and n_pass < MAX_PASS:
                 row = WS_PASS + n_pass * PASS_COLS
                 ws[row] = seat
                 ws[row + 1] = top_kind

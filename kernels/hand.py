@@ -5,8 +5,17 @@ from __future__ import annotations
 
 from numba import njit
 
-from .game import R_ACTIONS, advance, finish_hand, new_scratch, start_hand
+from .game import R_ACTIONS, S_TRACK, advance, finish_hand, new_scratch, start_hand
 from .pimc import pimc_pick, seat_to_act
+from .policies import POLICY_PIMC
+
+
+@njit(inline="always", cache=True)
+def track_passes(policy_ids, ws):
+    """Keep the pass log in ``ws`` when a pimc seat will need it."""
+    for s in range(3):
+        if policy_ids[s] == POLICY_PIMC:
+            ws[S_TRACK] = 1
 
 
 @njit(cache=True)
@@ -38,6 +47,7 @@ def play_hand(deal, banker, rules, policies, rng, scratch, logbuf, log_mode, res
     Arguments as for :func:`kernels.game.advance`. Returns the number of actions taken.
     """
     start_hand(deal, banker, rules[0], scratch[2])
+    track_passes(policies[0], scratch[2])
     if advance(rules, policies, rng, scratch, logbuf, log_mode, -1) != 0:
         pimc_loop(rules, policies, rng, scratch, logbuf, log_mode)
     finish_hand(rules[0], scratch[2], res)

@@ -15,6 +15,7 @@ from numba import njit
 
 from .bits import popcount
 from .game import (N_RESULT, PASS_COLS, PH_LEAD, R_PTS0, S_LEAD, S_N_LIST, S_N_PASS, S_PHASE,
+                   S_TRACK,
                    S_QI, WS_DISC, WS_HANDS, WS_PASS, WS_PLAYED, WS_PUBLIC, WS_QUEUE, advance,
                    finish_hand, new_scratch, start_hand)
 from .policies import PIMC_SAMPLES, POLICY_HEURISTIC
@@ -160,6 +161,7 @@ def sample_positions(deal, rules, policies, rng, k, snaps, samples, logbuf):
     scratch = new_scratch()
     ws = scratch[2]
     start_hand(deal, 0, rules[0], ws)
+    ws[S_TRACK] = 1
     n_pos = 0
     status = advance(rules, policies, rng, scratch, logbuf, 1, -1)
     while status != 0:
