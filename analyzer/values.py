@@ -21,7 +21,7 @@ from kernels.rng import states_from_seed
 from .cards import RANKS
 from .rules import Rules, get_rules
 from .simulate import policy_arrays, policy_names, rule_arrays
-from .stats import mean_ci_from_sums, proportion_ci
+from .stats import Z95, mean_ci_from_sums, proportion_ci
 
 PATTERN_NAMES = ["niu 牛", "xi 喜", "K 天"] + [f"liang {r} 亮子" for r in RANKS]
 
@@ -53,10 +53,18 @@ def pattern_values(n_deals: int, rules: str | Rules | None = None,
         without = mean_ci_from_sums(float(obs[p, 0, 1]), float(obs[p, 0, 2]), int(obs[p, 0, 0]))
         diff = mean_ci_from_sums(float(cf[p, kx.CF_SUM]), float(cf[p, kx.CF_SUMSQ]),
                                  int(cf[p, kx.CF_N]))
+        # the two groups' standard errors combined (seat-hands of one deal are treated as
+        # independent here; the counterfactual columns carry the paired estimate)
+        se = np.hypot((with_.high - with_.low) / (2 * Z95),
+                      (without.high - without.low) / (2 * Z95))
+        observed = with_.value - without.value
         rows.append({
-            "pattern": name, "mean_with": with_.value, "n_with": with_.n,
-            "mean_without": without.value, "n_without": without.n,
-            "observed_diff": with_.value - without.value,
+            "pattern": name, "mean_with": with_.value, "with_ci_low": with_.low,
+            "with_ci_high": with_.high, "n_with": with_.n,
+            "mean_without": without.value, "without_ci_low": without.low,
+            "without_ci_high": without.high, "n_without": without.n,
+            "observed_diff": observed, "obs_ci_low": observed - Z95 * se,
+            "obs_ci_high": observed + Z95 * se,
             "counterfactual_diff": diff.value, "cf_ci_low": diff.low, "cf_ci_high": diff.high,
             "cf_pairs": diff.n, "cf_share_made": (cf[p, kx.CF_MADE] / cf[p, kx.CF_N]
                                                    if cf[p, kx.CF_N] else np.nan)})
@@ -75,7 +83,7 @@ def xian_ev(n_deals: int, rules: str | Rules | None = None, policies: str = "heu
     _check(n_deals, policies)
     r = get_rules(rules)
     n_chunks = -(-int(n_deals) // chunk_size)
-    out = np.zeros((n_chunks, kx.SURE_BINS, 5, 5), dtype=np.int64)
+    out = np.zeros((n_chunks, kx.SURE_BINS, 5, kx.XE_COLS), dtype=np.int64)
     kx.xian_ev_chunks(states_from_seed(seed, n_chunks), chunk_size, int(n_deals),
                       rule_arrays(r), policy_arrays(policies), out)
     out = out.sum(axis=0)
@@ -87,10 +95,15 @@ def xian_ev(n_deals: int, rules: str | Rules | None = None, policies: str = "heu
                 continue
             d = mean_ci_from_sums(float(out[sb, k, kx.XE_SUM]), float(out[sb, k, kx.XE_SUMSQ]),
                                   n)
+            ex = mean_ci_from_sums(float(out[sb, k, kx.XE_XIAN]),
+                                   float(out[sb, k, kx.XE_XIAN_SQ]), n)
+            ek = mean_ci_from_sums(float(out[sb, k, kx.XE_KOU]),
+                                   float(out[sb, k, kx.XE_KOU_SQ]), n)
             rows.append({"sure_cards": f"{sb}+" if sb == kx.SURE_BINS - 1 else str(sb),
-                         "k_count": k, "n": n, "ev_xian": out[sb, k, kx.XE_XIAN] / n,
-                         "ev_kou": out[sb, k, kx.XE_KOU] / n, "diff": d.value,
-                         "ci_low": d.low, "ci_high": d.high})
+                         "k_count": k, "n": n, "ev_xian": ex.value, "xian_ci_low": ex.low,
+                         "xian_ci_high": ex.high, "ev_kou": ek.value, "kou_ci_low": ek.low,
+                         "kou_ci_high": ek.high, "diff": d.value, "ci_low": d.low,
+                         "ci_high": d.high})
     df = pd.DataFrame(rows)
     total = int(out[..., kx.XE_N].sum())
     df.attrs.update(rules=r.name, policy=policies, seed=seed, deals=int(n_deals),

@@ -180,7 +180,7 @@ def counterfactual_chunks(states, chunk_size, n_deals, rules, policies, cf, obs,
 
 # 掀 EV cells: sure cards 0..SURE_BINS-1 (the last bin holds that many or more) × K count 0..4.
 SURE_BINS = 9
-XE_N, XE_SUM, XE_SUMSQ, XE_XIAN, XE_KOU = range(5)
+XE_N, XE_SUM, XE_SUMSQ, XE_XIAN, XE_KOU, XE_XIAN_SQ, XE_KOU_SQ, XE_COLS = range(8)
 
 
 @njit(parallel=True, cache=True)
@@ -189,7 +189,7 @@ def xian_ev_chunks(states, chunk_size, n_deals, rules, policies, out):
 
     Each deal without 抢刺 is played twice from the moment seat 1 is asked, from one stream.
     ``out[c, sure_bin, k_count]`` accumulates (deals, Σ diff, Σ diff², Σ 掀 points, Σ 扣
-    points), binned by seat 1's hand: cards in whole-rank groups nobody could beat knowing
+    points, Σ 掀 points², Σ 扣 points²), binned by seat 1's hand: cards in whole-rank groups nobody could beat knowing
     only this hand (:func:`kernels.policies.sure_cards`), and its number of K.
     """
     params, set_beats, beaters = rules
@@ -238,3 +238,5 @@ def xian_ev_chunks(states, chunk_size, n_deals, rules, policies, out):
             out[c, sb, kc, XE_SUMSQ] += d * d
             out[c, sb, kc, XE_XIAN] += p_xian
             out[c, sb, kc, XE_KOU] += p_kou
+            out[c, sb, kc, XE_XIAN_SQ] += p_xian * p_xian
+            out[c, sb, kc, XE_KOU_SQ] += p_kou * p_kou

@@ -67,3 +67,20 @@ def test_stats_cli(capsys):
     assert "sure_cards" in capsys.readouterr().out
     assert main(["stats", "values", "--hands", "10", "--policy", "pimc"]) == 2
     assert capsys.readouterr().err.startswith("xianniu: error:")
+
+
+def test_every_printed_statistic_has_a_ci():
+    df = pattern_values(600, "kanniutui", "random", seed=9)
+    for col in ("mean_with", "mean_without", "observed_diff", "counterfactual_diff"):
+        low, high = {"mean_with": ("with_ci_low", "with_ci_high"),
+                     "mean_without": ("without_ci_low", "without_ci_high"),
+                     "observed_diff": ("obs_ci_low", "obs_ci_high"),
+                     "counterfactual_diff": ("cf_ci_low", "cf_ci_high")}[col]
+        ok = df[col].notna() & df[low].notna()
+        assert ((df.loc[ok, low] <= df.loc[ok, col]) & (df.loc[ok, col] <= df.loc[ok, high])).all()
+    x = xian_ev(3000, "lanzhou", "random", seed=9)
+    for col, (low, high) in {"ev_xian": ("xian_ci_low", "xian_ci_high"),
+                             "ev_kou": ("kou_ci_low", "kou_ci_high"),
+                             "diff": ("ci_low", "ci_high")}.items():
+        big = x["n"] > 1
+        assert ((x.loc[big, low] <= x.loc[big, col]) & (x.loc[big, col] <= x.loc[big, high])).all()
