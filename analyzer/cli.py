@@ -228,13 +228,17 @@ def _print_decision(res, as_json: bool) -> None:
     a, b = ("掀 xian", "扣 kou") if res.question == "xian" else ("扣 kou", "lead")
     click.echo(f"{d['hand']}  seat {res.seat}, rules {res.rules}, policy {res.policy}, "
                f"seed {res.seed}")
-    click.echo(f"  {a:<8} {res.ev_a:+.3f} points per hand")
-    click.echo(f"  {b:<8} {res.ev_b:+.3f} points per hand")
+    for name, ev, ci in ((a, res.ev_a, res.ci95_a), (b, res.ev_b, res.ci95_b)):
+        click.echo(f"  {name:<8} {ev:+.3f} [{ci[0]:+.3f}, {ci[1]:+.3f}] points per hand")
     click.echo(f"  difference {res.diff:+.3f} [{res.ci95[0]:+.3f}, {res.ci95[1]:+.3f}] "
                f"(95% CI, {res.hands} deals, acceptance {res.acceptance_rate:.1%})")
-    g, me, op = res.p_gou, res.p_ci_me, res.p_ci_opponent
-    click.echo(f"  after {a}: P(够) {g['value']:.1%} [{g['low']:.1%}, {g['high']:.1%}], my P(刺) "
-               f"{me['value']:.1%}, an opponent's P(刺) {op['value']:.1%}")
+    def pct(e: dict) -> str:
+        return f"{e['value']:.1%} [{e['low']:.1%}, {e['high']:.1%}]"
+
+    click.echo(f"  after {a}: P(够) {pct(res.p_gou)}, my P(刺) {pct(res.p_ci_me)}, "
+               f"an opponent's P(刺) {pct(res.p_ci_opponent)}")
+    dist = ", ".join(f"{int(k):+d}: {v:.1%}" for k, v in d["points_distribution"].items())
+    click.echo(f"  my points after {a}: {dist}")
     click.echo(f"  recommendation: {res.recommendation}")
 
 

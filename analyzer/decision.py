@@ -31,7 +31,12 @@ PER_CHUNK = 128
 
 @dataclass
 class DecisionResult:
-    """The answer to a decision query, with the kept deals in ``details``."""
+    """The answer to a decision query, with the kept deals in ``details``.
+
+    ``details`` has a row per kept deal: the asking seat's points after each action, its cards
+    captured and whether an opponent reached 刺 after the first, and the three hands at the
+    decision as card masks (``hand_0`` … ``hand_2``).
+    """
 
     question: str  # "xian" (掀 or 扣) or "kou" (扣 or lead)
     hand: str
@@ -46,6 +51,8 @@ class DecisionResult:
     ci95: tuple[float, float]
     hands: int
     acceptance_rate: float
+    ci95_a: tuple[float, float] = (float("nan"), float("nan"))
+    ci95_b: tuple[float, float] = (float("nan"), float("nan"))
     p_gou: dict = field(default_factory=dict)
     p_ci_me: dict = field(default_factory=dict)
     p_ci_opponent: dict = field(default_factory=dict)
@@ -58,6 +65,7 @@ class DecisionResult:
             "question": self.question, "hand": self.hand, "seat": self.seat,
             "rules": self.rules, "policy": self.policy, "seed": self.seed,
             "recommendation": self.recommendation, names[0]: self.ev_a, names[1]: self.ev_b,
+            f"{names[0]}_ci95": list(self.ci95_a), f"{names[1]}_ci95": list(self.ci95_b),
             "diff": self.diff, "ci95": list(self.ci95), "hands": self.hands,
             "acceptance_rate": self.acceptance_rate, "p_gou": self.p_gou,
             "p_ci_me": self.p_ci_me, "p_ci_opponent": self.p_ci_opponent,
@@ -84,6 +92,7 @@ def _run(question: str, hand_text: str | int, seat: int, rules: str | Rules | No
     pol = policy_arrays(names)
     rk = rule_arrays(r)
     chunks = max(2, 4 * numba.get_num_threads())
+    pinned = np.zeros(3, dtype=np.int64)
     rows, tries, batch = [], 0, 0
     while True:
         states = states_for_chunks(seed, batch * chunks, chunks)
@@ -92,9 +101,9 @@ def _run(question: str, hand_text: str | int, seat: int, rules: str | Rules | No
         if position is not None:
             kd.xian_at_position_chunks(position, seat, states, PER_CHUNK, rk, pol, out, t)
         elif question == "xian":
-            kd.xian_query_chunks(hand, seat, states, PER_CHUNK, rk, pol, out, t)
+            kd.xian_query_chunks(hand, seat, pinned, states, PER_CHUNK, rk, pol, out, t)
         else:
-            kd.kou_query_chunks(hand, states, PER_CHUNK, rk, pol, out, t)
+            kd.kou_query_chunks(hand, pinned, states, PER_CHUNK, rk, pol, out, t)
         got = out.reshape(-1, kd.N_Q)
         got = got[got[:, kd.Q_A] != -999]
         rows.append(got)
@@ -113,18 +122,21 @@ def _run(question: str, hand_text: str | int, seat: int, rules: str | Rules | No
                              "reach it with this hand")
     allrows = np.concatenate(rows)[:max_hands]
     a, b = allrows[:, kd.Q_A], allrows[:, kd.Q_B]
-    d = mean_ci(a - b)
+    d, ea, eb = mean_ci(a - b), mean_ci(a), mean_ci(b)
     first, second = ("xian", "kou") if question == "xian" else ("kou", "lead")
     rec = "close" if d.low <= 0 <= d.high else (first if d.value > 0 else second)
     details = pd.DataFrame({"points_a": a, "points_b": b,
                             "captured_a": allrows[:, kd.Q_CAP_A],
-                            "opponent_ci_a": allrows[:, kd.Q_OPP_CI_A]})
+                            "opponent_ci_a": allrows[:, kd.Q_OPP_CI_A],
+                            **{f"hand_{s}": allrows[:, kd.Q_HAND0 + s].astype(np.uint64)
+                               for s in range(3)}})
     details.attrs.update(question=question, actions=(first, second), rules=r.name,
                          policy=policy, seed=seed, seat=seat)
     n = len(allrows)
     return DecisionResult(
-        question, format_cards(hand), seat, r.name, policy, seed, rec, float(a.mean()),
-        float(b.mean()), d.value, (d.low, d.high), n, n / tries if tries else float("nan"),
+        question, format_cards(hand), seat, r.name, policy, seed, rec, ea.value, eb.value,
+        d.value, (d.low, d.high), n, n / tries if tries else float("nan"),
+        ci95_a=(ea.low, ea.high), ci95_b=(eb.low, eb.high),
         p_gou=proportion_ci(int((details["captured_a"] >= r.gou_min).sum()), n).as_dict(),
         p_ci_me=proportion_ci(int((details["captured_a"] >= r.ci_min).sum()), n).as_dict(),
         p_ci_opponent=proportion_ci(int(details["opponent_ci_a"].sum()), n).as_dict(),

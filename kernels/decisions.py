@@ -13,41 +13,50 @@ from numba import njit, prange
 
 from .batch import no_log
 from .game import (N_RESULT, PH_KOU, PH_LEAD, R_CAP0, R_PTS0, S_LEAD, S_MUST_LEAD, S_N_ACT,
-                   S_PHASE, advance, finish_hand, new_scratch, start_hand)
+                   S_PHASE, WS_HANDS, advance, finish_hand, new_scratch, start_hand)
 from .hand import play_on, track_passes
 from .pimc import sample_hidden
 from .policies import POLICY_PIMC
+from .bits import popcount
 from .rng import bounded, next_u64, seed_state
 from .tables import P_CI
 
-# Per kept deal: points after action A and after action B, cards captured and 刺 flags.
-Q_A, Q_B, Q_CAP_A, Q_OPP_CI_A, N_Q = range(5)
+# Per kept deal: points after action A and after action B, cards captured and 刺 flags, and
+# the three seats' hands at the decision.
+Q_A, Q_B, Q_CAP_A, Q_OPP_CI_A, Q_HAND0, N_Q = 0, 1, 2, 3, 4, 7
 MAX_TRIES_PER_DEAL = 64  # dealing attempts per requested sample before it counts as missing
 
 
 @njit(cache=True)
-def _deal_around(hand, seat, rng, out):
-    """Deal the 32 cards outside ``hand`` at random to the two other seats."""
+def _deal_around(hand, seat, pinned, rng, out):
+    """Deal the cards outside ``hand`` at random to the two other seats, 16 each.
+
+    ``pinned[s]`` holds cards known to lie with seat ``s`` (none in play: the decision
+    queries pass zeros; a test pins most cards to enumerate a small case exactly).
+    """
+    o1, o2 = (seat + 1) % 3, (seat + 2) % 3
     rest = np.empty(32, dtype=np.int64)
     n = 0
-    m = 0xFFFFFFFFFFFF & ~hand
+    m = 0xFFFFFFFFFFFF & ~hand & ~pinned[o1] & ~pinned[o2]
     while m:
         low = m & -m
         rest[n] = low
         n += 1
         m ^= low
-    for i in range(31, 0, -1):
+    for i in range(n - 1, 0, -1):
         j = bounded(rng, i + 1)
         t = rest[i]
         rest[i] = rest[j]
         rest[j] = t
     out[seat] = hand
-    o1, o2 = (seat + 1) % 3, (seat + 2) % 3
-    a = 0
-    b = 0
-    for i in range(16):
-        a |= rest[i]
-        b |= rest[16 + i]
+    a = pinned[o1]
+    b = pinned[o2]
+    need_a = 16 - popcount(a)
+    for i in range(n):
+        if i < need_a:
+            a |= rest[i]
+        else:
+            b |= rest[i]
     out[o1] = a
     out[o2] = b
 
@@ -70,12 +79,13 @@ def _play_branch(rules, policies, rng, scratch, logbuf, res, forced_pick, seat, 
 
 
 @njit(parallel=True, cache=True)
-def xian_query_chunks(hand, seat, states, per_chunk, rules, policies, out, tries):
+def xian_query_chunks(hand, seat, pinned, states, per_chunk, rules, policies, out, tries):
     """Kept deals where ``seat`` (1 or 2) is asked to answer the banker's opening 扣.
 
     ``out[c, i]`` receives (points after 掀, points after 扣, cards captured after 掀, 1 if an
-    opponent reached 刺 after 掀) for chunk ``c``'s ``i``-th kept deal; ``tries[c]`` counts
-    the deals dealt, kept or not. Rows of deals never kept stay at -999.
+    opponent reached 刺 after 掀, the three hands as dealt) for chunk ``c``'s ``i``-th kept
+    deal; ``tries[c]`` counts the deals dealt, kept or not. Rows of deals never kept stay at
+    -999. ``pinned`` as in :func:`_deal_around`.
     """
     params = rules[0]
     ids, weights = policies
@@ -95,11 +105,12 @@ def xian_query_chunks(hand, seat, states, per_chunk, rules, policies, out, tries
         for i in range(per_chunk):
             for _ in range(MAX_TRIES_PER_DEAL):
                 tries[c] += 1
-                _deal_around(hand, seat, rng, hands)
+                _deal_around(hand, seat, pinned, rng, hands)
                 start_hand(hands, 0, params, ws)
                 track_passes(policies[0], ws)
                 if ws[S_PHASE] != PH_LEAD:
                     continue  # someone holds a 抢刺: a different position
+                out[c, i, Q_HAND0:Q_HAND0 + 3] = hands
                 word = next_u64(rng)
                 seed_state(word, play_rng)
                 status = advance(rules, (stop_at, weights), play_rng, scratch, logbuf, 0, -1)
@@ -120,7 +131,7 @@ def xian_query_chunks(hand, seat, states, per_chunk, rules, policies, out, tries
 
 
 @njit(parallel=True, cache=True)
-def kou_query_chunks(hand, states, per_chunk, rules, policies, out, tries):
+def kou_query_chunks(hand, pinned, states, per_chunk, rules, policies, out, tries):
     """The banker holds ``hand``: points after 扣 at its first decision and after leading as
     its policy would (扣 not offered), from one stream. ``out`` as in xian_query_chunks with
     A = 扣, B = lead."""
@@ -139,11 +150,12 @@ def kou_query_chunks(hand, states, per_chunk, rules, policies, out, tries):
         for i in range(per_chunk):
             for _ in range(MAX_TRIES_PER_DEAL):
                 tries[c] += 1
-                _deal_around(hand, 0, rng, hands)
+                _deal_around(hand, 0, pinned, rng, hands)
                 start_hand(hands, 0, params, ws)
                 track_passes(policies[0], ws)
                 if ws[S_PHASE] != PH_LEAD:
                     continue
+                out[c, i, Q_HAND0:Q_HAND0 + 3] = hands
                 word = next_u64(rng)
                 seed_state(word, play_rng)
                 saved[:] = ws
@@ -178,6 +190,7 @@ def xian_at_position_chunks(position, seat, states, per_chunk, rules, policies, 
                 tries[c] += 1
                 if not sample_hidden(position, seat, set_beats, rng, sample):
                     continue
+                out[c, i, Q_HAND0:Q_HAND0 + 3] = sample[WS_HANDS:WS_HANDS + 3]
                 word = next_u64(rng)
                 ws[:] = sample
                 seed_state(word, play_rng)

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from analyzer.cards import FULL_DECK, count, parse_hand
+from analyzer.cards import FULL_DECK, count, parse_hand, parse_mask
 from analyzer.cli import main
 from analyzer.decision import should_kou, should_xian
 from kernels import decisions as kd
@@ -47,13 +47,20 @@ def test_hidden_cards_never_go_to_the_known_seat():
     hand = parse_hand(WEAK)
     out = np.empty(3, dtype=np.int64)
     for seat in (0, 1, 2):
-        for _ in range(2000):
-            kd._deal_around(hand, seat, rng, out)
-            assert int(out[seat]) == hand
-            others = [int(out[s]) for s in range(3) if s != seat]
-            assert all(count(h) == 16 for h in others)
-            assert others[0] & others[1] == 0 and (others[0] | others[1]) & hand == 0
-            assert others[0] | others[1] | hand == FULL_DECK
+        o1, o2 = (seat + 1) % 3, (seat + 2) % 3
+        pins = np.zeros(3, dtype=np.int64)
+        pins[o1] = parse_mask("Ks Kh")  # cards known to lie with o1 (none in WEAK)
+        pins[o2] = parse_mask("Kc")
+        for pinned in (np.zeros(3, dtype=np.int64), pins):
+            for _ in range(1000):
+                kd._deal_around(hand, seat, pinned, rng, out)
+                assert int(out[seat]) == hand
+                others = [int(out[s]) for s in range(3) if s != seat]
+                assert all(count(h) == 16 for h in others)
+                assert others[0] & others[1] == 0 and (others[0] | others[1]) & hand == 0
+                assert others[0] | others[1] | hand == FULL_DECK
+                assert int(out[o1]) & int(pinned[o1]) == int(pinned[o1])
+                assert int(out[o2]) & int(pinned[o2]) == int(pinned[o2])
 
 
 @pytest.mark.parametrize("args", [
