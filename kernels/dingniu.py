@@ -380,6 +380,19 @@ def play_chunks(rngs, chunk_size, n_hands, tiles, params, policies, hps, out):
 
 
 @njit(parallel=True, cache=True)
+def deal_many(rngs, chunk_size, n_deals, tiles, out):
+    """Deal ``n_deals`` times; ``out[g, seat, kind]`` gets the counts."""
+    for c in prange(rngs.shape[0]):
+        rng = rngs[c].copy()
+        state = np.empty(STATE_LEN, dtype=np.int64)
+        for g in range(c * chunk_size, min((c + 1) * chunk_size, n_deals)):
+            deal(rng, tiles, state)
+            for s in range(N_SEATS):
+                for k in range(N_KINDS):
+                    out[g, s, k] = state[S_HAND + s * N_KINDS + k]
+
+
+@njit(parallel=True, cache=True)
 def logged_chunks(rngs, chunk_size, n_hands, tiles, params, policies, hps, deals, out,
                   log_act, log_legal, n_moves):
     """As :func:`play_chunks`, keeping each deal, its action log and legal sets."""
