@@ -126,3 +126,29 @@ def test_replay_record(capsys, tmp_path):
     assert out["over"] and sum(out["points"]) == 0
     rec["actions"][2]["end"] = 9
     assert "action 2" in bad(capsys, "dingniu", "replay", write_json(tmp_path / "b.json", rec))
+
+
+def test_report_data_tables():
+    from analyzer.dingniu.report import report_data
+
+    d = report_data(n_hands=2000, n_deals=200, n_odds=2000, n_solved=4, seed=1)
+    assert set(d) == {"seats", "tournament", "odds", "open_hands"}
+    assert len(d["seats"]) == 8 and (d["seats"]["points_n"] == 2000).all()
+    assert d["tournament"].iloc[0]["n_deals"] == 200
+    oh = d["open_hands"]
+    assert len(oh) == 4 and (oh["n"] == 4).all()
+    assert abs(oh["open_hands"].sum()) < 1e-9 and abs(oh["heuristic"].sum()) < 1e-9
+    assert oh.attrs["solver_seconds_per_position"] > 0
+
+
+def test_solve_a_record_position(capsys, tmp_path):
+    from analyzer.dingniu.records import to_record
+    from test_dingniu_solver import after_random_moves
+
+    st = after_random_moves(2, 6)
+    res = json.loads(ok(capsys, "dingniu", "solve", write_json(tmp_path / "s.json", to_record(st)),
+                        "--json"))
+    assert sum(res["values"]) == 0 and res["to_act"] == st.current_player()
+    rec = to_record(st)
+    rec["actions"] = rec["actions"] + [{"action": "kou", "tile": "大天"}] * 30
+    assert "action" in bad(capsys, "dingniu", "solve", write_json(tmp_path / "b.json", rec))

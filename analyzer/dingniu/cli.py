@@ -174,3 +174,28 @@ def replay(file: str, as_json: bool) -> None:
                    + ", ".join(f"seat {s} {v:+d}" for s, v in enumerate(st.returns())))
     else:
         click.echo(f"record stops before the end; seat {st.current_player()} is to act")
+
+
+@group.command()
+@click.argument("file", metavar="FILE|-")
+@JSON_OPTION
+def solve(file: str, as_json: bool) -> None:
+    """Max-n values with all hands open of a record's position (its deal and actions)."""
+    import time
+
+    from .records import replay as run
+    from .solver import solve as run_solver
+    from .tiles import format_action
+
+    st = run(read_json(file))
+    t0 = time.perf_counter()
+    sol = run_solver(st)
+    secs = time.perf_counter() - t0
+    out = {"values": list(sol.values), "best": format_action(sol.action),
+           "to_act": st.current_player(), "positions": sol.positions, "seconds": secs}
+    if as_json:
+        _emit(out)
+        return
+    click.echo(f"seat {out['to_act']} to act; best {out['best']}; values (max-n, open hands) "
+               + ", ".join(f"seat {s} {v:+d}" for s, v in enumerate(sol.values))
+               + f"; {sol.positions} positions in {secs:.2f} s")

@@ -3,8 +3,8 @@
 Max-n: at every decision the seat to act picks the action with the highest points for
 itself, assuming every later seat does the same; among equal actions the lowest action number
 is taken, so a position has one value vector (R13 of docs/dingniu.md). Positions are
-memoised on (hands, open ends, seat to act, 扣 pips). Pure Python: a deal from the start
-takes about a second (``xianniu dingniu best-play`` prints the time).
+memoised on (hands, open ends, seat to act, 扣 pips), packed into one integer. Pure Python:
+a position after the first round takes a fraction of a second, a whole deal a few seconds.
 """
 
 from __future__ import annotations
@@ -13,13 +13,11 @@ from typing import NamedTuple
 
 from .engine import State, settle
 from .rules import N_KINDS, N_SEATS, DingniuRules
-from .tiles import KOU, LEAD
-
-Hands = tuple[tuple[int, ...], ...]
+from .tiles import KOU
 
 
 class Solution(NamedTuple):
-    """Points of each seat under max-n play, the best action now, positions searched."""
+    """Points of each seat under max-n play, the best action now, positions memoised."""
 
     values: tuple[int, ...]
     action: int
@@ -27,130 +25,145 @@ class Solution(NamedTuple):
 
 
 class _Tables:
+    """Per-kind facts as plain Python values, and caches keyed by a hand's code.
+
+    A hand is coded as ``sum(count[k] * 3**k)``; its singles (竖牌) as a bit per kind.
+    """
+
     def __init__(self, r: DingniuRules) -> None:
         self.r = r
         self.ends = [tuple(int(x) for x in e) for e in r.ends]
         self.pips = [int(p) for p in r.pips]
-        self.single = [not bool(d) for d in r.double]
-        self.counts = [int(c) for c in r.counts]
-        # kinds with an end v, by v
-        self.with_end = [[k for k in range(N_KINDS) if v in self.ends[k]] for v in range(7)]
-        self.singles_with = [[k for k in ks if self.single[k]] for ks in self.with_end]
+        self.pow3 = [3 ** k for k in range(N_KINDS)]
+        single = [not bool(d) for d in r.double]
+        # singles_on[v]: bits of the 竖牌 kinds with an end v
+        self.singles_on = [sum(1 << k for k in range(N_KINDS) if single[k] and v in self.ends[k])
+                           for v in range(7)]
+        self.single_bit = [1 << k if single[k] else 0 for k in range(N_KINDS)]
+        self._info: dict[int, tuple[tuple[int, ...], int, int]] = {}
+        self._legal: dict[tuple[int, int, int], tuple[int, ...]] = {}
 
+    def info(self, code: int) -> tuple[tuple[int, ...], int, int]:
+        """(kinds held, pips, bits of the 竖牌 kinds held) of a hand code."""
+        got = self._info.get(code)
+        if got is None:
+            kinds, pips, bits, c = [], 0, 0, code
+            for k in range(N_KINDS):
+                c, x = divmod(c, 3)
+                if x:
+                    kinds.append(k)
+                    pips += x * self.pips[k]
+                    bits |= self.single_bit[k]
+            got = (tuple(kinds), pips, bits)
+            self._info[code] = got
+        return got
 
-def _lay(t: _Tables, ends: tuple[int, int] | None, k: int, slot: int) -> tuple[int, int]:
-    a, b = t.ends[k]
-    if slot == LEAD or ends is None:
-        return (a, b)
-    other = b if a == slot else a
-    x, y = ends
-    keep = y if x == slot else x
-    return (keep, other) if keep <= other else (other, keep)
+    def legal(self, code: int, e0: int, e1: int) -> tuple[int, ...]:
+        """Sorted legal actions of a hand with open ends ``e0 <= e1`` (engine.legal_in)."""
+        key = (code, e0, e1)
+        got = self._legal.get(key)
+        if got is None:
+            kinds = self.info(code)[0]
+            vals = (e0,) if e0 == e1 else (e0, e1)
+            plays = [k * 8 + v for k in kinds for v in vals if v in self.ends[k]]
+            got = tuple(plays) if plays else tuple(k * 8 + KOU for k in kinds)
+            self._legal[key] = got
+        return got
 
+    def lay(self, e0: int, e1: int, k: int, slot: int) -> tuple[int, int]:
+        """Open ends after laying ``k`` on the end showing ``slot`` (engine.lay)."""
+        a, b = self.ends[k]
+        other = b if a == slot else a
+        keep = e1 if e0 == slot else e0
+        return (keep, other) if keep <= other else (other, keep)
 
-def _shut(t: _Tables, hands: Hands | list, seat: int, ends: tuple[int, int]) -> bool:
-    """R6 after-condition: the others hold 竖牌 but none on an open end (engine.locks)."""
-    any_single = False
-    for j in range(N_SEATS):
-        if j == seat:
-            continue
-        h = hands[j]
-        for k in range(N_KINDS):
-            if h[k] and t.single[k]:
-                any_single = True
-                if k in t.singles_with[ends[0]] or k in t.singles_with[ends[1]]:
-                    return False
-    return any_single
-
-
-def _legal(t: _Tables, hand: tuple[int, ...], ends: tuple[int, int]) -> list[int]:
-    vals = (ends[0],) if ends[0] == ends[1] else ends
-    plays = [k * 8 + v for k in range(N_KINDS) if hand[k] for v in vals if v in t.ends[k]]
-    return sorted(plays) if plays else [k * 8 + KOU for k in range(N_KINDS) if hand[k]]
+    def shut(self, codes: tuple[int, ...], seat: int, e0: int, e1: int) -> bool:
+        """R6 after-condition: the others hold 竖牌 but none on an open end (engine.locks)."""
+        bits = 0
+        for j in range(N_SEATS):
+            if j != seat:
+                bits |= self.info(codes[j])[2]
+        return bits != 0 and not bits & (self.singles_on[e0] | self.singles_on[e1])
 
 
 class Solver:
-    """Max-n values of 顶牛 positions with all hands open; one memo per deal and rules."""
+    """Max-n values of 顶牛 positions with all hands open; one memo per rules."""
 
     def __init__(self, r: DingniuRules) -> None:
         self.t = _Tables(r)
-        self.memo: dict = {}
+        self.memo: dict[int, tuple[int, ...]] = {}
 
     def solve(self, st: State) -> Solution:
-        """Values and best action of the position ``st`` (not over, lead already made)."""
+        """Values and best action of the position ``st`` (not over)."""
         if st.is_terminal():
             raise ValueError("the hand is over")
         if st.ends is None:
-            # the lead has its own rules; value each legal lead through the engine
+            # the lead has its own rules (R3, R4): value each legal lead through the engine
             best: tuple[tuple[int, ...], int] | None = None
             for a in st.legal_actions():
                 child = _copy(st)
                 child.apply(a)
-                v = self._value(*_key(child))
+                v = tuple(child.returns()) if child.is_terminal() else self.solve(child).values
                 if best is None or v[0] > best[0][0]:
                     best = (v, a)
             assert best is not None
             return Solution(best[0], best[1], len(self.memo))
-        hands, ends, turn, kou = _key(st)
-        legal = _legal(self.t, hands[turn], ends)
-        vals = [self._child(hands, ends, turn, kou, a) for a in legal]
+        codes = tuple(sum(c * p for c, p in zip(h, self.t.pow3)) for h in st.hands)
+        e0, e1 = st.ends
+        turn, kou = st.turn, tuple(st.kou_pips())
+        legal = self.t.legal(codes[turn], e0, e1)
+        vals = [self._child(codes, e0, e1, turn, kou, a) for a in legal]
         i = max(range(len(legal)), key=lambda j: (vals[j][turn], -j))
         return Solution(vals[i], legal[i], len(self.memo))
 
-    def _value(self, hands: Hands, ends: tuple[int, int], turn: int,
+    def _value(self, codes: tuple[int, ...], e0: int, e1: int, turn: int,
                kou: tuple[int, ...]) -> tuple[int, ...]:
-        key = (hands, ends, turn, kou)
+        # codes < 3**13 < 2**21, ends < 8, 扣 pips < 256: one integer key
+        key = (codes[0] | codes[1] << 21 | codes[2] << 42 | codes[3] << 63 | e0 << 84
+               | e1 << 87 | turn << 90 | kou[0] << 92 | kou[1] << 100 | kou[2] << 108
+               | kou[3] << 116)
         got = self.memo.get(key)
         if got is not None:
             return got
         best: tuple[int, ...] | None = None
-        for a in _legal(self.t, hands[turn], ends):
-            v = self._child(hands, ends, turn, kou, a)
+        for a in self.t.legal(codes[turn], e0, e1):
+            v = self._child(codes, e0, e1, turn, kou, a)
             if best is None or v[turn] > best[turn]:
                 best = v
         assert best is not None
         self.memo[key] = best
         return best
 
-    def _child(self, hands: Hands, ends: tuple[int, int], turn: int, kou: tuple[int, ...],
-               a: int) -> tuple[int, ...]:
+    def _child(self, codes: tuple[int, ...], e0: int, e1: int, turn: int,
+               kou: tuple[int, ...], a: int) -> tuple[int, ...]:
         t = self.t
         k, slot = divmod(a, 8)
-        hand = list(hands[turn])
-        hand[k] -= 1
-        new = hands[:turn] + (tuple(hand),) + hands[turn + 1:]
+        mine = codes[turn] - t.pow3[k]
+        new = codes[:turn] + (mine,) + codes[turn + 1:]
         if slot == KOU:
             kou = kou[:turn] + (kou[turn] + t.pips[k],) + kou[turn + 1:]
-            new_ends = ends
+            n0, n1 = e0, e1
         else:
-            new_ends = _lay(t, ends, k, slot)
-            if (t.r.suan_zhang and _shut(t, new, turn, new_ends)
-                    and not _shut(t, hands, turn, ends)
-                    and not (turn == 0 and sum(hand) == 0)):  # R11
+            n0, n1 = t.lay(e0, e1, k, slot)
+            if (t.r.suan_zhang and t.shut(new, turn, n0, n1)
+                    and not t.shut(codes, turn, e0, e1)
+                    and not (turn == 0 and mine == 0)):  # R11
                 chose = False
-                for b in _legal(t, hands[turn], ends):
-                    if b == a:
-                        continue
-                    kb, sb = divmod(b, 8)
-                    hb = list(hands[turn])
-                    hb[kb] -= 1
-                    alt = hands[:turn] + (tuple(hb),) + hands[turn + 1:]
-                    if not _shut(t, alt, turn, _lay(t, ends, kb, sb)):
-                        chose = True
-                        break
+                for b in t.legal(codes[turn], e0, e1):
+                    if b != a:
+                        kb, sb = divmod(b, 8)
+                        alt = codes[:turn] + (codes[turn] - t.pow3[kb],) + codes[turn + 1:]
+                        if not t.shut(alt, turn, *t.lay(e0, e1, kb, sb)):
+                            chose = True
+                            break
                 if chose:  # 算帐 (R7, R8)
-                    totals = [kou[i] + sum(c * p for c, p in zip(new[i], t.pips))
-                              for i in range(N_SEATS)]
+                    totals = [kou[i] + t.info(new[i])[1] for i in range(N_SEATS)]
                     return tuple(settle(t.r, totals, turn))
         for step in range(1, N_SEATS + 1):
             nxt = (turn + step) % N_SEATS
-            if sum(new[nxt]):
-                return self._value(new, new_ends, nxt, kou)
+            if new[nxt]:
+                return self._value(new, n0, n1, nxt, kou)
         return tuple(settle(t.r, list(kou)))
-
-
-def _key(st: State) -> tuple[Hands, tuple[int, int], int, tuple[int, ...]]:
-    return (tuple(tuple(h) for h in st.hands), st.ends, st.turn, tuple(st.kou_pips()))
 
 
 def _copy(st: State) -> State:
