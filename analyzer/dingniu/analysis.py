@@ -112,7 +112,7 @@ def tournament(policies: str, n_deals: int, seed: int = 0,
     names = [p.strip().lower() for p in policies.split(",")]
     if len(names) != 2 or len(set(names)) != 2:
         raise ValueError("a 顶牛 tournament takes two different policies, e.g. heuristic,random")
-    ids = policy_ids(names[:1] * N_SEATS).tolist()[:1] + policy_ids(names[1:] * N_SEATS).tolist()[:1]
+    ids = policy_ids(names * 2).tolist()[:2]  # checks the names
     if isinstance(n_deals, bool) or not isinstance(n_deals, (int, np.integer)) or n_deals < 2:
         raise ValueError(f"a tournament needs at least 2 deals, got {n_deals!r}")
     r = get_rules(rules)
