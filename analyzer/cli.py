@@ -371,6 +371,11 @@ def bench(rules: str | None, n_hands: int, n_deals: int, reference_hands: int, r
         click.echo(format_bench(b))
 
 
+from .dingniu.cli import group as _dingniu  # noqa: E402
+
+cli.add_command(_dingniu)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the CLI; bad input becomes one line on stderr and status 2."""
     try:

@@ -1,0 +1,198 @@
+"""顶牛 questions answered with numbers: batch statistics, deal odds, duplicate tournaments
+and the best play of a position. Every estimate carries n and a 95% CI (analyzer.stats)."""
+
+from __future__ import annotations
+
+import time
+from itertools import product
+from math import comb
+from typing import Any
+
+import numpy as np
+
+from kernels import dingniu as kd
+from kernels.rng import states_from_seed
+
+from ..stats import mean_ci, proportion_ci
+from ..tournament import TournamentResult
+from .position import Position, parse_position, sample_states
+from .rules import N_KINDS, N_SEATS, DingniuRules, get_rules
+from .sim import heuristic_matrix, play_hands, policy_ids, rule_arrays, state_array
+from .solver import Solver, _copy
+from .tiles import format_action
+
+SEAT_NAMES = ("头牌", "二牌", "三牌", "末牌")
+
+
+def simulate(n: int, policies: str = "random", seed: int = 0,
+             rules: str | DingniuRules | None = None) -> dict[str, Any]:
+    """Mean points and P(win) per seat, P(算帐) and its success rate, from ``n`` hands."""
+    r = get_rules(rules)
+    res = play_hands(n, policies, seed, r)
+    pts = res[:, kd.R_PTS:kd.R_PTS + N_SEATS]
+    suan = res[:, kd.R_END] == 2
+    seat_of = res[:, kd.R_SUAN]
+    won = suan & (pts[np.arange(len(res)), np.maximum(seat_of, 0)] > 0)
+    seats = []
+    for s in range(N_SEATS):
+        seats.append({"seat": s, "name": SEAT_NAMES[s], "points": mean_ci(pts[:, s]).as_dict(),
+                      "p_win": proportion_ci(int((pts[:, s] > 0).sum()), n).as_dict(),
+                      "count": mean_ci(res[:, kd.R_TOT + s]).as_dict()})
+    return {"game": "dingniu", "rules": r.name, "policies": policies, "seed": seed, "hands": n,
+            "seats": seats, "p_suan": proportion_ci(int(suan.sum()), n).as_dict(),
+            "p_suan_success": proportion_ci(int(won.sum()), int(suan.sum())).as_dict()}
+
+
+# -- odds of deal features ---------------------------------------------------------------------
+
+def _features(r: DingniuRules) -> dict[str, Any]:
+    """Features of one hand (counts per kind) as functions of a [.., 13] count array."""
+    hongba, hongshi = 4, 3
+    single = ~r.double
+    six = r.match[:, 6]
+
+    def barred(h: np.ndarray) -> np.ndarray:  # some held tile the 头牌 may not lead (R3)
+        out = np.zeros(h.shape[:-1], dtype=bool)
+        for k in range(N_KINDS):
+            a, b = r.ends[k]
+            sel = single & (r.match[:, a] | r.match[:, b])
+            outside = ((r.counts - h) * sel).sum(axis=-1)
+            out |= (h[..., k] > 0) & (outside == 0)
+        return out
+
+    return {
+        "both 红八 (led together, R4)": lambda h: h[..., hongba] == 2,
+        "both 红十": lambda h: h[..., hongshi] == 2,
+        "a lead barred by 不能拉三家 (R3)": barred,
+        "3 or more 横牌 (doubles)": lambda h: (h * r.double).sum(axis=-1) >= 3,
+        "no tile with a 六 end": lambda h: (h * six).sum(axis=-1) == 0,
+        "60 or more pips": lambda h: (h * r.pips).sum(axis=-1) >= 60,
+    }
+
+
+def _all_hands(r: DingniuRules) -> tuple[np.ndarray, np.ndarray]:
+    """Every distinct six-tile hand and its probability (exact, by counting)."""
+    hands, weights = [], []
+    for h in product(*(range(int(c) + 1) for c in r.counts)):
+        if sum(h) == r.hand_size:
+            hands.append(h)
+            weights.append(np.prod([comb(int(c), x) for c, x in zip(r.counts, h)]))
+    w = np.array(weights, dtype=np.float64)
+    return np.array(hands, dtype=np.int64), w / comb(int(r.counts.sum()), r.hand_size)
+
+
+def odds(n: int, seed: int = 0, rules: str | DingniuRules | None = None) -> dict[str, Any]:
+    """P(feature) of the 头牌's hand: exact by counting, beside a Monte Carlo estimate."""
+    r = get_rules(rules)
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"the number of deals must be a positive integer, got {n!r}")
+    hands, prob = _all_hands(r)
+    tiles, _ = rule_arrays(r)
+    deals = np.empty((int(n), N_SEATS, N_KINDS), dtype=np.int64)
+    kd.deal_many(states_from_seed(seed, -(-int(n) // 4096)), 4096, int(n), tiles, deals)
+    rows = []
+    for name, f in _features(r).items():
+        exact = float(prob[f(hands)].sum())
+        mc = proportion_ci(int(f(deals[:, 0]).sum()), int(n))
+        rows.append({"feature": name, "exact": exact, "monte_carlo": mc.as_dict()})
+    return {"game": "dingniu", "rules": r.name, "seed": seed, "deals": int(n),
+            "distinct_hands": len(hands), "features": rows}
+
+
+# -- duplicate tournament ----------------------------------------------------------------------
+
+def seatings() -> list[tuple[int, ...]]:
+    """The 14 seatings of two policies over four seats with both present (AAAB, AABA, ...)."""
+    return [s for s in product(range(2), repeat=N_SEATS) if len(set(s)) == 2]
+
+
+def tournament(policies: str, n_deals: int, seed: int = 0,
+               rules: str | DingniuRules | None = None) -> TournamentResult:
+    """Two policies in duplicate: every deal under all 14 mixed seatings, one stream per deal."""
+    names = [p.strip().lower() for p in policies.split(",")]
+    if len(names) != 2 or len(set(names)) != 2:
+        raise ValueError("a 顶牛 tournament takes two different policies, e.g. heuristic,random")
+    ids = policy_ids(names * 2).tolist()[:2]  # checks the names
+    if isinstance(n_deals, bool) or not isinstance(n_deals, (int, np.integer)) or n_deals < 2:
+        raise ValueError(f"a tournament needs at least 2 deals, got {n_deals!r}")
+    r = get_rules(rules)
+    tiles, params = rule_arrays(r)
+    seats = seatings()
+    seat_ids = np.array([[ids[p] for p in s] for s in seats], dtype=np.int64)
+    seat_hps = np.tile(kd.HEURISTIC_DEFAULTS, (len(seats), N_SEATS, 1))
+    n = int(n_deals)
+    chunk = 256
+    out = np.empty((n, len(seats), N_SEATS), dtype=np.int64)
+    kd.duplicate_chunks(states_from_seed(seed, -(-n // chunk)), chunk, n, tiles, params,
+                        seat_ids, seat_hps, out)
+    per_deal = np.zeros((n, 2))
+    for i in range(2):
+        mask = np.array([[p == i for p in s] for s in seats])
+        per_deal[:, i] = (out * mask).sum(axis=(1, 2)) / mask.sum()
+    meta = {"game": "dingniu", "rules": r.name, "seed": seed, "deals": n,
+            "seatings": len(seats), "hands_played": n * len(seats)}
+    return TournamentResult(names, r.name, seed, n, per_deal, meta)
+
+
+# -- best play ---------------------------------------------------------------------------------
+
+def best_play(position: Any, samples: int = 200, seed: int = 0, solve_samples: int | None = None,
+              rules: str | None = None) -> dict[str, Any]:
+    """Rank the legal actions of a position by mean points over sampled hidden deals.
+
+    Each action is played out by the heuristic for every seat on the same deals and streams
+    (PIMC). On the first ``solve_samples`` deals each action is also valued with all hands
+    open (max-n); ``clairvoyant`` is the mean of the best open-hand action per deal, and the
+    gap to the best single action is what not seeing the other hands costs.
+    """
+    p = position if isinstance(position, Position) else parse_position(position, rules)
+    if isinstance(samples, bool) or not isinstance(samples, int) or not 2 <= samples <= 100_000:
+        raise ValueError(f"samples must be 2–100000, got {samples!r}")
+    states = sample_states(p, samples, seed)
+    legal = states[0].legal_actions()
+    r = p.rules
+    tiles, params = rule_arrays(r)
+    arr = np.stack([state_array(s) for s in states])
+    out = np.empty((len(states), len(legal), kd.N_RESULT), dtype=np.int64)
+    kd.evaluate_actions(arr, np.array(legal, dtype=np.int64), len(legal), tiles, params,
+                        policy_ids("heuristic"), heuristic_matrix(),
+                        states_from_seed(seed, len(states)), out)
+    mine = out[:, :, kd.R_PTS + p.seat].astype(np.float64)
+    if solve_samples is None:
+        solve_samples = 0 if p.ends is None else min(16, len(states))
+    solve_samples = max(0, min(int(solve_samples), len(states)))
+    t0 = time.perf_counter()
+    open_vals = np.empty((solve_samples, len(legal)))
+    for i in range(solve_samples):
+        solver = Solver(r)
+        for j, a in enumerate(legal):
+            child = _copy(states[i])
+            child.apply(a)
+            v = child.returns() if child.is_terminal() else solver.solve(child).values
+            open_vals[i, j] = v[p.seat]
+    solve_time = time.perf_counter() - t0
+    rows = []
+    for j, a in enumerate(legal):
+        row = {"action": format_action(a), "action_id": a, "pimc": mean_ci(mine[:, j]).as_dict()}
+        if solve_samples:
+            row["open_hands"] = mean_ci(open_vals[:, j]).as_dict()
+        rows.append(row)
+    order = sorted(range(len(legal)), key=lambda j: -rows[j]["pimc"]["value"])
+    best = order[0]
+    result = {"game": "dingniu", "rules": r.name, "seed": seed, "seat": p.seat,
+              "position": p.describe(), "samples": len(states),
+              "actions": [rows[j] for j in order]}
+    for j in order[1:]:  # paired on the same deals: how far behind the best each action is
+        rows[j]["behind_best"] = mean_ci(mine[:, best] - mine[:, j]).as_dict()
+    if solve_samples:
+        chosen = int(np.argmax(open_vals.mean(axis=0)))
+        result["open_hands"] = {
+            "samples": solve_samples, "seconds": solve_time,
+            "seconds_per_deal": solve_time / solve_samples,
+            "clairvoyant": mean_ci(open_vals.max(axis=1)).as_dict(),
+            "best_single_action": format_action(legal[chosen]),
+            "best_single_action_value": mean_ci(open_vals[:, chosen]).as_dict(),
+            "cost_of_hidden_information": mean_ci(open_vals.max(axis=1)
+                                                  - open_vals[:, chosen]).as_dict(),
+        }
+    return result
