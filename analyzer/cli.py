@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from . import api
-from .describe import settlement_json, settlement_lines
+from .describe import settlement_json, settlement_lines, tournament_lines
 from .fileio import read_json, write_atomic
 from .rules import DEFAULT_RULES, PRESETS
 
@@ -194,16 +194,7 @@ def tournament(policies: str, n_deals: int, rules: str | None, seed: int,
     if as_json:
         _emit_json(res.as_dict())
         return
-    m = res.meta
-    click.echo(f"{m['deals']} deals x {m['seatings']} seatings = {m['hands_played']} hands, "
-               f"rules {m['rules']}, seed {m['seed']} (95% CIs; n = deals)")
-    for row in res.table().to_dict("records"):
-        click.echo(f"  {row['policy']:<22} {row['mean_points']:+8.3f} points/hand "
-                   f"[{row['ci_low']:+.3f}, {row['ci_high']:+.3f}]")
-    for row in res.differences().to_dict("records"):
-        mark = "" if row["significant"] else "  (CI holds 0)"
-        click.echo(f"  {row['a']} - {row['b']}: {row['diff']:+.3f} "
-                   f"[{row['ci_low']:+.3f}, {row['ci_high']:+.3f}]{mark}")
+    click.echo("\n".join(tournament_lines(res)))
 
 
 def _decision_options(f):

@@ -80,3 +80,19 @@ def settlement_json(st: Settlement) -> dict:
                      "xi": t.xi, "liang": t.liang, "ci_points": t.ci_points}
                     for t in st.tallies],
     }
+
+
+def tournament_lines(res) -> list[str]:
+    """A duplicate tournament's result as text: each policy's mean, then each difference,
+    with 95% CIs (``res`` a :class:`analyzer.tournament.TournamentResult`)."""
+    m = res.meta
+    lines = [f"{m['deals']} deals x {m['seatings']} seatings = {m['hands_played']} hands, "
+             f"rules {m['rules']}, seed {m['seed']} (95% CIs; n = deals)"]
+    for row in res.table().to_dict("records"):
+        lines.append(f"  {row['policy']:<22} {row['mean_points']:+8.3f} points/hand "
+                     f"[{row['ci_low']:+.3f}, {row['ci_high']:+.3f}] (n={m['deals']})")
+    for row in res.differences().to_dict("records"):
+        mark = "" if row["significant"] else "  (CI holds 0)"
+        lines.append(f"  {row['a']} - {row['b']}: {row['diff']:+.3f} "
+                     f"[{row['ci_low']:+.3f}, {row['ci_high']:+.3f}] (n={m['deals']}){mark}")
+    return lines

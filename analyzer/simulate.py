@@ -24,6 +24,7 @@ from .aggregate import Aggregate
 from .cards import N_SEATS
 from .engine import ACTION_KINDS, Action
 from .records import make_record
+from .seats import seat_policy_names
 from .rules import Rules, get_rules
 
 POLICIES = {name: i for i, name in enumerate(POLICY_NAMES)}
@@ -37,16 +38,7 @@ assert len(RESULT_COLUMNS) == kg.N_RESULT
 
 def policy_names(policies: str | list[str] | tuple[str, ...]) -> list[str]:
     """Three policy names from one name, ``A,B,C`` or a sequence; ValueError if unknown."""
-    names = policies.split(",") if isinstance(policies, str) else list(policies)
-    names = [n.strip().lower() for n in names]
-    if len(names) == 1:
-        names = names * N_SEATS
-    if len(names) != N_SEATS:
-        raise ValueError(f"give one policy or one per seat (3), got {len(names)}")
-    for n in names:
-        if n not in POLICIES:
-            raise ValueError(f"unknown policy {n!r} (choose from {', '.join(POLICIES)})")
-    return names
+    return seat_policy_names(policies, N_SEATS, POLICIES)
 
 
 def policy_arrays(policies: str | list[str] | tuple[str, ...] = "random",

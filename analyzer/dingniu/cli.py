@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from ..describe import tournament_lines
 from ..fileio import read_json
 from ..stats import Estimate
 from .rules import PRESETS
@@ -94,15 +95,7 @@ def tournament(policies: str, n: int, seed: int, rules: str | None, as_json: boo
     if as_json:
         _emit(res.as_dict())
         return
-    m = res.meta
-    click.echo(f"{m['deals']} deals x {m['seatings']} seatings = {m['hands_played']} hands, "
-               f"rules {m['rules']}, seed {seed} (95% CIs; n = deals)")
-    for row in res.table().to_dict("records"):
-        click.echo(f"  {row['policy']:<10} {row['mean_points']:+.4f} "
-                   f"[{row['ci_low']:+.4f}, {row['ci_high']:+.4f}] (n={row['n_deals']})")
-    for row in res.differences().to_dict("records"):
-        click.echo(f"  {row['a']} − {row['b']}: {row['diff']:+.4f} "
-                   f"[{row['ci_low']:+.4f}, {row['ci_high']:+.4f}] (n={row['n_deals']})")
+    click.echo("\n".join(tournament_lines(res)))
 
 
 @group.command(name="best-play")

@@ -8,6 +8,7 @@ from kernels import dingniu as kd
 from kernels.rng import states_from_seed
 
 from .engine import SUAN, State
+from ..seats import seat_policy_names
 from .rules import N_KINDS, N_SEATS, DingniuRules, get_rules
 
 POLICIES = {"random": kd.RANDOM, "heuristic": kd.HEURISTIC}
@@ -30,15 +31,7 @@ def rule_arrays(r: DingniuRules) -> tuple[np.ndarray, np.ndarray]:
 
 def policy_ids(policies: str | list[str]) -> np.ndarray:
     """Policy ids per seat from ``"heuristic"`` (all seats) or four names ``a,b,c,d``."""
-    names = [p.strip().lower() for p in (policies.split(",") if isinstance(policies, str)
-                                         else policies)]
-    if len(names) == 1:
-        names = names * N_SEATS
-    if len(names) != N_SEATS:
-        raise ValueError(f"give one policy or one per seat ({N_SEATS}), got {len(names)}")
-    for n in names:
-        if n not in POLICIES:
-            raise ValueError(f"unknown policy {n!r} (choose from {', '.join(POLICIES)})")
+    names = seat_policy_names(policies, N_SEATS, POLICIES)
     return np.array([POLICIES[n] for n in names], dtype=np.int64)
 
 
