@@ -2,29 +2,19 @@
 
 from __future__ import annotations
 
-import random
 
 import pytest
 
-from analyzer.dingniu.engine import new_hand
 from analyzer.dingniu.position import parse_history_text, parse_position, sample_states
 from analyzer.dingniu.records import action_to_json
 from analyzer.dingniu.tiles import KOU, format_tiles
 
-from test_dingniu_rules import random_deal
+from test_dingniu_rules import after_random_moves
 
 
 def seen_by_mover(seed: int, moves: int):
     """A random hand stopped after ``moves``; the position as the seat to act sees it."""
-    rng = random.Random(seed)
-    while True:  # hands that end early (a 算帐) are passed over
-        st = new_hand(random_deal(rng))
-        for _ in range(moves):
-            if st.is_terminal():
-                break
-            st.apply(rng.choice(st.legal_actions()))
-        if not st.is_terminal():
-            break
+    st = after_random_moves(seed, moves)
     me = st.current_player()
     hist = [action_to_json(s, a) for s, a in st.history]
     for h in hist:

@@ -29,6 +29,20 @@ def random_deal(rng: random.Random) -> list[list[int]]:
     return [[tiles[6 * i:6 * i + 6].count(k) for k in range(N_KINDS)] for i in range(4)]
 
 
+def after_random_moves(seed: int, moves: int) -> State:
+    """The first random hand from ``seed``'s stream still going after ``moves`` random moves
+    (a 算帐 can end a hand early; such hands are passed over, not skipped as tests)."""
+    rng = random.Random(seed)
+    while True:
+        st = new_hand(random_deal(rng))
+        for _ in range(moves):
+            if st.is_terminal():
+                break
+            st.apply(rng.choice(st.legal_actions()))
+        if not st.is_terminal():
+            return st
+
+
 def deal_with(first: str, rng: random.Random) -> list[list[int]]:
     """Seat 0 holds ``first``; the other tiles go to seats 1–3 at random."""
     h0 = parse_hand(first)

@@ -2,28 +2,13 @@
 
 from __future__ import annotations
 
-import random
 
 import pytest
 
-from analyzer.dingniu.engine import State, new_hand
+from analyzer.dingniu.engine import State
 from analyzer.dingniu.solver import _copy, principal_line, solve
 
-from test_dingniu_rules import random_deal
-
-
-def after_random_moves(seed: int, moves: int) -> State:
-    """The first random hand from ``seed``'s stream still going after ``moves`` random moves
-    (a 算帐 can end a hand early; such hands are passed over, not skipped as tests)."""
-    rng = random.Random(seed)
-    while True:
-        st = new_hand(random_deal(rng))
-        for _ in range(moves):
-            if st.is_terminal():
-                break
-            st.apply(rng.choice(st.legal_actions()))
-        if not st.is_terminal():
-            return st
+from test_dingniu_rules import after_random_moves
 
 
 def naive(st: State) -> tuple[int, ...]:
