@@ -358,6 +358,7 @@ table { border-collapse: collapse; font-size: 0.88em; margin: 0.8em 0; }
 th, td { border: 1px solid #ddd; padding: 0.25em 0.6em; text-align: left; }
 th { background: #f3f3f3; }
 td { font-variant-numeric: tabular-nums; }
+pre, code { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; }
 pre { background: #f6f6f6; padding: 0.6em 0.8em; overflow-x: auto; font-size: 0.85em; }
 nav a { margin-right: 0.8em; }
 .csv { color: #555; font-size: 0.9em; }
