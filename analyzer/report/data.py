@@ -220,53 +220,52 @@ def rules_table(presets: tuple[str, ...], lang: str) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-COMPARE_METRICS = ("banker_points", "p_ci_any_seat", "p_qiangci", "mean_xian", "xian_overall",
-                   "value_niu", "value_xi", "value_K", "heuristic_random", "pimc_heuristic")
+# headline metric: (analysis it comes from, unit)
+COMPARE_SOURCES = {"banker_points": ("play", "points"), "p_ci_any_seat": ("play", "probability"),
+                   "p_qiangci": ("play", "probability"), "mean_xian": ("play", "count"),
+                   "xian_overall": ("xian", "points"), "value_niu": ("values", "points"),
+                   "value_xi": ("values", "points"), "value_K": ("values", "points"),
+                   "heuristic_random": ("ladder", "points"),
+                   "pimc_heuristic": ("pimc", "points")}
+COMPARE_METRICS = tuple(COMPARE_SOURCES)
 
 
 def _metric(tables: dict[str, pd.DataFrame], meta: dict, metric: str, preset: str) -> dict:
-    """One headline number of one preset: value, CI, n, seed and unit."""
+    """One headline number of one preset: value, ci_low, ci_high and n."""
     def pick(df: pd.DataFrame, **eq) -> pd.Series:
         m = df["rules"] == preset
         for k, v in eq.items():
             m &= df[k] == v
         return df[m].iloc[0]
 
-    if metric == "banker_points":
-        e, unit = meta[preset]["banker"], "points"
-        return {**_ci_row(e), "unit": unit, "seed": pick(tables["outcomes"],
-                                                        statistic="mean_points")["seed"]}
-    if metric in ("p_ci_any_seat", "p_qiangci", "mean_xian"):
-        row = pick(tables["outcomes"], statistic=metric)
-        unit = "count" if metric == "mean_xian" else "probability"
-        return {"value": row["value"], "ci_low": row["ci_low"], "ci_high": row["ci_high"],
-                "n": row["n"], "unit": unit, "seed": row["seed"]}
-    if metric == "xian_overall":
-        x = pick(tables["xian_ev"])
-        return {**_ci_row(meta[preset]["xian_overall"]), "unit": "points", "seed": x["seed"]}
+    if metric in ("banker_points", "xian_overall"):
+        e = meta[preset]["banker" if metric == "banker_points" else "xian_overall"]
+        return _ci_row(e)
     if metric.startswith("value_"):
         row = pick(tables["values"], pattern=metric.removeprefix("value_"))
-        return {"value": row["counterfactual_diff"], "ci_low": row["cf_ci_low"],
-                "ci_high": row["cf_ci_high"], "n": row["cf_pairs"], "unit": "points",
-                "seed": row["seed"]}
-    a, b = metric.split("_")
-    row = pick(tables["ladder"], a=a, b=b)
-    return {"value": row["diff"], "ci_low": row["ci_low"], "ci_high": row["ci_high"],
-            "n": row["n_deals"], "unit": "points", "seed": row["seed"]}
+        cols = ("counterfactual_diff", "cf_ci_low", "cf_ci_high", "cf_pairs")
+    elif metric in ("heuristic_random", "pimc_heuristic"):
+        a, b = metric.split("_")
+        row = pick(tables["ladder"], a=a, b=b)
+        cols = ("diff", "ci_low", "ci_high", "n_deals")
+    else:
+        row = pick(tables["outcomes"], statistic=metric)
+        cols = ("value", "ci_low", "ci_high", "n")
+    return dict(zip(("value", "ci_low", "ci_high", "n"), (row[c] for c in cols)))
 
 
-def compare_table(tables: dict[str, pd.DataFrame], meta: dict) -> pd.DataFrame:
+def compare_table(spec: ReportSpec, tables: dict[str, pd.DataFrame],
+                  meta: dict) -> pd.DataFrame:
     """Headline numbers of both presets side by side and their difference (kanniutui −
-    lanzhou, 95% CI from two independent estimates)."""
+    lanzhou, 95% CI from two independent estimates), each with n and seed."""
     rows = []
-    for metric in COMPARE_METRICS:
-        row: dict[str, Any] = {"metric": metric}
+    for metric, (analysis, unit) in COMPARE_SOURCES.items():
+        row: dict[str, Any] = {"metric": metric, "unit": unit}
         ses = []
         for p in PRESET_ORDER:
             m = _metric(tables, meta, metric, p)
-            row["unit"] = m["unit"]
             row.update({p: m["value"], f"{p}_ci_low": m["ci_low"], f"{p}_ci_high": m["ci_high"],
-                        f"{p}_n": int(m["n"]), f"{p}_seed": int(m["seed"])})
+                        f"{p}_n": int(m["n"]), f"{p}_seed": spec.seed_for(analysis, p)})
             ses.append((m["ci_high"] - m["ci_low"]) / (2 * Z95))
         d = row["kanniutui"] - row["lanzhou"]
         half = Z95 * math.hypot(*ses)
@@ -312,5 +311,5 @@ def run_analyses(spec: ReportSpec,
     tables = {"rules": rules_table(spec.presets, lang)}
     tables.update({k: pd.concat(v, ignore_index=True) for k, v in parts.items()})
     if len(spec.presets) == len(PRESET_ORDER):
-        tables["compare"] = compare_table(tables, meta)
+        tables["compare"] = compare_table(spec, tables, meta)
     return ReportData(spec, tables, meta, time.perf_counter() - t0)
