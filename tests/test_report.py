@@ -114,6 +114,13 @@ def test_report_one_preset_in_english(en_one):
     assert "--rules all" in md  # the note that says how to compare both presets
 
 
+def test_same_arguments_write_the_same_files(en_one, tmp_path):
+    out, _ = en_one
+    build_report("kanniutui", TINY, "random", 3, tmp_path, "en")
+    for f in out.iterdir():
+        assert (tmp_path / f.name).read_bytes() == f.read_bytes(), f.name
+
+
 def test_no_figure_left_open(zh_all, en_one):
     import matplotlib.pyplot as plt
 

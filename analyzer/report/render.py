@@ -113,7 +113,7 @@ class _Writer:
     def head(self) -> None:
         s = self.spec
         self.add("h1", self.t("title"))
-        self.add("p", self.t("generated", version=__version__, elapsed=self.d.elapsed))
+        self.add("p", self.t("generated", version=__version__))
         rules = self.sep.join(self.t(p) + (f" ({p})" if self.t(p) != p else "")
                               for p in self.presets)
         self.add("p", self.t("settings", rules=rules, hands=f"{s.hands:,}",
