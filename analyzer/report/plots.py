@@ -191,7 +191,7 @@ class _Plotter:
             im = ax.imshow(g, cmap="RdYlGn", norm=norm, origin="lower", aspect="auto")
             for (r, c), v in np.ndenumerate(g):
                 if np.isfinite(v):
-                    text = f"{v:+.1f}\n±{h[r, c]:.1f}".replace("-", "−")
+                    text = f"{v:+.2f}\n±{h[r, c]:.2f}".replace("-", "−")
                     ax.text(c, r, text, ha="center", va="center", fontsize=7)
             ax.set_xticks(range(5))
             ax.set_yticks(range(len(sure)), sure)
