@@ -56,7 +56,7 @@ def ofl_text() -> str:
 
 
 def main(source: Path = SOURCE) -> None:
-    font = TTFont(source, fontNumber=SC_INDEX)
+    font = TTFont(source, fontNumber=SC_INDEX, recalcTimestamp=False)
     copyright_ = font["name"].getDebugName(0)
     version = font["name"].getDebugName(5)
     opts = subset.Options()

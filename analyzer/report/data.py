@@ -192,7 +192,7 @@ def rules_table(presets: tuple[str, ...], lang: str) -> pd.DataFrame:
         return t("yes" if flag else "no", lang)
 
     rows: list[tuple[str, Callable[[Any], str]]] = [
-        ("rule_title", lambda r: t(r.name, lang) + (f" ({r.name})" if lang != "en" else "")),
+        ("rule_title", lambda r: f"{t(r.name, lang)} ({r.name if lang == 'zh' else r.title})"),
         ("rule_deal", lambda r: t("rule_deal_v", lang)),
         ("rule_gou", lambda r: t("rule_gou_v", lang, n=r.gou_min)),
         ("rule_ci", lambda r: t("rule_ci_v", lang, n=r.ci_min, off=r.ci_offset)),
