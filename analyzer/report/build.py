@@ -41,10 +41,13 @@ def check_out_dir(out: str | os.PathLike[str]) -> Path:
     path = Path(out)
     if path.exists() and not path.is_dir():
         raise ValueError(f"--out {out} is a file, not a folder")
-    path.mkdir(parents=True, exist_ok=True)
-    fd, probe = tempfile.mkstemp(prefix=".probe.", dir=path)
-    os.close(fd)
-    os.unlink(probe)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".probe.", dir=path)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        raise ValueError(f"cannot write the report into {out}: {e.strerror or e}") from None
     return path
 
 
