@@ -8,6 +8,7 @@ embeds the PNGs and the font as base64 data URIs and needs nothing else.
 from __future__ import annotations
 
 import base64
+import functools
 import html
 import math
 from dataclasses import dataclass
@@ -32,7 +33,11 @@ class Block:
 
 
 def _finite(f):
-    return lambda v: "—" if not math.isfinite(v) else f(v)
+    """``f``, with a dash for NaN and infinities."""
+    @functools.wraps(f)
+    def g(v: float) -> str:
+        return "—" if not math.isfinite(v) else f(v)
+    return g
 
 
 @_finite
