@@ -1,0 +1,291 @@
+"""``xianniu report`` (analyzer.report): the files it writes, its plots, its font, its seeds
+and its commands, on a tiny number of hands.
+
+Contract: report.md, a self-contained report.html with every PNG embedded, one CSV per table
+and one valid PNG per figure; no matplotlib figure left open; every character of the labels
+has a glyph in the shipped font; every figure and section states n, the 95% CI, the seed
+and a command that regenerates it; bad input exits 2 with one line on stderr.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import io
+import json
+import re
+import shlex
+import warnings
+from pathlib import Path
+
+import matplotlib
+import matplotlib.image
+import numpy as np
+import pandas as pd
+import pytest
+
+from analyzer.cli import cli, main
+from analyzer.report import DEFAULT_HANDS, MIN_HANDS, ReportSpec, build_report
+from analyzer.report import fonts
+from analyzer.report.data import ANALYSES, PRESET_ORDER
+from analyzer.report.labels import TEXT, all_text, t
+from analyzer.report.plots import FIGURES, _Plotter
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+TINY = 300
+GLYPH_MISSING = r"(?i).*glyph.*missing"
+
+
+def _cli(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = main(list(args))
+    return rc, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def zh_all(tmp_path_factory):
+    """Both presets in Chinese, through the command line, glyph warnings as errors."""
+    out = tmp_path_factory.mktemp("zh") / "report"
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message=GLYPH_MISSING)
+        rc, stdout, stderr = _cli("report", "--hands", str(TINY), "--seed", "5", "--out",
+                                  str(out))
+    assert rc == 0, stderr
+    return out, stdout, stderr
+
+
+@pytest.fixture(scope="module")
+def en_one(tmp_path_factory):
+    """One preset in English, through the Python function."""
+    out = tmp_path_factory.mktemp("en")
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message=GLYPH_MISSING)
+        rep = build_report("kanniutui", TINY, "random", 3, out, "en")
+    return out, rep
+
+
+def _check_files(out: Path, figures: set[str], tables: set[str]) -> None:
+    names = {p.name for p in out.iterdir()}
+    assert names == ({"report.md", "report.html"} | {f"{f}.png" for f in figures}
+                     | {f"{t}.csv" for t in tables})
+    for f in figures:
+        data = (out / f"{f}.png").read_bytes()
+        assert data.startswith(PNG_SIGNATURE), f
+        img = matplotlib.image.imread(out / f"{f}.png")
+        assert img.ndim == 3 and img.shape[0] > 200 and img.shape[1] > 400, f
+        assert img[..., :3].std() > 0.05, f"{f}.png is blank"
+    for name in tables:
+        df = pd.read_csv(out / f"{name}.csv")
+        assert len(df) > 0 and len(df.columns) > 1, name
+    page = (out / "report.html").read_text(encoding="utf-8")
+    embedded = re.findall(r'<img src="data:image/png;base64,([A-Za-z0-9+/=]+)"', page)
+    assert len(embedded) == len(figures)
+    assert {base64.b64decode(b) for b in embedded} == {(out / f"{f}.png").read_bytes()
+                                                       for f in figures}
+    # self-contained: no resource from elsewhere (CSV links are plain links)
+    assert not re.search(r'(src|href)="(https?:|//|/)', page) and "<link" not in page
+    assert "@font-face" in page and "data:font/otf;base64," in page
+    md = (out / "report.md").read_text(encoding="utf-8")
+    for f in figures:
+        assert f"]({f}.png)" in md
+    for name in tables:
+        assert f"]({name}.csv)" in md
+
+
+ALL_FIGURES = set(FIGURES)
+ALL_TABLES = {"rules", "odds", "outcomes", "captured", "values", "k_count", "xian_ev", "ladder",
+              "compare"}
+
+
+def test_report_writes_every_file_both_presets(zh_all):
+    out, stdout, _ = zh_all
+    assert stdout.strip() == str(out / "report.html")
+    _check_files(out, ALL_FIGURES, ALL_TABLES)
+
+
+def test_report_one_preset_in_english(en_one):
+    out, rep = en_one
+    _check_files(out, ALL_FIGURES - {"compare"}, ALL_TABLES - {"compare"})
+    assert rep.html == out / "report.html"
+    assert set(rep.data.tables["odds"]["rules"]) == {"kanniutui"}
+    md = (out / "report.md").read_text(encoding="utf-8")
+    assert md.startswith("# xianniu strategy report")
+    assert "--rules all" in md  # the note that says how to compare both presets
+
+
+def test_same_arguments_write_the_same_files(en_one, tmp_path):
+    out, _ = en_one
+    build_report("kanniutui", TINY, "random", 3, tmp_path, "en")
+    for f in out.iterdir():
+        assert (tmp_path / f.name).read_bytes() == f.read_bytes(), f.name
+
+
+def test_no_figure_left_open(zh_all, en_one):
+    import matplotlib.pyplot as plt
+
+    assert plt.get_fignums() == []
+
+
+def test_progress_on_stderr_and_quiet(zh_all, tmp_path):
+    _, _, stderr = zh_all
+    lines = stderr.splitlines()
+    total = len(PRESET_ORDER) * len(ANALYSES) + 2
+    assert [ln.split("]")[0] for ln in lines] == [f"[{i}/{total}" for i in range(1, total + 1)]
+    assert "掀" in stderr
+    rc, out, err = _cli("report", "--rules", "lanzhou", "--hands", str(TINY), "--quiet",
+                        "--lang", "en", "--out", str(tmp_path))
+    assert rc == 0 and err == "" and out.strip().endswith("report.html")
+
+
+def test_chinese_by_default_english_on_request(zh_all, en_one):
+    zh = (zh_all[0] / "report.md").read_text(encoding="utf-8")
+    en = (en_one[0] / "report.md").read_text(encoding="utf-8")
+    for term in ("掀", "刺", "牛", "喜", "亮子", "庄家", "够", "扣"):
+        assert term in zh
+    assert "P(ci)" in en and "banker" in en
+    assert not re.search(r"[\u4e00-\u9fff]", en.split("## Rules summary")[0])
+
+
+def test_every_label_has_a_glyph_in_the_font():
+    cmap = fonts.charmap()
+    for text in all_text():
+        missing = {c for c in text if not c.isspace() and c not in cmap}
+        assert not missing, f"{text!r}: no glyph for {''.join(sorted(missing))}; run " \
+                            f"scripts/subset_font.py"
+    assert all(chr(c) in cmap for c in range(0x21, 0x7F))
+    assert "−" in cmap  # matplotlib's minus sign
+
+
+def test_every_character_of_the_pages_has_a_glyph(zh_all, en_one):
+    cmap = fonts.charmap()
+    for out in (zh_all[0], en_one[0]):
+        for name in ("report.md", "report.html"):
+            text = (out / name).read_text(encoding="utf-8")
+            missing = {c for c in text if not c.isspace() and c not in cmap}
+            assert not missing, (name, "".join(sorted(missing)))
+
+
+def test_font_is_small_licensed_and_registered():
+    assert fonts.FONT_FILE.stat().st_size < 300_000
+    assert "SIL OPEN FONT LICENSE" in fonts.LICENSE_FILE.read_text(encoding="utf-8")
+    family = fonts.register()
+    from matplotlib import font_manager
+
+    path = font_manager.findfont(font_manager.FontProperties(family=family[0]),
+                                 fallback_to_default=False)
+    assert Path(path) == fonts.FONT_FILE
+
+
+def test_every_figure_states_n_ci_seed_and_command(en_one, zh_all):
+    data = en_one[1].data
+    plotter = _Plotter(data)
+    fonts.register()
+    for name, draw in FIGURES.items():
+        if name == "compare":
+            continue
+        fig = draw(plotter)
+        texts = " ".join(x.get_text() for x in fig.texts)
+        assert "n = " in texts and "95% CI" in texts, name
+        assert f"seed {data.spec.seed}" in texts, name
+        assert data.spec.command() in texts, name
+    md = (zh_all[0] / "report.md").read_text(encoding="utf-8")
+    sections = md.split("\n## ")[2:]  # after the rules summary, which has no sample
+    assert len(sections) == 7
+    for sec in sections:
+        assert "95% 置信区间" in sec, sec[:40]
+        assert "种子" in sec and "样本" in sec
+        assert re.search(r"```sh\nxianniu ", sec), sec[:40]
+
+
+def test_seeds_are_spawned_not_added():
+    spec = ReportSpec(hands=TINY, seed=7)
+    seeds = {(a, p): spec.seed_for(a, p) for a in ANALYSES for p in PRESET_ORDER}
+    assert len(set(seeds.values())) == len(seeds)
+    assert not set(seeds.values()) & set(range(7, 7 + len(seeds)))
+    one = ReportSpec("lanzhou", TINY, seed=7)
+    assert all(one.seed_for(a, "lanzhou") == seeds[a, "lanzhou"] for a in ANALYSES)
+    ss = np.random.SeedSequence(7).spawn(len(seeds))
+    assert seeds["odds", "lanzhou"] == int(ss[0].generate_state(1)[0])
+
+
+def _json_of(command: str) -> dict:
+    args = shlex.split(command)
+    assert args[0] == "xianniu"
+    rc, out, err = _cli(*args[1:], *([] if "--format" in args else ["--json"]))
+    assert rc == 0, err
+    return json.loads(out)
+
+
+def test_each_analysis_command_reproduces_its_numbers(en_one):
+    data = en_one[1].data
+    spec = data.spec
+    out = data.tables["outcomes"]
+    banker = _json_of(spec.analysis_command("banker", "kanniutui"))["banker_mean_points"]
+    row = out[(out["statistic"] == "mean_points") & (out["seat"] == 0)].iloc[0]
+    assert banker["value"] == pytest.approx(row["value"]) and banker["n"] == TINY
+    sim = _json_of(spec.analysis_command("play", "kanniutui"))
+    assert sim["p_ci"]["value"] == pytest.approx(
+        out[out["statistic"] == "p_ci_any_seat"].iloc[0]["value"])
+    values = _json_of(spec.analysis_command("values", "kanniutui"))
+    assert [r["counterfactual_diff"] for r in values["rows"]] == pytest.approx(
+        data.tables["values"]["counterfactual_diff"].tolist(), nan_ok=True)
+    lad = _json_of(spec.analysis_command("ladder", "kanniutui"))["differences"][0]
+    first = data.tables["ladder"].iloc[0]
+    assert (lad["a"], lad["b"]) == (first["a"], first["b"])
+    assert lad["diff"] == pytest.approx(first["diff"])
+    odds = _json_of(spec.analysis_command("odds", "kanniutui"))
+    niu = data.tables["odds"].set_index("feature").loc["niu"]
+    assert odds["monte_carlo"]["niu"]["value"] == pytest.approx(niu["value"])
+
+
+def test_side_by_side_table_has_both_presets_and_differences(zh_all):
+    df = pd.read_csv(zh_all[0] / "compare.csv")
+    for p in PRESET_ORDER:
+        assert (df[f"{p}_ci_low"] <= df[p]).all() and (df[p] <= df[f"{p}_ci_high"]).all()
+        assert (df[f"{p}_n"] > 0).all()
+    assert np.allclose(df["diff"], df["kanniutui"] - df["lanzhou"])
+    assert (df["diff_ci_low"] <= df["diff"]).all() and (df["diff"] <= df["diff_ci_high"]).all()
+
+
+def test_defaults_of_the_command_match_the_function():
+    params = {p.name: p for p in cli.commands["report"].params}
+    assert params["n_hands"].default == DEFAULT_HANDS
+    assert params["n_hands"].type.min == MIN_HANDS
+    assert params["rules"].default == "all"
+    assert params["lang"].default == "zh"
+
+
+def _bad(*args: str) -> str:
+    rc, out, err = _cli(*args)
+    assert rc == 2, (rc, out, err)
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and err.count("\n") == 1, err
+    assert "Traceback" not in err and out == ""
+    return lines[0]
+
+
+def test_bad_input_exits_2_with_one_line(tmp_path):
+    a_file = tmp_path / "file"
+    a_file.write_text("x")
+    assert "hands" in _bad("report", "--hands", "0", "--out", str(tmp_path / "a"))
+    assert "rules" in _bad("report", "--rules", "texas", "--out", str(tmp_path / "a"))
+    assert "lang" in _bad("report", "--lang", "fr", "--out", str(tmp_path / "a"))
+    assert "pimc" in _bad("report", "--policy", "pimc", "--out", str(tmp_path / "a"))
+    assert "policy" in _bad("report", "--policy", "smart", "--out", str(tmp_path / "a"))
+    _bad("report", "--hands", str(TINY), "--out", str(a_file))
+    assert "cannot write" in _bad("report", "--hands", str(TINY), "--out", str(a_file / "sub"))
+    assert not (tmp_path / "a").exists()
+
+
+def test_bad_arguments_of_the_function_fail_before_work(tmp_path):
+    with pytest.raises(ValueError, match="at least 100"):
+        build_report(hands=5, out=tmp_path / "x")
+    with pytest.raises(ValueError, match="language"):
+        ReportSpec(lang="de")
+    with pytest.raises(ValueError, match="rules"):
+        ReportSpec(rules="both")
+    assert not (tmp_path / "x").exists()
+    assert set(TEXT) and t("title", "en") == "xianniu strategy report"
+    with pytest.raises(ValueError):
+        t("title", "fr")
