@@ -95,7 +95,7 @@ def _check_files(out: Path, figures: set[str], tables: set[str]) -> None:
 
 ALL_FIGURES = set(FIGURES)
 ALL_TABLES = {"rules", "odds", "outcomes", "captured", "values", "k_count", "xian_ev", "ladder",
-              "compare"}
+              "compare", "dingniu_seats", "dingniu_ladder", "dingniu_open"}
 
 
 def test_report_writes_every_file_both_presets(zh_all):
@@ -130,9 +130,9 @@ def test_no_figure_left_open(zh_all, en_one):
 def test_progress_on_stderr_and_quiet(zh_all, tmp_path):
     _, _, stderr = zh_all
     lines = stderr.splitlines()
-    total = len(PRESET_ORDER) * len(ANALYSES) + 2
+    total = len(PRESET_ORDER) * len(ANALYSES) + 3
     assert [ln.split("]")[0] for ln in lines] == [f"[{i}/{total}" for i in range(1, total + 1)]
-    assert "掀" in stderr
+    assert "掀" in stderr and "顶牛" in stderr
     rc, out, err = _cli("report", "--rules", "lanzhou", "--hands", str(TINY), "--quiet",
                         "--lang", "en", "--out", str(tmp_path))
     assert rc == 0 and err == "" and out.strip().endswith("report.html")
@@ -191,7 +191,7 @@ def test_every_figure_states_n_ci_seed_and_command(en_one, zh_all):
         assert data.spec.command() in texts, name
     md = (zh_all[0] / "report.md").read_text(encoding="utf-8")
     sections = md.split("\n## ")[2:]  # after the rules summary, which has no sample
-    assert len(sections) == 7
+    assert len(sections) == 8
     for sec in sections:
         assert "95% 置信区间" in sec, sec[:40]
         assert "种子" in sec and "样本" in sec
@@ -289,3 +289,29 @@ def test_bad_arguments_of_the_function_fail_before_work(tmp_path):
     assert set(TEXT) and t("title", "en") == "xianniu strategy report"
     with pytest.raises(ValueError):
         t("title", "fr")
+
+
+def test_dingniu_section_reproduces_and_adds_up(en_one):
+    from analyzer.report import dingniu as rd
+
+    data = en_one[1].data
+    seats = data.tables["dingniu_seats"]
+    # every hand's points sum to zero over the four seats
+    for policy in ("random", "heuristic"):
+        assert seats[seats["policy"] == policy]["points"].sum() == pytest.approx(0, abs=1e-9)
+    assert ((seats["points_low"] <= seats["points"]) & (seats["points"] <= seats["points_high"])
+            ).all()
+    cmds = rd.commands(data.spec)
+    for cmd, policy in zip(cmds, ("random", "heuristic")):
+        sim = _json_of(cmd)
+        got = [s["points"]["value"] for s in sim["seats"]]
+        want = seats[seats["policy"] == policy].sort_values("seat")["points"].tolist()
+        assert got == pytest.approx(want) and sim["hands"] == TINY
+    lad = _json_of(cmds[2])["differences"][0]
+    assert lad["diff"] == pytest.approx(data.tables["dingniu_ladder"].iloc[0]["diff"])
+    op = data.tables["dingniu_open"]
+    assert op["open_hands"].sum() == pytest.approx(0, abs=1e-9) and (op["n"] >= 4).all()
+    # the section's seeds are spawned apart from each other and from the 掀牛 analyses'
+    seeds = set(rd.seeds(data.spec).values())
+    assert len(seeds) == len(rd.PARTS)
+    assert not seeds & {data.spec.seed_for(a, p) for a in ANALYSES for p in PRESET_ORDER}

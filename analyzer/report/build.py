@@ -14,13 +14,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..fileio import write_atomic
+from . import dingniu
 from .data import ANALYSES, DEFAULT_HANDS, ReportData, ReportSpec, run_analyses
 from .labels import t
 from .plots import FIGURES, render_pngs
 from .render import to_html, to_markdown
 
 TABLES = ("rules", "odds", "outcomes", "captured", "values", "k_count", "xian_ev", "ladder",
-          "compare")
+          "compare", *dingniu.TABLES)
 
 
 @dataclass
@@ -62,7 +63,7 @@ def build_report(rules: str = "all", hands: int = DEFAULT_HANDS, policy: str = "
     """
     spec = ReportSpec(rules, hands, policy, seed, lang)
     path = check_out_dir(out)
-    total = len(spec.presets) * len(ANALYSES) + 2
+    total = len(spec.presets) * len(ANALYSES) + 3
     count = 0
 
     def step(what: str) -> None:

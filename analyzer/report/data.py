@@ -27,6 +27,7 @@ from ..simulate import policy_names, simulate_aggregate
 from ..stats import Z95
 from ..tournament import tournament
 from ..values import PATTERN_NAMES, banker_advantage, pattern_values, xian_ev
+from . import dingniu
 from .labels import LANGS, t
 
 PRESET_ORDER = ("lanzhou", "kanniutui")
@@ -308,8 +309,11 @@ def run_analyses(spec: ReportSpec,
                 add("xian_ev", _xian(spec, preset, m))
             else:
                 add("ladder", _ladder(spec, preset, a, m))
+    if step is not None:
+        step(t("step_dingniu", lang))
     tables = {"rules": rules_table(spec.presets, lang)}
     tables.update({k: pd.concat(v, ignore_index=True) for k, v in parts.items()})
+    tables.update(dingniu.tables(spec))
     if len(spec.presets) == len(PRESET_ORDER):
         tables["compare"] = compare_table(spec, tables, meta)
     return ReportData(spec, tables, meta, time.perf_counter() - t0)

@@ -214,6 +214,38 @@ TEXT: dict[str, tuple[str, str]] = {
     "exact_bar": ("精确值", "exact"),
     "mc_dot": ("蒙特卡洛 ± 95% 置信区间", "Monte Carlo ± 95% CI"),
     "few": ("少", "few"),
+    # 顶牛
+    "sec_dingniu": ("顶牛（骨牌）", "dingniu (Chinese dominoes)"),
+    "intro_dingniu": ("顶牛是四人骨牌游戏，24 张牌，每人 6 张，头牌先出；规则与未定之处见 "
+                      "docs/dingniu.md。下表为各座位在两种策略下的平均得分与 P(赢)，以及复式对局"
+                      "中 heuristic 对 random 的优势。",
+                      "dingniu is a four-player domino game: 24 tiles, six each, the first seat "
+                      "(tou pai) leads; docs/dingniu.md has the rules and its readings. Below: "
+                      "each seat's mean points and P(win) under both policies, and the "
+                      "heuristic's edge over random in a duplicate tournament."),
+    "dn_caption": ("样本：每种策略 {hands} 局，复式对局 {deals} 副牌，明牌求解 {open} 个局面；"
+                   "区间均为 95% 置信区间；种子：{seeds}（由 --seed {seed} 派生）。",
+                   "Sample: {hands} hands per policy, {deals} deals in the duplicate "
+                   "tournament, {open} positions solved with open hands; intervals are 95% "
+                   "CIs; seeds: {seeds} (spawned from --seed {seed})."),
+    "intro_dn_open": ("明牌与暗牌：从启发式先走 {moves} 步后的局面，四家都用启发式打完的得分，与四家"
+                      "明牌、各自求最优（max-n 精确求解）的得分相比；差值显示暗牌信息的代价。",
+                      "Open and hidden hands: from the position after the heuristic's first "
+                      "{moves} moves, each seat's points when all four play the heuristic, "
+                      "beside the exact max-n value with all hands open; the gap is what "
+                      "hidden information costs."),
+    "dn_seat0": ("头牌", "1st (tou pai)"),
+    "dn_seat1": ("二牌", "2nd"),
+    "dn_seat2": ("三牌", "3rd"),
+    "dn_seat3": ("末牌", "4th"),
+    "dn_by_policy": ("各座位的平均得分", "mean points by seat"),
+    "dn_open_title": ("明牌最优与启发式", "open hands (max-n) and heuristic"),
+    "dn_heuristic": ("启发式", "heuristic"),
+    "dn_open": ("明牌最优（max-n）", "open hands (max-n)"),
+    "dn_gap": ("明牌 − 启发式", "open − heuristic"),
+    "dn_p_win": ("P(赢)", "P(win)"),
+    "dn_p_suan": ("P(算帐)，每局", "P(suan zhang) per hand"),
+    "step_dingniu": ("顶牛：各座位、复式对局、明牌求解", "dingniu: seats, ladder, open hands"),
 }
 
 

@@ -16,7 +16,7 @@ from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 
 from .. import __version__
-from . import fonts
+from . import dingniu, fonts
 from .data import COMPARE_METRICS, ODDS_FEATURES, PATTERN_IDS, PRESET_ORDER, ReportData
 from .labels import t
 
@@ -272,7 +272,7 @@ class _Plotter:
 FIGURES: dict[str, Callable[[_Plotter], Figure]] = {
     "odds": _Plotter.odds, "captured": _Plotter.captured, "values": _Plotter.values,
     "k_count": _Plotter.k_count, "xian_ev": _Plotter.xian, "banker": _Plotter.banker,
-    "compare": _Plotter.compare, "ladder": _Plotter.ladder,
+    "compare": _Plotter.compare, "ladder": _Plotter.ladder, "dingniu": dingniu.figure,
 }
 
 
@@ -313,4 +313,5 @@ def render_pngs(data: ReportData) -> dict[str, bytes]:
     return out
 
 
-__all__ = ["DPI", "FIGURES", "compact_png", "feature_label", "figure_names", "pattern_label", "render_pngs"]
+__all__ = ["DPI", "FIGURES", "compact_png", "feature_label", "figure_names", "pattern_label",
+           "render_pngs"]

@@ -17,7 +17,7 @@ from typing import Any
 import pandas as pd
 
 from .. import __version__
-from . import fonts
+from . import dingniu, fonts
 from .data import COMPARE_METRICS, ODDS_FEATURES, PATTERN_IDS, PRESET_ORDER, ReportData
 from .labels import t
 from .plots import XIAN_MIN_N, feature_label, figure_names, pattern_label
@@ -300,6 +300,7 @@ class _Writer:
         for section in (self.rules, self.odds, self.captured, self.values, self.xian,
                         self.banker, self.compare, self.ladder):
             section()
+        dingniu.section(self)
         return self.blocks
 
 
