@@ -38,12 +38,23 @@ def read_json(source: str) -> Any:
         raise ValueError(f"{name} is nested too deeply to be a xianniu file") from None
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
-    """Write a file whole or not at all: a temporary file beside it, then a rename."""
+    """Write a file whole or not at all: a temporary file beside it, then a rename.
+
+    The file gets the permissions an ordinary ``open(path, "w")`` would give it (mkstemp
+    alone would leave it readable by its owner only).
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.chmod(tmp, 0o666 & ~_umask())
         with os.fdopen(fd, "wb") as f:
             f.write(data.encode("utf-8") if isinstance(data, str) else data)
             f.flush()
