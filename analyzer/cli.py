@@ -198,6 +198,7 @@ def tournament(policies: str, n_deals: int, rules: str | None, seed: int,
 
 
 def _decision_options(f):
+    f = click.option("--quiet", is_flag=True, help="No progress bar (shown for pimc).")(f)
     f = click.option("--json", "as_json", is_flag=True, help="Print JSON.")(f)
     f = click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)(f)
     f = click.option("--max-hands", type=click.IntRange(min=100), default=200_000,
@@ -211,6 +212,13 @@ def _decision_options(f):
     return click.argument("hand", nargs=-1)(f)
 
 
+def _decision_bar(max_hands: int, policy: str, quiet: bool):
+    """Kept deals against ``--max-hands`` on stderr (the query may stop sooner, at its
+    precision); shown for pimc, whose play-outs take minutes, not for the heuristic."""
+    return click.progressbar(length=max_hands, label="deals (stops at the precision)",
+                             file=sys.stderr, hidden=quiet or policy != "pimc")
+
+
 def _print_decision(res, as_json: bool) -> None:
     d = res.as_dict()
     if as_json:
@@ -222,14 +230,17 @@ def _print_decision(res, as_json: bool) -> None:
     for name, ev, ci in ((a, res.ev_a, res.ci95_a), (b, res.ev_b, res.ci95_b)):
         click.echo(f"  {name:<8} {ev:+.3f} [{ci[0]:+.3f}, {ci[1]:+.3f}] points per hand")
     click.echo(f"  difference {res.diff:+.3f} [{res.ci95[0]:+.3f}, {res.ci95[1]:+.3f}] "
-               f"(95% CI, {res.hands} deals, acceptance {res.acceptance_rate:.1%})")
+               f"(95% CI, {res.hands} deals)")
+    lo, hi = res.acceptance_ci95()
+    click.echo(f"  acceptance: {res.acceptance_rate:.1%} [{lo:.1%}, {hi:.1%}] of {res.dealt} "
+               "deals dealt fit the position")
     def pct(e: dict) -> str:
         return f"{e['value']:.1%} [{e['low']:.1%}, {e['high']:.1%}]"
 
     click.echo(f"  after {a}: P(够) {pct(res.p_gou)}, my P(刺) {pct(res.p_ci_me)}, "
                f"an opponent's P(刺) {pct(res.p_ci_opponent)}")
     dist = ", ".join(f"{int(k):+d}: {v:.1%}" for k, v in d["points_distribution"].items())
-    click.echo(f"  my points after {a}: {dist}")
+    click.echo(f"  my points after {a} (n={res.hands}): {dist}")
     click.echo(f"  recommendation: {res.recommendation}")
 
 
@@ -242,32 +253,38 @@ def _print_decision(res, as_json: bool) -> None:
 @_decision_options
 def should_xian(hand: tuple[str, ...], seat: int, record_path: str | None, rules: str | None,
                 policy: str, precision: float, max_hands: int, seed: int,
-                as_json: bool) -> None:
+                as_json: bool, quiet: bool) -> None:
     """The banker has 扣ed at the start: should HAND (16 cards) 掀 or 扣?"""
     from .decision import should_xian as ask
     from .decision import should_xian_record
 
-    if record_path:
-        if hand:
-            raise click.UsageError("give HAND or --record, not both")
-        res = should_xian_record(read_json(record_path), policy, precision, max_hands, seed)
-    else:
-        if not hand:
-            raise click.UsageError("give HAND (16 cards) or --record FILE")
-        res = ask(" ".join(hand), seat, rules, policy, precision, max_hands, seed)
+    if record_path and hand:
+        raise click.UsageError("give HAND or --record, not both")
+    if not record_path and not hand:
+        raise click.UsageError("give HAND (16 cards) or --record FILE")
+    with _decision_bar(max_hands, policy, quiet) as bar:
+        if record_path:
+            res = should_xian_record(read_json(record_path), policy, precision, max_hands, seed,
+                                     progress=bar.update)
+        else:
+            res = ask(" ".join(hand), seat, rules, policy, precision, max_hands, seed,
+                      progress=bar.update)
     _print_decision(res, as_json)
 
 
 @cli.command("should-kou")
 @_decision_options
 def should_kou(hand: tuple[str, ...], rules: str | None, policy: str, precision: float,
-               max_hands: int, seed: int, as_json: bool) -> None:
+               max_hands: int, seed: int, as_json: bool, quiet: bool) -> None:
     """The banker holds HAND (16 cards) at its first decision: 扣 or lead?"""
     from .decision import should_kou as ask
 
     if not hand:
         raise click.UsageError("give HAND (16 cards)")
-    _print_decision(ask(" ".join(hand), rules, policy, precision, max_hands, seed), as_json)
+    with _decision_bar(max_hands, policy, quiet) as bar:
+        res = ask(" ".join(hand), rules, policy, precision, max_hands, seed,
+                  progress=bar.update)
+    _print_decision(res, as_json)
 
 
 @cli.command()

@@ -51,12 +51,19 @@ class DecisionResult:
     ci95: tuple[float, float]
     hands: int
     acceptance_rate: float
+    dealt: int = 0  # deals dealt, kept or not: the acceptance rate's sample size
+    kept: int = 0  # deals kept (``hands`` of them are used, at most ``max_hands``)
     ci95_a: tuple[float, float] = (float("nan"), float("nan"))
     ci95_b: tuple[float, float] = (float("nan"), float("nan"))
     p_gou: dict = field(default_factory=dict)
     p_ci_me: dict = field(default_factory=dict)
     p_ci_opponent: dict = field(default_factory=dict)
     details: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
+
+    def acceptance_ci95(self) -> tuple[float, float]:
+        """Wilson 95% CI of the acceptance rate over the ``dealt`` deals."""
+        e = proportion_ci(self.kept, self.dealt) if self.dealt else None
+        return (e.low, e.high) if e else (float("nan"), float("nan"))
 
     def as_dict(self) -> dict[str, Any]:
         names = ("ev_xian", "ev_kou") if self.question == "xian" else ("ev_kou", "ev_lead")
@@ -67,7 +74,9 @@ class DecisionResult:
             "recommendation": self.recommendation, names[0]: self.ev_a, names[1]: self.ev_b,
             f"{names[0]}_ci95": list(self.ci95_a), f"{names[1]}_ci95": list(self.ci95_b),
             "diff": self.diff, "ci95": list(self.ci95), "hands": self.hands,
-            "acceptance_rate": self.acceptance_rate, "p_gou": self.p_gou,
+            "acceptance_rate": self.acceptance_rate,
+            "acceptance_ci95": list(self.acceptance_ci95()), "dealt": self.dealt,
+            "p_gou": self.p_gou,
             "p_ci_me": self.p_ci_me, "p_ci_opponent": self.p_ci_opponent,
             "points_distribution": {str(int(k)): float(v) for k, v in dist.items()},
         }
@@ -120,6 +129,7 @@ def _run(question: str, hand_text: str | int, seat: int, rules: str | Rules | No
         if n == 0 and tries > 50 * chunks * PER_CHUNK:
             raise ValueError("no deal fits this position: the other seats' policies never "
                              "reach it with this hand")
+    kept = sum(len(x) for x in rows)
     allrows = np.concatenate(rows)[:max_hands]
     a, b = allrows[:, kd.Q_A], allrows[:, kd.Q_B]
     d, ea, eb = mean_ci(a - b), mean_ci(a), mean_ci(b)
@@ -135,8 +145,8 @@ def _run(question: str, hand_text: str | int, seat: int, rules: str | Rules | No
     n = len(allrows)
     return DecisionResult(
         question, format_cards(hand), seat, r.name, policy, seed, rec, ea.value, eb.value,
-        d.value, (d.low, d.high), n, n / tries if tries else float("nan"),
-        ci95_a=(ea.low, ea.high), ci95_b=(eb.low, eb.high),
+        d.value, (d.low, d.high), n, kept / tries if tries else float("nan"),
+        dealt=tries, kept=kept, ci95_a=(ea.low, ea.high), ci95_b=(eb.low, eb.high),
         p_gou=proportion_ci(int((details["captured_a"] >= r.gou_min).sum()), n).as_dict(),
         p_ci_me=proportion_ci(int((details["captured_a"] >= r.ci_min).sum()), n).as_dict(),
         p_ci_opponent=proportion_ci(int(details["opponent_ci_a"].sum()), n).as_dict(),

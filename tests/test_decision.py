@@ -83,6 +83,9 @@ def test_should_xian_json(capsys):
     for key in ("recommendation", "ev_xian", "ev_kou", "diff", "ci95", "hands"):
         assert key in out
     assert out["ci95"][0] <= out["diff"] <= out["ci95"][1]
+    lo, hi = out["acceptance_ci95"]
+    assert lo <= out["acceptance_rate"] <= hi and out["dealt"] >= out["hands"]
+    assert out["ev_xian_ci95"][0] <= out["ev_xian"] <= out["ev_xian_ci95"][1]
 
 
 def _partial_records():
