@@ -61,7 +61,7 @@ WS_SIZE = WS_PASS + MAX_PASS * PASS_COLS
 FULL_DECK = (1 << 48) - 1
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def settle_points(ws, params, points):
     """Points per seat of the finished hand in ``ws`` (mirrors analyzer.scoring.settle)."""
     cap = (ws[WS_CAP], ws[WS_CAP + 1], ws[WS_CAP + 2])
@@ -128,7 +128,7 @@ def new_scratch():
             np.empty(WS_SIZE, dtype=np.int64))
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def start_hand(deal, banker, params, ws):
     """Set ``ws`` to the state right after the deal (抢刺 holders first, else the banker)."""
     ws[:WS_XIAN_X] = 0
@@ -475,7 +475,7 @@ def advance(rules, policies, rng, scratch, logbuf, log_mode, forced_pick):
     return status
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def finish_hand(params, ws, res):
     """Score the finished hand in ``ws`` and write its result row into ``res``."""
     if params[P_KKK_K108] != 0:
@@ -499,7 +499,7 @@ def finish_hand(params, ws, res):
     res[R_QIANGCI_SEAT] = ws[S_QIANGCI_SEAT]
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def deal(rng, hands):
     """Deal 16 cards to each seat into ``hands``: a uniform random 3 × 16 partition.
 

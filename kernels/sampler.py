@@ -160,7 +160,7 @@ def count_plays(hand, params, set_beats, max_size):
     return n
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def play_at(hand, params, set_beats, max_size, index, out_info):
     """The mask gen_plays would put at position ``index``; its info goes to out_info[:5].
 
