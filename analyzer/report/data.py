@@ -125,6 +125,20 @@ class ReportData:
     elapsed: float = 0.0
 
 
+class ReportView:
+    """A report's data as its figures and pages see it: the presets it ran, in order, and
+    its words in its language."""
+
+    def __init__(self, data: ReportData):
+        self.d = data
+        self.spec = data.spec
+        self.lang = data.spec.lang
+        self.presets = [p for p in PRESET_ORDER if p in data.spec.presets]
+
+    def t(self, key: str, **kw) -> str:
+        return t(key, self.lang, **kw)
+
+
 def _ci_row(e: dict, **extra) -> dict:
     return {**extra, "value": e["value"], "ci_low": e["low"], "ci_high": e["high"], "n": e["n"]}
 

@@ -17,7 +17,8 @@ from matplotlib.figure import Figure
 
 from .. import __version__
 from . import dingniu, fonts
-from .data import COMPARE_METRICS, ODDS_FEATURES, PATTERN_IDS, PRESET_ORDER, ReportData
+from .data import (COMPARE_METRICS, ODDS_FEATURES, PATTERN_IDS, PRESET_ORDER, ReportData,
+                   ReportView)
 from .labels import t
 
 DPI = 100
@@ -44,17 +45,8 @@ def _n(n: int, unit: str, lang: str) -> str:
     return f"{n:,} {t(unit, lang)}"
 
 
-class _Plotter:
+class _Plotter(ReportView):
     """Draws the figures of one report in its language."""
-
-    def __init__(self, data: ReportData):
-        self.d = data
-        self.spec = data.spec
-        self.lang = data.spec.lang
-        self.presets = [p for p in PRESET_ORDER if p in data.spec.presets]
-
-    def t(self, key: str, **kw) -> str:
-        return t(key, self.lang, **kw)
 
     def figure(self, key: str, n: str, width: float = 10.0, height: float = 4.8,
                ncols: int | None = None, nrows: int = 1, **kw) -> tuple[Figure, np.ndarray]:

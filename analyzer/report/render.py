@@ -18,7 +18,8 @@ import pandas as pd
 
 from .. import __version__
 from . import dingniu, fonts
-from .data import COMPARE_METRICS, ODDS_FEATURES, PATTERN_IDS, PRESET_ORDER, ReportData
+from .data import (COMPARE_METRICS, ODDS_FEATURES, PATTERN_IDS, PRESET_ORDER, ReportData,
+                   ReportView)
 from .labels import t
 from .plots import XIAN_MIN_N, feature_label, figure_names, pattern_label
 
@@ -69,19 +70,13 @@ def fmt_ci(v: float, lo: float, hi: float, unit: str = "points",
     return f"{f(v)} [{f(lo)}, {f(hi)}]"
 
 
-class _Writer:
+class _Writer(ReportView):
     """Builds the blocks of one report."""
 
     def __init__(self, data: ReportData):
-        self.d = data
-        self.spec = data.spec
-        self.lang = data.spec.lang
-        self.presets = [p for p in PRESET_ORDER if p in data.spec.presets]
+        super().__init__(data)
         self.blocks: list[Block] = []
         self.sep = "，" if self.lang == "zh" else ", "
-
-    def t(self, key: str, **kw) -> str:
-        return t(key, self.lang, **kw)
 
     def add(self, kind: str, content: Any, anchor: str = "") -> None:
         self.blocks.append(Block(kind, content, anchor))
