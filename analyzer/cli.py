@@ -5,25 +5,19 @@ Bad input of any kind ends with one line on stderr and exit status 2.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
-from typing import Any
 
 import click
 
 from . import api
+from .cli_common import JSON_OPTION, emit_json
 from .describe import settlement_json, settlement_lines, tournament_lines
 from .fileio import read_json, write_atomic
 from .rules import DEFAULT_RULES, PRESETS
 
 RULES_OPTION = click.option("--rules", "rules", type=click.Choice(sorted(PRESETS)),
                             default=None, help=f"Rule preset (default {DEFAULT_RULES}).")
-JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-
-
-def _emit_json(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -40,7 +34,7 @@ def classify(cards: tuple[str, ...], rules: str | None, as_json: bool) -> None:
     """Kind, size and strength of the play CARDS make (e.g. 9s 9h, or 9s9h)."""
     info = api.classify_cards(" ".join(cards), rules)
     if as_json:
-        _emit_json(info)
+        emit_json(info)
         return
     extra = f", rank {info['rank']}" if "rank" in info else ""
     extra += f", k {info['k']}" if "k" in info else ""
@@ -65,7 +59,7 @@ def score(file: str, rules: str | None, as_json: bool) -> None:
     """Settle a finished hand: {"rules", "captured": [[play, ...] x3], "xian": [[x, t], ...]}."""
     st = api.score_hand(read_json(file), rules)
     if as_json:
-        _emit_json(settlement_json(st))
+        emit_json(settlement_json(st))
         return
     click.echo("\n".join(settlement_lines(st)))
 
@@ -77,7 +71,7 @@ def replay(file: str, as_json: bool) -> None:
     """Check a game record move by move and print the hand as it went."""
     out = api.replay_record(read_json(file))
     if as_json:
-        _emit_json(out)
+        emit_json(out)
         return
     click.echo(f"rules {out['rules']}, banker seat {out['banker']}")
     for i, line in enumerate(out["log"]):
@@ -192,7 +186,7 @@ def tournament(policies: str, n_deals: int, rules: str | None, seed: int,
         res = run(policies, n_deals, rules, seed, heuristic_params=params,
                   pimc_samples=pimc_samples, progress=bar.update)
     if as_json:
-        _emit_json(res.as_dict())
+        emit_json(res.as_dict())
         return
     click.echo("\n".join(tournament_lines(res)))
 
@@ -222,7 +216,7 @@ def _decision_bar(max_hands: int, policy: str, quiet: bool):
 def _print_decision(res, as_json: bool) -> None:
     d = res.as_dict()
     if as_json:
-        _emit_json(d)
+        emit_json(d)
         return
     a, b = ("掀 xian", "扣 kou") if res.question == "xian" else ("扣 kou", "lead")
     click.echo(f"{d['hand']}  seat {res.seat}, rules {res.rules}, policy {res.policy}, "
@@ -307,7 +301,7 @@ def stats(what: str, n_deals: int, rules: str | None, policy: str, seed: int,
 
         res = banker_advantage(simulate_aggregate(n_deals, rules, policy, seed).summary())
         if as_json:
-            _emit_json(res)
+            emit_json(res)
         else:
             e = res["banker_mean_points"]
             click.echo(f"banker (seat 0) mean points per hand, rules {res['rules']}, policy "
@@ -318,7 +312,7 @@ def stats(what: str, n_deals: int, rules: str | None, policy: str, seed: int,
 
     df = (pattern_values if what == "values" else xian_ev)(n_deals, rules, policy, seed)
     if as_json:
-        _emit_json({**{k: v for k, v in df.attrs.items()}, "rows": df.to_dict("records")})
+        emit_json({**{k: v for k, v in df.attrs.items()}, "rows": df.to_dict("records")})
         return
     head = ", ".join(f"{k} {v}" for k, v in df.attrs.items() if not isinstance(v, (dict, list)))
     click.echo(head + " (points per hand; 95% CIs)")
@@ -338,7 +332,7 @@ def odds(rules: str | None, n_deals: int, seed: int, as_json: bool) -> None:
 
     res = compute(rules, n_deals, seed)
     if as_json:
-        _emit_json(res)
+        emit_json(res)
         return
     click.echo(f"one seat's 16 cards, rules {res['rules']}: exact probability, and a Monte Carlo "
                f"estimate [95% CI] from {n_deals:,} deals (seed {seed})")
@@ -399,7 +393,7 @@ def bench(rules: str | None, n_hands: int, n_deals: int, reference_hands: int, r
     b = run_bench(rules or DEFAULT_RULES, n_deals, n_hands, reference_hands, repeats,
                   cold=not no_cold)
     if as_json:
-        _emit_json(b)
+        emit_json(b)
     else:
         click.echo(format_bench(b))
 

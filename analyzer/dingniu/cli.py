@@ -3,11 +3,10 @@ entry point turns into one line on stderr and exit status 2."""
 
 from __future__ import annotations
 
-import json
-from typing import Any
 
 import click
 
+from ..cli_common import JSON_OPTION, emit_json
 from ..describe import tournament_lines
 from ..fileio import read_json
 from ..stats import Estimate
@@ -15,13 +14,8 @@ from .rules import PRESETS
 
 RULES_OPTION = click.option("--rules", "rules", type=click.Choice(sorted(PRESETS)),
                             default=None, help="顶牛 preset (default standard).")
-JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 SEED_OPTION = click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
                            help="Root seed (streams spawned from SeedSequence(seed)).")
-
-
-def _emit(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
 def _est(d: dict[str, float], digits: int = 3, signed: bool = True) -> str:
@@ -48,7 +42,7 @@ def simulate(n: int, policy: str, seed: int, rules: str | None, as_json: bool) -
 
     res = run(n, policy, seed, rules)
     if as_json:
-        _emit(res)
+        emit_json(res)
         return
     click.echo(f"{res['hands']} hands, policy {policy}, rules {res['rules']}, seed {seed} "
                "(95% CIs)")
@@ -70,7 +64,7 @@ def odds(n: int, seed: int, rules: str | None, as_json: bool) -> None:
 
     res = run(n, seed, rules)
     if as_json:
-        _emit(res)
+        emit_json(res)
         return
     click.echo(f"头牌's hand ({res['distinct_hands']} distinct hands); exact, then Monte "
                f"Carlo over {n} deals (seed {seed}, 95% CI)")
@@ -93,7 +87,7 @@ def tournament(policies: str, n: int, seed: int, rules: str | None, as_json: boo
 
     res = run(policies, n, seed, rules)
     if as_json:
-        _emit(res.as_dict())
+        emit_json(res.as_dict())
         return
     click.echo("\n".join(tournament_lines(res)))
 
@@ -125,7 +119,7 @@ def best_play(file: str | None, hand: str | None, history: str | None, samples: 
         pos = {"hand": hand, "history": history or ""}
     res = run(pos, samples, seed, solve_samples, rules)
     if as_json:
-        _emit(res)
+        emit_json(res)
         return
     click.echo(f"{res['position']}")
     click.echo(f"{res['samples']} hidden deals (seed {seed}); every seat then plays the "
@@ -154,7 +148,7 @@ def replay(file: str, as_json: bool) -> None:
 
     st = run(read_json(file))
     if as_json:
-        _emit({"log": st.describe(), "over": st.is_terminal(), "end": st.end_reason,
+        emit_json({"log": st.describe(), "over": st.is_terminal(), "end": st.end_reason,
                "totals": st.totals() if st.is_terminal() else None,
                "points": st.returns() if st.is_terminal() else None,
                "to_act": st.current_player()})
@@ -187,7 +181,7 @@ def solve(file: str, as_json: bool) -> None:
     out = {"values": list(sol.values), "best": format_action(sol.action),
            "to_act": st.current_player(), "positions": sol.positions, "seconds": secs}
     if as_json:
-        _emit(out)
+        emit_json(out)
         return
     click.echo(f"seat {out['to_act']} to act; best {out['best']}; values (max-n, open hands) "
                + ", ".join(f"seat {s} {v:+d}" for s, v in enumerate(sol.values))
