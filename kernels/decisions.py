@@ -14,7 +14,7 @@ from numba import njit, prange
 from .batch import no_log
 from .game import (N_RESULT, PH_KOU, PH_LEAD, R_CAP0, R_PTS0, S_LEAD, S_MUST_LEAD, S_N_ACT,
                    S_PHASE, WS_HANDS, advance, finish_hand, new_scratch, start_hand)
-from .hand import play_on, track_passes
+from .hand import play_both, play_on, track_passes
 from .pimc import sample_hidden
 from .policies import POLICY_PIMC
 from .bits import popcount
@@ -62,20 +62,16 @@ def _deal_around(hand, seat, pinned, rng, out):
 
 
 @njit(cache=True)
-def _play_branch(rules, policies, rng, scratch, logbuf, res, forced_pick, seat, row, col):
-    """Play the position in ``scratch`` on with ``forced_pick`` first; record ``seat``'s
-    points in ``row[col]`` and, for the first action (``col == Q_A``), its cards captured and
-    whether an opponent reached 刺."""
-    params = rules[0]
-    play_on(rules, policies, rng, scratch, logbuf, 0, forced_pick)
-    finish_hand(params, scratch[2], res)
-    row[col] = res[R_PTS0 + seat]
-    if col == Q_A:
-        row[Q_CAP_A] = res[R_CAP0 + seat]
-        row[Q_OPP_CI_A] = 0
-        for s in range(3):
-            if s != seat and res[R_CAP0 + s] >= params[P_CI]:
-                row[Q_OPP_CI_A] = 1
+def _record(params, res_a, res_b, seat, row):
+    """``seat``'s points after actions A and B into ``row``, and after A its cards captured
+    and whether an opponent reached 刺."""
+    row[Q_A] = res_a[R_PTS0 + seat]
+    row[Q_B] = res_b[R_PTS0 + seat]
+    row[Q_CAP_A] = res_a[R_CAP0 + seat]
+    row[Q_OPP_CI_A] = 0
+    for s in range(3):
+        if s != seat and res_a[R_CAP0 + s] >= params[P_CI]:
+            row[Q_OPP_CI_A] = 1
 
 
 @njit(parallel=True, cache=True)
@@ -99,7 +95,8 @@ def xian_query_chunks(hand, seat, pinned, states, per_chunk, rules, policies, ou
         ws = scratch[2]
         saved = np.empty_like(ws)
         logbuf = no_log()
-        res = np.empty(N_RESULT, dtype=np.int64)
+        res_a = np.empty(N_RESULT, dtype=np.int64)
+        res_b = np.empty(N_RESULT, dtype=np.int64)
         out[c, :, :] = -999
         tries[c] = 0
         for i in range(per_chunk):
@@ -119,14 +116,9 @@ def xian_query_chunks(hand, seat, pinned, states, per_chunk, rules, policies, ou
                 if status != 1 or ws[S_PHASE] != PH_KOU or ws[S_N_ACT] != seat \
                         or ws[S_LEAD] != 0:
                     continue
-                saved[:] = ws
-                branch_rng = play_rng.copy()
-                _play_branch(rules, policies, play_rng, scratch, logbuf, res, 1, seat, out[c, i],
-                             Q_A)  # 掀
-                ws[:] = saved
-                play_rng[:] = branch_rng
-                _play_branch(rules, policies, play_rng, scratch, logbuf, res, 0, seat, out[c, i],
-                             Q_B)  # 扣
+                # 掀 is entry 1 of the answer, 扣 entry 0
+                play_both(rules, policies, play_rng, scratch, logbuf, saved, 1, 0, res_a, res_b)
+                _record(params, res_a, res_b, seat, out[c, i])
                 break
 
 
@@ -144,7 +136,8 @@ def kou_query_chunks(hand, pinned, states, per_chunk, rules, policies, out, trie
         ws = scratch[2]
         saved = np.empty_like(ws)
         logbuf = no_log()
-        res = np.empty(N_RESULT, dtype=np.int64)
+        res_a = np.empty(N_RESULT, dtype=np.int64)
+        res_b = np.empty(N_RESULT, dtype=np.int64)
         out[c, :, :] = -999
         tries[c] = 0
         for i in range(per_chunk):
@@ -159,13 +152,14 @@ def kou_query_chunks(hand, pinned, states, per_chunk, rules, policies, out, trie
                 word = next_u64(rng)
                 seed_state(word, play_rng)
                 saved[:] = ws
-                _play_branch(rules, policies, play_rng, scratch, logbuf, res, 0, 0, out[c, i],
-                             Q_A)  # 扣 is entry 0
+                play_on(rules, policies, play_rng, scratch, logbuf, 0, 0)  # 扣 is entry 0
+                finish_hand(params, ws, res_a)
                 ws[:] = saved
                 ws[S_MUST_LEAD] = 1  # the lead branch: 扣 is not offered
                 seed_state(word, play_rng)
-                _play_branch(rules, policies, play_rng, scratch, logbuf, res, -1, 0, out[c, i],
-                             Q_B)
+                play_on(rules, policies, play_rng, scratch, logbuf, 0, -1)
+                finish_hand(params, ws, res_b)
+                _record(params, res_a, res_b, 0, out[c, i])
                 break
 
 
@@ -182,7 +176,8 @@ def xian_at_position_chunks(position, seat, states, per_chunk, rules, policies, 
         ws = scratch[2]
         sample = np.empty_like(ws)
         logbuf = no_log()
-        res = np.empty(N_RESULT, dtype=np.int64)
+        res_a = np.empty(N_RESULT, dtype=np.int64)
+        res_b = np.empty(N_RESULT, dtype=np.int64)
         out[c, :, :] = -999
         tries[c] = 0
         for i in range(per_chunk):
@@ -191,13 +186,8 @@ def xian_at_position_chunks(position, seat, states, per_chunk, rules, policies, 
                 if not sample_hidden(position, seat, set_beats, rng, sample):
                     continue
                 out[c, i, Q_HAND0:Q_HAND0 + 3] = sample[WS_HANDS:WS_HANDS + 3]
-                word = next_u64(rng)
                 ws[:] = sample
-                seed_state(word, play_rng)
-                _play_branch(rules, policies, play_rng, scratch, logbuf, res, 1, seat, out[c, i],
-                             Q_A)  # 掀
-                ws[:] = sample
-                seed_state(word, play_rng)
-                _play_branch(rules, policies, play_rng, scratch, logbuf, res, 0, seat, out[c, i],
-                             Q_B)  # 扣
+                seed_state(next_u64(rng), play_rng)
+                play_both(rules, policies, play_rng, scratch, logbuf, sample, 1, 0, res_a, res_b)
+                _record(params, res_a, res_b, seat, out[c, i])
                 break

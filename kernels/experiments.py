@@ -11,9 +11,9 @@ from numba import njit, prange
 
 from .batch import no_log
 from .bits import FIVE, KING, NINE, POP4, nib, popcount
-from .game import (PH_LEAD, R_PTS0, S_PHASE, N_RESULT, advance, deal, finish_hand, new_scratch,
+from .game import (PH_LEAD, R_PTS0, S_PHASE, N_RESULT, advance, deal, new_scratch,
                    start_hand)
-from .hand import play_hand
+from .hand import play_both, play_hand
 from .policies import POLICY_PIMC, sure_cards
 from .rng import bounded, next_u64, seed_state
 
@@ -206,6 +206,7 @@ def xian_ev_chunks(states, chunk_size, n_deals, rules, policies, out):
         saved = np.empty_like(ws)
         logbuf = no_log()
         res = np.empty(N_RESULT, dtype=np.int64)
+        res_b = np.empty(N_RESULT, dtype=np.int64)
         out[c, :, :, :] = 0
         start = c * chunk_size
         stop = min(start + chunk_size, n_deals)
@@ -219,16 +220,10 @@ def xian_ev_chunks(states, chunk_size, n_deals, rules, policies, out):
             # the banker 扣s (entry 0 at its first decision); stop when seat 1 is asked
             if advance(rules, (asked, weights), play_rng, scratch, logbuf, 0, 0) != 1:
                 continue
-            saved[:] = ws
-            state_after = play_rng.copy()
-            advance(rules, policies, play_rng, scratch, logbuf, 0, 1)  # 掀
-            finish_hand(params, ws, res)
+            # 掀 is entry 1 of seat 1's answer, 扣 entry 0
+            play_both(rules, policies, play_rng, scratch, logbuf, saved, 1, 0, res, res_b)
             p_xian = res[R_PTS0 + 1]
-            ws[:] = saved
-            play_rng[:] = state_after
-            advance(rules, policies, play_rng, scratch, logbuf, 0, 0)  # 扣
-            finish_hand(params, ws, res)
-            p_kou = res[R_PTS0 + 1]
+            p_kou = res_b[R_PTS0 + 1]
             h = hands[1]
             sb = min(sure_cards(h, 0xFFFFFFFFFFFF & ~h, beaters), SURE_BINS - 1)
             kc = POP4[nib(h, KING)]

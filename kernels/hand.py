@@ -41,6 +41,23 @@ def play_on(rules, policies, rng, scratch, logbuf, log_mode, forced_pick):
 
 
 @njit(cache=True)
+def play_both(rules, policies, rng, scratch, logbuf, saved, pick_a, pick_b, res_a, res_b):
+    """From the position in ``scratch``, play on twice from one stream: with entry ``pick_a``
+    at the first decision into result row ``res_a``, then, position and stream restored, with
+    ``pick_b`` into ``res_b`` (common random numbers). ``saved`` is a work copy of the state
+    words."""
+    ws = scratch[2]
+    saved[:] = ws
+    branch_rng = rng.copy()
+    play_on(rules, policies, rng, scratch, logbuf, 0, pick_a)
+    finish_hand(rules[0], ws, res_a)
+    ws[:] = saved
+    rng[:] = branch_rng
+    play_on(rules, policies, rng, scratch, logbuf, 0, pick_b)
+    finish_hand(rules[0], ws, res_b)
+
+
+@njit(cache=True)
 def play_hand(deal, banker, rules, policies, rng, scratch, logbuf, log_mode, res):
     """Play one hand from the deal to the end; write its result row into ``res``.
 
