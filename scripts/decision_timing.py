@@ -16,8 +16,8 @@ import subprocess
 import sys
 import time
 
-from analyzer.cards import format_cards
-from analyzer.simulate import deal_hands
+from analyzer.xianniu.cards import format_cards
+from analyzer.xianniu.sim import deal_hands
 
 
 def query(hand: str, rules: str) -> tuple[float, dict]:
@@ -42,9 +42,10 @@ def main() -> int:
         for hand in hands:
             wall, res = query(hand, rules)
             times.append(wall)
-            half = (res["ci95"][1] - res["ci95"][0]) / 2
-            print(f"  {wall:5.2f} s  {res['hands']:6d} deals  ±{half:.3f}  "
-                  f"{res['recommendation']:5s} {res['diff']:+.3f}  {hand}")
+            diff = res["diff"]
+            half = (diff["high"] - diff["low"]) / 2
+            print(f"  {wall:5.2f} s  {res['deals']:6d} deals  ±{half:.3f}  "
+                  f"{res['recommendation']:5s} {diff['value']:+.3f}  {hand}")
         print(f"  median {statistics.median(times):.2f} s, max {max(times):.2f} s")
     return 0
 

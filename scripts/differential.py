@@ -6,7 +6,7 @@ Usage: python scripts/differential.py [HANDS] [SEED]   (both presets, random and
 import sys
 import time
 
-from analyzer.crosscheck import crosscheck
+from analyzer.xianniu.crosscheck import crosscheck
 
 hands = int(sys.argv[1]) if len(sys.argv) > 1 else 50_000
 seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1

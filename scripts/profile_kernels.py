@@ -18,13 +18,13 @@ import numba
 import numpy as np
 from numba import njit
 
-from analyzer.rules import get_rules
-from analyzer.simulate import logged_hands, policy_arrays, rule_arrays
-from kernels import game as kg
-from kernels.batch import deal_many, play_deals
+from analyzer.xianniu.rules import get_rules
+from analyzer.xianniu.sim import logged_hands, policy_arrays, rule_arrays
+from kernels.xianniu import game as kg
+from kernels.xianniu.batch import deal_many, play_deals
 from kernels.rng import bounded, states_from_seed
-from kernels.tables import KIND_SET
-from kernels.sampler import answer_at, count_answers, count_plays, play_at
+from kernels.xianniu.tables import KIND_SET
+from kernels.xianniu.sampler import answer_at, count_answers, count_plays, play_at
 
 
 @njit
@@ -76,7 +76,7 @@ def main() -> None:
     counts = dict.fromkeys(phases, 0)
     sample = logged_hands(3000, r, seed=1)
     for lh in sample:
-        from analyzer.engine import new_hand
+        from analyzer.xianniu.engine import new_hand
         st = new_hand(list(lh.hands), r)
         for _, a in lh.actions:
             counts[st.phase] += 1

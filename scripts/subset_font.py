@@ -1,7 +1,8 @@
 """Cut the report's CJK font from Noto Sans CJK SC: only the glyphs the report's text uses.
 
-Run after adding or changing a label in ``analyzer/report/labels.py`` (tests/test_report.py
-fails while a label has a character the font lacks):
+Run after adding or changing a label of the report (``analyzer/report/labels.py`` or a
+game's ``report`` module; tests/core/test_report.py fails while a label has a character the
+font lacks):
 
     apt-get install fonts-noto-cjk       # the source font (SIL Open Font License 1.1)
     pip install fonttools                # a tool for this script only

@@ -20,9 +20,9 @@ import time
 
 import numpy as np
 
-from analyzer.fileio import write_atomic
-from analyzer.tournament import tournament
-from kernels.policies import HEURISTIC_DEFAULTS, HEURISTIC_NAMES as NAMES, N_HEURISTIC
+from analyzer.core.fileio import write_atomic
+from analyzer.xianniu.tournament import tournament
+from kernels.xianniu.policies import HEURISTIC_DEFAULTS, HEURISTIC_NAMES as NAMES, N_HEURISTIC
 
 
 def evaluate(vec: np.ndarray, deals: int, rules: str, seed: int) -> tuple[float, float, float]:

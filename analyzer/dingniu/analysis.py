@@ -1,5 +1,5 @@
 """顶牛 questions answered with numbers: batch statistics, deal odds, duplicate tournaments
-and the best play of a position. Every estimate carries n and a 95% CI (analyzer.stats)."""
+and the best play of a position. Every estimate carries n and a 95% CI (analyzer.core.stats)."""
 
 from __future__ import annotations
 
@@ -10,37 +10,27 @@ from typing import Any
 
 import numpy as np
 
-from kernels import dingniu as kd
+from kernels.dingniu import game as kd
 from kernels.rng import states_from_seed
 
-from ..stats import mean_ci, proportion_ci
-from ..tournament import TournamentResult
+from ..core.stats import mean_ci, proportion_ci
+from ..core.tournament import TournamentResult
 from .position import Position, parse_position, sample_states
 from .rules import N_KINDS, N_SEATS, DingniuRules, get_rules
-from .sim import heuristic_matrix, play_hands, policy_ids, rule_arrays, state_array
+from .sim import heuristic_matrix, policy_ids, rule_arrays, state_array
 from .solver import Solver, _copy
 from .tiles import format_action
 
 SEAT_NAMES = ("头牌", "二牌", "三牌", "末牌")
 
 
-def simulate(n: int, policies: str = "random", seed: int = 0,
+def simulate(n: int, policies: str = "heuristic", seed: int = 0,
              rules: str | DingniuRules | None = None) -> dict[str, Any]:
-    """Mean points and P(win) per seat, P(算帐) and its success rate, from ``n`` hands."""
-    r = get_rules(rules)
-    res = play_hands(n, policies, seed, r)
-    pts = res[:, kd.R_PTS:kd.R_PTS + N_SEATS]
-    suan = res[:, kd.R_END] == 2
-    seat_of = res[:, kd.R_SUAN]
-    won = suan & (pts[np.arange(len(res)), np.maximum(seat_of, 0)] > 0)
-    seats = []
-    for s in range(N_SEATS):
-        seats.append({"seat": s, "name": SEAT_NAMES[s], "points": mean_ci(pts[:, s]).as_dict(),
-                      "p_win": proportion_ci(int((pts[:, s] > 0).sum()), n).as_dict(),
-                      "count": mean_ci(res[:, kd.R_TOT + s]).as_dict()})
-    return {"game": "dingniu", "rules": r.name, "policies": policies, "seed": seed, "hands": n,
-            "seats": seats, "p_suan": proportion_ci(int(suan.sum()), n).as_dict(),
-            "p_suan_success": proportion_ci(int(won.sum()), int(suan.sum())).as_dict()}
+    """Mean points and P(win) per seat, P(算帐) and its success rate, from ``n`` hands (the
+    batch runner's numbers: the same for any number of threads or workers)."""
+    from ..core.runner import RunSpec, run
+
+    return run(RunSpec("dingniu", n, get_rules(rules).name, policies, seed)).as_json()
 
 
 # -- odds of deal features ---------------------------------------------------------------------
@@ -136,6 +126,18 @@ def tournament(policies: str, n_deals: int, seed: int = 0,
 
 # -- best play ---------------------------------------------------------------------------------
 
+def _best(rows: list[dict[str, Any]], order: list[int]) -> dict[str, Any]:
+    """The recommended action: the best by PIMC mean and, when there is another, its margin
+    over the next best (paired on the same deals)."""
+    top = rows[order[0]]
+    best = {"action": top["action"], "action_id": top["action_id"], "pimc": top["pimc"]}
+    if len(order) > 1:
+        runner_up = rows[order[1]]
+        best["next_best"] = runner_up["action"]
+        best["margin"] = runner_up["behind_best"]
+    return best
+
+
 def best_play(position: Any, samples: int = 200, seed: int = 0, solve_samples: int | None = None,
               rules: str | None = None) -> dict[str, Any]:
     """Rank the legal actions of a position by mean points over sampled hidden deals.
@@ -179,11 +181,11 @@ def best_play(position: Any, samples: int = 200, seed: int = 0, solve_samples: i
         rows.append(row)
     order = sorted(range(len(legal)), key=lambda j: -rows[j]["pimc"]["value"])
     best = order[0]
-    result = {"game": "dingniu", "rules": r.name, "seed": seed, "seat": p.seat,
-              "position": p.describe(), "samples": len(states),
-              "actions": [rows[j] for j in order]}
     for j in order[1:]:  # paired on the same deals: how far behind the best each action is
         rows[j]["behind_best"] = mean_ci(mine[:, best] - mine[:, j]).as_dict()
+    result = {"game": "dingniu", "rules": r.name, "seed": seed, "seat": p.seat,
+              "position": p.describe(), "samples": len(states),
+              "best": _best(rows, order), "actions": [rows[j] for j in order]}
     if solve_samples:
         chosen = int(np.argmax(open_vals.mean(axis=0)))
         result["open_hands"] = {

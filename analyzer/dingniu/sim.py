@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels import dingniu as kd
+from kernels.dingniu import game as kd
 from kernels.rng import states_from_seed
 
 from .engine import SUAN, State
-from ..seats import seat_policy_names
+from ..core.seats import seat_policy_names
 from .rules import N_KINDS, N_SEATS, DingniuRules, get_rules
 
 POLICIES = {"random": kd.RANDOM, "heuristic": kd.HEURISTIC}
@@ -65,7 +65,7 @@ def _check_n(n: int, what: str = "hands") -> int:
 
 def play_hands(n: int, policies: str | list[str] = "random", seed: int = 0,
                rules: str | DingniuRules | None = None) -> np.ndarray:
-    """Result rows (``kernels.dingniu.R_*``) of ``n`` hands dealt and played in the kernels."""
+    """Result rows (``kernels.dingniu.game.R_*``) of ``n`` hands dealt and played in the kernels."""
     n = _check_n(n)
     tiles, params = rule_arrays(get_rules(rules))
     n_chunks = -(-n // CHUNK)

@@ -1,11 +1,14 @@
-"""The strategy report: every analysis of the project in one Markdown and HTML document.
+"""The strategy report: every game's analyses in one Markdown and HTML document.
 
-:func:`build_report` runs the analyses (:mod:`.data`), draws the figures (:mod:`.plots`)
-and writes the pages (:mod:`.render`) with the words of :mod:`.labels`.
+This package is the machinery only; each game contributes a :class:`~.section.Section` in
+its own ``report`` module, found through the game registry. :func:`build_report` runs the
+sections (:mod:`.section`), draws their figures (:mod:`.plots`) and writes the pages
+(:mod:`.render`) with the words of :mod:`.labels` and the numbers of :mod:`.formats`.
 """
 
 from .build import Report, build_report
-from .data import DEFAULT_HANDS, MIN_HANDS, RULE_CHOICES, ReportData, ReportSpec, run_analyses
+from .section import (DEFAULT_HANDS, MIN_HANDS, ReportData, ReportSpec, Section, registered,
+                      run_sections, seed_sequence)
 
-__all__ = ["DEFAULT_HANDS", "MIN_HANDS", "RULE_CHOICES", "Report", "ReportData", "ReportSpec",
-           "build_report", "run_analyses"]
+__all__ = ["DEFAULT_HANDS", "MIN_HANDS", "Report", "ReportData", "ReportSpec", "Section",
+           "build_report", "registered", "run_sections", "seed_sequence"]

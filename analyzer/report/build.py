@@ -1,27 +1,26 @@
-"""``xianniu report``: run the analyses, draw the plots, write the report's files.
+"""``xianniu report``: run every section, draw its figures, write the report's files.
 
 The files go into one folder: ``report.md``, ``report.html`` (self-contained), one CSV per
-table and one PNG per figure. Each is written whole or not at all (temporary file, then
-rename), ``report.html`` last, so a finished report is complete.
+table and one PNG per figure. They are first written into a hidden staging folder and only
+moved into place once all are written, so an interrupted report (an error, Ctrl-C) leaves
+nothing behind: a new folder appears whole with a single rename; into a folder that already
+exists each file is renamed in, ``report.html`` last.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..fileio import write_atomic
-from . import dingniu
-from .data import ANALYSES, DEFAULT_HANDS, ReportData, ReportSpec, run_analyses
+from ..core.fileio import write_atomic
+from . import plots
 from .labels import t
-from .plots import FIGURES, render_pngs
-from .render import to_html, to_markdown
-
-TABLES = ("rules", "odds", "outcomes", "captured", "values", "k_count", "xian_ev", "ladder",
-          "compare", *dingniu.TABLES)
+from .render import head, to_html, to_markdown
+from .section import DEFAULT_HANDS, ReportData, ReportSpec, Section, choose, run_sections
 
 
 @dataclass
@@ -37,33 +36,93 @@ class Report:
         return self.files["report.html"]
 
 
-def check_out_dir(out: str | os.PathLike[str]) -> Path:
-    """Make ``out`` (a folder) and make sure a file can be written there, before the work."""
-    path = Path(out)
-    if path.exists() and not path.is_dir():
-        raise ValueError(f"--out {out} is a file, not a folder")
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-        fd, probe = tempfile.mkstemp(prefix=".probe.", dir=path)
-        os.close(fd)
-        os.unlink(probe)
-    except OSError as e:
-        raise ValueError(f"cannot write the report into {out}: {e.strerror or e}") from None
-    return path
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+class Staging:
+    """A hidden folder to write the report into, then move into ``out`` (a folder).
+
+    It is made beside ``out`` when ``out`` does not exist yet (and is renamed to ``out``
+    at the end), inside ``out`` when it does. ValueError, before any work, when ``out`` is
+    a file or cannot be written.
+    """
+
+    def __init__(self, out: str | os.PathLike[str]):
+        self.out = Path(out)
+        if self.out.exists() and not self.out.is_dir():
+            raise ValueError(f"--out {out} is a file, not a folder")
+        self.existed = self.out.is_dir()
+        self.made: list[Path] = []  # parent folders made for the report, outermost first
+        try:
+            if self.existed:
+                self.dir = Path(tempfile.mkdtemp(prefix=".report.", suffix=".tmp",
+                                                 dir=self.out))
+            else:
+                parent = self.out.absolute().parent
+                self._make_parents(parent)
+                self.dir = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.", suffix=".tmp",
+                                                 dir=parent))
+            os.chmod(self.dir, 0o777 & ~_umask())  # what mkdir would give, not mkdtemp's 700
+        except OSError as e:
+            self._remove_parents()
+            raise ValueError(f"cannot write the report into {out}: {e.strerror or e}") from None
+
+    def _make_parents(self, parent: Path) -> None:
+        missing = []
+        while not parent.exists() and parent != parent.parent:
+            missing.append(parent)
+            parent = parent.parent
+        for p in reversed(missing):
+            p.mkdir()
+            self.made.append(p)
+
+    def _remove_parents(self) -> None:
+        for p in reversed(self.made):
+            try:
+                p.rmdir()
+            except OSError:
+                break  # something else was put there meanwhile: leave it
+
+    def write(self, name: str, content: str | bytes) -> None:
+        write_atomic(self.dir / name, content)
+
+    def commit(self, names: list[str], stale: Iterable[str]) -> dict[str, Path]:
+        """Move the files ``names`` into ``out`` in that order; remove the ``stale`` ones
+        (an earlier report's) that this report did not write."""
+        if not self.existed:
+            os.rename(self.dir, self.out)
+        else:
+            for name in names:
+                os.replace(self.dir / name, self.out / name)
+            for name in sorted(set(stale) - set(names)):
+                (self.out / name).unlink(missing_ok=True)
+            self.dir.rmdir()
+        return {name: self.out / name for name in names}
+
+    def abort(self) -> None:
+        """Remove the staging folder and any parent folder made for the report."""
+        shutil.rmtree(self.dir, ignore_errors=True)
+        self._remove_parents()
 
 
 def build_report(rules: str = "all", hands: int = DEFAULT_HANDS, policy: str = "heuristic",
                  seed: int = 0, out: str | os.PathLike[str] = "xianniu-report",
-                 lang: str = "zh",
-                 progress: Callable[[str], None] | None = None) -> Report:
-    """Run the report's analyses and write its files into the folder ``out``.
+                 lang: str = "zh", progress: Callable[[str], None] | None = None,
+                 sections: Iterable[str | Section] | None = None) -> Report:
+    """Run the report's sections and write its files into the folder ``out``.
 
-    ``progress`` hears one line per step (``[3/14] ...``). ValueError on bad arguments and
-    OSError when ``out`` cannot be written, both before any work is done.
+    ``progress`` hears one line per step (``[3/15] ...``). ``sections`` picks sections by
+    game name (default: every game that has one). ValueError on bad arguments and when
+    ``out`` cannot be written, both before any work is done.
     """
     spec = ReportSpec(rules, hands, policy, seed, lang)
-    path = check_out_dir(out)
-    total = len(spec.presets) * len(ANALYSES) + 3
+    chosen = choose(sections)
+    for s in chosen:
+        s.check(spec)
+    total = sum(s.steps(spec) for s in chosen) + 2
     count = 0
 
     def step(what: str) -> None:
@@ -72,23 +131,35 @@ def build_report(rules: str = "all", hands: int = DEFAULT_HANDS, policy: str = "
         if progress is not None:
             progress(t("step", lang, i=count, total=total, what=what))
 
-    data = run_analyses(spec, step)
-    step(t("step_plots", lang))
-    pngs = render_pngs(data)
-    step(t("step_write", lang, path=path))
-    files: dict[str, Path] = {}
-
-    def put(name: str, content: str | bytes) -> None:
-        files[name] = path / name
-        write_atomic(path / name, content)
-
-    for name, png in pngs.items():
-        put(f"{name}.png", png)
-    for name, df in data.tables.items():
-        put(f"{name}.csv", df.to_csv(index=False))
-    put("report.md", to_markdown(data))
-    put("report.html", to_html(data, pngs))
-    stale = {f"{n}.png" for n in FIGURES} | {f"{n}.csv" for n in TABLES}
-    for name in sorted(stale - set(files)):
-        (path / name).unlink(missing_ok=True)  # left by an earlier report with other presets
-    return Report(path, files, data)
+    stage = Staging(out)
+    try:
+        data = run_sections(spec, chosen, step)
+        step(t("step_plots", lang))
+        pngs: dict[str, bytes] = {}
+        with plots.style():
+            for s in chosen:
+                for name, fig in s.figures(data.results[s.key], lang).items():
+                    if name in pngs:
+                        raise ValueError(f"two sections draw the figure {name!r}")
+                    pngs[name] = plots.png(fig, spec.command())
+        step(t("step_write", lang, path=stage.out))
+        blocks = head(spec, chosen)
+        for s in chosen:
+            blocks += s.blocks(data.results[s.key], lang)
+        shown = {b.content[0] for b in blocks if b.kind == "img"}
+        assert shown == set(pngs), (shown, set(pngs))
+        names = [f"{n}.png" for n in pngs] + [f"{n}.csv" for n in data.tables]
+        for name, content in pngs.items():
+            stage.write(f"{name}.png", content)
+        for name, df in data.tables.items():
+            stage.write(f"{name}.csv", df.to_csv(index=False))
+        stage.write("report.md", to_markdown(blocks, lang))
+        stage.write("report.html", to_html(blocks, pngs, lang))
+        names += ["report.md", "report.html"]
+        stale = {f"{n}.{ext}" for s in [*choose(), *chosen] for n in s.outputs
+                 for ext in ("png", "csv")}
+        files = stage.commit(names, stale)
+    except BaseException:
+        stage.abort()
+        raise
+    return Report(stage.out, files, data)

@@ -1,0 +1,116 @@
+"""Pieces shared by every game's command line: options with one meaning everywhere, JSON."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import click
+from click.core import ParameterSource
+
+from .batchrun import FORMATS, RunInterrupted
+
+JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+
+
+def emit_json(data: Any) -> None:
+    """Print ``data`` as indented JSON, Chinese left readable."""
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def batch_options(n_seats: int, default_hands: int = 100_000):
+    """The options every game's ``simulate`` shares, with one meaning in every game."""
+    seats = ",".join("ABCD"[:n_seats])
+    options = [
+        click.option("--hands", "n_hands", type=click.IntRange(min=1), default=default_hands,
+                     show_default=True, help="Number of hands to play."),
+        click.option("--policy", default="heuristic", show_default=True,
+                     help="Policy of every seat."),
+        click.option("--policies", default=None,
+                     help=f"One policy per seat, {seats} (overrides --policy)."),
+        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+                     help="Root seed; the same seed gives the same numbers on any number of "
+                          "cores or workers."),
+        click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
+                     help="Write the result here (whole or not at all) instead of standard "
+                          "output; finished work is checkpointed beside it."),
+        click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+                     help="Output format (default: table; --json means json)."),
+        click.option("--backend", type=click.Choice(["local", "dask"]), default="local",
+                     show_default=True,
+                     help="Run the chunks here, or as tasks on a Dask cluster."),
+        click.option("--scheduler", default=None, metavar="ADDRESS",
+                     help="Dask scheduler address (default: a LocalCluster on this machine)."),
+        click.option("--resume", is_flag=True,
+                     help="Continue an interrupted run with the same arguments and --out."),
+        click.option("--records", "records_path", type=click.Path(dir_okay=False),
+                     default=None, help="Also keep every hand's row in this Parquet file."),
+        click.option("--quiet", is_flag=True, help="No progress bar."),
+        JSON_OPTION,
+    ]
+
+    def decorate(f):
+        for option in reversed(options):
+            f = option(f)
+        return f
+
+    return decorate
+
+
+def option_with_alias(name: str, dest: str, alias: str, default: Any, **kwargs):
+    """Option ``name`` that is also read under the hidden name ``alias`` (an earlier name,
+    kept so that scripts using it keep working); giving both is an error.
+
+    Works on any click version: the alias has a parameter of its own, merged before the
+    command runs, rather than relying on how click settles two options of one name.
+    """
+    hidden = f"{dest}__alias"
+
+    def decorate(f):
+        @functools.wraps(f)
+        def merged(*args, **kw):
+            old = kw.pop(hidden)
+            if old is not None:
+                ctx = click.get_current_context()
+                if ctx.get_parameter_source(dest) is not ParameterSource.DEFAULT:
+                    raise click.UsageError(f"give {name} or {alias}, not both")
+                kw[dest] = old
+            return f(*args, **kw)
+
+        merged = click.option(alias, hidden, hidden=True, default=None,
+                              type=kwargs.get("type"))(merged)
+        return click.option(name, dest, default=default, show_default=True, **kwargs)(merged)
+
+    return decorate
+
+
+def deals_option(default: int, minimum: int = 2, help: str = "Deals.",
+                 hands_alias: bool = False):
+    """``--deals N``: the number of deals (a tournament's or a paired experiment's sample
+    size). ``hands_alias`` also reads the hidden ``--hands``, the option's earlier name."""
+    if hands_alias:
+        return option_with_alias("--deals", "n_deals", "--hands", default,
+                                 type=click.IntRange(min=minimum), help=help)
+    return click.option("--deals", "n_deals", type=click.IntRange(min=minimum),
+                        default=default, show_default=True, help=help)
+
+
+def progress_bar(n: int, label: str = "hands", hidden: bool = False):
+    """A progress bar on standard error (standard output stays clean for CSV/JSON)."""
+    return click.progressbar(length=n, label=label, file=sys.stderr, hidden=hidden)
+
+
+@contextmanager
+def interruptible() -> Iterator[None]:
+    """Around a batch run: after Ctrl-C, print the run's message (what was kept and how to
+    ``--resume``) on stderr and exit with status 130. Click would otherwise turn the
+    interrupt into a bare abort and the message would be lost."""
+    try:
+        yield
+    except RunInterrupted as e:
+        click.echo(f"xianniu: {e}", err=True)
+        raise click.exceptions.Exit(130) from None

@@ -1,0 +1,231 @@
+"""Batch runs: many hands in chunked tasks, checkpointed, on local cores or a Dask cluster.
+
+A run is split into tasks of whole chunks; each chunk has its own random stream spawned from
+``SeedSequence(seed)``, so a task's result depends only on the run's arguments and its
+index. Task results are mergeable integer aggregates, so the run's result is the same
+whatever the backend, the number of workers, or how often it was interrupted and resumed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pandas as pd
+
+from kernels.rng import states_for_chunks
+
+from .fileio import write_atomic
+
+TASK_HANDS = 131_072  # hands a task, about: large enough to keep a core busy for a while
+
+
+def batch_of(game: str) -> ModuleType:
+    """The game's batch module (``analyzer.<game>.batch``): how its hands are played and
+    counted in chunks (see :class:`RunSpec`)."""
+    from ..games import get_game
+
+    return get_game(game).part("batch")
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """Everything that decides a run's numbers.
+
+    The game's batch module provides ``CHUNK_SIZE``, ``AGG_SIZE``, ``check(spec)``,
+    ``meta(spec)``, ``task_counts(spec, states, n)``, ``task_rows(spec, states, n, first)``
+    and ``result(counts, meta)``.
+    """
+
+    game: str
+    n_hands: int
+    rules: str
+    policies: str
+    seed: int = 0
+    chunk_size: int = 0  # 0: the game's CHUNK_SIZE
+    chunks_per_task: int = 0  # 0: about TASK_HANDS hands a task
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.n_hands, int) or isinstance(self.n_hands, bool) \
+                or self.n_hands < 1:
+            raise ValueError(f"the number of hands must be a positive integer, got "
+                             f"{self.n_hands!r}")
+        if self.seed < 0:
+            raise ValueError(f"the seed must be at least 0, got {self.seed}")
+        batch = batch_of(self.game)
+        if not self.chunk_size:
+            object.__setattr__(self, "chunk_size", batch.CHUNK_SIZE)
+        if not self.chunks_per_task:
+            object.__setattr__(self, "chunks_per_task", max(1, TASK_HANDS // self.chunk_size))
+        batch.check(self)
+
+    @property
+    def n_chunks(self) -> int:
+        return -(-self.n_hands // self.chunk_size)
+
+    @property
+    def n_tasks(self) -> int:
+        return -(-self.n_chunks // self.chunks_per_task)
+
+    def task_hands(self, task: int) -> int:
+        """Hands in task ``task``."""
+        first = task * self.chunks_per_task * self.chunk_size
+        return min(self.n_hands, first + self.chunks_per_task * self.chunk_size) - first
+
+    def signature(self) -> str:
+        """A short hash of the spec: checkpoints of other runs are never mixed in."""
+        return hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()[:16]
+
+    def meta(self) -> dict:
+        """What the result is stamped with: game, rules, policy, seed, hands, chunk size."""
+        return {"game": self.game, **batch_of(self.game).meta(self), "seed": self.seed,
+                "hands": self.n_hands, "chunk_size": self.chunk_size}
+
+
+def _task_states(spec: RunSpec, task: int) -> np.ndarray:
+    a = task * spec.chunks_per_task
+    return states_for_chunks(spec.seed, a, min(spec.chunks_per_task, spec.n_chunks - a))
+
+
+def run_task(spec: RunSpec, task: int, with_rows: bool = False):
+    """Aggregate counts of one task (and its per-hand rows when ``with_rows``)."""
+    batch = batch_of(spec.game)
+    states = _task_states(spec, task)
+    n = spec.task_hands(task)
+    if with_rows:
+        counts, df = batch.task_rows(spec, states, n)
+        first = task * spec.chunks_per_task * spec.chunk_size
+        df.insert(0, "hand", np.arange(first, first + n))
+        return counts, df
+    return batch.task_counts(spec, states, n)
+
+
+class Checkpoint:
+    """Finished tasks of a run, kept in one JSON file rewritten atomically after each task."""
+
+    def __init__(self, path: str | os.PathLike[str], spec: RunSpec):
+        self.path = Path(path)
+        self.spec = spec
+        self.done: dict[int, np.ndarray] = {}
+
+    def load(self) -> None:
+        """Read finished tasks, if the file belongs to the same run."""
+        if not self.path.exists():
+            return
+        try:
+            data = json.loads(self.path.read_text())
+        except (OSError, json.JSONDecodeError) as e:
+            raise ValueError(f"checkpoint {self.path} is unreadable ({e}); delete it to start "
+                             f"afresh") from None
+        if data.get("signature") != self.spec.signature():
+            raise ValueError(f"checkpoint {self.path} belongs to another run (other hands, "
+                             f"rules, policies or seed); delete it or drop --resume")
+        self.done = {int(k): np.array(v, dtype=np.int64) for k, v in data["tasks"].items()}
+
+    def save(self, task: int, counts: np.ndarray) -> None:
+        self.done[task] = counts
+        write_atomic(self.path, json.dumps({
+            "signature": self.spec.signature(), "spec": asdict(self.spec),
+            "tasks": {str(k): v.tolist() for k, v in sorted(self.done.items())}}))
+
+    def remove(self) -> None:
+        self.path.unlink(missing_ok=True)
+
+
+def run(spec: RunSpec, backend: str = "local", scheduler: str | None = None,
+        checkpoint: str | os.PathLike[str] | None = None, resume: bool = False,
+        records: str | os.PathLike[str] | None = None,
+        progress: Callable[[int], None] | None = None):
+    """Play the run and return the game's result (``batch.result(counts, meta)``).
+
+    ``checkpoint`` keeps finished tasks so that an interrupted run can ``resume``;
+    ``records`` writes every hand's row to a Parquet file (written whole at the end).
+    """
+    if backend not in ("local", "dask"):
+        raise ValueError(f"unknown backend {backend!r} (choose local or dask)")
+    if scheduler and backend != "dask":
+        raise ValueError("--scheduler needs --backend dask")
+    ck = Checkpoint(checkpoint, spec) if checkpoint else None
+    if ck is not None and resume:
+        ck.load()
+    elif resume:
+        raise ValueError("--resume needs a checkpoint (give --out)")
+    if records and ck is not None and ck.done:
+        raise ValueError("--records cannot resume: per-hand rows of finished tasks are not "
+                         "kept; run again without --resume")
+    todo = [t for t in range(spec.n_tasks) if ck is None or t not in ck.done]
+    batch = batch_of(spec.game)
+    total = np.zeros(batch.AGG_SIZE, dtype=np.int64)
+    if ck is not None:
+        for t, counts in ck.done.items():
+            total += counts
+            if progress:
+                progress(spec.task_hands(t))
+    frames: list[pd.DataFrame] = []
+
+    def finished(t: int, result) -> None:
+        nonlocal total
+        counts, df = result if records else (result, None)
+        total += counts
+        if df is not None:
+            frames.append(df)
+        if ck is not None:
+            ck.save(t, counts)
+        if progress:
+            progress(spec.task_hands(t))
+
+    if backend == "local":
+        for t in todo:
+            finished(t, run_task(spec, t, bool(records)))
+    else:
+        _run_dask(spec, todo, scheduler, bool(records), finished)
+    if records:
+        frames.sort(key=lambda f: int(f["hand"].iloc[0]))
+        df = pd.concat(frames, ignore_index=True)
+        df.attrs.update(spec.meta())
+        write_parquet(df, records)
+    result = batch.result(total, spec.meta())
+    assert result.hands == spec.n_hands
+    return result
+
+
+def _run_dask(spec: RunSpec, todo: list[int], scheduler: str | None, with_rows: bool,
+              finished: Callable[[int, object], None]) -> None:
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise ValueError("the dask backend needs dask.distributed: pip install "
+                         "'xianniu[dask]'") from None
+    cluster = None
+    if scheduler:
+        client = Client(scheduler)
+    else:
+        cluster = LocalCluster(n_workers=min(os.cpu_count() or 1, 2), threads_per_worker=1,
+                               processes=True, dashboard_address=None)
+        client = Client(cluster)
+    try:
+        futures = {client.submit(run_task, spec, t, with_rows, pure=False): t for t in todo}
+        for fut in as_completed(futures):
+            finished(futures[fut], fut.result())
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def write_parquet(df: pd.DataFrame, path: str | os.PathLike[str]) -> None:
+    """Write a DataFrame to Parquet atomically (attrs kept as file metadata by pandas)."""
+    import io
+
+    buf = io.BytesIO()
+    try:
+        df.to_parquet(buf, index=False)
+    except ImportError:
+        raise ValueError("Parquet output needs pyarrow: pip install pyarrow") from None
+    write_atomic(path, buf.getvalue())

@@ -1,0 +1,90 @@
+"""The 顶牛 commands as Python functions: each checks its input and returns plain data
+(JSON-ready); the command line only parses and prints.
+
+Every estimate in the returned data is ``{"value", "low", "high", "n"}`` (a 95% CI and its
+sample size); ``simulate``, ``tournament`` and ``odds`` start with ``game``, ``rules``,
+``seed`` and their sample size.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from .rules import get_rules
+
+
+def simulate(n_hands: int, rules: str | None = None, policies: str = "heuristic", seed: int = 0,
+             out: str | None = None, fmt: str = "table", backend: str = "local",
+             scheduler: str | None = None, resume: bool = False, records: str | None = None,
+             progress=None) -> str | bytes:
+    """``xianniu dingniu simulate``: play hands in the kernels through the batch runner and
+    return the summary rendered in ``fmt`` (written whole to ``out`` when given)."""
+    from ..core.batchrun import simulate_run
+    from ..core.runner import RunSpec
+
+    spec = RunSpec("dingniu", n_hands, get_rules(rules).name, policies, seed)
+    return simulate_run(spec, out, fmt, backend, scheduler, resume, records, progress)[1]
+
+
+def odds(n_deals: int = 200_000, seed: int = 0, rules: str | None = None) -> dict[str, Any]:
+    """``xianniu dingniu odds``: P(feature) of the 头牌's hand, exact and Monte Carlo."""
+    from .analysis import odds as run
+
+    return run(n_deals, seed, rules)
+
+
+def tournament(policies: str = "heuristic,random", n_deals: int = 20_000, seed: int = 0,
+               rules: str | None = None) -> dict[str, Any]:
+    """``xianniu dingniu tournament``: two policies in duplicate over ``n_deals`` deals."""
+    from .analysis import tournament as run
+
+    return run(policies, n_deals, seed, rules).as_dict()
+
+
+def best_play(position: Any = None, hand: str | None = None, history: str | None = None,
+              samples: int = 400, seed: int = 0, solve_samples: int | None = None,
+              rules: str | None = None, file: str | None = None) -> dict[str, Any]:
+    """``xianniu dingniu best-play``: rank the legal plays of a position, given as a
+    position (a dict, as in a position file), a position ``file`` (``-``: standard input)
+    or ``hand`` with ``history``."""
+    from ..core.fileio import read_json
+    from .analysis import best_play as run
+
+    given = (position is not None) + (file is not None) + (hand is not None)
+    if given != 1:
+        raise ValueError("give a position file (or -) or --hand with --history, not both")
+    if hand is None and history is not None:
+        raise ValueError("--history goes with --hand, not with a position file")
+    if file is not None:
+        position = read_json(file)
+    elif hand is not None:
+        position = {"hand": hand, "history": history or ""}
+    return run(position, samples, seed, solve_samples, rules)
+
+
+def replay_record(record: Any) -> dict[str, Any]:
+    """``xianniu dingniu replay``: check a record move by move; the log and, if the hand is
+    over, the counts and points."""
+    from .records import replay
+
+    st = replay(record)
+    over = st.is_terminal()
+    return {"game": "dingniu", "rules": st.rules.name, "log": st.describe(), "over": over,
+            "end": st.end_reason, "suan_seat": st.suan_seat if over else None,
+            "totals": st.totals() if over else None, "points": st.returns() if over else None,
+            "to_act": st.current_player()}
+
+
+def solve_record(record: Any) -> dict[str, Any]:
+    """``xianniu dingniu solve``: max-n values, all hands open, of a record's position."""
+    from .records import replay
+    from .solver import solve
+    from .tiles import format_action
+
+    st = replay(record)
+    t0 = time.perf_counter()
+    sol = solve(st)
+    return {"game": "dingniu", "rules": st.rules.name, "values": list(sol.values),
+            "best": format_action(sol.action), "to_act": st.current_player(),
+            "positions": sol.positions, "seconds": time.perf_counter() - t0}

@@ -1,0 +1,11 @@
+"""Compile every 顶牛 kernel the commands use, so that later runs start warm."""
+
+from __future__ import annotations
+
+
+def warmup() -> None:
+    """Run each command's kernels once on tiny inputs (cached on disk)."""
+    from .analysis import simulate, tournament
+
+    simulate(100, "heuristic", 0)
+    tournament("heuristic,random", 4, 0)

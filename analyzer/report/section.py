@@ -1,0 +1,162 @@
+"""What a game contributes to the report (a :class:`Section`) and what every section gets.
+
+A game joins the report by a ``report`` module in its package with a module-level
+``SECTION``; :func:`registered` finds them through the game registry
+(:data:`analyzer.games.GAMES`), skipping a game that has none. The machinery imports no
+game itself.
+
+Seeds: a section's root is ``SeedSequence(seed, spawn_key=(crc32(key),))``
+(:func:`seed_sequence`), and its analyses spawn from that root. The root depends on
+``--seed`` and the section's own key only, so adding or removing a section never changes
+another's numbers (Python's ``hash()`` would change between runs; CRC-32 does not).
+"""
+
+from __future__ import annotations
+
+import time
+import zlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy as np
+
+from .labels import LANGS, Labels
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.figure import Figure
+
+    from .render import Block
+
+DEFAULT_HANDS = 400_000
+MIN_HANDS = 100
+
+
+def seed_sequence(seed: int, key: str) -> np.random.SeedSequence:
+    """The root of the seeds of section ``key``: a fresh SeedSequence to spawn from."""
+    return np.random.SeedSequence(int(seed), spawn_key=(zlib.crc32(key.encode("utf-8")),))
+
+
+class Section(Protocol):
+    """One game's part of the report. ``run`` computes; the others only read its result."""
+
+    key: str  # the game's name: the key of its seeds, unique in the report
+    labels: Labels  # its words (over the shared ones), for its pages and the font
+    outputs: tuple[str, ...]  # every table and figure name it may write
+
+    def title(self, lang: str) -> str:
+        """The section's name, as the page lists it."""
+
+    def check(self, spec: ReportSpec) -> None:
+        """ValueError when ``spec`` does not suit the section (before any work)."""
+
+    def steps(self, spec: ReportSpec) -> int:
+        """How many times ``run`` will call ``progress``."""
+
+    def run(self, spec: ReportSpec, root: np.random.SeedSequence,
+            progress: Callable[[str], None]) -> Any:
+        """Every analysis of the section, its seeds spawned from ``root`` (fresh)."""
+
+    def tables(self, data: Any) -> dict[str, pd.DataFrame]:
+        """The tables of ``data``, each written as ``NAME.csv``."""
+
+    def figures(self, data: Any, lang: str) -> dict[str, Figure]:
+        """The figures of ``data``, each written as ``NAME.png``."""
+
+    def blocks(self, data: Any, lang: str) -> list[Block]:
+        """The section's part of the page: headings, text, figures, tables, commands."""
+
+
+def registered() -> list[Section]:
+    """The section of every registered game that has one, in the registry's order."""
+    from ..games import GAMES
+
+    out = []
+    for game in GAMES.values():
+        try:
+            module = game.part("report")
+        except ModuleNotFoundError as e:
+            if e.name not in (f"{game.package}.report", game.package):
+                raise  # a report module that is there but broken is an error, not a skip
+            continue
+        section = getattr(module, "SECTION", None)
+        if section is not None:
+            out.append(section)
+    return out
+
+
+def choose(sections: Iterable[str | Section] | None = None) -> list[Section]:
+    """Sections by key (or as objects); every registered one when ``sections`` is None."""
+    known = {s.key: s for s in registered()}
+    if sections is None:
+        return list(known.values())
+    out = []
+    for s in sections:
+        if isinstance(s, str):
+            if s not in known:
+                raise ValueError(f"no report section {s!r} (choose from {', '.join(known)})")
+            s = known[s]
+        out.append(s)
+    keys = [s.key for s in out]
+    if len(set(keys)) != len(keys):
+        raise ValueError(f"a section appears twice: {', '.join(keys)}")
+    return out
+
+
+@dataclass(frozen=True)
+class ReportSpec:
+    """What decides a report's numbers and words: ``--rules``, ``--hands``, ``--policy``,
+    ``--seed`` and ``--lang``. Each section reads what concerns it and checks it."""
+
+    rules: str = "all"
+    hands: int = DEFAULT_HANDS
+    policy: str = "heuristic"
+    seed: int = 0
+    lang: str = "zh"
+
+    def __post_init__(self) -> None:
+        if (not isinstance(self.hands, (int, np.integer)) or isinstance(self.hands, bool)
+                or self.hands < MIN_HANDS):
+            raise ValueError(f"the report needs at least {MIN_HANDS} hands, got {self.hands!r}")
+        if not isinstance(self.seed, (int, np.integer)) or self.seed < 0:
+            raise ValueError(f"the seed must be an integer of at least 0, got {self.seed!r}")
+        if self.lang not in LANGS:
+            raise ValueError(f"unknown language {self.lang!r} (choose zh or en)")
+        for section in registered():
+            section.check(self)
+
+    def command(self) -> str:
+        """The ``xianniu report`` command that writes this report again."""
+        return (f"xianniu report --rules {self.rules} --hands {self.hands} --policy "
+                f"{self.policy} --seed {self.seed} --lang {self.lang}")
+
+
+@dataclass
+class ReportData:
+    """What the sections computed: each one's data by key, and all their tables by name."""
+
+    spec: ReportSpec
+    sections: list[Section]
+    results: dict[str, Any] = field(default_factory=dict)
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    elapsed: float = 0.0
+
+    def result(self, key: str) -> Any:
+        return self.results[key]
+
+
+def run_sections(spec: ReportSpec, sections: list[Section],
+                 progress: Callable[[str], None]) -> ReportData:
+    """Run each section from its own seeds; gather the tables (names must not clash)."""
+    t0 = time.perf_counter()
+    data = ReportData(spec, sections)
+    for s in sections:
+        res = s.run(spec, seed_sequence(spec.seed, s.key), progress)
+        data.results[s.key] = res
+        for name, df in s.tables(res).items():
+            if name in data.tables:
+                raise ValueError(f"two sections write the table {name!r}")
+            data.tables[name] = df
+    data.elapsed = time.perf_counter() - t0
+    return data

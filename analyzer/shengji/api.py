@@ -1,0 +1,273 @@
+"""The Python face of the ``xianniu shengji`` commands. Each function checks its input,
+calls the rule primitives and returns plain data; bad input raises ValueError.
+
+Cards are card text (``"♠A♠A 5d5d 大王"``, see ``cards.parse_cards``) or face tuples; a
+group of hands or plays is text split on ``|`` or a sequence of such cards.
+
+>>> classify("♠A♠A ♦5♦5", 5, "s")
+{'suit': 'trump', 'units': [{'kind': 'tractor', 'pairs': 2, 'cards': '5♦ 5♦ A♠ A♠'}]}
+>>> winner("♣5 ♣4♣4 | ♠9 ♠7♠7 | ♠8♠8 ♠4 | ♣2♣3♣6", 10, "s")
+{'winner': 2, 'points': 5}
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from . import bidding, combos, scoring, tricks
+from . import odds as odds_module
+from .cards import (ESUIT_LABELS, RANK_NAMES, Context, as_cards, card_name, context,
+                    format_cards, parse_level, parse_trump, points)
+from .rules import ShengjiRules, get_rules
+
+KITTY_CARDS = 8
+TOTAL_POINTS = 200
+SIDES = ("attackers", "banker")
+
+
+def _setup(level, trump, rules) -> tuple[ShengjiRules, Context]:
+    r = get_rules(rules)
+    return r, context(parse_level(level), parse_trump(trump), r.nt_level_joker_tractor)
+
+
+def _cards(cards, what: str) -> tuple[int, ...]:
+    """Cards, with the argument named in the error."""
+    try:
+        return as_cards("" if cards is None else cards)
+    except ValueError as e:
+        raise ValueError(f"{what}: {e}") from None
+
+
+def _group(groups, n: int, what: str) -> list[tuple[int, ...]]:
+    """Exactly ``n`` card groups from ``"A | B | …"`` or a sequence."""
+    parts = str(groups).split("|") if isinstance(groups, str) else list(groups)
+    if len(parts) != n:
+        raise ValueError(f"{what}: need {n} groups of cards separated by '|', got {len(parts)}")
+    return [_cards(p, f"{what} {i}") for i, p in enumerate(parts)]
+
+
+def _check_copies(**groups) -> None:
+    """The groups together hold at most two copies of each face (the two decks)."""
+    seen: Counter[int] = Counter()
+    for cards in groups.values():
+        seen.update(cards)
+    over = sorted(f for f, c in seen.items() if c > 2)
+    if over:
+        names = ", ".join(groups)
+        raise ValueError(f"{card_name(over[0])} appears {seen[over[0]]} times across {names} "
+                         "(the two decks hold two)")
+
+
+def _one_suit(cards, ctx: Context, what: str) -> int:
+    if not cards:
+        raise ValueError(f"{what}: no cards")
+    es = combos.effective_suit(cards, ctx)
+    if es is None:
+        raise ValueError(f"{what}: {format_cards(cards, ctx)} mix effective suits; "
+                         "a lead or a winning play is one suit (or all 主)")
+    return es
+
+
+def classify(cards, level, trump, rules=None) -> dict[str, Any]:
+    """The effective suit (門) of ``cards`` and their canonical units (§3): longest tractor
+    (拖拉機) first, then pairs (對子), then singles (單牌); per suit, 主 first, if mixed."""
+    _, ctx = _setup(level, trump, rules)
+    suit, units = combos.classify(_cards(cards, "CARDS"), ctx)
+    return {"suit": suit,
+            "units": [{"kind": u.kind, "pairs": u.pairs, "cards": format_cards(u.cards, ctx)}
+                      for u in units]}
+
+
+def legal(lead, hand, play, level, trump, rules=None) -> dict[str, Any]:
+    """May a player holding ``hand`` (which includes ``play``) follow ``lead`` with ``play``
+    (§5.3)? ``lead`` is the trick's format (after a failed throw, the forced unit).
+    Cards of ``play`` not in ``hand`` are bad input, not an illegal play."""
+    r, ctx = _setup(level, trump, rules)
+    lead, hand, play = _cards(lead, "LEAD"), _cards(hand, "HAND"), _cards(play, "PLAY")
+    es = _one_suit(lead, ctx, "LEAD")
+    _check_copies(LEAD=lead, HAND=hand)
+    missing = Counter(play) - Counter(hand)
+    if missing:
+        raise ValueError(f"PLAY holds {format_cards(missing.elements(), ctx)}, "
+                         "which HAND does not")
+    ok, reason = combos.follow_ok(lead, hand, play, ctx, r)
+    return {"legal": ok, "reason": reason if not ok else _why_legal(lead, hand, es, ctx)}
+
+
+def _why_legal(lead, hand, es: int, ctx: Context) -> str:
+    n, label = len(lead), ESUIT_LABELS[es]
+    held = ctx.suit_cards(hand, es)
+    if not held:
+        return f"void in {label}: any {n} cards may follow (斃 or 墊)"
+    if len(held) <= n:
+        return f"plays all {len(held)} {label} cards held" + (
+            f" and {n - len(held)} others" if len(held) < n else "")
+    units = combos.decompose(lead, ctx)
+    ks, _, _ = combos.lead_format(units)
+    duty = []
+    if ks:
+        ts = combos.tractor_coverage(held, units, ctx)
+        duty.append(f"tractors covering {ts} pairs" if ts else "no tractor (none held)")
+    if any(u.pairs for u in units):
+        duty.append(f"{combos.pair_score(held, units)} pairs in all")
+    if not duty:
+        return f"{n} {label} cards follow a lead of singles" if n > 1 else (
+            f"a {label} card follows a single")
+    return f"{n} {label} cards with {' and '.join(duty)}, the most the hand allows"
+
+
+def winner(plays, level, trump, rules=None) -> dict[str, Any]:
+    """The winning play of a trick (§5.4–5.5) and its point cards. ``plays``: four plays in
+    play order, the lead first; each has the lead's card count."""
+    r, ctx = _setup(level, trump, rules)
+    groups = _group(plays, 4, "PLAYS")
+    _one_suit(groups[0], ctx, "PLAYS 0 (the lead)")
+    for i, p in enumerate(groups[1:], start=1):
+        if len(p) != len(groups[0]):
+            raise ValueError(f"PLAYS {i}: {len(p)} cards; every play has the lead's "
+                             f"{len(groups[0])}")
+    _check_copies(**{f"PLAYS_{i}": p for i, p in enumerate(groups)})
+    return {"winner": tricks.trick_winner(groups, ctx, r),
+            "points": tricks.trick_points(groups)}
+
+
+def throw(cards, others, level, trump, rules=None) -> dict[str, Any]:
+    """Does a throw (甩牌) stand against the three other hands, given in play order from the
+    thrower's 下家 (§5.2), and what is led: the throw, or the forced unit."""
+    r, ctx = _setup(level, trump, rules)
+    cards = _cards(cards, "CARDS")
+    _one_suit(cards, ctx, "CARDS")
+    hands = _group(others, 3, "OTHERS")
+    _check_copies(CARDS=cards, **{f"OTHERS_{i}": h for i, h in enumerate(hands)})
+    stands, played = tricks.check_throw(cards, hands, ctx, r)
+    return {"stands": stands, "played": format_cards(played, ctx)}
+
+
+def _no_declaration(cards, level: int, r: ShengjiRules) -> str:
+    if r.level_cards_need_joker:
+        big = "♥♦" if r.joker_colour == "standard" else "♠♣"
+        small = "♠♣" if r.joker_colour == "standard" else "♥♦"
+        how = (f"one joker with one or two identical {RANK_NAMES[level]}s of its colour "
+               f"(大王 {big}, 小王 {small}), or a joker pair")
+    else:
+        how = f"one or two identical {RANK_NAMES[level]}s, or a joker pair"
+    return (f"the cards {format_cards(cards)} make no declaration at level "
+            f"{RANK_NAMES[level]}: show {how}")
+
+
+def overcall(standing, new, level, same_player: bool = False, rules=None) -> dict[str, Any]:
+    """May declaration ``new`` follow ``standing`` (§4.1–4.2)? Empty ``standing``: nothing
+    declared yet. ``same_player``: the standing declarer shows ``new``, i.e. 加固
+    (reinforcing); ``new`` is then the whole reinforced declaration (e.g. 大王 2h 2h)."""
+    r = get_rules(rules)
+    lv = parse_level(level)
+    st_cards, new_cards = _cards(standing, "STANDING"), _cards(new, "NEW")
+    if not new_cards:
+        raise ValueError("NEW: no cards")
+    st = None
+    if st_cards:
+        st = bidding.classify_declaration(st_cards, lv, r)
+        if st is None:
+            raise ValueError(f"STANDING: {_no_declaration(st_cards, lv, r)}")
+    elif same_player:
+        raise ValueError("--same-player (加固) needs a standing declaration")
+    if not same_player:  # two players' cards: the decks hold two of each
+        _check_copies(STANDING=st_cards, NEW=new_cards)
+    decl = bidding.classify_declaration(new_cards, lv, r)
+    if decl is None:
+        return {"valid": False, "reason": _no_declaration(new_cards, lv, r)}
+    try:
+        bidding.verify_overcall(st, decl, same_player, r)
+    except ValueError as e:
+        return {"valid": False, "reason": str(e)}
+    return {"valid": True}
+
+
+def settle(points_before, kitty, level, trump, last_trick=None, last_by: str | None = None,
+           rules=None) -> dict[str, Any]:
+    """Score a hand (§6–7): 摳底 multiplier, the attackers' points after it, the winning side
+    and the levels it gains.
+
+    ``points_before``: the attackers' points from tricks, before 摳底. ``kitty``: the final
+    kitty (at most 8 cards; its point cards are enough). ``last_trick``: the cards that
+    decide the multiplier, i.e. the last trick's winning play. ``last_by``: who took the
+    last trick, "attackers" or "banker" (default: attackers if ``last_trick`` is given,
+    else banker).
+    """
+    r, ctx = _setup(level, trump, rules)
+    kitty = _cards(kitty, "KITTY")
+    if len(kitty) > KITTY_CARDS:
+        raise ValueError(f"KITTY: {len(kitty)} cards; the kitty holds {KITTY_CARDS}")
+    last = _cards(last_trick, "LAST_TRICK")
+    if last_by is None:
+        last_by = "attackers" if last else "banker"
+    if last_by not in SIDES:
+        raise ValueError(f"--last-by must be attackers or banker, not {last_by!r}")
+    if last_by == "attackers":
+        if not last:
+            raise ValueError("--last-by attackers needs --last-trick (the winning play)")
+        _one_suit(last, ctx, "LAST_TRICK")
+    _check_copies(KITTY=kitty, LAST_TRICK=last)
+    _check_points(points_before, points(kitty), r)
+    s = scoring.settle(points_before, kitty, last_by == "attackers", last, ctx, r)
+    return {"multiplier": s.multiplier, "attacker_points": s.attacker_points,
+            "winner": s.winner, "levels": s.levels}
+
+
+def _check_points(n, kitty_points: int, r: ShengjiRules) -> None:
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise ValueError(f"POINTS must be an integer, got {n!r}")
+    if n % 5:
+        raise ValueError(f"POINTS {n} is not a multiple of 5 (point cards score 5 or 10)")
+    if r.throw_fail_penalty_per_card:
+        return  # penalties can move the attackers' points past the cards' bounds
+    if not 0 <= n <= TOTAL_POINTS - kitty_points:
+        raise ValueError(f"POINTS must be 0..{TOTAL_POINTS - kitty_points}: the deck holds "
+                         f"{TOTAL_POINTS} and the kitty {kitty_points}")
+
+
+def odds(level, trump=None, deals: int = 200_000, seed: int = 0, rules=None) -> dict[str, Any]:
+    """Deal odds for one player's 25 cards: exact by counting, beside a Monte Carlo estimate
+    from ``deals`` random deals (0: exact only) seeded with ``seed``; see ``odds.odds_table``."""
+    r = get_rules(rules)
+    lv = parse_level(level)
+    t = None if trump is None else parse_trump(trump)
+    for name, v in (("deals", deals), ("seed", seed)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise ValueError(f"{name} must be an integer ≥ 0, got {v!r}")
+    return odds_module.odds_table(r, lv, t, deals, seed)
+
+
+__all__ = ["classify", "legal", "odds", "overcall", "settle", "simulate", "throw", "winner"]
+
+
+def replay(record) -> dict[str, Any]:
+    """``xianniu shengji replay``: check a game record action by action (ValueError names the
+    first illegal action); the hand's actions and, if it ended, its result."""
+    from .records import describe, replay as replay_record, result_of
+
+    state = replay_record(record)
+    out: dict[str, Any] = {"game": "shengji", "rules": state.rules.name,
+                           "actions": len(record.get("actions", [])),
+                           "lines": describe(record), "finished": state.is_terminal()}
+    if state.is_terminal():
+        out["result"] = result_of(state)
+    else:
+        out["to_act"] = state.current_player()
+        out["phase"] = state.phase
+    return out
+
+
+def simulate(n_hands: int, rules: str | None = None, policies: str = "random", seed: int = 0,
+             out: str | None = None, fmt: str = "table", backend: str = "local",
+             scheduler: str | None = None, resume: bool = False, records: str | None = None,
+             progress=None) -> str | bytes:
+    """``xianniu shengji simulate``: play-only random hands (bidding not simulated) in the
+    kernels through the batch runner; the summary rendered in ``fmt`` (written whole to
+    ``out`` when given). See :mod:`analyzer.shengji.batch` for the fixed setting."""
+    from ..core.batchrun import simulate_run
+    from ..core.runner import RunSpec
+
+    spec = RunSpec("shengji", n_hands, get_rules(rules).name, policies, seed)
+    return simulate_run(spec, out, fmt, backend, scheduler, resume, records, progress)[1]

@@ -1,0 +1,140 @@
+"""Throughput benchmark of the 双升 kernels against the reference engine, in one run.
+
+Kernel figures: deals/s (``deal_chunks``) and play-only random hands/s (``play_chunks``) on
+all threads and on one, each the median of ``repeats``. The reference engine plays the same
+kind of hand (``engine.play_only`` + ``play_random``) at some tens of hands/s, so it plays
+at most ``REFERENCE_CAP`` hands a repeat whatever ``reference_hands`` asks for (the root
+``xianniu bench`` default of 300 would take minutes).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+import numba
+import numpy as np
+
+from kernels.rng import states_from_seed
+from kernels.shengji.deal import DEAL_AGG_SIZE, deal_chunks
+from kernels.shengji.hand import N_RESULT, play_chunks
+
+from .batch import BANKER, LEVEL, TRUMP
+from .engine import deal, play_only, play_random
+from .rules import get_rules
+from .sim import CHUNK, rule_arrays
+
+REFERENCE_CAP = 20  # reference-engine hands a repeat, at most
+_FIRST_CALL = ("import time; t = time.perf_counter(); "
+               "from analyzer.shengji.sim import deal_features, play_hands; "
+               "play_hands(1000, {rules!r}, 1); deal_features(1000, 2, 0, {rules!r}, 1); "
+               "print(time.perf_counter() - t)")
+
+
+def _median_rate(fn, work: int, repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return work / statistics.median(times)
+
+
+class _Threads:
+    def __init__(self, n: int):
+        self.n = n
+
+    def __enter__(self):
+        self.old = numba.get_num_threads()
+        numba.set_num_threads(self.n)
+
+    def __exit__(self, *exc):
+        numba.set_num_threads(self.old)
+
+
+def first_call_seconds(rules: str, cache_dir: str) -> float:
+    """Seconds for import plus 1,000 play-only hands and 1,000 deals, fresh interpreter."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    out = subprocess.run([sys.executable, "-c", _FIRST_CALL.format(rules=rules)], env=env,
+                         capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def reference_hands_per_s(rules, n: int, seed: int) -> float:
+    """Play-only random hands/s of the reference engine over ``n`` hands."""
+    rng = random.Random(seed)
+    t = time.perf_counter()
+    for _ in range(n):
+        hands, kitty = deal(rng)
+        play_random(play_only(rules, hands, kitty, LEVEL, TRUMP, BANKER), rng)
+    return n / (time.perf_counter() - t)
+
+
+def run_bench(rules: str | None = None, deals: int = 4_000_000, hands: int = 400_000,
+              reference_hands: int = REFERENCE_CAP, repeats: int = 5, cold: bool = True,
+              seed: int = 0) -> dict[str, Any]:
+    """Deals/s and play-only random hands/s on all threads and on one, the reference
+    engine's play-only hands/s (``min(reference_hands, REFERENCE_CAP)`` a repeat), the
+    ratio, and cold and warm first calls."""
+    r = get_rules(rules)
+    params = rule_arrays(r)
+    ref_n = max(1, min(reference_hands, REFERENCE_CAP))
+    deal_states = states_from_seed(seed, -(-deals // CHUNK))
+    agg = np.empty((len(deal_states), DEAL_AGG_SIZE), dtype=np.int64)
+    hand_states = states_from_seed(seed, -(-hands // CHUNK))
+    out = np.empty((hands, N_RESULT), dtype=np.int64)
+
+    def run_deals():
+        deal_chunks(deal_states, CHUNK, deals, LEVEL, TRUMP, BANKER, params, agg)
+
+    def run_hands():
+        play_chunks(hand_states, CHUNK, hands, LEVEL, TRUMP, BANKER, params, out)
+
+    run_deals()  # compile or load from the cache before timing
+    run_hands()
+    all_threads = numba.config.NUMBA_NUM_THREADS
+    b: dict[str, Any] = {"game": "shengji", "rules": r.name, "threads": all_threads,
+                         "repeats": repeats, "statistic": "median", "deals": deals,
+                         "hands": hands, "play_only": True}
+    with _Threads(all_threads):
+        b["deals_per_s_all"] = _median_rate(run_deals, deals, repeats)
+        b["hands_per_s_all"] = _median_rate(run_hands, hands, repeats)
+    with _Threads(1):
+        b["deals_per_s_one"] = _median_rate(run_deals, deals, repeats)
+        b["hands_per_s_one"] = _median_rate(run_hands, hands, repeats)
+    rates = [reference_hands_per_s(r, ref_n, seed + i) for i in range(max(1, repeats // 2))]
+    b["reference_hands"] = ref_n
+    b["reference_hands_per_s"] = statistics.median(rates)
+    b["speedup_one_thread"] = b["hands_per_s_one"] / b["reference_hands_per_s"]
+    b["speedup_all_threads"] = b["hands_per_s_all"] / b["reference_hands_per_s"]
+    if cold:
+        with tempfile.TemporaryDirectory(prefix="xianniu-bench-cache-") as d:
+            b["cold_first_call_s"] = first_call_seconds(r.name, d)
+            b["warm_first_call_s"] = first_call_seconds(r.name, d)
+    return b
+
+
+def format_bench(b: dict[str, Any]) -> str:
+    """The benchmark as text."""
+    lines = [
+        f"双升 rules {b['rules']}, {b['threads']} threads, median of {b['repeats']} repeats; "
+        f"play-only hands (bidding not simulated), level 2, trump ♠, banker seat 0",
+        f"deals/s               all threads {b['deals_per_s_all']:>14,.0f}   one thread "
+        f"{b['deals_per_s_one']:>14,.0f}",
+        f"random hands/s        all threads {b['hands_per_s_all']:>14,.0f}   one thread "
+        f"{b['hands_per_s_one']:>14,.0f}",
+        f"reference engine      {b['reference_hands_per_s']:,.1f} hands/s (one thread, "
+        f"{b['reference_hands']} hands)",
+        f"kernel / reference: {b['speedup_one_thread']:,.0f}x on one thread, "
+        f"{b['speedup_all_threads']:,.0f}x on all threads",
+    ]
+    if "cold_first_call_s" in b:
+        lines.append(f"first call (import + 1,000 hands + 1,000 deals): cold cache "
+                     f"{b['cold_first_call_s']:.2f} s, warm cache {b['warm_first_call_s']:.2f} s")
+    return "\n".join(lines)

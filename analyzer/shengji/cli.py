@@ -1,0 +1,252 @@
+"""``xianniu shengji …``: the 郑州双升 rule commands. Each parses its options, calls one
+function of ``analyzer.shengji.api`` and prints the result; bad input raises ValueError,
+which the main entry point turns into one line on stderr and exit status 2."""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+import click
+
+from click.core import ParameterSource
+
+from ..core.batchrun import output_format
+from ..core.cli_common import (JSON_OPTION, batch_options, emit_json, interruptible,
+                               progress_bar)
+from ..core.fileio import read_json
+from . import api
+from .rules import DEFAULT_RULES, PRESETS
+
+CARDS_HELP = "Cards such as 'As 10h Td ♠K♠K 5d5d 大王 小王 BJ LJ'."
+RULES_OPTION = click.option("--rules", "rules", type=click.Choice(sorted(PRESETS)),
+                            default=DEFAULT_RULES, show_default=True, help="双升 preset.")
+LEVEL_OPTION = click.option("--level", required=True,
+                            help="Level (級) of the hand: 2–10, J, Q, K or A.")
+TRUMP_OPTION = click.option("--trump", required=True,
+                            help="Trump spec: s, h, c, d (or ♠♥♣♦) or nt (無主).")
+SUITS = {"s": "♠", "h": "♥", "c": "♣", "d": "♦", "trump": "主 (trump)", "mixed": "mixed suits"}
+
+
+@click.group(name="shengji")
+def group() -> None:
+    """郑州双升 (升级 / 拖拉机; 4 players, 108 cards): rule queries, deal odds and play-only
+    batch runs."""
+
+
+@group.command()
+@batch_options(n_seats=4)
+@RULES_OPTION
+def simulate(n_hands: int, rules: str, policy: str, policies: str | None, seed: int,
+             out_path: str | None, fmt: str | None, backend: str, scheduler: str | None,
+             resume: bool, records_path: str | None, quiet: bool, as_json: bool) -> None:
+    """Play-only random hands (bidding not simulated; level 2, trump ♠, banker seat 0, the
+    dealt kitty): attackers' points, P(banker holds), 摳底 and level changes, with 95% CIs.
+    The only policy so far is random (the default here)."""
+    if click.get_current_context().get_parameter_source("policy") is ParameterSource.DEFAULT:
+        policy = "random"
+    with interruptible(), progress_bar(n_hands, hidden=quiet or n_hands < 500_000) as bar:
+        data = api.simulate(n_hands, rules, policies or policy, seed, out_path,
+                            output_format(fmt, as_json), backend, scheduler, resume,
+                            records_path, progress=bar.update)
+    if not out_path:
+        click.echo(data if isinstance(data, str) else data.decode(), nl=False)
+
+
+def _units(units: list[dict[str, Any]]) -> str:
+    names = {"single": "single (單牌)", "pair": "pair (對子)"}
+    return " · ".join(
+        f"{names.get(u['kind'], 'tractor (拖拉機) of ' + str(u['pairs']) + ' pairs')} "
+        f"{u['cards']}" for u in units)
+
+
+@group.command()
+@click.argument("cards", nargs=-1, required=True)
+@LEVEL_OPTION
+@TRUMP_OPTION
+@RULES_OPTION
+@JSON_OPTION
+def classify(cards: tuple[str, ...], level: str, trump: str, rules: str, as_json: bool) -> None:
+    """Effective suit (門) and canonical units of CARDS (one string or several arguments)."""
+    res = api.classify(" ".join(cards), level, trump, rules)
+    if as_json:
+        emit_json(res)
+        return
+    click.echo(f"{SUITS[res['suit']]}: {_units(res['units'])}")
+
+
+@group.command()
+@LEVEL_OPTION
+@TRUMP_OPTION
+@click.option("--lead", required=True, help="The lead (the trick's format). " + CARDS_HELP)
+@click.option("--hand", required=True, help="The follower's whole hand, PLAY included.")
+@click.option("--play", required=True,
+              help="The follow; cards not in HAND are bad input (exit 2), not an illegal play.")
+@RULES_OPTION
+@JSON_OPTION
+def legal(level: str, trump: str, lead: str, hand: str, play: str, rules: str,
+          as_json: bool) -> None:
+    """May a player holding HAND follow LEAD with PLAY (follow duty, §5.3)?"""
+    res = api.legal(lead, hand, play, level, trump, rules)
+    if as_json:
+        emit_json(res)
+        return
+    click.echo(f"{'legal' if res['legal'] else 'illegal'}: {res['reason']}")
+
+
+@group.command()
+@LEVEL_OPTION
+@TRUMP_OPTION
+@click.option("--plays", required=True,
+              help="Four plays in play order, the lead first: 'P0 | P1 | P2 | P3'.")
+@RULES_OPTION
+@JSON_OPTION
+def winner(level: str, trump: str, plays: str, rules: str, as_json: bool) -> None:
+    """Which of the four plays wins the trick (斃, 蓋斃), and its points."""
+    res = api.winner(plays, level, trump, rules)
+    if as_json:
+        emit_json(res)
+        return
+    click.echo(f"play {res['winner']} wins the trick; {res['points']} points in it")
+
+
+@group.command()
+@LEVEL_OPTION
+@TRUMP_OPTION
+@click.option("--cards", required=True, help="The throw (甩牌). " + CARDS_HELP)
+@click.option("--others", required=True,
+              help="The three other hands in play order from the thrower's 下家: 'H1 | H2 | H3'.")
+@RULES_OPTION
+@JSON_OPTION
+def throw(level: str, trump: str, cards: str, others: str, rules: str, as_json: bool) -> None:
+    """Does a throw stand against the other hands, and what is actually led?"""
+    res = api.throw(cards, others, level, trump, rules)
+    if as_json:
+        emit_json(res)
+        return
+    verdict = "stands" if res["stands"] else "fails"
+    click.echo(f"the throw {verdict}; led: {res['played']}")
+
+
+@group.command()
+@LEVEL_OPTION
+@click.option("--standing", default="", show_default=True,
+              help="The standing declaration; empty: nothing declared yet.")
+@click.option("--new", "new", required=True,
+              help="The new declaration's cards (with --same-player the whole reinforced one).")
+@click.option("--same-player", is_flag=True, help="The standing declarer shows NEW (加固).")
+@RULES_OPTION
+@JSON_OPTION
+def overcall(level: str, standing: str, new: str, same_player: bool, rules: str,
+             as_json: bool) -> None:
+    """May NEW be declared over STANDING (亮主, 反主, 加固)?"""
+    res = api.overcall(standing, new, level, same_player, rules)
+    if as_json:
+        emit_json(res)
+        return
+    click.echo("valid" if res["valid"] else f"not valid: {res['reason']}")
+
+
+@group.command()
+@LEVEL_OPTION
+@TRUMP_OPTION
+@click.option("--points", "points_before", type=int, required=True,
+              help="The attackers' points from tricks, before 摳底.")
+@click.option("--kitty", required=True, help="The final kitty (底牌); its point cards suffice.")
+@click.option("--last-trick", default=None,
+              help="The last trick's winning play (it decides the 摳底 multiplier).")
+@click.option("--last-by", type=click.Choice(api.SIDES), default=None,
+              help="Who took the last trick [default: attackers with --last-trick, "
+                   "else banker].")
+@RULES_OPTION
+@JSON_OPTION
+def settle(level: str, trump: str, points_before: int, kitty: str, last_trick: str | None,
+           last_by: str | None, rules: str, as_json: bool) -> None:
+    """Score a hand: 摳底 multiplier, the attackers' points, who wins, levels gained."""
+    res = api.settle(points_before, kitty, level, trump, last_trick, last_by, rules)
+    if as_json:
+        emit_json(res)
+        return
+    kou = f"摳底 ×{res['multiplier']}" if res["multiplier"] else "no 摳底"
+    side = ("the banker side keeps the bank" if res["winner"] == "banker"
+            else "the attackers take the bank")
+    click.echo(f"{kou}; attackers' points {res['attacker_points']}: {side}, "
+               f"+{res['levels']} level{'s' if res['levels'] != 1 else ''}")
+
+
+def _mc(row: dict[str, Any], digits: int) -> str:
+    if "monte_carlo" not in row:
+        return ""
+    e, f = row["monte_carlo"], f"{{:.{digits}f}}"
+    mark = "  *" if row.get("outside_ci") else ""
+    return f"   {f.format(e['value'])} [{f.format(e['low'])}, {f.format(e['high'])}]{mark}"
+
+
+def _width(text: str) -> int:
+    """Terminal columns: CJK characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _echo_rows(rows: list[dict[str, Any]], key: str, width: int) -> None:
+    shown = [r for r in rows if r["exact"] >= 1e-6]
+    for r in shown:
+        click.echo(f"  {r[key]:>{width}}  {r['exact']:.6f}{_mc(r, 6)}")
+    if len(shown) < len(rows):
+        click.echo(f"  ({len(rows) - len(shown)} rows below 1e-6 not shown; all are in --json)")
+
+
+@group.command()
+@LEVEL_OPTION
+@click.option("--trump", default=None,
+              help="Trump spec for the trump length [default: ♠, every suit alike]; NT is "
+                   "always shown too.")
+@click.option("--deals", type=click.IntRange(min=0), default=200_000, show_default=True,
+              help="Monte Carlo deals beside the exact values (0: exact only).")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the deals (numpy SeedSequence).")
+@RULES_OPTION
+@JSON_OPTION
+def odds(level: str, trump: str | None, deals: int, seed: int, rules: str,
+         as_json: bool) -> None:
+    """Deal odds for one player's 25 cards: exact by counting, Monte Carlo with 95% CI."""
+    res = api.odds(level, trump, deals, seed, rules)
+    if as_json:
+        emit_json(res)
+        return
+    mc = f"; Monte Carlo over {deals} deals, seed {seed}, 95% Wilson CI" if deals else ""
+    click.echo(f"one player's 25 cards, level {level}, rules {res['rules']}: exact{mc}")
+    width = max(_width(row["label"]) for row in res["features"])
+    for row in res["features"]:
+        pad = " " * (width - _width(row["label"]))
+        click.echo(f"  {row['label']}{pad}  {row['exact']:.6f}{_mc(row, 6)}")
+    pts = res["points"]
+    click.echo(f"point total (mean {pts['mean']['exact']:.4f}):")
+    _echo_rows(pts["rows"], "points", 3)
+    for block in res["trump_length"]:
+        click.echo(f"trump length, trump {block['trump']} ({block['trump_cards']} 主 cards; "
+                   f"mean {block['mean']['exact']:.4f}):")
+        _echo_rows(block["rows"], "length", 3)
+    if "check" in res:
+        c = res["check"]
+        click.echo(f"{c['outside_ci']} of {c['rows']} exact values outside their 95% CI "
+                   f"(marked *); chance predicts {c['expected_outside']}")
+
+
+@group.command()
+@click.argument("file", metavar="FILE|-")
+@JSON_OPTION
+def replay(file: str, as_json: bool) -> None:
+    """Check a 双升 game record action by action; name the first illegal one."""
+    out = api.replay(read_json(file))
+    if as_json:
+        emit_json(out)
+        return
+    click.echo("\n".join(out["lines"]))
+    if out["finished"]:
+        r = out["result"]
+        side = "the banker side" if r["winner"] == "banker" else "the attackers"
+        click.echo(f"result: attackers' points {r['attacker_points']} (摳底 ×"
+                   f"{r['kitty_multiplier']}), {side} win; levels {r['levels']}, "
+                   f"next banker seat {r['next_banker']}")
+    else:
+        click.echo(f"record stops in the {out['phase']} phase; seat {out['to_act']} is to act")

@@ -1,0 +1,126 @@
+"""郑州双升 rules as data: one frozen preset per reading of the rules (SHENGJI-RULES §9, §13).
+
+Every field is one parameter of §9 (plus ``level_cards_need_joker``, §13). Code branches on
+fields, never on a preset's name.
+
+>>> get_rules("classic").kitty_multiplier
+'pow_size'
+>>> get_rules(None).name
+'zhengzhou'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+# Allowed values of the enum-like fields; the first one is the zhengzhou default.
+CHOICES: dict[str, tuple[str, ...]] = {
+    "joker_colour": ("standard", "swapped"),  # 大王↔♥♦ 小王↔♠♣, or the reverse (§4.1 OPEN-2)
+    "suit_rank": ("SHCD", "DCHS"),  # pair-vs-pair order, highest first (§4.2 OPEN-4)
+    "declare_start": ("banker", "banker_next", "random"),  # §4.4 OPEN-6
+    "stepdown_banker": ("next_seat",),  # §4.5 OPEN-8
+    "rebel_scope": ("player", "side"),  # §4.6 OPEN-10
+    "throw_check_players": ("all_others", "opponents"),  # §5.2 OPEN-17
+    "throw_fail_play": ("largest_failed_shape", "smallest_card", "first_failed_unit"),  # OPEN-18
+    "follow_rule": ("maximal",),  # §5.3 OPEN-19
+    "ruff_rule": ("match", "count"),  # §5.4 OPEN-20
+    "trick_compare": ("largest_unit", "all_units", "highest_card"),  # §5.5 OPEN-21
+    "kitty_basis": ("winning_play", "lead_shape"),  # §6.2 OPEN-22
+    "kitty_multiplier": ("pow2_pairs", "times_size", "pow_size"),  # §6.2
+}
+
+
+@dataclass(frozen=True)
+class ShengjiRules:
+    """One 双升 preset; each field is a rule parameter of SHENGJI-RULES §9."""
+
+    name: str = "zhengzhou"
+    title: str = "郑州双升"
+    # §4.1 declaring (亮主)
+    joker_colour: str = "standard"
+    joker_pair_may_open: bool = True  # 對王 may be the first declaration (OPEN-3)
+    level_cards_need_joker: bool = True  # a level card declares only beside its joker (§13)
+    # §4.2 overcalling (反主)
+    pair_overcall_by_suit: bool = True  # class 2 displaces class 2 of a lower suit (OPEN-4)
+    suit_rank: str = "SHCD"
+    partner_may_overcall: bool = True  # OPEN-5
+    # §4.4–4.5 turn model, 下臺
+    declare_start: str = "banker"
+    partner_declarer_becomes_banker: bool = True  # OPEN-7
+    stepdown_banker: str = "next_seat"
+    # §4.6 造反
+    rebel_enabled: bool = True
+    rebel_scope: str = "player"
+    rebel_threshold: int = 15  # strictly fewer points than this qualifies
+    # §4.8 扒雞窩
+    bajiwo_enabled: bool = True
+    bajiwo_reinforce: bool = False  # OPEN-14
+    # §2–3 ladder
+    nt_level_joker_tractor: bool = False  # NT level cards on rung 13, next to 小王
+    # §5.2 throws (甩牌)
+    throw_whole_suit_only: bool = False  # OPEN-16
+    throw_check_players: str = "all_others"
+    throw_fail_play: str = "largest_failed_shape"
+    throw_fail_penalty_per_card: int = 0
+    # §5.3–5.5 following, ruffing (斃), trick winner
+    follow_rule: str = "maximal"
+    ruff_rule: str = "match"
+    trick_compare: str = "largest_unit"
+    # §6.2 摳底
+    kitty_basis: str = "winning_play"
+    kitty_multiplier: str = "pow2_pairs"
+    # §7 levels
+    level_step: int = 40
+    turnover_at: int = 80
+    attacker_gain_cap: int | None = None
+    must_defend_A: bool = True
+
+    def __post_init__(self) -> None:
+        for key, allowed in CHOICES.items():
+            value = getattr(self, key)
+            if value not in allowed:
+                raise ValueError(f"{key}={value!r} is not one of {', '.join(allowed)}")
+        for f in fields(self):
+            if f.type == "bool" and not isinstance(getattr(self, f.name), bool):
+                raise ValueError(f"{f.name} must be True or False")
+        if self.level_step <= 0 or self.turnover_at <= 0:
+            raise ValueError("level_step and turnover_at must be positive")
+        if self.rebel_threshold < 0 or self.throw_fail_penalty_per_card < 0:
+            raise ValueError("rebel_threshold and throw_fail_penalty_per_card must be ≥ 0")
+        if self.attacker_gain_cap is not None and self.attacker_gain_cap < 0:
+            raise ValueError("attacker_gain_cap must be None or ≥ 0")
+
+    def with_(self, **changes) -> ShengjiRules:
+        """A copy with some parameters changed (validated again)."""
+        return replace(self, **changes)
+
+
+ZHENGZHOU = ShengjiRules()
+
+# §13: the common 拖拉机 reading most online implementations play.
+CLASSIC = ShengjiRules(
+    name="classic",
+    title="拖拉机 (classic)",
+    level_cards_need_joker=False,
+    bajiwo_enabled=False,
+    rebel_enabled=False,
+    nt_level_joker_tractor=True,
+    throw_fail_play="first_failed_unit",
+    kitty_multiplier="pow_size",
+    attacker_gain_cap=3,
+)
+
+PRESETS: dict[str, ShengjiRules] = {r.name: r for r in (ZHENGZHOU, CLASSIC)}
+DEFAULT_RULES = "zhengzhou"
+
+
+def get_rules(rules: str | ShengjiRules | None = None) -> ShengjiRules:
+    """The preset named ``rules`` (default zhengzhou); a rules value passes through."""
+    if rules is None:
+        return PRESETS[DEFAULT_RULES]
+    if isinstance(rules, ShengjiRules):
+        return rules
+    key = str(rules).strip().lower()
+    if key not in PRESETS:
+        raise ValueError(f"unknown 双升 rules {rules!r} (choose from {', '.join(PRESETS)})")
+    return PRESETS[key]

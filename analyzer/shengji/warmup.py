@@ -1,0 +1,20 @@
+"""Compile every 双升 kernel the commands use, so that later runs start warm."""
+
+from __future__ import annotations
+
+
+def warmup() -> None:
+    """Run ``simulate`` (counts and per-hand rows) and the ``odds`` deal kernels once on tiny
+    inputs, both presets (cached on disk)."""
+    from kernels.rng import states_from_seed
+
+    from ..core.runner import RunSpec
+    from . import batch
+    from .odds import kernel_monte_carlo
+    from .rules import PRESETS
+
+    for name, rules in PRESETS.items():
+        spec = RunSpec("shengji", 8, name, "random", 0)
+        batch.task_counts(spec, states_from_seed(0, 1), 8)
+        batch.task_rows(spec, states_from_seed(0, 1), 8)
+        kernel_monte_carlo(rules, 2, None, 8, 0)

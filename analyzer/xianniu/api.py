@@ -1,0 +1,274 @@
+"""The Python face of the 掀牛 commands: each checks its input and returns data (JSON-ready
+where the command prints JSON); the command line only parses and prints.
+
+Every estimate in the returned data is ``{"value", "low", "high", "n"}`` (a 95% CI and its
+sample size), and the results of ``tournament``, ``odds`` and ``stats`` start with ``game``,
+``rules``, ``seed`` and their sample size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from .cards import N_SEATS, count, format_cards, parse_mask
+from .combos import Play, beats, classify
+from .describe import action_text, beat_verdict, play_info, settlement_json
+from .records import replay, start_of
+from .rules import Rules, get_rules
+from .scoring import Settlement, settle
+
+
+def classify_cards(cards: str, rules: str | Rules | None = None) -> dict[str, Any]:
+    """Kind, size and strength of the play ``cards`` make; ValueError if none."""
+    r = get_rules(rules)
+    return play_info(classify(parse_mask(cards), r), r)
+
+
+def _two_plays(top: str, challenger: str, r: Rules) -> tuple[Play, Play]:
+    t, c = parse_mask(top), parse_mask(challenger)
+    if t & c:
+        raise ValueError(f"TOP and CHALLENGER share {format_cards(t & c)}")
+    try:
+        top_play = classify(t, r)
+    except ValueError as e:
+        raise ValueError(f"TOP: {e}") from None
+    try:
+        ch_play = classify(c, r)
+    except ValueError as e:
+        raise ValueError(f"CHALLENGER: {e}") from None
+    return top_play, ch_play
+
+
+def can_beat(top: str, challenger: str, rules: str | Rules | None = None) -> bool:
+    """May ``challenger`` be played to beat ``top``? ValueError if either is no play."""
+    r = get_rules(rules)
+    return beats(*_two_plays(top, challenger, r), r)
+
+
+def beat_check(top: str, challenger: str, rules: str | Rules | None = None) -> dict[str, Any]:
+    """``xianniu beats``: may ``challenger`` beat ``top``, and the reason in words, with
+    both plays described as by :func:`classify_cards`."""
+    r = get_rules(rules)
+    top_play, ch_play = _two_plays(top, challenger, r)
+    _, reason = beat_verdict(top_play, ch_play, r)
+    return {"rules": r.name, "beats": beats(top_play, ch_play, r), "reason": reason,
+            "top": play_info(top_play, r), "challenger": play_info(ch_play, r)}
+
+
+def score_hand(data: Any, rules: str | Rules | None = None) -> Settlement:
+    """Settle a finished hand given as ``{"rules", "captured", "xian"}``.
+
+    ``rules`` overrides the one in ``data``.
+    """
+    if not isinstance(data, dict):
+        raise ValueError("the score input must be a JSON object with \"captured\" and \"xian\"")
+    r = get_rules(rules if rules is not None else data.get("rules"))
+    captured = data.get("captured")
+    if not isinstance(captured, list) or len(captured) != N_SEATS:
+        raise ValueError("\"captured\" must list the captured plays of the three seats")
+    seen = 0
+    plays: list[list[Play]] = []
+    for seat, seat_plays in enumerate(captured):
+        if not isinstance(seat_plays, list):
+            raise ValueError(f"captured plays of seat {seat} must be a list of card strings")
+        plays.append([])
+        for j, text in enumerate(seat_plays):
+            if not isinstance(text, str):
+                raise ValueError(f"seat {seat} play {j}: expected a string of cards, got {text!r}")
+            try:
+                play = classify(parse_mask(text), r)
+            except ValueError as e:
+                raise ValueError(f"seat {seat} play {j}: {e}") from None
+            if seen & play.mask:
+                raise ValueError(f"seat {seat} play {j}: {format_cards(seen & play.mask)} "
+                                 f"already captured in another play")
+            seen |= play.mask
+            plays[-1].append(play)
+    if count(seen) > r.table_cap:
+        raise ValueError(f"{count(seen)} cards captured; the table holds at most {r.table_cap}")
+    xian = data.get("xian", [])
+    if not isinstance(xian, list):
+        raise ValueError("\"xian\" must be a list of [x, t] seat pairs")
+    events = []
+    for i, ev in enumerate(xian):
+        if (not isinstance(ev, list) or len(ev) != 2
+                or not all(isinstance(s, int) and not isinstance(s, bool) for s in ev)):
+            raise ValueError(f"xian event {i}: expected [x, t] with seats 0-2, got {ev!r}")
+        events.append((ev[0], ev[1]))
+    return settle(plays, events, r)
+
+
+def replay_record(record: Any) -> dict[str, Any]:
+    """Check a game record move by move; the log, captured plays and (if over) the scores."""
+    state = replay(record)
+    shadow = start_of(record)
+    log = []
+    for seat, action in state.history:
+        log.append(action_text(shadow, seat, action))
+        shadow.apply(action)
+    out: dict[str, Any] = {
+        "rules": state.rules.name,
+        "banker": state.banker,
+        "log": log,
+        "captured": [[format_cards(p.mask) for p in plays] for plays in state.captured],
+        "xian": [list(e) for e in state.xian_events],
+        "over": state.is_terminal(),
+        "end": state.end_reason,
+    }
+    if state.is_terminal():
+        out["settlement"] = settlement_json(state.settlement())
+    else:
+        out["to_act"] = state.current_player()
+    return out
+
+
+
+def simulate(n_hands: int, rules: str | None = None, policies: str = "heuristic", seed: int = 0,
+             out: str | None = None, fmt: str = "table", backend: str = "local",
+             scheduler: str | None = None, resume: bool = False, records: str | None = None,
+             engine: str = "kernels", progress=None) -> str | bytes:
+    """``xianniu simulate``: play hands and return the summary rendered in ``fmt`` (written
+    whole to ``out`` when given). ``engine="reference"`` plays random hands in the reference
+    engine instead of the kernels (locally, without checkpoints or records)."""
+    from ..core.batchrun import render, simulate_run
+    from ..core.fileio import write_atomic
+    from ..core.runner import RunSpec
+
+    r = get_rules(rules)
+    if engine == "reference":
+        from .aggregate import Aggregate
+        from .reference_sim import random_hands
+
+        if policies != "random" or backend != "local" or resume or records:
+            raise ValueError("the reference engine plays random hands locally only: give "
+                             "--policy random and no --backend, --resume or --records")
+        agg = Aggregate.from_frame(random_hands(n_hands, r.name, seed, progress=progress))
+        agg.meta["game"] = "xianniu"
+        data = render(agg, fmt)
+        if out:
+            write_atomic(out, data)
+        return data
+    if engine != "kernels":
+        raise ValueError(f"unknown engine {engine!r} (choose kernels or reference)")
+    spec = RunSpec("xianniu", n_hands, r.name, policies, seed)
+    return simulate_run(spec, out, fmt, backend, scheduler, resume, records, progress)[1]
+
+
+def parse_heuristic_params(items: Iterable[str]) -> dict[str, Any]:
+    """``LABEL=FILE`` items as ``{"heuristic:LABEL": parameter vector}``."""
+    from .tournament import load_heuristic_params
+
+    params = {}
+    for item in items:
+        label, sep, path = item.partition("=")
+        if not sep or not label or not path:
+            raise ValueError(f"--heuristic-params: expected LABEL=FILE, got {item!r}")
+        params[f"heuristic:{label}"] = load_heuristic_params(path)
+    return params
+
+
+def tournament(policies: str = "heuristic,random", n_deals: int = 20_000,
+               rules: str | None = None, seed: int = 0, pimc_samples: int | None = None,
+               heuristic_params: Iterable[str] | dict[str, Any] = (),
+               progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """``xianniu tournament``: 2 or 3 policies in duplicate over ``n_deals`` deals.
+    ``heuristic_params`` maps ``heuristic:LABEL`` to parameters, or lists ``LABEL=FILE``."""
+    from .tournament import tournament as run
+
+    params = (heuristic_params if isinstance(heuristic_params, dict)
+              else parse_heuristic_params(heuristic_params))
+    return run(policies, n_deals, rules, seed, heuristic_params=params,
+               pimc_samples=pimc_samples, progress=progress).as_dict()
+
+
+def should_xian(hand: str | None = None, seat: int = 1, rules: str | None = None,
+                policy: str = "heuristic", precision: float = 0.1, max_deals: int = 200_000,
+                seed: int = 0, record: Any = None,
+                progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """``xianniu should-xian``: after a 扣, should ``hand`` (16 cards, answering from
+    ``seat``) 掀 or 扣? Or, with ``record``, the seat where a partial record stops."""
+    from . import decision
+
+    if record is not None and hand:
+        raise ValueError("give HAND or --record, not both")
+    if record is None and not hand:
+        raise ValueError("give HAND (16 cards) or --record FILE")
+    if record is not None:
+        res = decision.should_xian_record(record, policy, precision, max_deals, seed,
+                                          progress=progress)
+    else:
+        res = decision.should_xian(hand, seat, rules, policy, precision, max_deals, seed,
+                                   progress=progress)
+    return res.as_dict()
+
+
+def should_kou(hand: str, rules: str | None = None, policy: str = "heuristic",
+               precision: float = 0.1, max_deals: int = 200_000, seed: int = 0,
+               progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """``xianniu should-kou``: the banker holds ``hand`` at its first decision: 扣 or lead?"""
+    from .decision import should_kou as ask
+
+    if not hand:
+        raise ValueError("give HAND (16 cards)")
+    return ask(hand, rules, policy, precision, max_deals, seed, progress=progress).as_dict()
+
+
+STATS = ("values", "xian", "banker")
+
+
+def _est(row: Any, value: str, low: str, high: str, n: Any) -> dict[str, Any]:
+    """A table row's flat estimate columns as ``{"value", "low", "high", "n"}``."""
+    return {"value": float(row[value]), "low": float(row[low]), "high": float(row[high]),
+            "n": int(n)}
+
+
+def stats(what: str, n_deals: int = 20_000, rules: str | None = None,
+          policies: str = "heuristic", seed: int = 0) -> dict[str, Any]:
+    """``xianniu stats``: pattern ``values`` (牛 喜 K 亮子), the ``xian`` EV of seat 1 after
+    the banker's 扣, or the ``banker``'s advantage, from ``n_deals`` deals."""
+    if what not in STATS:
+        raise ValueError(f"unknown statistic {what!r} (choose {', '.join(STATS)})")
+    from .analysis import banker_advantage, pattern_values, xian_ev
+    from .sim import simulate_aggregate
+
+    r = get_rules(rules)
+    if what == "banker":
+        summary = simulate_aggregate(n_deals, r, policies, seed).summary()
+        adv = banker_advantage(summary)
+        return {"game": "xianniu", "rules": r.name, "seed": seed, "deals": int(n_deals),
+                "policy": adv["policy"], "analysis": what,
+                "banker_mean_points": adv["banker_mean_points"]}
+    df = (pattern_values if what == "values" else xian_ev)(n_deals, r, policies, seed)
+    a = df.attrs
+    head = {"game": "xianniu", "rules": a["rules"], "seed": a["seed"], "deals": a["deals"],
+            "policy": a["policy"], "analysis": what}
+    rows = df.to_dict("records")
+    if what == "values":
+        return {**head, "unit": a["unit"], "rows": [{
+            "pattern": row["pattern"],
+            "mean_with": _est(row, "mean_with", "with_ci_low", "with_ci_high", row["n_with"]),
+            "mean_without": _est(row, "mean_without", "without_ci_low", "without_ci_high",
+                                 row["n_without"]),
+            "observed_diff": _est(row, "observed_diff", "obs_ci_low", "obs_ci_high",
+                                  row["n_with"] + row["n_without"]),
+            "counterfactual_diff": _est(row, "counterfactual_diff", "cf_ci_low", "cf_ci_high",
+                                        row["cf_pairs"]),
+            "cf_share_made": float(row["cf_share_made"])} for row in rows],
+            "k_count": a["k_count"]}
+    return {**head, "positions": a["positions"], "overall": a["overall"],
+            "share_of_deals": a["share_of_deals"], "rows": [{
+                "sure_cards": row["sure_cards"], "k_count": int(row["k_count"]),
+                "ev_xian": _est(row, "ev_xian", "xian_ci_low", "xian_ci_high", row["n"]),
+                "ev_kou": _est(row, "ev_kou", "kou_ci_low", "kou_ci_high", row["n"]),
+                "diff": _est(row, "diff", "ci_low", "ci_high", row["n"])} for row in rows]}
+
+
+def odds(rules: str | None = None, n_deals: int = 1_000_000, seed: int = 0) -> dict[str, Any]:
+    """``xianniu odds``: exact odds of one seat's deal beside Monte Carlo estimates."""
+    from .odds import odds as compute
+
+    res = compute(rules, n_deals, seed)
+    return {"game": "xianniu", "rules": res["rules"], "seed": seed, "deals": int(n_deals),
+            "seat_cards": res["seat_cards"], "exact": res["exact"],
+            "monte_carlo": res["monte_carlo"]}

@@ -1,0 +1,52 @@
+"""How the batch runner plays and counts 掀牛 hands (see :class:`analyzer.core.runner.RunSpec`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from kernels.xianniu import batch as kb
+
+from .aggregate import Aggregate
+from .rules import get_rules
+from .sim import CHUNK_SIZE, policy_arrays, policy_names, rule_arrays
+
+AGG_SIZE = kb.AGG_SIZE
+__all__ = ["AGG_SIZE", "CHUNK_SIZE", "check", "meta", "result", "task_counts", "task_rows"]
+
+
+def check(spec) -> None:
+    """Refuse unknown rules or policies."""
+    get_rules(spec.rules)
+    policy_names(spec.policies)
+
+
+def meta(spec) -> dict:
+    """The rules and the policy (one name, or one per seat) of a run."""
+    names = policy_names(spec.policies)
+    return {"rules": get_rules(spec.rules).name,
+            "policy": names[0] if len(set(names)) == 1 else ",".join(names)}
+
+
+def task_counts(spec, states: np.ndarray, n: int) -> np.ndarray:
+    """Aggregate counts of ``n`` hands from one stream per chunk."""
+    r = get_rules(spec.rules)
+    agg = np.zeros((len(states), AGG_SIZE), dtype=np.int64)
+    kb.aggregate_chunks(states, spec.chunk_size, n, rule_arrays(r), policy_arrays(spec.policies),
+                        r.gou_min, r.ci_min, agg)
+    return agg.sum(axis=0)
+
+
+def task_rows(spec, states: np.ndarray, n: int) -> tuple[np.ndarray, pd.DataFrame]:
+    """Counts and per-hand rows: results, the deal and the hand's game record (``record``,
+    JSON that ``xianniu replay`` reads). The counts are those of :func:`task_counts`."""
+    from .sim import recorded_rows
+
+    r = get_rules(spec.rules)
+    df = recorded_rows(states, spec.chunk_size, n, r, spec.policies)
+    return Aggregate.from_frame(df, r.gou_min, r.ci_min).counts, df
+
+
+def result(counts: np.ndarray, meta: dict) -> Aggregate:
+    """The run's aggregate."""
+    return Aggregate(counts, meta)

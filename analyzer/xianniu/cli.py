@@ -1,0 +1,221 @@
+"""The 掀牛 commands: a thin layer over :mod:`analyzer.xianniu.api`.
+
+The root command (:mod:`analyzer.cli`) shows them at the top level, 掀牛 being the default
+game. Bad input of any kind ends with one line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import click
+
+from . import api
+from ..core.batchrun import output_format
+from ..core.cli_common import (JSON_OPTION, batch_options, deals_option, emit_json,
+    interruptible, option_with_alias, progress_bar)
+from ..core.fileio import read_json
+from ..core.tournament import tournament_lines
+from .describe import (classify_line, decision_lines, odds_lines, replay_lines,
+                       settlement_json, settlement_lines, stats_lines)
+from .rules import DEFAULT_RULES, PRESETS
+
+RULES_OPTION = click.option("--rules", "rules", type=click.Choice(sorted(PRESETS)),
+                            default=None, help=f"Rule preset (default {DEFAULT_RULES}).")
+SEED_OPTION = click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+                           help="Root seed; the same seed gives the same numbers.")
+
+
+@click.group("xianniu", context_settings={"help_option_names": ["-h", "--help"]})
+def group() -> None:
+    """兰州掀牛 (掀牛腿 / 砍牛腿), three players: the default game, also at the top level."""
+
+
+@group.command()
+@click.argument("cards", nargs=-1, required=True)
+@RULES_OPTION
+@JSON_OPTION
+def classify(cards: tuple[str, ...], rules: str | None, as_json: bool) -> None:
+    """Kind, size and strength of the play CARDS make (e.g. 9s 9h, or 9s9h)."""
+    info = api.classify_cards(" ".join(cards), rules)
+    if as_json:
+        emit_json(info)
+        return
+    click.echo(classify_line(info))
+
+
+@group.command()
+@click.argument("top")
+@click.argument("challenger")
+@RULES_OPTION
+@JSON_OPTION
+def beats(top: str, challenger: str, rules: str | None, as_json: bool) -> None:
+    """May CHALLENGER be played to beat TOP? Prints yes or no, then the reason."""
+    res = api.beat_check(top, challenger, rules)
+    if as_json:
+        emit_json(res)
+        return
+    click.echo(f"{'yes' if res['beats'] else 'no'}\n{res['reason']}")
+
+
+@group.command()
+@click.argument("file", metavar="FILE|-")
+@RULES_OPTION
+@JSON_OPTION
+def score(file: str, rules: str | None, as_json: bool) -> None:
+    """Settle a finished hand: {"rules", "captured": [[play, ...] x3], "xian": [[x, t], ...]}."""
+    st = api.score_hand(read_json(file), rules)
+    if as_json:
+        emit_json(settlement_json(st))
+        return
+    click.echo("\n".join(settlement_lines(st)))
+
+
+@group.command()
+@click.argument("file", metavar="FILE|-")
+@JSON_OPTION
+def replay(file: str, as_json: bool) -> None:
+    """Check a game record move by move and print the hand as it went."""
+    out = api.replay_record(read_json(file))
+    if as_json:
+        emit_json(out)
+        return
+    click.echo("\n".join(replay_lines(out)))
+
+
+@group.command()
+@batch_options(n_seats=3)
+@RULES_OPTION
+@click.option("--engine", type=click.Choice(["kernels", "reference"]), default="kernels",
+              show_default=True, help="Numba kernels, or the slow pure-Python reference engine.")
+def simulate(n_hands: int, rules: str | None, policy: str, policies: str | None, seed: int,
+             out_path: str | None, fmt: str | None, backend: str, scheduler: str | None,
+             resume: bool, records_path: str | None, engine: str, quiet: bool,
+             as_json: bool) -> None:
+    """Play hands; summarise points, 够, 刺, captured cards and 掀 per seat with 95% CIs."""
+    fmt = output_format(fmt, as_json)
+    slow = engine == "reference" or "pimc" in (policies or policy)
+    with interruptible(), progress_bar(n_hands, hidden=quiet or (n_hands < 500_000
+                                                                  and not slow)) as bar:
+        data = api.simulate(n_hands, rules, policies or policy, seed, out_path, fmt, backend,
+                            scheduler, resume, records_path, engine, progress=bar.update)
+    if not out_path:
+        click.echo(data if isinstance(data, str) else data.decode(), nl=False)
+
+
+@group.command()
+@click.option("--policies", default="heuristic,random", show_default=True,
+              help="The two or three policies compared, e.g. heuristic,random.")
+@deals_option(20_000, help="Deals; each is played once per seating (6 seatings).",
+              hands_alias=True)
+@RULES_OPTION
+@SEED_OPTION
+@click.option("--pimc-samples", type=click.IntRange(min=1), default=None,
+              help="Hidden deals the pimc policy samples per decision (default 24).")
+@click.option("--heuristic-params", "param_files", multiple=True, metavar="LABEL=FILE",
+              help="Parameters for the policy heuristic:LABEL (a tuning result or JSON).")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@JSON_OPTION
+def tournament(policies: str, n_deals: int, rules: str | None, seed: int,
+               pimc_samples: int | None, param_files: tuple[str, ...], quiet: bool,
+               as_json: bool) -> None:
+    """Duplicate tournament: mean points per hand of each policy and pairwise differences."""
+    with progress_bar(n_deals, "deals", hidden=quiet or (n_deals < 100_000
+                                                         and "pimc" not in policies)) as bar:
+        res = api.tournament(policies, n_deals, rules, seed, pimc_samples, param_files,
+                             progress=bar.update)
+    if as_json:
+        emit_json(res)
+        return
+    click.echo("\n".join(tournament_lines(res)))
+
+
+def _decision_options(f):
+    f = click.option("--quiet", is_flag=True, help="No progress bar (shown for pimc).")(f)
+    f = JSON_OPTION(f)
+    f = SEED_OPTION(f)
+    f = option_with_alias("--max-deals", "max_deals", "--max-hands", 200_000,
+                          type=click.IntRange(min=100),
+                          help="Stop after this many kept deals.")(f)
+    f = click.option("--precision", type=click.FloatRange(min=0, min_open=True), default=0.1,
+                     show_default=True, help="Stop when the 95% CI half-width of the "
+                     "difference is below this (points).")(f)
+    f = click.option("--policy", type=click.Choice(["heuristic", "pimc"]), default="heuristic",
+                     show_default=True, help="How this seat plays on (others: heuristic).")(f)
+    f = RULES_OPTION(f)
+    return click.argument("hand", nargs=-1)(f)
+
+
+def _decision_bar(max_deals: int, policy: str, quiet: bool):
+    """Kept deals against ``--max-deals`` on stderr (the query may stop sooner, at its
+    precision); shown for pimc, whose play-outs take minutes, not for the heuristic."""
+    return progress_bar(max_deals, "deals (stops at the precision)",
+                        hidden=quiet or policy != "pimc")
+
+
+def _print_decision(res: dict, as_json: bool) -> None:
+    if as_json:
+        emit_json(res)
+        return
+    click.echo("\n".join(decision_lines(res)))
+
+
+@group.command("should-xian")
+@click.option("--seat", type=click.IntRange(1, 2), default=1, show_default=True,
+              help="The answering seat (2: seat 1 has already 扣ed).")
+@click.option("--record", "record_path", default=None, metavar="FILE|-",
+              help="A partial game record stopping where a seat answers a later 扣 "
+                   "(instead of HAND).")
+@_decision_options
+def should_xian(hand: tuple[str, ...], seat: int, record_path: str | None, rules: str | None,
+                policy: str, precision: float, max_deals: int, seed: int,
+                as_json: bool, quiet: bool) -> None:
+    """The banker has 扣ed at the start: should HAND (16 cards) 掀 or 扣?"""
+    record = read_json(record_path) if record_path else None
+    with _decision_bar(max_deals, policy, quiet) as bar:
+        res = api.should_xian(" ".join(hand), seat, rules, policy, precision, max_deals, seed,
+                              record, progress=bar.update)
+    _print_decision(res, as_json)
+
+
+@group.command("should-kou")
+@_decision_options
+def should_kou(hand: tuple[str, ...], rules: str | None, policy: str, precision: float,
+               max_deals: int, seed: int, as_json: bool, quiet: bool) -> None:
+    """The banker holds HAND (16 cards) at its first decision: 扣 or lead?"""
+    with _decision_bar(max_deals, policy, quiet) as bar:
+        res = api.should_kou(" ".join(hand), rules, policy, precision, max_deals, seed,
+                             progress=bar.update)
+    _print_decision(res, as_json)
+
+
+@group.command()
+@click.argument("what", type=click.Choice(api.STATS))
+@deals_option(20_000, help="Deals (values: each is played once per pattern as well).",
+              hands_alias=True)
+@RULES_OPTION
+@click.option("--policy", default="heuristic", show_default=True,
+              help="Policy of every seat (random or heuristic).")
+@click.option("--policies", default=None, help="One policy per seat, A,B,C (overrides --policy).")
+@SEED_OPTION
+@JSON_OPTION
+def stats(what: str, n_deals: int, rules: str | None, policy: str, policies: str | None,
+          seed: int, as_json: bool) -> None:
+    """Statistics on paired deals: values (牛 喜 K 亮子), xian (掀 EV), banker (advantage)."""
+    res = api.stats(what, n_deals, rules, policies or policy, seed)
+    if as_json:
+        emit_json(res)
+        return
+    click.echo("\n".join(stats_lines(res)))
+
+
+@group.command()
+@RULES_OPTION
+@deals_option(1_000_000, minimum=1, help="Deals for the Monte Carlo estimates.")
+@SEED_OPTION
+@JSON_OPTION
+def odds(rules: str | None, n_deals: int, seed: int, as_json: bool) -> None:
+    """Exact odds of one seat's deal (牛, 喜, 亮子, 龙凤, 八大对, 鱼, 摆, number of K)."""
+    res = api.odds(rules, n_deals, seed)
+    if as_json:
+        emit_json(res)
+        return
+    click.echo("\n".join(odds_lines(res)))

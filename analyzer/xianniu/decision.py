@@ -1,0 +1,201 @@
+"""“Should I 掀 this hand?” and “should the banker 扣?”: paired play-outs with error bars.
+
+Hidden cards are dealt to the other seats and kept only when the position's public facts
+hold under their policies (rejection sampling: the acceptance rate is reported). Both
+actions are played from each kept deal with one random stream, and sampling stops when the
+95% CI of the difference is narrower than ``precision`` on each side, or at ``max_hands``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numba
+import numpy as np
+import pandas as pd
+
+from kernels.xianniu import decisions as kd
+from kernels.rng import states_for_chunks
+
+from .cards import format_cards, parse_hand
+from .kernel_state import ws_from_state
+from .records import replay
+from .rules import Rules, get_rules
+from .sim import policy_arrays, rule_arrays
+from ..core.stats import Estimate, mean_ci, proportion_ci
+
+PER_CHUNK = 128
+
+
+@dataclass
+class DecisionResult:
+    """The answer to a decision query, with the kept deals in ``details``.
+
+    ``details`` has a row per kept deal: the asking seat's points after each action, its cards
+    captured and whether an opponent reached 刺 after the first, and the three hands at the
+    decision as card masks (``hand_0`` … ``hand_2``).
+    """
+
+    question: str  # "xian" (掀 or 扣) or "kou" (扣 or lead)
+    hand: str
+    seat: int
+    rules: str
+    policy: str
+    seed: int
+    recommendation: str  # the better action, or "close" when the CI holds 0
+    ev_a: float  # mean points after the first action (掀, or 扣 for the banker)
+    ev_b: float  # mean points after the other (扣, or lead)
+    diff: float
+    ci95: tuple[float, float]
+    hands: int
+    acceptance_rate: float
+    dealt: int = 0  # deals dealt, kept or not: the acceptance rate's sample size
+    kept: int = 0  # deals kept (``hands`` of them are used, at most ``max_hands``)
+    ci95_a: tuple[float, float] = (float("nan"), float("nan"))
+    ci95_b: tuple[float, float] = (float("nan"), float("nan"))
+    p_gou: dict = field(default_factory=dict)
+    p_ci_me: dict = field(default_factory=dict)
+    p_ci_opponent: dict = field(default_factory=dict)
+    details: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
+
+    def acceptance_ci95(self) -> tuple[float, float]:
+        """Wilson 95% CI of the acceptance rate over the ``dealt`` deals."""
+        e = proportion_ci(self.kept, self.dealt) if self.dealt else None
+        return (e.low, e.high) if e else (float("nan"), float("nan"))
+
+    @property
+    def actions(self) -> tuple[str, str]:
+        """The two actions compared: (掀, 扣) or, for the banker, (扣, lead)."""
+        return ("xian", "kou") if self.question == "xian" else ("kou", "lead")
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready: each estimate as ``{"value", "low", "high", "n"}``; n counts deals
+        (the acceptance rate's n: the deals dealt, kept or not)."""
+        first, second = self.actions
+        dist = self.details["points_a"].value_counts(normalize=True).sort_index()
+
+        def est(value: float, ci: tuple[float, float]) -> dict[str, Any]:
+            return Estimate(value, ci[0], ci[1], self.hands).as_dict()
+
+        acceptance = (proportion_ci(self.kept, self.dealt).as_dict() if self.dealt else
+                      Estimate(float("nan"), float("nan"), float("nan"), 0).as_dict())
+        return {
+            "game": "xianniu", "rules": self.rules, "seed": self.seed, "deals": self.hands,
+            "policy": self.policy, "question": self.question, "hand": self.hand,
+            "seat": self.seat, "actions": [first, second],
+            "recommendation": self.recommendation,
+            f"ev_{first}": est(self.ev_a, self.ci95_a), f"ev_{second}": est(self.ev_b, self.ci95_b),
+            "diff": est(self.diff, self.ci95), "acceptance": acceptance, "dealt": self.dealt,
+            "p_gou": self.p_gou, "p_ci_me": self.p_ci_me, "p_ci_opponent": self.p_ci_opponent,
+            "points_distribution": {str(int(k)): float(v) for k, v in dist.items()},
+        }
+
+
+def _run(question: str, hand_text: str | int, seat: int, rules: str | Rules | None,
+         policy: str, precision: float, max_hands: int, seed: int,
+         progress: Callable[[int], None] | None,
+         position: np.ndarray | None = None) -> DecisionResult:
+    hand = hand_text if isinstance(hand_text, int) else parse_hand(hand_text)
+    if position is not None and not isinstance(hand_text, int):
+        raise ValueError("a recorded position carries its own hand")
+    if policy not in ("heuristic", "pimc"):
+        raise ValueError(f"policy must be heuristic or pimc, got {policy!r}")
+    if not precision > 0:
+        raise ValueError(f"precision must be positive, got {precision}")
+    if max_hands < 100:
+        raise ValueError(f"max-hands must be at least 100, got {max_hands}")
+    r = get_rules(rules)
+    names = ["heuristic"] * 3
+    names[seat] = policy
+    pol = policy_arrays(names)
+    rk = rule_arrays(r)
+    chunks = max(2, 4 * numba.get_num_threads())
+    pinned = np.zeros(3, dtype=np.int64)
+    rows, tries, batch = [], 0, 0
+    while True:
+        states = states_for_chunks(seed, batch * chunks, chunks)
+        out = np.empty((chunks, PER_CHUNK, kd.N_Q), dtype=np.int64)
+        t = np.empty(chunks, dtype=np.int64)
+        if position is not None:
+            kd.xian_at_position_chunks(position, seat, states, PER_CHUNK, rk, pol, out, t)
+        elif question == "xian":
+            kd.xian_query_chunks(hand, seat, pinned, states, PER_CHUNK, rk, pol, out, t)
+        else:
+            kd.kou_query_chunks(hand, pinned, states, PER_CHUNK, rk, pol, out, t)
+        got = out.reshape(-1, kd.N_Q)
+        got = got[got[:, kd.Q_A] != -999]
+        rows.append(got)
+        tries += int(t.sum())
+        batch += 1
+        n = sum(len(x) for x in rows)
+        if progress is not None:
+            progress(len(got))
+        if n >= 2:
+            allrows = np.concatenate(rows)
+            d = mean_ci(allrows[:, kd.Q_A] - allrows[:, kd.Q_B])
+            if (d.high - d.low) / 2 <= precision or n >= max_hands:
+                break
+        if n == 0 and tries > 50 * chunks * PER_CHUNK:
+            raise ValueError("no deal fits this position: the other seats' policies never "
+                             "reach it with this hand")
+    kept = sum(len(x) for x in rows)
+    allrows = np.concatenate(rows)[:max_hands]
+    a, b = allrows[:, kd.Q_A], allrows[:, kd.Q_B]
+    d, ea, eb = mean_ci(a - b), mean_ci(a), mean_ci(b)
+    first, second = ("xian", "kou") if question == "xian" else ("kou", "lead")
+    rec = "close" if d.low <= 0 <= d.high else (first if d.value > 0 else second)
+    details = pd.DataFrame({"points_a": a, "points_b": b,
+                            "captured_a": allrows[:, kd.Q_CAP_A],
+                            "opponent_ci_a": allrows[:, kd.Q_OPP_CI_A],
+                            **{f"hand_{s}": allrows[:, kd.Q_HAND0 + s].astype(np.uint64)
+                               for s in range(3)}})
+    details.attrs.update(question=question, actions=(first, second), rules=r.name,
+                         policy=policy, seed=seed, seat=seat)
+    n = len(allrows)
+    return DecisionResult(
+        question, format_cards(hand), seat, r.name, policy, seed, rec, ea.value, eb.value,
+        d.value, (d.low, d.high), n, kept / tries if tries else float("nan"),
+        dealt=tries, kept=kept, ci95_a=(ea.low, ea.high), ci95_b=(eb.low, eb.high),
+        p_gou=proportion_ci(int((details["captured_a"] >= r.gou_min).sum()), n).as_dict(),
+        p_ci_me=proportion_ci(int((details["captured_a"] >= r.ci_min).sum()), n).as_dict(),
+        p_ci_opponent=proportion_ci(int(details["opponent_ci_a"].sum()), n).as_dict(),
+        details=details)
+
+
+def should_xian(hand: str | int, seat: int = 1, rules: str | Rules | None = None,
+                policy: str = "heuristic", precision: float = 0.1, max_hands: int = 200_000,
+                seed: int = 0, progress: Callable[[int], None] | None = None) -> DecisionResult:
+    """After the banker's opening 扣 (and, for seat 2, seat 1's 扣): 掀 or 扣 with ``hand``?"""
+    if seat not in (1, 2):
+        raise ValueError(f"the answering seat is 1 or 2, got {seat}")
+    return _run("xian", hand, seat, rules, policy, precision, max_hands, seed, progress)
+
+
+def should_xian_record(record: Any, policy: str = "heuristic", precision: float = 0.1,
+                       max_hands: int = 200_000, seed: int = 0,
+                       progress: Callable[[int], None] | None = None) -> DecisionResult:
+    """A partial game record that stops where a seat answers a 扣: 掀 or 扣?
+
+    The record's three dealt hands are needed to replay it, but only the answering seat's
+    hand and the public record are used: the other hands are dealt anew for every sample,
+    consistent with every public fact (cards played, card and discard counts, passes).
+    """
+    state = replay(record)
+    if state.phase != "kou_ask":
+        raise ValueError("the record must stop where a seat answers a 扣 (it stops at "
+                         f"{'the end' if state.is_terminal() else state.phase})")
+    seat = state.current_player()
+    if state.said_kou[seat]:
+        raise ValueError(f"seat {seat} has said 扣 in this hand and may no longer 掀")
+    ws = ws_from_state(state)
+    return _run("xian", state.hands[seat], seat, state.rules, policy, precision, max_hands,
+                seed, progress, position=ws)
+
+
+def should_kou(hand: str | int, rules: str | Rules | None = None, policy: str = "heuristic",
+               precision: float = 0.1, max_hands: int = 200_000, seed: int = 0,
+               progress: Callable[[int], None] | None = None) -> DecisionResult:
+    """The banker holds ``hand`` at its first decision: 扣 (risking a 掀) or lead?"""
+    return _run("kou", hand, 0, rules, policy, precision, max_hands, seed, progress)

@@ -1,0 +1,468 @@
+"""How 兰州掀牛's report section shows its data: its figures and its part of the page.
+
+Everything here reads the tables :func:`.report.run_analyses` made; nothing is computed but
+layout. Figures come from :func:`analyzer.report.plots.new_figure`, so each states n, the
+95% CI, the seed and the command that regenerates it.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from matplotlib.colors import TwoSlopeNorm
+from matplotlib.figure import Figure
+
+from ..report import plots
+from ..report.formats import fmt_ci, fmt_n, fmt_pct, minus
+from ..report.render import Block, Page
+from .report import COMPARE_METRICS, ODDS_FEATURES, PATTERN_IDS, PRESET_ORDER, T, XianniuData
+
+XIAN_MIN_N = 30  # heat-map cells with fewer positions stay blank
+COLORS = {"lanzhou": plots.BLUE, "kanniutui": plots.RED}
+SEAT_COLORS = (plots.DARK, plots.GREEN, plots.ORANGE)
+ODDS_ROWS = list(ODDS_FEATURES) + [f"k{k}" for k in range(5)]
+MATCHES = [("heuristic", "random"), ("pimc", "heuristic")]
+MISS_RATE = 0.05  # a 95% CI misses its true value this often
+
+
+def pattern_label(pid: str, lang: str) -> str:
+    """The label of a pattern id of the values table (``niu``, ``xi``, ``K``, ``liang_R``)."""
+    if pid.startswith("liang_"):
+        return T("liang", lang, rank=pid.removeprefix("liang_"))
+    return T(pid, lang)
+
+
+def feature_label(feature: str, lang: str) -> str:
+    """The label of a deal feature of the odds table (``niu`` ... ``bai``, ``k0``-``k4``)."""
+    if feature.startswith("k") and feature[1:].isdigit():
+        return T("k_count", lang, k=int(feature[1:]))
+    return T("liang_any" if feature == "liang" else feature, lang)
+
+
+def odds_misses(df: pd.DataFrame) -> tuple[int, int]:
+    """How many exact values of the odds table lie outside their 95% CI, and of how many."""
+    out = (df["exact"] < df["ci_low"]) | (df["exact"] > df["ci_high"])
+    return int(out.sum()), len(df)
+
+
+def misses_by_chance(rows: int, rate: float = MISS_RATE) -> tuple[float, int, int]:
+    """How many of ``rows`` intervals miss by chance when each misses with probability
+    ``rate`` independently: the mean and the central 95% range of Binomial(rows, rate)."""
+    cdf, low, high = 0.0, None, rows
+    for k in range(rows + 1):
+        cdf += math.comb(rows, k) * rate ** k * (1 - rate) ** (rows - k)
+        if low is None and cdf > 0.025:
+            low = k
+        if cdf >= 0.975:
+            high = k
+            break
+    return rows * rate, int(low or 0), high
+
+
+class _View:
+    """The section's data as its figures and page see it, in one language."""
+
+    def __init__(self, data: XianniuData, lang: str):
+        self.d, self.plan, self.spec, self.lang = data, data.plan, data.spec, lang
+        self.presets = list(data.plan.presets)
+        self.slots, self.width = plots.offsets(len(self.presets))
+
+    def t(self, key: str, **kw) -> str:
+        return T(key, self.lang, **kw)
+
+    def n(self, analysis: str, unit: str) -> str:
+        return fmt_n(self.plan.n(analysis), self.t(unit))
+
+    def figure(self, key: str, n: str, ncols: int | None = None, **kw):
+        return plots.new_figure(self.spec, self.t(key), n, ncols=ncols or len(self.presets),
+                                **kw)
+
+    def legend_presets(self, ax) -> None:
+        if len(self.presets) > 1:
+            ax.legend(frameon=False, fontsize=9)
+
+    def rows(self, table: str, preset: str, **eq) -> pd.DataFrame:
+        df = self.d.tables[table]
+        m = df["rules"] == preset
+        for k, v in eq.items():
+            m &= df[k] == v
+        return df[m]
+
+
+class _Figures(_View):
+    def odds(self) -> Figure:
+        df = self.d.tables["odds"]
+        fig, (a1, a2) = self.figure("sec_odds", self.n("odds", "unit_deals"), ncols=2,
+                                    width=10.5, gridspec_kw={"width_ratios": [3, 2]})
+        for ax, feats, log in ((a1, ODDS_FEATURES, True),
+                               (a2, [f"k{k}" for k in range(5)], False)):
+            y = np.arange(len(feats))
+            for i, p in enumerate(self.presets):
+                sub = df[df["rules"] == p].set_index("feature").loc[list(feats)]
+                pos = y + self.slots[i]
+                ax.barh(pos, sub["exact"], height=self.width, color=COLORS[p], alpha=0.75,
+                        label=f"{self.t(p)} · {self.t('exact_bar')}")
+                err = np.vstack([sub["value"] - sub["ci_low"], sub["ci_high"] - sub["value"]])
+                ax.errorbar(sub["value"], pos, xerr=err, fmt="o", ms=3, color="black",
+                            elinewidth=1, label=self.t("mc_dot") if i == 0 else None)
+            ax.set_yticks(y, [feature_label(f, self.lang) for f in feats])
+            ax.invert_yaxis()
+            if log:
+                ax.set_xscale("log")
+            ax.set_xlabel(self.t("odds_log" if log else "probability"))
+        a1.legend(frameon=False, fontsize=8, loc="center right")
+        return fig
+
+    def captured(self) -> Figure:
+        fig, axes = self.figure("sec_captured", self.n("play", "unit_hands"), sharey=True)
+        floor = 0.5 / self.plan.n("play")  # below one hand in n: a share of 0
+        for ax, p in zip(axes, self.presets):
+            for seat in range(3):
+                s = self.rows("captured", p, seat=seat).sort_values("cards")
+                ax.plot(s["cards"], s["value"].where(s["value"] > 0), "o-", ms=3,
+                        color=SEAT_COLORS[seat], label=self.t(f"seat{seat}"))
+                ax.fill_between(s["cards"], s["ci_low"].clip(lower=floor), s["ci_high"],
+                                color=SEAT_COLORS[seat], alpha=0.15, lw=0)
+            ax.set_yscale("log")
+            ax.set_ylim(bottom=floor)
+            ci = self.rows("outcomes", p, statistic="p_ci_any_seat").iloc[0]
+            ax.axvspan(5.5, 10.5, color=plots.GREEN, alpha=0.07)
+            ax.axvspan(10.5, 16.5, color=plots.RED, alpha=0.09)
+            for x, key in ((8, "rule_gou"), (13.5, "rule_ci")):
+                ax.text(x, 0.97, self.t(key), transform=ax.get_xaxis_transform(),
+                        ha="center", va="top", fontsize=10)
+            ax.set_title(f"{self.t(p)} · {self.t('p_ci_any_seat')} = "
+                         f"{fmt_ci(ci['value'], ci['ci_low'], ci['ci_high'], 'probability')}",
+                         fontsize=10)
+            ax.set_xlabel(self.t("captured_cards"))
+            ax.set_xticks(range(0, 17, 2))
+        axes[0].set_ylabel(self.t("share_of_hands"))
+        axes[0].legend(frameon=False, fontsize=8, loc="lower left")
+        return fig
+
+    def values(self) -> Figure:
+        fig, (ax,) = self.figure("sec_values", self.n("values", "unit_deals"), ncols=1,
+                                 height=6.0)
+        y = np.arange(len(PATTERN_IDS))
+        for i, p in enumerate(self.presets):
+            sub = self.rows("values", p).set_index("pattern").loc[PATTERN_IDS]
+            err = np.vstack([sub["counterfactual_diff"] - sub["cf_ci_low"],
+                             sub["cf_ci_high"] - sub["counterfactual_diff"]])
+            ax.barh(y + self.slots[i], sub["counterfactual_diff"], height=self.width, xerr=err,
+                    color=COLORS[p], alpha=0.85, error_kw={"elinewidth": 1}, label=self.t(p))
+        ax.axvline(0, color="0.3", lw=0.8)
+        ax.set_yticks(y, [pattern_label(pid, self.lang) for pid in PATTERN_IDS])
+        ax.invert_yaxis()
+        ax.set_xlabel(f"{self.t('col_cf')} · {self.t('value_pts')}")
+        self.legend_presets(ax)
+        return fig
+
+    def k_count(self) -> Figure:
+        fig, (ax,) = self.figure("sec_kcount", self.n("values", "unit_deals"), ncols=1,
+                                 width=8, height=4.2)
+        for i, p in enumerate(self.presets):
+            s = self.rows("k_count", p).sort_values("k_count")
+            x = s["k_count"] + (i - (len(self.presets) - 1) / 2) * 0.08
+            ax.errorbar(x, s["value"], yerr=[s["value"] - s["ci_low"], s["ci_high"] - s["value"]],
+                        fmt="o-", ms=4, capsize=3, color=COLORS[p], label=self.t(p))
+        ax.axhline(0, color="0.3", lw=0.8)
+        ax.set_xticks(range(5))
+        ax.set_xlabel(self.t("n_k"))
+        ax.set_ylabel(self.t("points"))
+        self.legend_presets(ax)
+        return fig
+
+    def xian_ev(self) -> Figure:
+        sure = [str(i) for i in range(8)] + ["8+"]
+        fig, axes = self.figure("sec_xian", self.n("xian", "unit_deals"), height=5.6)
+        grids = {}
+        for p in self.presets:
+            g = np.full((len(sure), 5), np.nan)
+            h = np.full((len(sure), 5), np.nan)
+            for row in self.rows("xian_ev", p).itertuples():
+                if row.n >= XIAN_MIN_N:
+                    g[sure.index(row.sure_cards), row.k_count] = row.diff
+                    h[sure.index(row.sure_cards), row.k_count] = (row.ci_high - row.ci_low) / 2
+            grids[p] = g, h
+        lim = max([np.nanmax(np.abs(g)) for g, _ in grids.values() if np.isfinite(g).any()],
+                  default=1.0)
+        norm = TwoSlopeNorm(0.0, -lim, lim)
+        im = None
+        for ax, p in zip(axes, self.presets):
+            g, h = grids[p]
+            im = ax.imshow(g, cmap="RdYlGn", norm=norm, origin="lower", aspect="auto")
+            for (r, c), v in np.ndenumerate(g):
+                if np.isfinite(v):
+                    ax.text(c, r, minus(f"{v:+.2f}\n±{h[r, c]:.2f}"), ha="center",
+                            va="center", fontsize=7)
+            ax.set_xticks(range(5))
+            ax.set_yticks(range(len(sure)), sure)
+            ax.set_xlabel(self.t("n_k"))
+            ax.set_title(self.t(p), fontsize=11)
+        axes[0].set_ylabel(self.t("sure_cards"))
+        fig.colorbar(im, ax=list(axes), label=self.t("xian_minus_kou_pts"), shrink=0.9)
+        return fig
+
+    def banker(self) -> Figure:
+        fig, (ax,) = self.figure("sec_banker", self.n("play", "unit_hands"), ncols=1, width=8,
+                                 height=4.2)
+        x = np.arange(3)
+        for i, p in enumerate(self.presets):
+            s = self.rows("outcomes", p, statistic="mean_points").sort_values("seat")
+            pos = x + self.slots[i]
+            ax.bar(pos, s["value"], width=self.width, color=COLORS[p], alpha=0.85,
+                   label=self.t(p), yerr=[s["value"] - s["ci_low"], s["ci_high"] - s["value"]],
+                   capsize=3)
+            for xx, (_, r) in zip(pos, s.iterrows()):
+                up = r["value"] >= 0
+                ax.annotate(minus(f"{r['value']:+.3f}"), (xx, r["ci_high" if up else "ci_low"]),
+                            textcoords="offset points", xytext=(0, 3 if up else -3),
+                            ha="center", va="bottom" if up else "top", fontsize=8)
+        ax.axhline(0, color="0.3", lw=0.8)
+        ax.margins(y=0.12)
+        ax.set_xticks(x, [self.t(f"seat{s}") for s in range(3)])
+        ax.set_ylabel(self.t("points"))
+        self.legend_presets(ax)
+        return fig
+
+    def compare(self) -> Figure:
+        df = self.d.tables["compare"].set_index("metric")
+        n = f"{self.n('play', 'unit_hands')} / {self.n('pimc', 'unit_deals')} (pimc)"
+        fig, axes = self.figure("sec_compare", n, ncols=5, nrows=2, width=11, height=5.6)
+        for ax, metric in zip(axes, COMPARE_METRICS):
+            row = df.loc[metric]
+            f = 100.0 if row["unit"] == "probability" else 1.0
+            vals = np.array([row[p] for p in PRESET_ORDER]) * f
+            lo = np.array([row[f"{p}_ci_low"] for p in PRESET_ORDER]) * f
+            hi = np.array([row[f"{p}_ci_high"] for p in PRESET_ORDER]) * f
+            ax.bar(range(2), vals, color=[COLORS[p] for p in PRESET_ORDER], alpha=0.85,
+                   yerr=[vals - lo, hi - vals], capsize=3)
+            ax.axhline(0, color="0.3", lw=0.6)
+            ax.set_xticks(range(2), [self.t(p) for p in PRESET_ORDER], fontsize=8)
+            unit = " (%)" if row["unit"] == "probability" else ""
+            ax.set_title(self.t(metric) + unit, fontsize=9)
+            ax.tick_params(axis="y", labelsize=8)
+        return fig
+
+    def ladder(self) -> Figure:
+        n = f"{self.plan.n('ladder'):,} / {self.n('pimc', 'unit_deals')}"
+        fig, (ax,) = self.figure("sec_ladder", n, ncols=1, width=8, height=4.2)
+        x = np.arange(len(MATCHES))
+        for i, p in enumerate(self.presets):
+            s = self.rows("ladder", p).set_index(["a", "b"]).loc[MATCHES]
+            pos = x + self.slots[i]
+            ax.bar(pos, s["diff"], width=self.width, color=COLORS[p], alpha=0.85,
+                   label=self.t(p), yerr=[s["diff"] - s["ci_low"], s["ci_high"] - s["diff"]],
+                   capsize=3)
+            for xx, (_, r) in zip(pos, s.iterrows()):
+                ax.annotate(minus(f"{r['diff']:+.2f}\nn={int(r['n_deals']):,}"),
+                            (xx, r["ci_high"]), textcoords="offset points", xytext=(0, 3),
+                            ha="center", fontsize=7)
+        ax.axhline(0, color="0.3", lw=0.8)
+        ax.set_xticks(x, [f"{a} − {b}" for a, b in MATCHES])
+        ax.set_ylabel(self.t("edge_pts"))
+        ax.margins(y=0.2)
+        self.legend_presets(ax)
+        return fig
+
+
+FIGURES = ("odds", "captured", "values", "k_count", "xian_ev", "banker", "compare", "ladder")
+
+
+def figures(data: XianniuData, lang: str) -> dict[str, Figure]:
+    """The section's figures by name (``compare`` only with both presets)."""
+    f = _Figures(data, lang)
+    return {name: getattr(f, name)() for name in FIGURES
+            if name != "compare" or "compare" in data.tables}
+
+
+class _Writer(_View):
+    """Writes the section's blocks."""
+
+    def __init__(self, data: XianniuData, lang: str):
+        super().__init__(data, lang)
+        self.page = Page(T, lang)
+        self.add = self.page.add
+
+    def caption(self, analyses: list[str], commands: list[str], unit: str) -> None:
+        """Sample size, CI, seeds and the commands of a part."""
+        parts = []
+        for a in dict.fromkeys(analyses):
+            parts.append(self.n(a, "unit_deals" if a == "pimc" else unit)
+                         + (" (pimc)" if a == "pimc" else ""))
+        n = " / ".join(parts)
+        if len(self.presets) > 1:
+            n = self.t("per_preset", n=n)
+        seeds = self.page.sep.join(
+            f"{self.t(p)} {'/'.join(str(self.plan.seed_for(a, p)) for a in analyses)}"
+            for p in self.presets)
+        self.page.caption(n, seeds, self.spec.seed,
+                          [self.plan.command(c, p) for p in self.presets for c in commands])
+
+    def start(self, key: str, anchor: str, intro: str, figure: str | None = None) -> None:
+        self.page.h2(self.t(key), anchor)
+        self.page.p(intro)
+        if figure is not None:
+            self.page.figure(figure, self.t(key))
+
+    def by_preset(self, rows: list[tuple[str, dict[str, str]]], first: str) -> None:
+        self.page.table(pd.DataFrame([{first: label, **{self.t(p): v[p] for p in self.presets}}
+                                      for label, v in rows]))
+
+    def prefix(self, p: str) -> str:
+        return f"{self.t(p)} · " if len(self.presets) > 1 else ""
+
+    def rules(self) -> None:
+        self.start("sec_rules", "rules", self.t("intro_rules"))
+        rules = self.page.sep.join(self.t(p) + (f" ({p})" if self.t(p) != p else "")
+                                   for p in self.presets)
+        self.page.p(self.t("settings", rules=rules, hands=f"{self.spec.hands:,}",
+                           pimc=f"{self.plan.pimc_deals:,}", policy=self.spec.policy,
+                           seed=self.spec.seed))
+        if len(self.presets) == 1:
+            self.page.p(self.t("only_one_preset"))
+        df = self.d.tables["rules"]
+        self.page.table(df[["rule", *self.presets]].rename(
+            columns={"rule": self.t("col_rule"), **{p: self.t(p) for p in self.presets}}))
+        self.page.p(self.t("glossary"))
+        self.add("ul", [self.t(k) for k in ("g_xian", "g_kou", "g_gou", "g_ci", "g_niu", "g_xi",
+                                            "g_liang", "g_banker", "g_k")])
+        self.page.csv("rules")
+
+    def odds(self) -> None:
+        self.start("sec_odds", "odds", self.t("intro_odds"), "odds")
+        self.caption(["odds"], ["odds"], "unit_deals")
+        rows = []
+        for f in ODDS_ROWS:
+            row = {self.t("col_feature"): feature_label(f, self.lang)}
+            for p in self.presets:
+                r = self.rows("odds", p, feature=f).iloc[0]
+                row[self.prefix(p) + self.t("col_exact")] = fmt_pct(r["exact"])
+                row[self.prefix(p) + self.t("col_mc")] = fmt_ci(r["value"], r["ci_low"],
+                                                                r["ci_high"], "probability")
+            rows.append(row)
+        self.page.table(pd.DataFrame(rows))
+        misses, n = odds_misses(self.d.tables["odds"])
+        expected, low, high = misses_by_chance(n)
+        self.page.p(self.t("odds_misses", rows=n, misses=misses, expected=f"{expected:.1f}",
+                           low=low, high=high))
+        self.page.csv("odds")
+
+    def captured(self) -> None:
+        self.start("sec_captured", "captured", self.t("intro_captured"), "captured")
+        self.caption(["play"], ["play"], "unit_hands")
+        stats = [("p_ci_any_seat", None, "probability"), ("p_qiangci", None, "probability"),
+                 ("mean_xian", None, "count")]
+        stats += [(s, seat, "probability") for s in ("p_ci", "p_gou") for seat in range(3)]
+        rows = []
+        for stat, seat, unit in stats:
+            label = self.t(stat) + ("" if seat is None else f" · {self.t(f'seat{seat}')}")
+            vals = {}
+            for p in self.presets:
+                df = self.rows("outcomes", p, statistic=stat)
+                r = df[df["seat"].isna() if seat is None else df["seat"] == seat].iloc[0]
+                vals[p] = fmt_ci(r["value"], r["ci_low"], r["ci_high"], unit)
+            rows.append((label, vals))
+        self.by_preset(rows, self.t("col_statistic"))
+        self.page.csv("outcomes", "captured")
+
+    def values(self) -> None:
+        self.start("sec_values", "values", self.t("intro_values"), "values")
+        self.caption(["values"], ["values"], "unit_deals")
+        rows = []
+        for pid in PATTERN_IDS:
+            row = {self.t("col_feature"): pattern_label(pid, self.lang)}
+            for p in self.presets:
+                r = self.rows("values", p, pattern=pid).iloc[0]
+                row[self.prefix(p) + self.t("col_cf")] = (
+                    fmt_ci(r["counterfactual_diff"], r["cf_ci_low"], r["cf_ci_high"])
+                    + f" (n={int(r['cf_pairs']):,})")
+                row[self.prefix(p) + self.t("col_obs")] = fmt_ci(
+                    r["observed_diff"], r["obs_ci_low"], r["obs_ci_high"])
+            rows.append(row)
+        self.page.table(pd.DataFrame(rows))
+        self.page.csv("values")
+        self.page.p(self.t("intro_kcount"))
+        self.page.figure("k_count", self.t("sec_kcount"))
+        self.caption(["values"], ["values"], "unit_deals")
+        rows2 = []
+        for kc in range(5):
+            vals = {}
+            for p in self.presets:
+                r = self.rows("k_count", p, k_count=kc).iloc[0]
+                vals[p] = fmt_ci(r["value"], r["ci_low"], r["ci_high"]) + f" (n={int(r['n']):,})"
+            rows2.append((self.t("k_count", k=kc), vals))
+        self.by_preset(rows2, self.t("n_k"))
+        self.page.csv("k_count")
+
+    def xian(self) -> None:
+        self.start("sec_xian", "xian", self.t("intro_xian", min_n=XIAN_MIN_N), "xian_ev")
+        self.caption(["xian"], ["xian"], "unit_deals")
+        vals = {}
+        for p in self.presets:
+            e = self.d.meta[p]["xian_overall"]
+            vals[p] = (fmt_ci(e["value"], e["low"], e["high"])
+                       + f" (n={e['n']:,} {self.t('unit_positions')})")
+        self.by_preset([(self.t("xian_overall"), vals)], self.t("col_statistic"))
+        self.page.csv("xian_ev")
+
+    def banker(self) -> None:
+        self.start("sec_banker", "banker", self.t("intro_banker"), "banker")
+        self.caption(["play"], ["banker"], "unit_hands")
+        rows = []
+        for seat in range(3):
+            vals = {}
+            for p in self.presets:
+                r = self.rows("outcomes", p, statistic="mean_points", seat=seat).iloc[0]
+                vals[p] = fmt_ci(r["value"], r["ci_low"], r["ci_high"])
+            rows.append((self.t(f"seat{seat}"), vals))
+        self.by_preset(rows, self.t("col_seat"))
+        self.page.csv("outcomes")
+
+    def compare(self) -> None:
+        if "compare" not in self.d.tables:
+            self.page.h2(self.t("sec_compare"), "compare")
+            self.page.p(self.t("only_one_preset"))
+            return
+        self.start("sec_compare", "compare", self.t("intro_compare"), "compare")
+        self.page.p(self.t("compare_caption", seed=self.spec.seed))
+        self.page.code([self.spec.command()])
+        df = self.d.tables["compare"].set_index("metric")
+        rows = []
+        for metric in COMPARE_METRICS:
+            r = df.loc[metric]
+            row = {self.t("col_metric"): self.t(metric)}
+            for p in PRESET_ORDER:
+                row[self.t(p)] = (fmt_ci(r[p], r[f"{p}_ci_low"], r[f"{p}_ci_high"], r["unit"])
+                                  + f" (n={int(r[f'{p}_n']):,})")
+            row[self.t("diff_presets")] = fmt_ci(r["diff"], r["diff_ci_low"], r["diff_ci_high"],
+                                                 r["unit"], signed=True)
+            rows.append(row)
+        self.page.table(pd.DataFrame(rows))
+        self.page.csv("compare")
+
+    def ladder(self) -> None:
+        samples = next((m["pimc_samples"] for m in self.d.meta.values() if "pimc_samples" in m),
+                       "?")
+        self.start("sec_ladder", "ladder", self.t("intro_ladder", samples=samples), "ladder")
+        self.caption(["ladder", "pimc"], ["ladder", "pimc"], "unit_deals")
+        rows = []
+        for a, b in MATCHES:
+            vals = {}
+            for p in self.presets:
+                r = self.rows("ladder", p, a=a, b=b).iloc[0]
+                vals[p] = (fmt_ci(r["diff"], r["ci_low"], r["ci_high"])
+                           + f" (n={int(r['n_deals']):,} {self.t('unit_deals')})")
+            rows.append((f"{a} − {b}", vals))
+        self.by_preset(rows, self.t("col_match"))
+        self.page.csv("ladder")
+
+
+def blocks(data: XianniuData, lang: str) -> list[Block]:
+    """The section's part of the page, from the rules summary to the policy ladder."""
+    w = _Writer(data, lang)
+    for part in (w.rules, w.odds, w.captured, w.values, w.xian, w.banker, w.compare, w.ladder):
+        part()
+    return w.page.blocks

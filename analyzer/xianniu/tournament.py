@@ -1,0 +1,132 @@
+"""Duplicate tournaments: the same deals played with every seating of the policies.
+
+Each deal is played once per seating, so every policy holds every hand in every seat and the
+luck of the deal cancels. All seatings of a deal share one random stream (common random
+numbers). The deal is the unit of the sample: a policy's score on a deal is its mean points
+per seat-hand over the seatings, and confidence intervals are taken across deals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import permutations, product
+from typing import Any
+
+import numba
+import numpy as np
+
+from kernels.xianniu.batch import duplicate_chunks
+from kernels.xianniu.policies import (HEURISTIC_DEFAULTS, HEURISTIC_NAMES, N_HEURISTIC,
+    PIMC_SAMPLES, POLICY_DEFAULTS)
+from kernels.rng import states_from_seed
+
+from .cards import N_SEATS
+from ..core.fileio import read_json
+from .rules import Rules, get_rules
+from .sim import POLICIES, rule_arrays
+from ..core.tournament import TournamentResult
+
+
+def load_heuristic_params(path: str) -> np.ndarray:
+    """A heuristic parameter vector from JSON: a tuning result (its ``tuned`` entry), an
+    object of named parameters, or a list of numbers; missing names keep their defaults."""
+    data = read_json(path)
+    if isinstance(data, dict) and "tuned" in data:
+        data = data["tuned"]
+    vec = HEURISTIC_DEFAULTS.copy()
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key not in HEURISTIC_NAMES:
+                raise ValueError(f"{path}: unknown heuristic parameter {key!r} (known: "
+                                 f"{', '.join(HEURISTIC_NAMES)})")
+            vec[HEURISTIC_NAMES.index(key)] = _number(value, path, key)
+    elif isinstance(data, list) and len(data) == N_HEURISTIC:
+        vec[:] = [_number(v, path, str(i)) for i, v in enumerate(data)]
+    else:
+        raise ValueError(f"{path}: expected a tuning result, named parameters or "
+                         f"{N_HEURISTIC} numbers")
+    return vec
+
+
+def _number(value: Any, path: str, key: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not np.isfinite(value):
+        raise ValueError(f"{path}: parameter {key} must be a finite number, got {value!r}")
+    return float(value)
+
+
+def seatings(n_policies: int) -> list[tuple[int, ...]]:
+    """Seatings (policy index per seat) in which every policy holds every seat equally often.
+
+    Three policies: the 6 permutations. Two: the 6 seatings with both present (AAB, ABA, ...).
+    """
+    if n_policies == 3:
+        return list(permutations(range(3)))
+    if n_policies == 2:
+        return [s for s in product(range(2), repeat=N_SEATS) if len(set(s)) == 2]
+    raise ValueError(f"a tournament takes 2 or 3 policies, got {n_policies}")
+
+
+def tournament(policies: str | list[str], n_deals: int, rules: str | Rules | None = None,
+               seed: int = 0, heuristic_params: dict[str, np.ndarray] | None = None,
+               pimc_samples: int | None = None,
+               chunk_size: int | None = None,
+               progress: Callable[[int], None] | None = None) -> TournamentResult:
+    """Play ``n_deals`` deals in duplicate between 2 or 3 policies.
+
+    ``heuristic_params`` maps a policy label to a heuristic parameter vector; a label of the
+    form ``heuristic:NAME`` plays the heuristic with those parameters. Deals are split into
+    chunks of ``chunk_size`` (default 512, or 8 with pimc, whose deals are slow), each with
+    its own random stream.
+    """
+    names = [p.strip() for p in (policies.split(",") if isinstance(policies, str) else policies)]
+    if len(names) not in (2, 3):
+        raise ValueError(f"a tournament takes 2 or 3 policies, got {len(names)}")
+    if len(set(names)) != len(names):
+        raise ValueError("the policies of a tournament must differ")
+    if not isinstance(n_deals, (int, np.integer)) or n_deals < 2:
+        raise ValueError(f"a tournament needs at least 2 deals, got {n_deals!r}")
+    ids, vecs = [], []
+    for name in names:
+        base = name.split(":", 1)[0].lower()
+        if base not in POLICIES:
+            raise ValueError(f"unknown policy {name!r} (choose from {', '.join(POLICIES)})")
+        vec = POLICY_DEFAULTS.copy()
+        if base == "pimc" and pimc_samples is not None:
+            vec[PIMC_SAMPLES] = pimc_samples
+        if heuristic_params and name in heuristic_params:
+            h = np.asarray(heuristic_params[name], dtype=np.float64)
+            if h.shape != (N_HEURISTIC,):
+                raise ValueError(f"{name}: heuristic parameters need {N_HEURISTIC} values")
+            vec[:N_HEURISTIC] = h
+        elif ":" in name:
+            raise ValueError(f"no parameters given for {name!r}")
+        ids.append(POLICIES[base])
+        vecs.append(vec)
+    r = get_rules(rules)
+    if chunk_size is None:
+        chunk_size = 8 if POLICIES["pimc"] in ids else 512
+    seats = seatings(len(names))
+    seat_ids = np.array([[ids[p] for p in s] for s in seats], dtype=np.int64)
+    seat_params = np.array([[vecs[p] for p in s] for s in seats], dtype=np.float64)
+    n_deals = int(n_deals)
+    n_chunks = -(-n_deals // chunk_size)
+    states = states_from_seed(seed, n_chunks)
+    out = np.empty((n_deals, len(seats), N_SEATS), dtype=np.int64)
+    rk = rule_arrays(r)
+    batch = max(1, 4 * numba.get_num_threads())
+    for a in range(0, n_chunks, batch):
+        b = min(a + batch, n_chunks)
+        lo, hi = a * chunk_size, min(b * chunk_size, n_deals)
+        duplicate_chunks(states[a:b], chunk_size, hi - lo, rk, seat_ids, seat_params, out[lo:hi])
+        if progress is not None:
+            progress(hi - lo)
+    per_deal = np.zeros((n_deals, len(names)))
+    for i in range(len(names)):
+        mask = np.array([[p == i for p in s] for s in seats])  # [seatings, seats]
+        per_deal[:, i] = (out * mask).sum(axis=(1, 2)) / mask.sum()
+    meta = {"game": "xianniu", "rules": r.name, "seed": seed, "deals": n_deals,
+            "seatings": len(seats),
+            "hands_played": n_deals * len(seats)}
+    if POLICIES["pimc"] in ids:
+        meta["pimc_samples"] = int(vecs[ids.index(POLICIES["pimc"])][PIMC_SAMPLES])
+    return TournamentResult(names, r.name, seed, n_deals, per_deal, meta)

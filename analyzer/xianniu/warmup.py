@@ -1,0 +1,24 @@
+"""Compile every 掀牛 kernel the commands use, so that later runs start warm."""
+
+from __future__ import annotations
+
+HAND = "Ks Qh Qc Js 10h 9s 9d 8c 7h 6s 5d 3c 3h 2s Ad Ac"
+
+
+def warmup() -> None:
+    """Run each command's kernels once on tiny inputs, both presets (cached on disk)."""
+    from .analysis import pattern_values, xian_ev
+    from .decision import should_kou, should_xian
+    from .sim import deal_hands, logged_hands, simulate, simulate_aggregate
+    from .tournament import tournament
+
+    for rules in ("lanzhou", "kanniutui"):
+        simulate(100, rules, seed=0)
+        simulate_aggregate(100, rules, seed=0)
+        logged_hands(2, rules, seed=0)
+        tournament("heuristic,random", 4, rules, seed=0)
+        pattern_values(10, rules, seed=0)
+        xian_ev(10, rules, seed=0)
+        should_xian(HAND, 1, rules, max_hands=100, precision=10.0)
+        should_kou(HAND, rules, max_hands=100, precision=10.0)
+    deal_hands(10, seed=0)

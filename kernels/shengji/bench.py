@@ -1,0 +1,74 @@
+"""Throughput of the 双升 kernels: deals/s of ``deal.deal_chunks`` and play-only hands/s of
+``hand.play_chunks``.
+
+    python -m kernels.shengji.bench [--deals N] [--hands N] [--threads T] [--repeat R]
+
+Each kernel is compiled (or loaded from the cache) and warmed first; the best of R timed
+runs is printed as wall-clock rate and as rate per CPU-second of the process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numba
+import numpy as np
+
+from ..rng import states_from_seed
+from .deal import DEAL_AGG_SIZE, deal_chunks
+from .hand import N_RESULT, play_chunks
+from .params import param_vector
+
+
+def _best(run, repeat):
+    best = (float("inf"), float("inf"))
+    for _ in range(repeat):
+        wall, cpu = time.perf_counter(), time.process_time()
+        run()
+        best = min(best, (time.perf_counter() - wall, time.process_time() - cpu))
+    return best
+
+
+def measure(n_deals: int, n_hands: int, repeat: int = 3, seed: int = 1) -> dict[str, float]:
+    """Rates of both drivers at L = 2, T = ♠, banker seat 0, zhengzhou rules."""
+    params = param_vector({})
+    chunks = 64
+    states = states_from_seed(seed, chunks)
+    agg = np.zeros((chunks, DEAL_AGG_SIZE), dtype=np.int64)
+    rows = np.zeros((n_hands, N_RESULT), dtype=np.int64)
+
+    def deals(n):
+        deal_chunks(states, -(-n // chunks), n, 2, 0, 0, params, agg)
+
+    def hands(n):
+        play_chunks(states, -(-n // chunks), n, 2, 0, 0, params, rows)
+
+    deals(chunks)  # compile or load, then warm
+    hands(chunks)
+    d_wall, d_cpu = _best(lambda: deals(n_deals), repeat)
+    h_wall, h_cpu = _best(lambda: hands(n_hands), repeat)
+    return {"deals_per_s": n_deals / d_wall, "deals_per_cpu_s": n_deals / d_cpu,
+            "hands_per_s": n_hands / h_wall, "hands_per_cpu_s": n_hands / h_cpu}
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=20_000_000)
+    ap.add_argument("--hands", type=int, default=200_000)
+    ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args(argv)
+    if args.threads:
+        numba.set_num_threads(args.threads)
+    r = measure(args.deals, args.hands, args.repeat)
+    t = numba.get_num_threads()
+    print(f"threads {t}")
+    print(f"deal_chunks  {r['deals_per_s'] / 1e6:7.2f} M deals/s  "
+          f"({r['deals_per_cpu_s'] / 1e6:.2f} M per CPU-second)")
+    print(f"play_chunks  {r['hands_per_s']:9.0f} hands/s  "
+          f"({r['hands_per_cpu_s']:.0f} per CPU-second)")
+
+
+if __name__ == "__main__":
+    main()

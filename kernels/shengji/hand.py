@@ -1,0 +1,144 @@
+"""Play-only hands (SHENGJI-RULES §5–6, §8 "may simplify"): L, T and the banker are given,
+bidding and the bury are skipped, every seat plays the random policy (``policy``).
+
+The banker (莊家) leads the first trick; the winner of each trick leads the next. A lead
+that fails its stand check (§5.2) is replaced by the forced unit, and the thrower's side
+pays throw_fail_penalty_per_card per attempted card. The attackers (抓分方, the team
+without the banker) score the point cards of the tricks they win, and if they win the last
+trick also kitty points × the 摳底 multiplier (§6.2).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from .context import new_context
+from .deal import KITTY, deal
+from .params import (KITTY_BASIS_LEAD_SHAPE, P_KITTY_BASIS, P_NT_LEVEL_JOKER_TRACTOR,
+                     P_THROW_FAIL_PENALTY_PER_CARD)
+from .planes import count, points, subtract
+from .play import check_throw_in, kitty_multiplier, trick_winner_in
+from .policy import random_follow_in, random_lead_in
+from .units import decompose_suit, effective_suit, new_units, new_work
+
+# Result row of one hand (int64[N_RESULT]).
+R_ATTACKER_POINTS = 0  # the attackers' points: tricks, penalties and 摳底
+R_TRICK_POINTS = 1  # point cards in tricks the attackers won
+R_BANKER_TRICK_POINTS = 2  # point cards in tricks the banker side won
+R_KITTY_POINTS = 3  # point cards in the kitty
+R_MULTIPLIER = 4  # 摳底 multiplier; 0 when the banker side won the last trick
+R_TRICKS = 5
+R_THROWS = 6  # leads of two or more units
+R_FAILED_THROWS = 7
+R_LAST_WINNER = 8  # seat that won the last trick
+N_RESULT = 9
+
+# Trick log row (int64[MAX_TRICKS, LOG_WIDTH]): every trick as played.
+MAX_TRICKS = 25
+LG_LEADER = 0  # seat
+LG_ATTEMPT = 1  # the lead as attempted (one, two)
+LG_PLAYS = 3  # four plays in play order from the leader, (one, two) each; the first is
+#               the lead as played (the forced unit after a failed throw)
+LG_WINNER = 11  # index 0..3 of the winning play
+LG_POINTS = 12
+LOG_WIDTH = 13
+
+
+@njit(cache=True)
+def _log_trick(row, leader, a_one, a_two, plays, w, pts):
+    row[LG_LEADER] = leader
+    row[LG_ATTEMPT], row[LG_ATTEMPT + 1] = a_one, a_two
+    for k in range(4):
+        row[LG_PLAYS + 2 * k], row[LG_PLAYS + 2 * k + 1] = plays[k, 0], plays[k, 1]
+    row[LG_WINNER] = w
+    row[LG_POINTS] = pts
+
+
+@njit(cache=True)
+def play_hand(hands, banker, ctx, params, rng, res, log):
+    """Play one hand from ``hands[5, 2]`` (seats 0..3, kitty 4; not changed) and write its
+    result row ``res`` (``R_*``) and, when ``log`` has rows, the trick log (``LG_*``)."""
+    h = hands[:4].copy()
+    plays = np.empty((4, 2), dtype=np.int64)
+    others = np.empty((3, 2), dtype=np.int64)
+    forced = np.empty(2, dtype=np.int64)
+    units, work = new_units(), new_work()
+    res[:] = 0
+    attackers = (banker + 1) % 2  # seats of this parity
+    penalty = params[P_THROW_FAIL_PENALTY_PER_CARD]
+    leader = banker
+    t = 0
+    while h[leader, 0] != 0:
+        a_one, a_two = random_lead_in(h[leader, 0], h[leader, 1], ctx, params, rng, units)
+        for k in range(3):
+            others[k, 0], others[k, 1] = h[(leader + 1 + k) % 4, 0], h[(leader + 1 + k) % 4, 1]
+        stands = check_throw_in(a_one, a_two, others, ctx, params, forced, units, work)
+        e = effective_suit(a_one, ctx)
+        if decompose_suit(a_one, a_two, ctx, e, units, 0) > 1:
+            res[R_THROWS] += 1
+        if not stands:
+            res[R_FAILED_THROWS] += 1
+            cost = penalty * count(a_one, a_two)
+            res[R_ATTACKER_POINTS] += -cost if leader % 2 == attackers else cost
+        plays[0, 0], plays[0, 1] = forced[0], forced[1]
+        h[leader, 0], h[leader, 1] = subtract(h[leader, 0], h[leader, 1], forced[0], forced[1])
+        for k in range(1, 4):
+            s = (leader + k) % 4
+            o, tw = random_follow_in(plays[0, 0], plays[0, 1], h[s, 0], h[s, 1], ctx, params,
+                                     rng, units, work)
+            plays[k, 0], plays[k, 1] = o, tw
+            h[s, 0], h[s, 1] = subtract(h[s, 0], h[s, 1], o, tw)
+        w = trick_winner_in(plays, 4, ctx, params, units, work)
+        pts = 0
+        for k in range(4):
+            pts += points(plays[k, 0], plays[k, 1])
+        winner = (leader + w) % 4
+        if winner % 2 == attackers:
+            res[R_TRICK_POINTS] += pts
+        else:
+            res[R_BANKER_TRICK_POINTS] += pts
+        if t < log.shape[0]:
+            _log_trick(log[t], leader, a_one, a_two, plays, w, pts)
+        t += 1
+        leader = winner
+        if h[leader, 0] == 0 and winner % 2 == attackers:  # 摳底: the last trick
+            basis = 0 if params[P_KITTY_BASIS] == KITTY_BASIS_LEAD_SHAPE else w
+            res[R_MULTIPLIER] = kitty_multiplier(plays[basis, 0], plays[basis, 1], ctx, params)
+    res[R_TRICKS] = t
+    res[R_LAST_WINNER] = leader
+    res[R_KITTY_POINTS] = points(hands[KITTY, 0], hands[KITTY, 1])
+    res[R_ATTACKER_POINTS] += res[R_TRICK_POINTS] + res[R_KITTY_POINTS] * res[R_MULTIPLIER]
+
+
+
+
+@njit(cache=True)
+def no_log():
+    """An empty trick log: play_hand keeps none."""
+    return np.empty((0, LOG_WIDTH), dtype=np.int64)
+
+
+@njit(parallel=True, cache=True)
+def play_chunks(states, n_per_chunk, n_hands, level, trump, banker, params, out):
+    """Deal and play ``n_hands`` play-only hands at (L, T) with ``banker``; chunk ``c``
+    plays hands ``c * n_per_chunk …`` from stream ``states[c]``; ``out[h]`` receives the
+    result row of hand ``h`` (``R_*``)."""
+    n_chunks = states.shape[0]
+    for c in prange(n_chunks):
+        rng = states[c].copy()
+        ctx = new_context(trump, level, params[P_NT_LEVEL_JOKER_TRACTOR] != 0)
+        deck = np.empty(108, dtype=np.uint8)
+        hands = np.empty((5, 2), dtype=np.int64)
+        log = no_log()
+        start = c * n_per_chunk
+        stop = min(start + n_per_chunk, n_hands)
+        for i in range(start, stop):
+            deal(rng, deck, hands)
+            play_hand(hands, banker, ctx, params, rng, out[i], log)
+
+
+@njit(cache=True)
+def play_logged(hands, banker, ctx, params, rng, res, log):
+    """One hand from given cards with its trick log (``log`` int64[MAX_TRICKS, LOG_WIDTH])."""
+    play_hand(hands, banker, ctx, params, rng, res, log)

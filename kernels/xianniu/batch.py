@@ -1,0 +1,278 @@
+"""Parallel drivers: many deals or whole hands, one random stream per chunk.
+
+A chunk always holds the same hands and draws from its own stream, whatever the number
+of threads, so results depend on the seed alone.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ..rng import next_u64, seed_state
+
+from .game import (MAX_LOG, N_RESULT, R_CAP0, R_END, R_PTS0, R_QIANGCI_SEAT, R_XIAN, advance,
+    deal, finish_hand, new_scratch, start_hand)
+from .bits import ACE, EIGHT, FIVE, KING, NINE, POP4, TEN, THREE, TWO, nib
+from .hand import pimc_loop, play_hand, track_passes
+from .plays import is_eight_pairs
+from .tables import N_SEATS
+
+
+@njit(inline="always", cache=True)
+def _play(hands, rules, policies, rng, scratch, logbuf, res):
+    # play_hand's body, inlined: the call level costs measurably on the hot path
+    start_hand(hands, np.int64(0), rules[0], scratch[2])
+    track_passes(policies[0], scratch[2])
+    if advance(rules, policies, rng, scratch, logbuf, np.int64(0), np.int64(-1)) != 0:
+        pimc_loop(rules, policies, rng, scratch, logbuf, np.int64(0))
+    finish_hand(rules[0], scratch[2], res)
+
+
+@njit(cache=True)
+def no_log():
+    """Empty log buffers for runs that keep no log."""
+    return (np.empty((1, 3), dtype=np.int64), np.empty((1, 2), dtype=np.int64),
+            np.empty(1, dtype=np.int64))
+
+
+@njit(cache=True)
+def full_log():
+    """Log buffers large enough for any hand: actions and every legal set."""
+    return (np.empty((MAX_LOG, 3), dtype=np.int64), np.empty((MAX_LOG * 128, 2), dtype=np.int64),
+            np.empty(MAX_LOG + 1, dtype=np.int64))
+
+
+@njit(parallel=True, cache=True)
+def play_chunks(states, chunk_size, n_hands, rules, policies, out):
+    """Deal and play ``n_hands`` hands; chunk ``c`` uses stream ``states[c]``.
+
+    ``out[h]`` receives the result row of hand ``h``.
+    """
+    n_chunks = states.shape[0]
+    for c in prange(n_chunks):
+        rng = states[c].copy()
+        hands = np.empty(3, dtype=np.int64)
+        scratch = new_scratch()
+        logbuf = no_log()
+        start = c * chunk_size
+        stop = min(start + chunk_size, n_hands)
+        for h in range(start, stop):
+            deal(rng, hands)
+            _play(hands, rules, policies, rng, scratch, logbuf, out[h])
+
+
+@njit(parallel=True, cache=True)
+def deal_chunks(states, chunk_size, n_deals, out):
+    """Deal ``n_deals`` times; ``out[c]`` gets an xor of chunk ``c``'s hands (keeps the work)."""
+    n_chunks = states.shape[0]
+    for c in prange(n_chunks):
+        rng = states[c].copy()
+        hands = np.empty(3, dtype=np.int64)
+        acc = 0
+        start = c * chunk_size
+        stop = min(start + chunk_size, n_deals)
+        for h in range(start, stop):
+            deal(rng, hands)
+            acc ^= hands[0] ^ (hands[1] << 1)
+        out[c] = acc
+
+
+@njit(cache=True)
+def deal_many(state, n_deals, out):
+    """Deal ``n_deals`` times from one stream into ``out[n_deals, 3]``."""
+    hands = np.empty(3, dtype=np.int64)
+    for h in range(n_deals):
+        deal(state, hands)
+        out[h, 0] = hands[0]
+        out[h, 1] = hands[1]
+        out[h, 2] = hands[2]
+
+
+@njit(cache=True)
+def play_logged(hands, banker, rules, policies, rng, log, legal, legal_off, res):
+    """Play one given deal with the full log (actions and every legal set)."""
+    return play_hand(hands, banker, rules, policies, rng, new_scratch(),
+                     (log, legal, legal_off), np.int64(2), res)
+
+
+# A logged action packed in one int64: the card mask (48 bits), its type, its seat.
+PACK_TYPE_SHIFT = 48
+PACK_SEAT_SHIFT = 56
+
+
+@njit(parallel=True, cache=True)
+def recorded_chunks(states, chunk_size, n_hands, rules, policies, out, deals, actions, used):
+    """:func:`play_chunks`, keeping each hand's deal and actions: the same hands, from the
+    same streams, with the same result rows (logging mode 1 draws nothing from a stream).
+
+    ``deals[h]`` receives hand ``h``'s three dealt masks. Chunk ``c`` packs its hands'
+    actions one after another into ``actions[c]`` (``mask | type << 48 | seat << 56``;
+    hand ``h`` has ``out[h, R_ACTIONS]`` of them) and writes how many into ``used[c]``, or
+    -1 if ``actions[c]`` is too short for them all (its hands are played all the same).
+    """
+    n_chunks = states.shape[0]
+    for c in prange(n_chunks):
+        rng = states[c].copy()
+        hands = np.empty(3, dtype=np.int64)
+        scratch = new_scratch()
+        logbuf = (np.empty((MAX_LOG, 3), dtype=np.int64), np.empty((1, 2), dtype=np.int64),
+                  np.empty(1, dtype=np.int64))
+        log = logbuf[0]
+        pos = 0
+        start = c * chunk_size
+        stop = min(start + chunk_size, n_hands)
+        for h in range(start, stop):
+            deal(rng, hands)
+            for s in range(N_SEATS):
+                deals[h, s] = hands[s]
+            n = play_hand(hands, np.int64(0), rules, policies, rng, scratch, logbuf, np.int64(1), out[h])
+            if pos < 0 or pos + n > actions.shape[1]:
+                pos = -1
+                continue
+            for i in range(n):
+                actions[c, pos + i] = (log[i, 2] | (log[i, 1] << PACK_TYPE_SHIFT)
+                                       | (log[i, 0] << PACK_SEAT_SHIFT))
+            pos += n
+        used[c] = pos
+
+
+# Layout of a mergeable aggregate (int64 vector): counts and sums, never per-hand rows.
+AGG_N = 0  # hands
+AGG_PTS = 1  # Σ points, seats 0-2
+AGG_PTS_SQ = 4  # Σ points², seats 0-2
+AGG_GOU = 7  # hands where the seat is 够
+AGG_CI = 10  # hands where the seat has 刺
+AGG_XIAN = 13  # Σ 掀 events
+AGG_XIAN_SQ = 14  # Σ (掀 events)²
+AGG_END = 15  # hands ended by 扣, a full table, an empty hand
+AGG_QIANGCI = 18  # hands with a 抢刺 play
+AGG_CAP_HIST = 19  # captured-card histogram, seats 0-2 × 0..16 cards
+AGG_SIZE = AGG_CAP_HIST + 3 * 17
+
+
+@njit(cache=True)
+def accumulate(res, gou_min, ci_min, agg):
+    """Add one hand's result row to an aggregate vector."""
+    agg[AGG_N] += 1
+    for s in range(N_SEATS):
+        p = res[R_PTS0 + s]
+        agg[AGG_PTS + s] += p
+        agg[AGG_PTS_SQ + s] += p * p
+        c = res[R_CAP0 + s]
+        if c >= gou_min:
+            agg[AGG_GOU + s] += 1
+        if c >= ci_min:
+            agg[AGG_CI + s] += 1
+        agg[AGG_CAP_HIST + 17 * s + c] += 1
+    x = res[R_XIAN]
+    agg[AGG_XIAN] += x
+    agg[AGG_XIAN_SQ] += x * x
+    agg[AGG_END + res[R_END]] += 1
+    if res[R_QIANGCI_SEAT] >= 0:
+        agg[AGG_QIANGCI] += 1
+
+
+@njit(parallel=True, cache=True)
+def aggregate_chunks(states, chunk_size, n_hands, rules, policies, gou_min, ci_min, out):
+    """Deal and play ``n_hands`` hands; ``out[c]`` receives chunk ``c``'s aggregate."""
+    n_chunks = states.shape[0]
+    for c in prange(n_chunks):
+        rng = states[c].copy()
+        hands = np.empty(3, dtype=np.int64)
+        scratch = new_scratch()
+        logbuf = no_log()
+        res = np.empty(N_RESULT, dtype=np.int64)
+        out[c, :] = 0
+        start = c * chunk_size
+        stop = min(start + chunk_size, n_hands)
+        for h in range(start, stop):
+            deal(rng, hands)
+            _play(hands, rules, policies, rng, scratch, logbuf, res)
+            accumulate(res, gou_min, ci_min, out[c])
+
+
+@njit(cache=True)
+def play_deals(deals, rng, rules, policies, log_mode, out):
+    """Play the given deals (``[n, 3]`` masks) in order from one stream into ``out[n]``.
+
+    ``log_mode`` 2 lists every legal action before choosing; 0 lets the random policy draw by
+    index. Both must play the same hands from the same stream.
+    """
+    scratch = new_scratch()
+    logbuf = full_log()
+    for h in range(deals.shape[0]):
+        play_hand(deals[h], np.int64(0), rules, policies, rng, scratch, logbuf, log_mode,
+                  out[h])
+
+
+@njit(parallel=True, cache=True)
+def duplicate_chunks(states, chunk_size, n_deals, rules, seat_ids, seat_params, out):
+    """Duplicate play: every deal is played once per seating, from the same random stream.
+
+    ``seat_ids[s]`` and ``seat_params[s]`` are the three seats' policies in seating ``s``;
+    ``out[d, s]`` receives the three seats' points of deal ``d`` in seating ``s``.
+    """
+    n_chunks = states.shape[0]
+    n_seatings = seat_ids.shape[0]
+    for c in prange(n_chunks):
+        rng = states[c].copy()
+        play_rng = np.empty(4, dtype=np.uint64)
+        hands = np.empty(3, dtype=np.int64)
+        scratch = new_scratch()
+        logbuf = no_log()
+        res = np.empty(N_RESULT, dtype=np.int64)
+        start = c * chunk_size
+        stop = min(start + chunk_size, n_deals)
+        for d in range(start, stop):
+            deal(rng, hands)
+            word = next_u64(rng)
+            for s in range(n_seatings):
+                seed_state(word, play_rng)  # common random numbers across seatings
+                play_hand(hands, np.int64(0), rules, (seat_ids[s], seat_params[s]), play_rng, scratch,
+                          logbuf, np.int64(0), res)
+                for seat in range(N_SEATS):
+                    out[d, s, seat] = res[R_PTS0 + seat]
+
+
+# Deal features counted by deal_features, in this order.
+FEATURES = ("niu", "xi", "liang", "long_feng", "eight_pairs", "fish", "bai", "k0", "k1", "k2",
+            "k3", "k4")
+
+
+@njit(parallel=True, cache=True)
+def deal_features(states, chunk_size, n_deals, params, out):
+    """Deal ``n_deals`` times; ``out[c, f]`` counts chunk ``c``'s deals whose seat 0 holds
+    feature ``f`` of :data:`FEATURES`."""
+    n_chunks = states.shape[0]
+    for c in prange(n_chunks):
+        rng = states[c].copy()
+        hands = np.empty(3, dtype=np.int64)
+        out[c, :] = 0
+        start = c * chunk_size
+        stop = min(start + chunk_size, n_deals)
+        for _ in range(start, stop):
+            deal(rng, hands)
+            h = hands[0]
+            nine, five = nib(h, NINE), nib(h, FIVE)
+            if (nine & 5) != 0 and (nine & 10) != 0:
+                out[c, 0] += 1
+            if (five & 5) != 0 and (five & 10) != 0:
+                out[c, 1] += 1
+            quad = False
+            for r in range(12):
+                if nib(h, r) == 15:
+                    quad = True
+            if quad:
+                out[c, 2] += 1
+            if POP4[nib(h, ACE)] >= 2 and POP4[nib(h, TWO)] >= 2 and POP4[nib(h, THREE)] >= 2 \
+                    and POP4[nib(h, EIGHT)] >= 2 and POP4[nib(h, TEN)] >= 2 \
+                    and POP4[nib(h, KING)] >= 2:
+                out[c, 3] += 1
+            if is_eight_pairs(h, params):
+                out[c, 4] += 1
+            if nib(h, ACE) != 0 and nib(h, TWO) != 0 and nib(h, THREE) != 0:
+                out[c, 5] += 1
+            if nib(h, EIGHT) != 0 and nib(h, TEN) != 0 and nib(h, KING) != 0:
+                out[c, 6] += 1
+            out[c, 7 + POP4[nib(h, KING)]] += 1

@@ -1,0 +1,73 @@
+"""One whole hand: the state machine of :mod:`kernels.xianniu.game`, with pimc seats decided by
+:mod:`kernels.xianniu.pimc`."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .game import R_ACTIONS, S_TRACK, advance, finish_hand, new_scratch, start_hand
+from .pimc import pimc_pick, seat_to_act
+from .policies import POLICY_PIMC
+from .tables import N_SEATS
+
+
+@njit(inline="always", cache=True)
+def track_passes(policy_ids, ws):
+    """Keep the pass log in ``ws`` when a pimc seat will need it."""
+    for s in range(N_SEATS):
+        if policy_ids[s] == POLICY_PIMC:
+            ws[S_TRACK] = 1
+
+
+@njit(cache=True)
+def pimc_loop(rules, policies, rng, scratch, logbuf, log_mode):
+    """Answer pimc decisions until the hand is over."""
+    ws = scratch[2]
+    work = new_scratch()
+    status = 1
+    while status != 0:
+        pick = pimc_pick(rules, policies[1][seat_to_act(ws)], rng, scratch, work)
+        status = advance(rules, policies, rng, scratch, logbuf, log_mode, pick)
+
+
+@njit(cache=True)
+def play_on(rules, policies, rng, scratch, logbuf, log_mode, forced_pick):
+    """Play the hand in ``scratch`` to the end, asking pimc for its seats' decisions.
+
+    ``forced_pick >= 0`` takes that entry at the first decision.
+    """
+    if advance(rules, policies, rng, scratch, logbuf, log_mode, forced_pick) != 0:
+        # kept out of line: the pimc machinery would slow the common path down
+        pimc_loop(rules, policies, rng, scratch, logbuf, log_mode)
+
+
+@njit(cache=True)
+def play_both(rules, policies, rng, scratch, logbuf, saved, pick_a, pick_b, res_a, res_b):
+    """From the position in ``scratch``, play on twice from one stream: with entry ``pick_a``
+    at the first decision into result row ``res_a``, then, position and stream restored, with
+    ``pick_b`` into ``res_b`` (common random numbers). ``saved`` is a work copy of the state
+    words."""
+    ws = scratch[2]
+    saved[:] = ws
+    branch_rng = rng.copy()
+    play_on(rules, policies, rng, scratch, logbuf, np.int64(0), pick_a)
+    finish_hand(rules[0], ws, res_a)
+    ws[:] = saved
+    rng[:] = branch_rng
+    play_on(rules, policies, rng, scratch, logbuf, np.int64(0), pick_b)
+    finish_hand(rules[0], ws, res_b)
+
+
+@njit(cache=True)
+def play_hand(deal, banker, rules, policies, rng, scratch, logbuf, log_mode, res):
+    """Play one hand from the deal to the end; write its result row into ``res``.
+
+    Arguments as for :func:`kernels.xianniu.game.advance`. Returns the number of actions taken.
+    """
+    start_hand(deal, banker, rules[0], scratch[2])
+    track_passes(policies[0], scratch[2])
+    if advance(rules, policies, rng, scratch, logbuf, log_mode, np.int64(-1)) != 0:
+        pimc_loop(rules, policies, rng, scratch, logbuf, log_mode)
+    finish_hand(rules[0], scratch[2], res)
+    return res[R_ACTIONS]

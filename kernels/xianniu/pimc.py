@@ -1,0 +1,176 @@
+"""Perfect-information Monte Carlo (pimc): decide by playing the hand out on sampled deals.
+
+At a decision of a pimc seat, hidden cards are dealt to the other seats many times, each
+deal consistent with everything public: the cards played, each seat's card and discard
+counts, and every pass (a seat that passed holds nothing that beats the play it passed on,
+counting the cards it has played or discarded since). Every legal action is then played out
+on every sampled deal by the heuristic for all seats, from one random stream per deal, and
+the action with the best mean result for the seat is taken.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .bits import popcount
+from .game import (N_RESULT, PASS_COLS, PH_LEAD, R_PTS0, S_LEAD, S_N_LIST, S_N_PASS, S_PHASE,
+    S_TRACK, S_QI, WS_DISC, WS_HANDS, WS_PASS, WS_PLAYED, WS_PUBLIC, WS_QUEUE, advance,
+    finish_hand, new_scratch, start_hand)
+from .policies import PIMC_SAMPLES, POLICY_HEURISTIC
+from ..rng import bounded, next_u64, seed_state
+from .sampler import count_answers
+from .tables import N_SEATS
+
+FULL_DECK = (1 << 48) - 1
+MAX_TRIES = 2000  # rejection-sampling attempts per hidden deal
+
+
+@njit(cache=True)
+def seat_to_act(ws):
+    """The seat whose decision the state in ``ws`` waits for."""
+    if ws[S_PHASE] == PH_LEAD:
+        return ws[S_LEAD]
+    return ws[WS_QUEUE + ws[S_QI]]
+
+
+@njit(cache=True)
+def sample_hidden(ws, seat, set_beats, rng, out):
+    """Deal the cards ``seat`` cannot see to the other seats, consistent with the public
+    record, into ``out`` (a copy of ``ws``); returns False if no consistent deal was found."""
+    pool = FULL_DECK & ~ws[WS_HANDS + seat] & ~ws[WS_PUBLIC] & ~ws[WS_DISC + seat]
+    cards = np.empty(48, dtype=np.int64)
+    n = 0
+    m = pool
+    while m:
+        low = m & -m
+        cards[n] = low
+        n += 1
+        m ^= low
+    o1 = (seat + 1) % N_SEATS
+    o2 = (seat + 2) % N_SEATS
+    h1 = popcount(ws[WS_HANDS + o1])
+    d1 = popcount(ws[WS_DISC + o1])
+    h2 = popcount(ws[WS_HANDS + o2])
+    d2 = popcount(ws[WS_DISC + o2])
+    if h1 + d1 + h2 + d2 != n:
+        return False
+    order1 = np.empty(16, dtype=np.int64)
+    order2 = np.empty(16, dtype=np.int64)
+    for _ in range(MAX_TRIES):
+        for i in range(n - 1, 0, -1):
+            j = bounded(rng, i + 1)
+            t = cards[i]
+            cards[i] = cards[j]
+            cards[j] = t
+        hand1 = 0
+        for i in range(h1):
+            hand1 |= cards[i]
+        for i in range(d1):
+            order1[i] = cards[h1 + i]
+        hand2 = 0
+        for i in range(h2):
+            hand2 |= cards[h1 + d1 + i]
+        for i in range(d2):
+            order2[i] = cards[h1 + d1 + h2 + i]
+        if not _consistent(ws, o1, hand1, order1, d1, set_beats):
+            continue
+        if not _consistent(ws, o2, hand2, order2, d2, set_beats):
+            continue
+        out[:] = ws
+        out[WS_HANDS + o1] = hand1
+        out[WS_HANDS + o2] = hand2
+        disc1 = 0
+        for i in range(d1):
+            disc1 |= order1[i]
+        disc2 = 0
+        for i in range(d2):
+            disc2 |= order2[i]
+        out[WS_DISC + o1] = disc1
+        out[WS_DISC + o2] = disc2
+        return True
+    return False
+
+
+@njit(cache=True)
+def _consistent(ws, o, hand, disc_order, n_disc, set_beats):
+    """Does ``hand`` (and discards ``disc_order[:n_disc]``, oldest first) fit o's passes?"""
+    for i in range(ws[S_N_PASS]):
+        row = WS_PASS + i * PASS_COLS
+        if ws[row] != o:
+            continue
+        then = hand | (ws[WS_PLAYED + o] & ~ws[row + 5])
+        for j in range(ws[row + 6], n_disc):  # discarded after the pass
+            then |= disc_order[j]
+        if count_answers(then, ws[row + 1], ws[row + 2], ws[row + 3], ws[row + 4],
+                         set_beats) > 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def pimc_pick(rules, params_row, rng, scratch, work):
+    """Index of the pimc choice among the ``ws[S_N_LIST]`` actions listed in ``scratch``.
+
+    ``work`` is a second scratch (from :func:`kernels.xianniu.game.new_scratch`) for the play-outs;
+    ``params_row`` holds the heuristic weights used in play-outs and the samples per decision.
+    """
+    ws = scratch[2]
+    n = ws[S_N_LIST]
+    seat = seat_to_act(ws)
+    n_samples = max(1, int(params_row[PIMC_SAMPLES]))
+    total = np.zeros(n, dtype=np.float64)
+    sample = np.empty_like(ws)
+    play_rng = np.empty(4, dtype=np.uint64)
+    ids = np.full(3, POLICY_HEURISTIC, dtype=np.int64)
+    weights = np.empty((3, params_row.shape[0]), dtype=np.float64)
+    for s in range(N_SEATS):
+        weights[s, :] = params_row
+    w_am, w_ai, w_ws = work
+    res = np.empty(N_RESULT, dtype=np.int64)
+    logbuf = (np.empty((1, 3), dtype=np.int64), np.empty((1, 2), dtype=np.int64),
+              np.empty(1, dtype=np.int64))
+    got = 0
+    for _ in range(n_samples):
+        if not sample_hidden(ws, seat, rules[1], rng, sample):
+            continue
+        word = next_u64(rng)
+        got += 1
+        for a in range(n):
+            w_ws[:] = sample
+            seed_state(word, play_rng)  # the same stream for every candidate
+            advance(rules, (ids, weights), play_rng, (w_am, w_ai, w_ws), logbuf, np.int64(0), a)
+            finish_hand(rules[0], w_ws, res)
+            total[a] += res[R_PTS0 + seat]
+    if got == 0:
+        return 0
+    best = 0
+    for a in range(1, n):
+        if total[a] > total[best]:
+            best = a
+    return best
+
+
+@njit(cache=True)
+def sample_positions(deal, rules, policies, rng, k, snaps, samples, logbuf):
+    """Play ``deal`` and, at each decision of the pimc seat, keep the state in ``snaps[i]`` and
+    ``k`` hidden deals drawn for it in ``samples[i, j]`` (``samples[i, j, 0] = -1`` when none
+    was found); that seat then acts at random. Actions are logged in ``logbuf`` as in
+    :func:`kernels.xianniu.game.advance` with ``log_mode`` 1. Returns the number of positions kept.
+    """
+    scratch = new_scratch()
+    ws = scratch[2]
+    start_hand(deal, np.int64(0), rules[0], ws)
+    ws[S_TRACK] = 1
+    n_pos = 0
+    status = advance(rules, policies, rng, scratch, logbuf, np.int64(1), np.int64(-1))
+    while status != 0:
+        if n_pos < snaps.shape[0]:
+            snaps[n_pos, :] = ws
+            seat = seat_to_act(ws)
+            for j in range(k):
+                if not sample_hidden(ws, seat, rules[1], rng, samples[n_pos, j]):
+                    samples[n_pos, j, 0] = -1
+            n_pos += 1
+        status = advance(rules, policies, rng, scratch, logbuf, np.int64(1), bounded(rng, ws[S_N_LIST]))
+    return n_pos

@@ -1,0 +1,196 @@
+"""Policies: which legal action a seat takes, chosen by an integer id.
+
+A policy sees only what its seat sees: its own hand and discards, the cards played in public
+(captured and dead), the captured counts, the 扣/掀 history and the play on top. Everything
+it reads comes from the state words ``ws`` at the offsets named in :mod:`kernels.xianniu.game`; it
+never reads another seat's hand.
+
+``heuristic`` weighs its choices with a float64 parameter vector (``H_*`` below; defaults
+in :data:`HEURISTIC_DEFAULTS`, meanings in docs/policies.md).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .bits import (EIGHT, FIVE, KING, NINE, NSUB, POP4, QUEEN, TEN, nib, popcount,
+    ranks_with_at_least)
+from ..rng import bounded
+from .tables import (ACT_KOU, ACT_PLAY, ACT_TIGHTEN, ACT_XIAN, KIND_BAI_LIANG, KIND_EIGHT_PAIRS,
+    KIND_FISH, KIND_FISH_LIANG, KIND_LONG_FENG, KIND_NIU, KIND_SET, KIND_XI, KIND_XI_BAO_LIANG)
+
+POLICY_RANDOM = 0
+POLICY_HEURISTIC = 1
+POLICY_PIMC = 2  # decided outside these kernels, by kernels.xianniu.pimc
+POLICY_NAMES = ("random", "heuristic", "pimc")
+
+# Heuristic parameters (float64 vector).
+H_XIAN_AT = 0  # 掀 when the estimated final capture is at least this
+H_KOU_BELOW = 1  # the lead holder, not yet 够, 扣s when its estimate is below this
+H_KOU_WHEN_GOU = 2  # > 0.5: the lead holder 扣s once it is 够
+H_SURE_WEIGHT = 3  # estimate: cards in plays nobody can beat count this much each
+H_STRONG_WEIGHT = 4  # estimate: other K and Q count this much each
+H_LEAD_SURE = 5  # lead score per card of a sure play
+H_LEAD_POINTS = 6  # lead score per point (牛, 喜, 亮) of a sure play
+H_LEAD_LOW = 7  # non-sure lead: penalty per rank step (lead small)
+H_BREAK = 8  # penalty per card of the same rank left behind by a play
+H_ANSWER_NIU = 9  # penalty for beating with a 牛 (keep it for points)
+H_TIGHTEN_AT = 10  # call 紧牌 when holding at least this many sure cards
+N_HEURISTIC = 11
+HEURISTIC_DEFAULTS = np.array([6.0, 4.0, 1.0, 1.0, 0.5, 10.0, 2.0, 1.0, 0.6, 4.0, 3.0])
+HEURISTIC_NAMES = ("xian_at", "kou_below", "kou_when_gou", "sure_weight", "strong_weight",
+                   "lead_sure", "lead_points", "lead_low", "break", "answer_niu", "tighten_at")
+PIMC_SAMPLES = N_HEURISTIC  # pimc: hidden deals sampled per decision
+N_POLICY_PARAMS = N_HEURISTIC + 1
+POLICY_DEFAULTS = np.append(HEURISTIC_DEFAULTS, 24.0)
+
+@njit(cache=True)
+def is_sure(kind, size, rank, k, unseen, beaters):
+    """True when no play made from ``unseen`` cards can beat this one."""
+    if kind == KIND_SET:
+        if beaters[size - 1, rank] & ranks_with_at_least(unseen, size):
+            return False
+        if (size == 2 or size == 3) and rank != KING:
+            n9 = nib(unseen, NINE)
+            if POP4[n9] >= size and (n9 & 5) != 0 and (n9 & 10) != 0:
+                return False  # a 牛 among the unseen cards
+        return True
+    if kind == KIND_FISH:
+        return NSUB[nib(unseen, EIGHT), k] * NSUB[nib(unseen, TEN), k] \
+            * NSUB[nib(unseen, KING), k] == 0
+    if kind == KIND_FISH_LIANG:
+        return not (nib(unseen, KING) == 15 and nib(unseen, TEN) != 0 and nib(unseen, EIGHT) != 0)
+    if kind == KIND_XI_BAO_LIANG:
+        f = nib(unseen, FIVE)
+        if POP4[f] < size - 4 or (f & 5) == 0 or (f & 10) == 0:
+            return True
+        quads = ranks_with_at_least(unseen, 4)
+        return (beaters[3, rank] & quads) == 0
+    return True  # 牛, 喜, 摆, 摆亮, K-摆, 龙凤, 八大对
+
+
+@njit(cache=True)
+def play_points(kind, size):
+    """Points a captured play scores by itself (牛 nines, 喜 fives, 2 per 亮)."""
+    if kind == KIND_NIU or kind == KIND_XI:
+        return size
+    if kind == KIND_XI_BAO_LIANG:
+        return size - 4 + 2
+    if kind == KIND_FISH_LIANG or kind == KIND_BAI_LIANG or (kind == KIND_SET and size == 4):
+        return 2
+    return 0
+
+
+@njit(cache=True)
+def sure_cards(hand, unseen, beaters):
+    """Cards of ``hand`` in whole-rank groups (or 牛 / 喜) that nobody can beat now."""
+    total = 0
+    for r in range(12):
+        hn = nib(hand, r)
+        c = POP4[hn]
+        if c == 0:
+            continue
+        if (r == NINE or r == FIVE) and (c == 2 or c == 3) and (hn & 5) != 0 and (hn & 10) != 0:
+            total += c  # 牛 and 喜 are never beaten
+        elif is_sure(KIND_SET, c, r, 0, unseen, beaters):
+            total += c
+    return total
+
+
+@njit(cache=True)
+def estimate_capture(hand, unseen, captured, beaters, w):
+    """Cards this seat expects to hold at the end: captured + weighted sure and strong cards."""
+    sure = sure_cards(hand, unseen, beaters)
+    strong = POP4[nib(hand, KING)] + POP4[nib(hand, QUEEN)]
+    return captured + w[H_SURE_WEIGHT] * sure + w[H_STRONG_WEIGHT] * max(strong - sure, 0)
+
+
+@njit(cache=True)
+def _keep_value(c, hand, unseen, beaters):
+    """How much a seat wants to keep one card (discard the lowest)."""
+    r = c >> 2
+    hn = nib(hand, r)
+    v = float(r)
+    cnt = POP4[hn]
+    if cnt >= 2:
+        v += 4.0 * (cnt - 1)
+    if (r == NINE or r == FIVE) and (hn & 5) != 0 and (hn & 10) != 0:
+        v += 12.0
+    if is_sure(KIND_SET, cnt, r, 0, unseen, beaters):
+        v += 20.0
+    return v
+
+
+@njit(cache=True)
+def heuristic_choice(phase_lead, phase_trick, phase_kou, phase_discard, seat, hand, unseen,
+                     captured, said_kou, gou_min, am, ai, n, beaters, w):
+    """Index of the heuristic's choice among the ``n`` listed legal actions."""
+    if phase_kou:
+        est = estimate_capture(hand, unseen, captured, beaters, w)
+        for i in range(n):
+            if ai[i, 0] == ACT_XIAN and said_kou == 0 and est >= w[H_XIAN_AT]:
+                return i
+        for i in range(n):
+            if ai[i, 0] == ACT_KOU:
+                return i
+        return 0
+    if phase_discard:
+        best, best_v = 0, 1e18
+        for i in range(n):
+            v = _keep_value(np.int64(popcount(am[i] - 1)), hand, unseen, beaters)
+            if v < best_v:
+                best, best_v = i, v
+        return best
+    if phase_lead:
+        est = -1.0
+        for i in range(n):
+            t = ai[i, 0]
+            if t == ACT_KOU:
+                if captured >= gou_min:
+                    if w[H_KOU_WHEN_GOU] > 0.5:
+                        return i
+                else:
+                    est = estimate_capture(hand, unseen, captured, beaters, w)
+                    if est < w[H_KOU_BELOW]:
+                        return i
+            elif t == ACT_TIGHTEN:
+                if sure_cards(hand, unseen, beaters) >= w[H_TIGHTEN_AT]:
+                    return i
+    best, best_s = 0, -1e18
+    for i in range(n):
+        if ai[i, 0] != ACT_PLAY:
+            continue
+        kind, size, rank, k = ai[i, 1], ai[i, 2], ai[i, 3], ai[i, 4]
+        if kind == KIND_LONG_FENG or kind == KIND_EIGHT_PAIRS:
+            return i  # 抢刺: always take it
+        left = 0
+        rank_proxy = float(rank) if rank >= 0 else 6.0
+        if kind == KIND_SET or kind == KIND_NIU or kind == KIND_XI:
+            left = POP4[nib(hand, rank)] - size
+        if phase_trick:
+            s = -rank_proxy - w[H_BREAK] * left
+            if kind == KIND_NIU:
+                s -= w[H_ANSWER_NIU]
+        else:
+            if is_sure(kind, size, rank, k, unseen, beaters):
+                s = 100.0 + w[H_LEAD_SURE] * size + w[H_LEAD_POINTS] * play_points(kind, size)
+                s -= w[H_BREAK] * left
+            else:
+                s = -w[H_LEAD_LOW] * rank_proxy - w[H_BREAK] * left - 2.0 * (size - 1)
+        if s > best_s:
+            best, best_s = i, s
+    return best
+
+
+@njit(cache=True)
+def choose(policy, w, phase_lead, phase_trick, phase_kou, phase_discard, seat, hand, unseen,
+           captured, said_kou, gou_min, am, ai, n, beaters, rng):
+    """Index of the action policy ``policy`` takes among ``n`` listed legal actions."""
+    if n == 1:
+        return 0  # a forced action draws nothing from the stream
+    if policy == POLICY_HEURISTIC:
+        return heuristic_choice(phase_lead, phase_trick, phase_kou, phase_discard, seat, hand,
+                                unseen, captured, said_kou, gou_min, am, ai, n, beaters, w)
+    return bounded(rng, n)
+

@@ -1,0 +1,38 @@
+"""Command-line checks shared by every game's tests: a command succeeds, or fails cleanly."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from analyzer.cli import main
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    rc = main(list(args))
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def ok(capsys, *args: str) -> str:
+    rc, out, err = run(capsys, *args)
+    assert rc == 0, err
+    assert err == "" and out.strip()
+    return out
+
+
+def bad(capsys, *args: str) -> str:
+    """The command must fail cleanly: status 2, one line on stderr, no traceback."""
+    rc, out, err = run(capsys, *args)
+    assert rc == 2, (rc, out, err)
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1, err
+    assert err.count("\n") == 1
+    assert "Traceback" not in err and "Traceback" not in out
+    assert out == ""
+    return lines[0]
+
+
+def write_json(path: Path, data) -> str:
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return str(path)

@@ -1,0 +1,128 @@
+"""The layout holds: kernels import nothing from analyzer, the core names no game, games do
+not import each other, and no module imports itself back through others."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+GAMES = ("xianniu", "dingniu", "shengji")
+# Words that belong to one game; the core must not speak them.
+GAME_TERMS = re.compile(r"刺|掀|扣|够|牛|喜|亮子|lanzhou|kanniutui|顶牛|算帐|牌九|双升|升级|"
+                        r"拖拉机|zhengzhou|tractor|kitty|dingniu|shengji|xianniu\.")
+
+
+def _modules(package: str) -> dict[str, Path]:
+    base = ROOT / package
+    out = {}
+    for path in base.rglob("*.py"):
+        rel = path.relative_to(ROOT).with_suffix("")
+        parts = list(rel.parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out[".".join(parts)] = path
+    return out
+
+
+def _imports(name: str, path: Path) -> set[str]:
+    """Absolute names of the modules ``name`` imports (top level and inside functions)."""
+    is_pkg = path.name == "__init__.py"
+    pkg = name.split(".") if is_pkg else name.split(".")[:-1]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = pkg[:len(pkg) - node.level + 1] if node.level else []
+            mod = ".".join(base + ([node.module] if node.module else []))
+            found.add(mod)
+            found.update(f"{mod}.{a.name}" for a in node.names)
+    return found
+
+
+MODULES = {**_modules("analyzer"), **_modules("kernels")}
+IMPORTS = {m: {i for i in _imports(m, p) if i in MODULES} for m, p in MODULES.items()}
+
+
+def test_kernels_import_nothing_from_analyzer():
+    bad = {m: sorted(i for i in _imports(m, p) if i.split(".")[0] == "analyzer")
+           for m, p in MODULES.items() if m.startswith("kernels")}
+    assert {m: v for m, v in bad.items() if v} == {}
+
+
+def test_core_imports_no_game_and_names_no_game_term():
+    for m, path in MODULES.items():
+        if not m.startswith("analyzer.core"):
+            continue
+        games = [i for i in _imports(m, path)
+                 if any(i.startswith(f"{p}.{g}") for p in ("analyzer", "kernels") for g in GAMES)]
+        assert games == [], f"{m} imports {games}"
+        hits = GAME_TERMS.findall(path.read_text(encoding="utf-8"))
+        assert hits == [], f"{m} names {sorted(set(hits))}"
+
+
+def test_the_term_check_has_teeth():
+    assert GAME_TERMS.findall("the 掀 decision under lanzhou") == ["掀", "lanzhou"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_game_imports_no_other_game(game):
+    others = [g for g in GAMES if g != game]
+    for m, deps in IMPORTS.items():
+        if m.startswith((f"analyzer.{game}", f"kernels.{game}")):
+            bad = [d for d in deps if any(d.startswith((f"analyzer.{o}", f"kernels.{o}"))
+                                          for o in others)]
+            assert bad == [], f"{m} imports {bad}"
+
+
+def test_report_machinery_imports_no_game():
+    for m, deps in IMPORTS.items():
+        if m.startswith("analyzer.report"):
+            bad = [d for d in deps if any(d.startswith(f"analyzer.{g}") for g in GAMES)]
+            assert bad == [], f"{m} imports {bad}"
+
+
+def _top_level_imports(name: str, path: Path) -> set[str]:
+    """Modules imported when ``name`` is imported (not those imported inside functions)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    top = ast.Module(body=[n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))],
+                     type_ignores=[])
+    tmp = {}
+    is_pkg = path.name == "__init__.py"
+    pkg = name.split(".") if is_pkg else name.split(".")[:-1]
+    for node in top.body:
+        if isinstance(node, ast.Import):
+            tmp.update({a.name: 1 for a in node.names})
+        else:
+            base = pkg[:len(pkg) - node.level + 1] if node.level else []
+            mod = ".".join(base + ([node.module] if node.module else []))
+            tmp[mod] = 1
+            tmp.update({f"{mod}.{a.name}": 1 for a in node.names})
+    return {m for m in tmp if m in MODULES}
+
+
+def test_no_import_cycle():
+    graph = {m: _top_level_imports(m, p) - {m} for m, p in MODULES.items()}
+    state: dict[str, int] = {}
+    cycles = []
+
+    def visit(m: str, stack: list[str]) -> None:
+        state[m] = 1
+        for d in graph[m]:
+            # a package's __init__ is imported before its modules: not a cycle through it
+            if m.startswith(d + "."):
+                continue
+            if state.get(d) == 1:
+                cycles.append(stack[stack.index(d):] + [d])
+            elif d not in state:
+                visit(d, stack + [d])
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m, [m])
+    assert cycles == []

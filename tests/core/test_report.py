@@ -1,0 +1,355 @@
+"""``xianniu report`` (analyzer.report and each game's section): the files it writes, its plots, its font, its seeds
+and its commands, on a tiny number of hands.
+
+Contract: report.md, a self-contained report.html with every PNG embedded, one CSV per table
+and one valid PNG per figure; no matplotlib figure left open; every character of the labels
+has a glyph in the shipped font; every figure and section states n, the 95% CI, the seed
+and a command that regenerates it; bad input exits 2 with one line on stderr.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import io
+import json
+import re
+import shlex
+import warnings
+from pathlib import Path
+
+import matplotlib
+import matplotlib.image
+import numpy as np
+import pandas as pd
+import pytest
+
+from analyzer.cli import cli, main
+from analyzer.dingniu import report as rd
+from analyzer.report import DEFAULT_HANDS, MIN_HANDS, ReportSpec, build_report
+from analyzer.report import fonts
+from analyzer.report.labels import TEXT, all_text, t
+from analyzer.report.section import seed_sequence
+from analyzer.xianniu.report import ANALYSES, PRESET_ORDER, Plan
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+TINY = 300
+GLYPH_MISSING = r"(?i).*glyph.*missing"
+
+
+def _cli(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = main(list(args))
+    return rc, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def zh_all(tmp_path_factory):
+    """Both presets in Chinese, through the command line, glyph warnings as errors."""
+    out = tmp_path_factory.mktemp("zh") / "report"
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message=GLYPH_MISSING)
+        rc, stdout, stderr = _cli("report", "--hands", str(TINY), "--seed", "5", "--out",
+                                  str(out))
+    assert rc == 0, stderr
+    return out, stdout, stderr
+
+
+@pytest.fixture(scope="module")
+def en_one(tmp_path_factory):
+    """One preset in English, through the Python function."""
+    out = tmp_path_factory.mktemp("en")
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message=GLYPH_MISSING)
+        rep = build_report("kanniutui", TINY, "random", 3, out, "en")
+    return out, rep
+
+
+def _check_files(out: Path, figures: set[str], tables: set[str]) -> None:
+    names = {p.name for p in out.iterdir()}
+    assert names == ({"report.md", "report.html"} | {f"{f}.png" for f in figures}
+                     | {f"{t}.csv" for t in tables})
+    for f in figures:
+        data = (out / f"{f}.png").read_bytes()
+        assert data.startswith(PNG_SIGNATURE), f
+        img = matplotlib.image.imread(out / f"{f}.png")
+        assert img.ndim == 3 and img.shape[0] > 200 and img.shape[1] > 400, f
+        assert img[..., :3].std() > 0.05, f"{f}.png is blank"
+    for name in tables:
+        df = pd.read_csv(out / f"{name}.csv")
+        assert len(df) > 0 and len(df.columns) > 1, name
+    page = (out / "report.html").read_text(encoding="utf-8")
+    embedded = re.findall(r'<img src="data:image/png;base64,([A-Za-z0-9+/=]+)"', page)
+    assert len(embedded) == len(figures)
+    assert {base64.b64decode(b) for b in embedded} == {(out / f"{f}.png").read_bytes()
+                                                       for f in figures}
+    # self-contained: no resource from elsewhere (CSV links are plain links)
+    assert not re.search(r'(src|href)="(https?:|//|/)', page) and "<link" not in page
+    assert "@font-face" in page and "data:font/otf;base64," in page
+    md = (out / "report.md").read_text(encoding="utf-8")
+    for f in figures:
+        assert f"]({f}.png)" in md
+    for name in tables:
+        assert f"]({name}.csv)" in md
+
+
+ALL_FIGURES = {"odds", "captured", "values", "k_count", "xian_ev", "banker", "compare", "ladder",
+               "dingniu"}
+ALL_TABLES = {"rules", "odds", "outcomes", "captured", "values", "k_count", "xian_ev", "ladder",
+              "compare", "dingniu_seats", "dingniu_ladder", "dingniu_open"}
+
+
+def test_report_writes_every_file_both_presets(zh_all):
+    out, stdout, _ = zh_all
+    assert stdout.strip() == str(out / "report.html")
+    _check_files(out, ALL_FIGURES, ALL_TABLES)
+
+
+def test_report_one_preset_in_english(en_one):
+    out, rep = en_one
+    _check_files(out, ALL_FIGURES - {"compare"}, ALL_TABLES - {"compare"})
+    assert rep.html == out / "report.html"
+    assert set(rep.data.tables["odds"]["rules"]) == {"kanniutui"}
+    md = (out / "report.md").read_text(encoding="utf-8")
+    assert md.startswith("# xianniu strategy report")
+    assert "--rules all" in md  # the note that says how to compare both presets
+
+
+def test_same_arguments_write_the_same_files(en_one, tmp_path):
+    out, _ = en_one
+    build_report("kanniutui", TINY, "random", 3, tmp_path, "en")
+    for f in out.iterdir():
+        assert (tmp_path / f.name).read_bytes() == f.read_bytes(), f.name
+
+
+def test_no_figure_left_open(zh_all, en_one):
+    import matplotlib.pyplot as plt
+
+    assert plt.get_fignums() == []
+
+
+def test_progress_on_stderr_and_quiet(zh_all, tmp_path):
+    _, _, stderr = zh_all
+    lines = stderr.splitlines()
+    total = len(PRESET_ORDER) * len(ANALYSES) + 3
+    assert [ln.split("]")[0] for ln in lines] == [f"[{i}/{total}" for i in range(1, total + 1)]
+    assert "掀" in stderr and "顶牛" in stderr
+    rc, out, err = _cli("report", "--rules", "lanzhou", "--hands", str(TINY), "--quiet",
+                        "--lang", "en", "--out", str(tmp_path))
+    assert rc == 0 and err == "" and out.strip().endswith("report.html")
+
+
+def test_chinese_by_default_english_on_request(zh_all, en_one):
+    zh = (zh_all[0] / "report.md").read_text(encoding="utf-8")
+    en = (en_one[0] / "report.md").read_text(encoding="utf-8")
+    for term in ("掀", "刺", "牛", "喜", "亮子", "庄家", "够", "扣"):
+        assert term in zh
+    assert "P(ci)" in en and "banker" in en
+    assert not re.search(r"[\u4e00-\u9fff]", en.split("## Rules summary")[0])
+
+
+def test_every_label_has_a_glyph_in_the_font():
+    cmap = fonts.charmap()
+    for text in all_text():
+        missing = {c for c in text if not c.isspace() and c not in cmap}
+        assert not missing, f"{text!r}: no glyph for {''.join(sorted(missing))}; run " \
+                            f"scripts/subset_font.py"
+    assert all(chr(c) in cmap for c in range(0x21, 0x7F))
+    assert "−" in cmap  # matplotlib's minus sign
+
+
+def test_every_character_of_the_pages_has_a_glyph(zh_all, en_one):
+    cmap = fonts.charmap()
+    for out in (zh_all[0], en_one[0]):
+        for name in ("report.md", "report.html"):
+            text = (out / name).read_text(encoding="utf-8")
+            missing = {c for c in text if not c.isspace() and c not in cmap}
+            assert not missing, (name, "".join(sorted(missing)))
+
+
+def test_font_is_small_licensed_and_registered():
+    assert fonts.FONT_FILE.stat().st_size < 300_000
+    assert "SIL OPEN FONT LICENSE" in fonts.LICENSE_FILE.read_text(encoding="utf-8")
+    family = fonts.register()
+    from matplotlib import font_manager
+
+    path = font_manager.findfont(font_manager.FontProperties(family=family[0]),
+                                 fallback_to_default=False)
+    assert Path(path) == fonts.FONT_FILE
+
+
+def test_every_figure_states_n_ci_seed_and_command(en_one, zh_all):
+    data = en_one[1].data
+    fonts.register()
+    figures = {name: fig for s in data.sections
+               for name, fig in s.figures(data.result(s.key), data.spec.lang).items()}
+    assert set(figures) == ALL_FIGURES - {"compare"}
+    for name, fig in figures.items():
+        texts = " ".join(x.get_text() for x in fig.texts)
+        assert "n = " in texts and "95% CI" in texts, name
+        assert f"seed {data.spec.seed}" in texts, name
+        assert data.spec.command() in texts, name
+    md = (zh_all[0] / "report.md").read_text(encoding="utf-8")
+    sections = md.split("\n## ")[2:]  # after the rules summary, which has no sample
+    assert len(sections) == 8
+    for sec in sections:
+        assert "95% 置信区间" in sec, sec[:40]
+        assert "种子" in sec and "样本" in sec
+        assert re.search(r"```sh\nxianniu ", sec), sec[:40]
+
+
+def test_seeds_are_spawned_not_added():
+    plan = Plan(ReportSpec(hands=TINY, seed=7))
+    seeds = {(a, p): plan.seed_for(a, p) for a in ANALYSES for p in PRESET_ORDER}
+    assert len(set(seeds.values())) == len(seeds)
+    assert not set(seeds.values()) & set(range(7, 7 + len(seeds)))
+    one = Plan(ReportSpec("lanzhou", TINY, seed=7))
+    assert all(one.seed_for(a, "lanzhou") == seeds[a, "lanzhou"] for a in ANALYSES)
+    ss = seed_sequence(7, "xianniu").spawn(len(seeds))
+    assert seeds["odds", "lanzhou"] == int(ss[0].generate_state(1)[0])
+
+
+def _num(x):
+    """A number of a command's JSON: bare, or an estimate's ``value``."""
+    return x["value"] if isinstance(x, dict) else x
+
+
+def _json_of(command: str) -> dict:
+    args = shlex.split(command)
+    assert args[0] == "xianniu"
+    rc, out, err = _cli(*args[1:], *([] if "--format" in args else ["--json"]))
+    assert rc == 0, err
+    return json.loads(out)
+
+
+def test_each_analysis_command_reproduces_its_numbers(en_one):
+    data = en_one[1].data
+    plan = data.result("xianniu").plan
+    out = data.tables["outcomes"]
+    banker = _json_of(plan.command("banker", "kanniutui"))["banker_mean_points"]
+    row = out[(out["statistic"] == "mean_points") & (out["seat"] == 0)].iloc[0]
+    assert banker["value"] == pytest.approx(row["value"]) and banker["n"] == TINY
+    sim = _json_of(plan.command("play", "kanniutui"))
+    assert sim["p_ci"]["value"] == pytest.approx(
+        out[out["statistic"] == "p_ci_any_seat"].iloc[0]["value"])
+    values = _json_of(plan.command("values", "kanniutui"))
+    assert [_num(r["counterfactual_diff"]) for r in values["rows"]] == pytest.approx(
+        data.tables["values"]["counterfactual_diff"].tolist(), nan_ok=True)
+    lad = _json_of(plan.command("ladder", "kanniutui"))["differences"][0]
+    first = data.tables["ladder"].iloc[0]
+    assert (lad["a"], lad["b"]) == (first["a"], first["b"])
+    assert _num(lad["diff"]) == pytest.approx(first["diff"])
+    odds = _json_of(plan.command("odds", "kanniutui"))
+    niu = data.tables["odds"].set_index("feature").loc["niu"]
+    assert odds["monte_carlo"]["niu"]["value"] == pytest.approx(niu["value"])
+
+
+def test_side_by_side_table_has_both_presets_and_differences(zh_all):
+    df = pd.read_csv(zh_all[0] / "compare.csv")
+    for p in PRESET_ORDER:
+        assert (df[f"{p}_ci_low"] <= df[p]).all() and (df[p] <= df[f"{p}_ci_high"]).all()
+        assert (df[f"{p}_n"] > 0).all()
+    assert np.allclose(df["diff"], df["kanniutui"] - df["lanzhou"])
+    assert (df["diff_ci_low"] <= df["diff"]).all() and (df["diff"] <= df["diff_ci_high"]).all()
+
+
+def test_defaults_of_the_command_match_the_function():
+    params = {p.name: p for p in cli.get_command(None, "report").params}
+    assert params["n_hands"].default == DEFAULT_HANDS
+    assert params["n_hands"].type.min == MIN_HANDS
+    assert params["rules"].default == "all"
+    assert params["lang"].default == "zh"
+
+
+def _bad(*args: str) -> str:
+    rc, out, err = _cli(*args)
+    assert rc == 2, (rc, out, err)
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and err.count("\n") == 1, err
+    assert "Traceback" not in err and out == ""
+    return lines[0]
+
+
+def test_bad_input_exits_2_with_one_line(tmp_path):
+    a_file = tmp_path / "file"
+    a_file.write_text("x")
+    assert "hands" in _bad("report", "--hands", "0", "--out", str(tmp_path / "a"))
+    assert "rules" in _bad("report", "--rules", "texas", "--out", str(tmp_path / "a"))
+    assert "lang" in _bad("report", "--lang", "fr", "--out", str(tmp_path / "a"))
+    assert "pimc" in _bad("report", "--policy", "pimc", "--out", str(tmp_path / "a"))
+    assert "policy" in _bad("report", "--policy", "smart", "--out", str(tmp_path / "a"))
+    _bad("report", "--hands", str(TINY), "--out", str(a_file))
+    assert "cannot write" in _bad("report", "--hands", str(TINY), "--out", str(a_file / "sub"))
+    assert not (tmp_path / "a").exists()
+
+
+def test_bad_arguments_of_the_function_fail_before_work(tmp_path):
+    with pytest.raises(ValueError, match="at least 100"):
+        build_report(hands=5, out=tmp_path / "x")
+    with pytest.raises(ValueError, match="language"):
+        ReportSpec(lang="de")
+    with pytest.raises(ValueError, match="rules"):
+        ReportSpec(rules="both")
+    assert not (tmp_path / "x").exists()
+    assert set(TEXT) and t("title", "en") == "xianniu strategy report"
+    with pytest.raises(ValueError):
+        t("title", "fr")
+
+
+def test_dingniu_section_reproduces_and_adds_up(en_one):
+    data = en_one[1].data
+    seats = data.tables["dingniu_seats"]
+    # every hand's points sum to zero over the four seats
+    for policy in ("random", "heuristic"):
+        assert seats[seats["policy"] == policy]["points"].sum() == pytest.approx(0, abs=1e-9)
+    assert ((seats["points_low"] <= seats["points"]) & (seats["points"] <= seats["points_high"])
+            ).all()
+    cmds = rd.commands(data.spec)
+    for cmd, policy in zip(cmds, ("random", "heuristic")):
+        sim = _json_of(cmd)
+        got = [s["points"]["value"] for s in sim["seats"]]
+        want = seats[seats["policy"] == policy].sort_values("seat")["points"].tolist()
+        assert got == pytest.approx(want) and sim["hands"] == TINY
+    lad = _json_of(cmds[2])["differences"][0]
+    assert _num(lad["diff"]) == pytest.approx(data.tables["dingniu_ladder"].iloc[0]["diff"])
+    op = data.tables["dingniu_open"]
+    assert op["open_hands"].sum() == pytest.approx(0, abs=1e-9) and (op["n"] >= 4).all()
+    # the section's seeds are spawned apart from each other and from the 掀牛 analyses'
+    seeds = set(rd.seeds(data.spec).values())
+    assert len(seeds) == len(rd.PARTS)
+    assert not seeds & {Plan(data.spec).seed_for(a, p) for a in ANALYSES for p in PRESET_ORDER}
+
+
+def test_odds_section_says_how_many_misses_chance_predicts(zh_all, en_one):
+    from analyzer.xianniu.report_plots import misses_by_chance
+
+    assert misses_by_chance(24) == (pytest.approx(1.2), 0, 4)
+    assert misses_by_chance(12) == (pytest.approx(0.6), 0, 2)
+    for out, pattern in ((zh_all[0], r"(\d+) 个精确值中有 (\d+) 个落在其 95% 置信区间之外.*"
+                                     r"：平均 ([\d.]+) 个，95% 的报告在 (\d+)–(\d+) 个之间"),
+                         (en_one[0], r"(\d+) of (\d+) exact values fall outside their 95% CI.*"
+                                     r": ([\d.]+) on average, (\d+)–(\d+) in 95% of reports")):
+        df = pd.read_csv(out / "odds.csv")
+        misses = int(((df["exact"] < df["ci_low"]) | (df["exact"] > df["ci_high"])).sum())
+        md = (out / "report.md").read_text(encoding="utf-8")
+        odds_part = md.split('<a id="odds"></a>')[1].split("<a id=")[0]
+        m = re.search(pattern, odds_part)
+        assert m, odds_part
+        got = [float(x) for x in m.groups()]
+        if out == en_one[0]:
+            got[0], got[1] = got[1], got[0]
+        expected, low, high = misses_by_chance(len(df))
+        assert got == [len(df), misses, round(expected, 1), low, high]
+
+
+def test_small_probabilities_never_print_as_zero(zh_all, en_one):
+    from analyzer.report.formats import fmt_ci, fmt_pct
+
+    assert fmt_pct(0.0005) == "0.0500%" and fmt_pct(0.000436) == "0.0436%"
+    assert fmt_pct(2e-7) == "0.0000200%" and fmt_pct(0) == "0%"
+    assert fmt_pct(-0.00045) == "−0.0450%" and fmt_pct(0.305) == "30.5%"
+    assert fmt_ci(0.0005, 0, 0.001, "probability") == "0.0500% [0%, 0.100%]"
+    for out in (zh_all[0], en_one[0]):
+        md = (out / "report.md").read_text(encoding="utf-8")
+        assert not re.search(r"(?<![\d.])[−+]?0\.0+%", md)
