@@ -48,6 +48,9 @@ def cli() -> None:
     顶牛 (xianniu dingniu …) and 郑州双升 (xianniu shengji …)."""
 
 
+_ANNOUNCING: list[bool] = []
+
+
 def _say_compiling(game: str) -> None:
     click.echo(f"xianniu: compiling the {game} kernels, once (this takes a while; later runs "
                f"load them from the cache; `xianniu warmup` compiles them ahead)", err=True)
@@ -55,9 +58,11 @@ def _say_compiling(game: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the CLI; bad input becomes one line on stderr and status 2."""
-    from kernels.cache import on_cold_cache
+    from kernels.cache import announce_compiles
 
-    on_cold_cache(_say_compiling)
+    if not _ANNOUNCING:
+        announce_compiles(_say_compiling)
+        _ANNOUNCING.append(True)
     try:
         rc = cli.main(args=argv, prog_name="xianniu", standalone_mode=False)
     except click.exceptions.Abort:

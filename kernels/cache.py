@@ -72,23 +72,33 @@ _UserLocator = getattr(caching, "UserProvidedCacheLocator", None) or \
 _CacheImpl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl")
 
 
-_on_cold: list = []
+def announce_compiles(callback) -> None:
+    """Call ``callback(game)`` once per game when Numba starts compiling one of its kernels
+    (loading from the cache compiles nothing), so a command line can say why a first call
+    is slow."""
+    from numba.core import event
 
+    said: set[str] = set()
 
-def on_cold_cache(callback) -> None:
-    """Call ``callback(game)`` when a game's kernels are about to compile from nothing (its
-    cache folder does not exist yet): a command line can say why the first call is slow."""
-    if callback not in _on_cold:
-        _on_cold.append(callback)
+    class _Listener(event.Listener):
+        def on_start(self, ev):
+            dispatcher = ev.data.get("dispatcher")
+            py_func = getattr(dispatcher, "py_func", None)
+            game = game_of(py_func.__code__.co_filename) if py_func is not None else None
+            if game not in (None, SHARED) and game not in said:
+                said.add(game)
+                callback(game)
+
+        def on_end(self, ev):
+            pass
+
+    event.register("numba:compile", _Listener())
 
 
 @functools.lru_cache(maxsize=None)
 def _folder(game: str) -> Path:
     folder = cache_dir(game)
     prune_stale(folder, game)
-    if not folder.exists() and game != SHARED:
-        for callback in _on_cold:
-            callback(game)
     return folder
 
 
