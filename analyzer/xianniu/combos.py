@@ -178,8 +178,10 @@ def beats(top: Play, challenger: Play, rules: Rules) -> bool:
     return False
 
 
-def _subsets(mask: int, k: int) -> list[int]:
-    return [sum(bit(c) for c in combo) for combo in combinations(cards_of(mask), k)]
+@lru_cache(maxsize=None)
+def _subsets(mask: int, k: int) -> tuple[int, ...]:
+    # few distinct arguments (a rank's cards), asked for at every listing: keep them
+    return tuple(sum(bit(c) for c in combo) for combo in combinations(cards_of(mask), k))
 
 
 def plays_in(hand: int, rules: Rules, max_size: int = 16) -> list[Play]:

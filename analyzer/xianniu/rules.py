@@ -7,7 +7,7 @@ scores the game reads these fields; it never branches on a preset's name.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 
@@ -50,6 +50,7 @@ class Rules:
     xian_points: int = 2
     liang_points: int = 2
     _beats: np.ndarray = field(default=None, init=False, repr=False, compare=False, hash=False)
+    _hash: int = field(default=0, init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         table = np.zeros((4, N_RANKS, N_RANKS), dtype=np.bool_)
@@ -62,6 +63,12 @@ class Rules:
                 table[size, a, b] = table[size, b, a] = False
         table.setflags(write=False)
         object.__setattr__(self, "_beats", table)
+        object.__setattr__(self, "_hash", hash(tuple(
+            getattr(self, f.name) for f in fields(self) if f.compare)))
+
+    def __hash__(self) -> int:
+        # rules key every cached classification: hash them once, not per lookup
+        return self._hash
 
     @property
     def set_beats(self) -> np.ndarray:

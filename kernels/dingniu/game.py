@@ -9,9 +9,10 @@ docs/dingniu.md. Every function is jit-compiled and takes arrays and integers on
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..rng import bounded, next_u64, seed_state
+from ..parallel import for_each_chunk
 
 N_SEATS, N_KINDS, N_TILES = 4, 13, 24
 LEAD, KOU = 0, 7
@@ -366,91 +367,117 @@ def play_out(state, tiles, params, policies, hps, rng, res, log_act, log_legal):
     return i
 
 
-@njit(parallel=True, cache=True)
+@njit(nogil=True, cache=True)
+def _play_chunk(c, rngs, chunk_size, n_hands, tiles, params, policies, hps, out):
+    """Chunk ``c`` of :func:`play_chunks`."""
+    rng = rngs[c].copy()
+    state = np.empty(STATE_LEN, dtype=np.int64)
+    la = np.empty((1, 2), dtype=np.int64)
+    ll = np.empty((1, 2), dtype=np.uint64)
+    for g in range(c * chunk_size, min((c + 1) * chunk_size, n_hands)):
+        deal(rng, tiles, state)
+        play_out(state, tiles, params, policies, hps, rng, out[g], la, ll)
+
+
 def play_chunks(rngs, chunk_size, n_hands, tiles, params, policies, hps, out):
     """Deal and play ``n_hands`` hands; chunk ``c`` draws from ``rngs[c]``; rows to ``out``."""
-    for c in prange(rngs.shape[0]):
-        rng = rngs[c].copy()
-        state = np.empty(STATE_LEN, dtype=np.int64)
-        la = np.empty((1, 2), dtype=np.int64)
-        ll = np.empty((1, 2), dtype=np.uint64)
-        for g in range(c * chunk_size, min((c + 1) * chunk_size, n_hands)):
-            deal(rng, tiles, state)
-            play_out(state, tiles, params, policies, hps, rng, out[g], la, ll)
+    for_each_chunk(_play_chunk, rngs.shape[0], rngs, chunk_size, n_hands, tiles, params,
+                   policies, hps, out)
 
 
-@njit(parallel=True, cache=True)
+@njit(nogil=True, cache=True)
+def _deal_many_chunk(c, rngs, chunk_size, n_deals, tiles, out):
+    """Chunk ``c`` of :func:`deal_many`."""
+    rng = rngs[c].copy()
+    state = np.empty(STATE_LEN, dtype=np.int64)
+    for g in range(c * chunk_size, min((c + 1) * chunk_size, n_deals)):
+        deal(rng, tiles, state)
+        for s in range(N_SEATS):
+            for k in range(N_KINDS):
+                out[g, s, k] = state[S_HAND + s * N_KINDS + k]
+
+
 def deal_many(rngs, chunk_size, n_deals, tiles, out):
     """Deal ``n_deals`` times; ``out[g, seat, kind]`` gets the counts."""
-    for c in prange(rngs.shape[0]):
-        rng = rngs[c].copy()
-        state = np.empty(STATE_LEN, dtype=np.int64)
-        for g in range(c * chunk_size, min((c + 1) * chunk_size, n_deals)):
-            deal(rng, tiles, state)
-            for s in range(N_SEATS):
-                for k in range(N_KINDS):
-                    out[g, s, k] = state[S_HAND + s * N_KINDS + k]
+    for_each_chunk(_deal_many_chunk, rngs.shape[0], rngs, chunk_size, n_deals, tiles, out)
 
 
-@njit(parallel=True, cache=True)
-def logged_chunks(rngs, chunk_size, n_hands, tiles, params, policies, hps, deals, out,
-                  log_act, log_legal, n_moves):
+@njit(nogil=True, cache=True)
+def _logged_chunk(c, rngs, chunk_size, n_hands, tiles, params, policies, hps, deals, out,
+        log_act, log_legal, n_moves):
+    """Chunk ``c`` of :func:`logged_chunks`."""
+    rng = rngs[c].copy()
+    state = np.empty(STATE_LEN, dtype=np.int64)
+    for g in range(c * chunk_size, min((c + 1) * chunk_size, n_hands)):
+        deal(rng, tiles, state)
+        for s in range(N_SEATS):
+            for k in range(N_KINDS):
+                deals[g, s, k] = state[S_HAND + s * N_KINDS + k]
+        n_moves[g] = play_out(state, tiles, params, policies, hps, rng, out[g],
+                              log_act[g], log_legal[g])
+
+
+def logged_chunks(rngs, chunk_size, n_hands, tiles, params, policies, hps, deals, out, log_act,
+        log_legal, n_moves):
     """As :func:`play_chunks`, keeping each deal, its action log and legal sets."""
-    for c in prange(rngs.shape[0]):
-        rng = rngs[c].copy()
-        state = np.empty(STATE_LEN, dtype=np.int64)
-        for g in range(c * chunk_size, min((c + 1) * chunk_size, n_hands)):
-            deal(rng, tiles, state)
+    for_each_chunk(_logged_chunk, rngs.shape[0], rngs, chunk_size, n_hands, tiles, params,
+                   policies, hps, deals, out, log_act, log_legal, n_moves)
+
+
+@njit(nogil=True, cache=True)
+def _duplicate_chunk(c, rngs, chunk_size, n_deals, tiles, params, seat_policies, seat_hps, out):
+    """Chunk ``c`` of :func:`duplicate_chunks`."""
+    n_seat = seat_policies.shape[0]
+    rng = rngs[c].copy()
+    dealt = np.empty(STATE_LEN, dtype=np.int64)
+    state = np.empty(STATE_LEN, dtype=np.int64)
+    res = np.empty(N_RESULT, dtype=np.int64)
+    la = np.empty((1, 2), dtype=np.int64)
+    ll = np.empty((1, 2), dtype=np.uint64)
+    base = np.empty(4, dtype=np.uint64)
+    for g in range(c * chunk_size, min((c + 1) * chunk_size, n_deals)):
+        deal(rng, tiles, dealt)
+        seed_state(next_u64(rng), base)  # the deal's own stream for its play
+        for j in range(n_seat):
+            state[:] = dealt
+            r = base.copy()  # common random numbers across seatings
+            play_out(state, tiles, params, seat_policies[j], seat_hps[j], r, res, la, ll)
             for s in range(N_SEATS):
-                for k in range(N_KINDS):
-                    deals[g, s, k] = state[S_HAND + s * N_KINDS + k]
-            n_moves[g] = play_out(state, tiles, params, policies, hps, rng, out[g],
-                                  log_act[g], log_legal[g])
+                out[g, j, s] = res[R_PTS + s]
 
 
-@njit(parallel=True, cache=True)
 def duplicate_chunks(rngs, chunk_size, n_deals, tiles, params, seat_policies, seat_hps, out):
     """Each deal once per seating ``seat_policies[j]``, all seatings from one stream copy.
 
     ``out[g, j, seat]``: points of ``seat`` in deal ``g`` under seating ``j``.
     """
-    n_seat = seat_policies.shape[0]
-    for c in prange(rngs.shape[0]):
-        rng = rngs[c].copy()
-        dealt = np.empty(STATE_LEN, dtype=np.int64)
-        state = np.empty(STATE_LEN, dtype=np.int64)
-        res = np.empty(N_RESULT, dtype=np.int64)
-        la = np.empty((1, 2), dtype=np.int64)
-        ll = np.empty((1, 2), dtype=np.uint64)
-        base = np.empty(4, dtype=np.uint64)
-        for g in range(c * chunk_size, min((c + 1) * chunk_size, n_deals)):
-            deal(rng, tiles, dealt)
-            seed_state(next_u64(rng), base)  # the deal's own stream for its play
-            for j in range(n_seat):
-                state[:] = dealt
-                r = base.copy()  # common random numbers across seatings
-                play_out(state, tiles, params, seat_policies[j], seat_hps[j], r, res, la, ll)
-                for s in range(N_SEATS):
-                    out[g, j, s] = res[R_PTS + s]
+    for_each_chunk(_duplicate_chunk, rngs.shape[0], rngs, chunk_size, n_deals, tiles,
+                   params, seat_policies, seat_hps, out)
 
 
-@njit(parallel=True, cache=True)
+@njit(nogil=True, cache=True)
+def _evaluate_actions_chunk(i, states, actions, n_actions, tiles, params, policies, hps, rngs,
+        out):
+    """Chunk ``i`` of :func:`evaluate_actions`."""
+    state = np.empty(STATE_LEN, dtype=np.int64)
+    scratch = np.empty(64, dtype=np.int64)
+    la = np.empty((1, 2), dtype=np.int64)
+    ll = np.empty((1, 2), dtype=np.uint64)
+    for j in range(n_actions):
+        state[:] = states[i]
+        rng = rngs[i].copy()
+        apply(state, tiles, params, actions[j], scratch)
+        if state[S_OVER] != 0:
+            settle(state, tiles, params, out[i, j])
+        else:
+            play_out(state, tiles, params, policies, hps, rng, out[i, j], la, ll)
+
+
 def evaluate_actions(states, actions, n_actions, tiles, params, policies, hps, rngs, out):
     """For each sampled state ``i`` and first action ``actions[j]``, play out the rest.
 
     ``out[i, j]`` is the result row; every action of sample ``i`` uses a copy of
     ``rngs[i]`` (common random numbers).
     """
-    for i in prange(states.shape[0]):
-        state = np.empty(STATE_LEN, dtype=np.int64)
-        scratch = np.empty(64, dtype=np.int64)
-        la = np.empty((1, 2), dtype=np.int64)
-        ll = np.empty((1, 2), dtype=np.uint64)
-        for j in range(n_actions):
-            state[:] = states[i]
-            rng = rngs[i].copy()
-            apply(state, tiles, params, actions[j], scratch)
-            if state[S_OVER] != 0:
-                settle(state, tiles, params, out[i, j])
-            else:
-                play_out(state, tiles, params, policies, hps, rng, out[i, j], la, ll)
+    for_each_chunk(_evaluate_actions_chunk, states.shape[0], states, actions, n_actions,
+                   tiles, params, policies, hps, rngs, out)

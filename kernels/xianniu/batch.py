@@ -7,25 +7,28 @@ of threads, so results depend on the seed alone.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..rng import next_u64, seed_state
+from ..parallel import for_each_chunk
 
 from .game import (MAX_LOG, N_RESULT, R_CAP0, R_END, R_PTS0, R_QIANGCI_SEAT, R_XIAN, advance,
     deal, finish_hand, new_scratch, start_hand)
 from .bits import ACE, EIGHT, FIVE, KING, NINE, POP4, TEN, THREE, TWO, nib
-from .hand import pimc_loop, play_hand, track_passes
+from .hand import pimc_flag, pimc_loop, play_hand, track_passes
 from .plays import is_eight_pairs
 from .tables import N_SEATS
 
 
 @njit(inline="always", cache=True)
-def _play(hands, rules, policies, rng, scratch, logbuf, res):
+def _play(hands, rules, policies, rng, scratch, logbuf, res, pimc):
     # play_hand's body, inlined: the call level costs measurably on the hot path
     start_hand(hands, np.int64(0), rules[0], scratch[2])
     track_passes(policies[0], scratch[2])
-    if advance(rules, policies, rng, scratch, logbuf, np.int64(0), np.int64(-1)) != 0:
-        pimc_loop(rules, policies, rng, scratch, logbuf, np.int64(0))
+    status = advance(rules, policies, rng, scratch, logbuf, np.int64(0), np.int64(-1))
+    if pimc is not None:
+        if status != 0:
+            pimc_loop(rules, policies, rng, scratch, logbuf, np.int64(0))
     finish_hand(rules[0], scratch[2], res)
 
 
@@ -43,39 +46,46 @@ def full_log():
             np.empty(MAX_LOG + 1, dtype=np.int64))
 
 
-@njit(parallel=True, cache=True)
+@njit(nogil=True, cache=True)
+def _play_chunk(c, states, chunk_size, n_hands, rules, policies, out, pimc):
+    """Chunk ``c`` of :func:`play_chunks`."""
+    rng = states[c].copy()
+    hands = np.empty(3, dtype=np.int64)
+    scratch = new_scratch()
+    logbuf = no_log()
+    start = c * chunk_size
+    stop = min(start + chunk_size, n_hands)
+    for h in range(start, stop):
+        deal(rng, hands)
+        _play(hands, rules, policies, rng, scratch, logbuf, out[h], pimc)
+
+
 def play_chunks(states, chunk_size, n_hands, rules, policies, out):
     """Deal and play ``n_hands`` hands; chunk ``c`` uses stream ``states[c]``.
 
     ``out[h]`` receives the result row of hand ``h``.
     """
-    n_chunks = states.shape[0]
-    for c in prange(n_chunks):
-        rng = states[c].copy()
-        hands = np.empty(3, dtype=np.int64)
-        scratch = new_scratch()
-        logbuf = no_log()
-        start = c * chunk_size
-        stop = min(start + chunk_size, n_hands)
-        for h in range(start, stop):
-            deal(rng, hands)
-            _play(hands, rules, policies, rng, scratch, logbuf, out[h])
+    for_each_chunk(_play_chunk, states.shape[0], states, chunk_size, n_hands, rules,
+                   policies, out, pimc_flag(policies[0]))
 
 
-@njit(parallel=True, cache=True)
+@njit(nogil=True, cache=True)
+def _deal_chunk(c, states, chunk_size, n_deals, out):
+    """Chunk ``c`` of :func:`deal_chunks`."""
+    rng = states[c].copy()
+    hands = np.empty(3, dtype=np.int64)
+    acc = 0
+    start = c * chunk_size
+    stop = min(start + chunk_size, n_deals)
+    for h in range(start, stop):
+        deal(rng, hands)
+        acc ^= hands[0] ^ (hands[1] << 1)
+    out[c] = acc
+
+
 def deal_chunks(states, chunk_size, n_deals, out):
     """Deal ``n_deals`` times; ``out[c]`` gets an xor of chunk ``c``'s hands (keeps the work)."""
-    n_chunks = states.shape[0]
-    for c in prange(n_chunks):
-        rng = states[c].copy()
-        hands = np.empty(3, dtype=np.int64)
-        acc = 0
-        start = c * chunk_size
-        stop = min(start + chunk_size, n_deals)
-        for h in range(start, stop):
-            deal(rng, hands)
-            acc ^= hands[0] ^ (hands[1] << 1)
-        out[c] = acc
+    for_each_chunk(_deal_chunk, states.shape[0], states, chunk_size, n_deals, out)
 
 
 @njit(cache=True)
@@ -90,10 +100,15 @@ def deal_many(state, n_deals, out):
 
 
 @njit(cache=True)
+def _play_logged(hands, banker, rules, policies, rng, log, legal, legal_off, res, pimc):
+    return play_hand(hands, banker, rules, policies, rng, new_scratch(),
+                     (log, legal, legal_off), np.int64(2), res, pimc)
+
+
 def play_logged(hands, banker, rules, policies, rng, log, legal, legal_off, res):
     """Play one given deal with the full log (actions and every legal set)."""
-    return play_hand(hands, banker, rules, policies, rng, new_scratch(),
-                     (log, legal, legal_off), np.int64(2), res)
+    return _play_logged(hands, np.int64(banker), rules, policies, rng, log, legal, legal_off,
+                        res, pimc_flag(policies[0]))
 
 
 # A logged action packed in one int64: the card mask (48 bits), its type, its seat.
@@ -101,7 +116,35 @@ PACK_TYPE_SHIFT = 48
 PACK_SEAT_SHIFT = 56
 
 
-@njit(parallel=True, cache=True)
+@njit(nogil=True, cache=True)
+def _recorded_chunk(c, states, chunk_size, n_hands, rules, policies, out, deals, actions, used,
+                    pimc):
+    """Chunk ``c`` of :func:`recorded_chunks`."""
+    rng = states[c].copy()
+    hands = np.empty(3, dtype=np.int64)
+    scratch = new_scratch()
+    logbuf = (np.empty((MAX_LOG, 3), dtype=np.int64), np.empty((1, 2), dtype=np.int64),
+              np.empty(1, dtype=np.int64))
+    log = logbuf[0]
+    pos = 0
+    start = c * chunk_size
+    stop = min(start + chunk_size, n_hands)
+    for h in range(start, stop):
+        deal(rng, hands)
+        for s in range(N_SEATS):
+            deals[h, s] = hands[s]
+        n = play_hand(hands, np.int64(0), rules, policies, rng, scratch, logbuf, np.int64(1),
+                      out[h], pimc)
+        if pos < 0 or pos + n > actions.shape[1]:
+            pos = -1
+            continue
+        for i in range(n):
+            actions[c, pos + i] = (log[i, 2] | (log[i, 1] << PACK_TYPE_SHIFT)
+                                   | (log[i, 0] << PACK_SEAT_SHIFT))
+        pos += n
+    used[c] = pos
+
+
 def recorded_chunks(states, chunk_size, n_hands, rules, policies, out, deals, actions, used):
     """:func:`play_chunks`, keeping each hand's deal and actions: the same hands, from the
     same streams, with the same result rows (logging mode 1 draws nothing from a stream).
@@ -111,30 +154,8 @@ def recorded_chunks(states, chunk_size, n_hands, rules, policies, out, deals, ac
     hand ``h`` has ``out[h, R_ACTIONS]`` of them) and writes how many into ``used[c]``, or
     -1 if ``actions[c]`` is too short for them all (its hands are played all the same).
     """
-    n_chunks = states.shape[0]
-    for c in prange(n_chunks):
-        rng = states[c].copy()
-        hands = np.empty(3, dtype=np.int64)
-        scratch = new_scratch()
-        logbuf = (np.empty((MAX_LOG, 3), dtype=np.int64), np.empty((1, 2), dtype=np.int64),
-                  np.empty(1, dtype=np.int64))
-        log = logbuf[0]
-        pos = 0
-        start = c * chunk_size
-        stop = min(start + chunk_size, n_hands)
-        for h in range(start, stop):
-            deal(rng, hands)
-            for s in range(N_SEATS):
-                deals[h, s] = hands[s]
-            n = play_hand(hands, np.int64(0), rules, policies, rng, scratch, logbuf, np.int64(1), out[h])
-            if pos < 0 or pos + n > actions.shape[1]:
-                pos = -1
-                continue
-            for i in range(n):
-                actions[c, pos + i] = (log[i, 2] | (log[i, 1] << PACK_TYPE_SHIFT)
-                                       | (log[i, 0] << PACK_SEAT_SHIFT))
-            pos += n
-        used[c] = pos
+    for_each_chunk(_recorded_chunk, states.shape[0], states, chunk_size, n_hands, rules,
+                   policies, out, deals, actions, used, pimc_flag(policies[0]))
 
 
 # Layout of a mergeable aggregate (int64 vector): counts and sums, never per-hand rows.
@@ -173,66 +194,78 @@ def accumulate(res, gou_min, ci_min, agg):
         agg[AGG_QIANGCI] += 1
 
 
-@njit(parallel=True, cache=True)
+@njit(nogil=True, cache=True)
+def _aggregate_chunk(c, states, chunk_size, n_hands, rules, policies, gou_min, ci_min, out, pimc):
+    """Chunk ``c`` of :func:`aggregate_chunks`."""
+    rng = states[c].copy()
+    hands = np.empty(3, dtype=np.int64)
+    scratch = new_scratch()
+    logbuf = no_log()
+    res = np.empty(N_RESULT, dtype=np.int64)
+    out[c, :] = 0
+    start = c * chunk_size
+    stop = min(start + chunk_size, n_hands)
+    for h in range(start, stop):
+        deal(rng, hands)
+        _play(hands, rules, policies, rng, scratch, logbuf, res, pimc)
+        accumulate(res, gou_min, ci_min, out[c])
+
+
 def aggregate_chunks(states, chunk_size, n_hands, rules, policies, gou_min, ci_min, out):
     """Deal and play ``n_hands`` hands; ``out[c]`` receives chunk ``c``'s aggregate."""
-    n_chunks = states.shape[0]
-    for c in prange(n_chunks):
-        rng = states[c].copy()
-        hands = np.empty(3, dtype=np.int64)
-        scratch = new_scratch()
-        logbuf = no_log()
-        res = np.empty(N_RESULT, dtype=np.int64)
-        out[c, :] = 0
-        start = c * chunk_size
-        stop = min(start + chunk_size, n_hands)
-        for h in range(start, stop):
-            deal(rng, hands)
-            _play(hands, rules, policies, rng, scratch, logbuf, res)
-            accumulate(res, gou_min, ci_min, out[c])
+    for_each_chunk(_aggregate_chunk, states.shape[0], states, chunk_size, n_hands, rules,
+                   policies, gou_min, ci_min, out, pimc_flag(policies[0]))
 
 
 @njit(cache=True)
+def _play_deals(deals, rng, rules, policies, log_mode, out, pimc):
+    scratch = new_scratch()
+    logbuf = full_log()
+    for h in range(deals.shape[0]):
+        play_hand(deals[h], np.int64(0), rules, policies, rng, scratch, logbuf, log_mode,
+                  out[h], pimc)
+
+
 def play_deals(deals, rng, rules, policies, log_mode, out):
     """Play the given deals (``[n, 3]`` masks) in order from one stream into ``out[n]``.
 
     ``log_mode`` 2 lists every legal action before choosing; 0 lets the random policy draw by
     index. Both must play the same hands from the same stream.
     """
+    _play_deals(deals, rng, rules, policies, np.int64(log_mode), out, pimc_flag(policies[0]))
+
+
+@njit(nogil=True, cache=True)
+def _duplicate_chunk(c, states, chunk_size, n_deals, rules, seat_ids, seat_params, out, pimc):
+    """Chunk ``c`` of :func:`duplicate_chunks`."""
+    n_seatings = seat_ids.shape[0]
+    rng = states[c].copy()
+    play_rng = np.empty(4, dtype=np.uint64)
+    hands = np.empty(3, dtype=np.int64)
     scratch = new_scratch()
-    logbuf = full_log()
-    for h in range(deals.shape[0]):
-        play_hand(deals[h], np.int64(0), rules, policies, rng, scratch, logbuf, log_mode,
-                  out[h])
+    logbuf = no_log()
+    res = np.empty(N_RESULT, dtype=np.int64)
+    start = c * chunk_size
+    stop = min(start + chunk_size, n_deals)
+    for d in range(start, stop):
+        deal(rng, hands)
+        word = next_u64(rng)
+        for s in range(n_seatings):
+            seed_state(word, play_rng)  # common random numbers across seatings
+            play_hand(hands, np.int64(0), rules, (seat_ids[s], seat_params[s]), play_rng, scratch,
+                      logbuf, np.int64(0), res, pimc)
+            for seat in range(N_SEATS):
+                out[d, s, seat] = res[R_PTS0 + seat]
 
 
-@njit(parallel=True, cache=True)
 def duplicate_chunks(states, chunk_size, n_deals, rules, seat_ids, seat_params, out):
     """Duplicate play: every deal is played once per seating, from the same random stream.
 
     ``seat_ids[s]`` and ``seat_params[s]`` are the three seats' policies in seating ``s``;
     ``out[d, s]`` receives the three seats' points of deal ``d`` in seating ``s``.
     """
-    n_chunks = states.shape[0]
-    n_seatings = seat_ids.shape[0]
-    for c in prange(n_chunks):
-        rng = states[c].copy()
-        play_rng = np.empty(4, dtype=np.uint64)
-        hands = np.empty(3, dtype=np.int64)
-        scratch = new_scratch()
-        logbuf = no_log()
-        res = np.empty(N_RESULT, dtype=np.int64)
-        start = c * chunk_size
-        stop = min(start + chunk_size, n_deals)
-        for d in range(start, stop):
-            deal(rng, hands)
-            word = next_u64(rng)
-            for s in range(n_seatings):
-                seed_state(word, play_rng)  # common random numbers across seatings
-                play_hand(hands, np.int64(0), rules, (seat_ids[s], seat_params[s]), play_rng, scratch,
-                          logbuf, np.int64(0), res)
-                for seat in range(N_SEATS):
-                    out[d, s, seat] = res[R_PTS0 + seat]
+    for_each_chunk(_duplicate_chunk, states.shape[0], states, chunk_size, n_deals, rules,
+                   seat_ids, seat_params, out, pimc_flag(seat_ids))
 
 
 # Deal features counted by deal_features, in this order.
@@ -240,39 +273,43 @@ FEATURES = ("niu", "xi", "liang", "long_feng", "eight_pairs", "fish", "bai", "k0
             "k3", "k4")
 
 
-@njit(parallel=True, cache=True)
+@njit(nogil=True, cache=True)
+def _deal_features_chunk(c, states, chunk_size, n_deals, params, out):
+    """Chunk ``c`` of :func:`deal_features`."""
+    rng = states[c].copy()
+    hands = np.empty(3, dtype=np.int64)
+    out[c, :] = 0
+    start = c * chunk_size
+    stop = min(start + chunk_size, n_deals)
+    for _ in range(start, stop):
+        deal(rng, hands)
+        h = hands[0]
+        nine, five = nib(h, NINE), nib(h, FIVE)
+        if (nine & 5) != 0 and (nine & 10) != 0:
+            out[c, 0] += 1
+        if (five & 5) != 0 and (five & 10) != 0:
+            out[c, 1] += 1
+        quad = False
+        for r in range(12):
+            if nib(h, r) == 15:
+                quad = True
+        if quad:
+            out[c, 2] += 1
+        if POP4[nib(h, ACE)] >= 2 and POP4[nib(h, TWO)] >= 2 and POP4[nib(h, THREE)] >= 2 \
+                and POP4[nib(h, EIGHT)] >= 2 and POP4[nib(h, TEN)] >= 2 \
+                and POP4[nib(h, KING)] >= 2:
+            out[c, 3] += 1
+        if is_eight_pairs(h, params):
+            out[c, 4] += 1
+        if nib(h, ACE) != 0 and nib(h, TWO) != 0 and nib(h, THREE) != 0:
+            out[c, 5] += 1
+        if nib(h, EIGHT) != 0 and nib(h, TEN) != 0 and nib(h, KING) != 0:
+            out[c, 6] += 1
+        out[c, 7 + POP4[nib(h, KING)]] += 1
+
+
 def deal_features(states, chunk_size, n_deals, params, out):
     """Deal ``n_deals`` times; ``out[c, f]`` counts chunk ``c``'s deals whose seat 0 holds
     feature ``f`` of :data:`FEATURES`."""
-    n_chunks = states.shape[0]
-    for c in prange(n_chunks):
-        rng = states[c].copy()
-        hands = np.empty(3, dtype=np.int64)
-        out[c, :] = 0
-        start = c * chunk_size
-        stop = min(start + chunk_size, n_deals)
-        for _ in range(start, stop):
-            deal(rng, hands)
-            h = hands[0]
-            nine, five = nib(h, NINE), nib(h, FIVE)
-            if (nine & 5) != 0 and (nine & 10) != 0:
-                out[c, 0] += 1
-            if (five & 5) != 0 and (five & 10) != 0:
-                out[c, 1] += 1
-            quad = False
-            for r in range(12):
-                if nib(h, r) == 15:
-                    quad = True
-            if quad:
-                out[c, 2] += 1
-            if POP4[nib(h, ACE)] >= 2 and POP4[nib(h, TWO)] >= 2 and POP4[nib(h, THREE)] >= 2 \
-                    and POP4[nib(h, EIGHT)] >= 2 and POP4[nib(h, TEN)] >= 2 \
-                    and POP4[nib(h, KING)] >= 2:
-                out[c, 3] += 1
-            if is_eight_pairs(h, params):
-                out[c, 4] += 1
-            if nib(h, ACE) != 0 and nib(h, TWO) != 0 and nib(h, THREE) != 0:
-                out[c, 5] += 1
-            if nib(h, EIGHT) != 0 and nib(h, TEN) != 0 and nib(h, KING) != 0:
-                out[c, 6] += 1
-            out[c, 7 + POP4[nib(h, KING)]] += 1
+    for_each_chunk(_deal_features_chunk, states.shape[0], states, chunk_size, n_deals,
+                   params, out)

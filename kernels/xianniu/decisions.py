@@ -9,16 +9,17 @@ random stream.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .batch import no_log
 from .game import (N_RESULT, PH_KOU, PH_LEAD, R_CAP0, R_PTS0, S_LEAD, S_MUST_LEAD, S_N_ACT,
     S_PHASE, WS_HANDS, advance, finish_hand, new_scratch, start_hand)
-from .hand import play_both, play_on, track_passes
+from .hand import pimc_flag, play_both, play_on, track_passes
 from .pimc import sample_hidden
 from .policies import POLICY_PIMC
 from .bits import popcount
 from ..rng import bounded, next_u64, seed_state
+from ..parallel import for_each_chunk
 from .tables import N_SEATS, P_CI
 
 # Per kept deal: points after action A and after action B, cards captured and 刺 flags, and
@@ -74,7 +75,50 @@ def _record(params, res_a, res_b, seat, row):
             row[Q_OPP_CI_A] = 1
 
 
-@njit(parallel=True, cache=True)
+@njit(nogil=True, cache=True)
+def _xian_query_chunk(c, hand, seat, pinned, states, per_chunk, rules, policies, out, tries,
+                      pimc):
+    """Chunk ``c`` of :func:`xian_query_chunks`."""
+    params = rules[0]
+    ids, weights = policies
+    stop_at = ids.copy()
+    stop_at[seat] = POLICY_PIMC  # advance() stops where the asked seat must decide
+    rng = states[c].copy()
+    play_rng = np.empty(4, dtype=np.uint64)
+    hands = np.empty(3, dtype=np.int64)
+    scratch = new_scratch()
+    ws = scratch[2]
+    saved = np.empty_like(ws)
+    logbuf = no_log()
+    res_a = np.empty(N_RESULT, dtype=np.int64)
+    res_b = np.empty(N_RESULT, dtype=np.int64)
+    out[c, :, :] = -999
+    tries[c] = 0
+    for i in range(per_chunk):
+        for _ in range(MAX_TRIES_PER_DEAL):
+            tries[c] += 1
+            _deal_around(hand, seat, pinned, rng, hands)
+            start_hand(hands, np.int64(0), params, ws)
+            track_passes(policies[0], ws)
+            if ws[S_PHASE] != PH_LEAD:
+                continue  # someone holds a 抢刺: a different position
+            out[c, i, Q_HAND0:Q_HAND0 + 3] = hands
+            word = next_u64(rng)
+            seed_state(word, play_rng)
+            status = advance(rules, (stop_at, weights), play_rng, scratch, logbuf, np.int64(0),
+                             np.int64(-1))
+            # kept only if the banker 扣ed and (for seat 2) seat 1 扣ed: the asking
+            # reached ``seat`` after exactly ``seat`` actions
+            if status != 1 or ws[S_PHASE] != PH_KOU or ws[S_N_ACT] != seat \
+                    or ws[S_LEAD] != 0:
+                continue
+            # 掀 is entry 1 of the answer, 扣 entry 0
+            play_both(rules, policies, play_rng, scratch, logbuf, saved, np.int64(1), np.int64(0),
+                      res_a, res_b, pimc)
+            _record(params, res_a, res_b, seat, out[c, i])
+            break
+
+
 def xian_query_chunks(hand, seat, pinned, states, per_chunk, rules, policies, out, tries):
     """Kept deals where ``seat`` (1 or 2) is asked to answer the banker's opening 扣.
 
@@ -83,111 +127,89 @@ def xian_query_chunks(hand, seat, pinned, states, per_chunk, rules, policies, ou
     deal; ``tries[c]`` counts the deals dealt, kept or not. Rows of deals never kept stay at
     -999. ``pinned`` as in :func:`_deal_around`.
     """
+    for_each_chunk(_xian_query_chunk, states.shape[0], hand, seat, pinned, states,
+                   per_chunk, rules, policies, out, tries, pimc_flag(policies[0]))
+
+
+@njit(nogil=True, cache=True)
+def _kou_query_chunk(c, hand, pinned, states, per_chunk, rules, policies, out, tries, pimc):
+    """Chunk ``c`` of :func:`kou_query_chunks`."""
     params = rules[0]
-    ids, weights = policies
-    stop_at = ids.copy()
-    stop_at[seat] = POLICY_PIMC  # advance() stops where the asked seat must decide
-    for c in prange(states.shape[0]):
-        rng = states[c].copy()
-        play_rng = np.empty(4, dtype=np.uint64)
-        hands = np.empty(3, dtype=np.int64)
-        scratch = new_scratch()
-        ws = scratch[2]
-        saved = np.empty_like(ws)
-        logbuf = no_log()
-        res_a = np.empty(N_RESULT, dtype=np.int64)
-        res_b = np.empty(N_RESULT, dtype=np.int64)
-        out[c, :, :] = -999
-        tries[c] = 0
-        for i in range(per_chunk):
-            for _ in range(MAX_TRIES_PER_DEAL):
-                tries[c] += 1
-                _deal_around(hand, seat, pinned, rng, hands)
-                start_hand(hands, np.int64(0), params, ws)
-                track_passes(policies[0], ws)
-                if ws[S_PHASE] != PH_LEAD:
-                    continue  # someone holds a 抢刺: a different position
-                out[c, i, Q_HAND0:Q_HAND0 + 3] = hands
-                word = next_u64(rng)
-                seed_state(word, play_rng)
-                status = advance(rules, (stop_at, weights), play_rng, scratch, logbuf, np.int64(0), np.int64(-1))
-                # kept only if the banker 扣ed and (for seat 2) seat 1 扣ed: the asking
-                # reached ``seat`` after exactly ``seat`` actions
-                if status != 1 or ws[S_PHASE] != PH_KOU or ws[S_N_ACT] != seat \
-                        or ws[S_LEAD] != 0:
-                    continue
-                # 掀 is entry 1 of the answer, 扣 entry 0
-                play_both(rules, policies, play_rng, scratch, logbuf, saved, np.int64(1), np.int64(0), res_a, res_b)
-                _record(params, res_a, res_b, seat, out[c, i])
-                break
+    rng = states[c].copy()
+    play_rng = np.empty(4, dtype=np.uint64)
+    hands = np.empty(3, dtype=np.int64)
+    scratch = new_scratch()
+    ws = scratch[2]
+    saved = np.empty_like(ws)
+    logbuf = no_log()
+    res_a = np.empty(N_RESULT, dtype=np.int64)
+    res_b = np.empty(N_RESULT, dtype=np.int64)
+    out[c, :, :] = -999
+    tries[c] = 0
+    for i in range(per_chunk):
+        for _ in range(MAX_TRIES_PER_DEAL):
+            tries[c] += 1
+            _deal_around(hand, 0, pinned, rng, hands)
+            start_hand(hands, np.int64(0), params, ws)
+            track_passes(policies[0], ws)
+            if ws[S_PHASE] != PH_LEAD:
+                continue
+            out[c, i, Q_HAND0:Q_HAND0 + 3] = hands
+            word = next_u64(rng)
+            seed_state(word, play_rng)
+            saved[:] = ws
+            # 扣 is entry 0
+            play_on(rules, policies, play_rng, scratch, logbuf, np.int64(0), np.int64(0), pimc)
+            finish_hand(params, ws, res_a)
+            ws[:] = saved
+            ws[S_MUST_LEAD] = 1  # the lead branch: 扣 is not offered
+            seed_state(word, play_rng)
+            play_on(rules, policies, play_rng, scratch, logbuf, np.int64(0), np.int64(-1), pimc)
+            finish_hand(params, ws, res_b)
+            _record(params, res_a, res_b, 0, out[c, i])
+            break
 
 
-@njit(parallel=True, cache=True)
 def kou_query_chunks(hand, pinned, states, per_chunk, rules, policies, out, tries):
     """The banker holds ``hand``: points after 扣 at its first decision and after leading as
     its policy would (扣 not offered), from one stream. ``out`` as in xian_query_chunks with
     A = 扣, B = lead."""
-    params = rules[0]
-    for c in prange(states.shape[0]):
-        rng = states[c].copy()
-        play_rng = np.empty(4, dtype=np.uint64)
-        hands = np.empty(3, dtype=np.int64)
-        scratch = new_scratch()
-        ws = scratch[2]
-        saved = np.empty_like(ws)
-        logbuf = no_log()
-        res_a = np.empty(N_RESULT, dtype=np.int64)
-        res_b = np.empty(N_RESULT, dtype=np.int64)
-        out[c, :, :] = -999
-        tries[c] = 0
-        for i in range(per_chunk):
-            for _ in range(MAX_TRIES_PER_DEAL):
-                tries[c] += 1
-                _deal_around(hand, 0, pinned, rng, hands)
-                start_hand(hands, np.int64(0), params, ws)
-                track_passes(policies[0], ws)
-                if ws[S_PHASE] != PH_LEAD:
-                    continue
-                out[c, i, Q_HAND0:Q_HAND0 + 3] = hands
-                word = next_u64(rng)
-                seed_state(word, play_rng)
-                saved[:] = ws
-                play_on(rules, policies, play_rng, scratch, logbuf, np.int64(0), np.int64(0))  # 扣 is entry 0
-                finish_hand(params, ws, res_a)
-                ws[:] = saved
-                ws[S_MUST_LEAD] = 1  # the lead branch: 扣 is not offered
-                seed_state(word, play_rng)
-                play_on(rules, policies, play_rng, scratch, logbuf, np.int64(0), np.int64(-1))
-                finish_hand(params, ws, res_b)
-                _record(params, res_a, res_b, 0, out[c, i])
-                break
+    for_each_chunk(_kou_query_chunk, states.shape[0], hand, pinned, states, per_chunk,
+                   rules, policies, out, tries, pimc_flag(policies[0]))
 
 
-@njit(parallel=True, cache=True)
+@njit(nogil=True, cache=True)
+def _xian_at_position_chunk(c, position, seat, states, per_chunk, rules, policies, out, tries,
+                            pimc):
+    """Chunk ``c`` of :func:`xian_at_position_chunks`."""
+    params, set_beats, _ = rules
+    rng = states[c].copy()
+    play_rng = np.empty(4, dtype=np.uint64)
+    scratch = new_scratch()
+    ws = scratch[2]
+    sample = np.empty_like(ws)
+    logbuf = no_log()
+    res_a = np.empty(N_RESULT, dtype=np.int64)
+    res_b = np.empty(N_RESULT, dtype=np.int64)
+    out[c, :, :] = -999
+    tries[c] = 0
+    for i in range(per_chunk):
+        for _ in range(MAX_TRIES_PER_DEAL):
+            tries[c] += 1
+            if not sample_hidden(position, seat, set_beats, rng, sample):
+                continue
+            out[c, i, Q_HAND0:Q_HAND0 + 3] = sample[WS_HANDS:WS_HANDS + 3]
+            ws[:] = sample
+            seed_state(next_u64(rng), play_rng)
+            play_both(rules, policies, play_rng, scratch, logbuf, sample, np.int64(1), np.int64(0),
+                      res_a, res_b, pimc)
+            _record(params, res_a, res_b, seat, out[c, i])
+            break
+
+
 def xian_at_position_chunks(position, seat, states, per_chunk, rules, policies, out, tries):
     """From a recorded position where ``seat`` answers a 扣: hidden cards dealt consistently
-    with the public record (:func:`kernels.xianniu.pimc.sample_hidden`), then 掀 and 扣 played on from
-    one stream. ``out`` and ``tries`` as in :func:`xian_query_chunks`."""
-    params, set_beats, _ = rules
-    for c in prange(states.shape[0]):
-        rng = states[c].copy()
-        play_rng = np.empty(4, dtype=np.uint64)
-        scratch = new_scratch()
-        ws = scratch[2]
-        sample = np.empty_like(ws)
-        logbuf = no_log()
-        res_a = np.empty(N_RESULT, dtype=np.int64)
-        res_b = np.empty(N_RESULT, dtype=np.int64)
-        out[c, :, :] = -999
-        tries[c] = 0
-        for i in range(per_chunk):
-            for _ in range(MAX_TRIES_PER_DEAL):
-                tries[c] += 1
-                if not sample_hidden(position, seat, set_beats, rng, sample):
-                    continue
-                out[c, i, Q_HAND0:Q_HAND0 + 3] = sample[WS_HANDS:WS_HANDS + 3]
-                ws[:] = sample
-                seed_state(next_u64(rng), play_rng)
-                play_both(rules, policies, play_rng, scratch, logbuf, sample, np.int64(1), np.int64(0), res_a, res_b)
-                _record(params, res_a, res_b, seat, out[c, i])
-                break
+    with the public record (:func:`kernels.xianniu.pimc.sample_hidden`), then 掀 and 扣
+    played on from one stream. ``out`` and ``tries`` as in :func:`xian_query_chunks`."""
+    for_each_chunk(_xian_at_position_chunk, states.shape[0], position, seat, states,
+                   per_chunk, rules, policies, out, tries, pimc_flag(policies[0]))

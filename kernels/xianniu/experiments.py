@@ -7,14 +7,15 @@ difference, so the luck of the rest of the deal cancels.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .batch import no_log
 from .bits import FIVE, KING, NINE, POP4, nib, popcount
 from .game import PH_LEAD, R_PTS0, S_PHASE, N_RESULT, advance, deal, new_scratch, start_hand
-from .hand import play_both, play_hand
+from .hand import pimc_flag, play_both, play_hand
 from .policies import POLICY_PIMC, sure_cards
 from ..rng import bounded, next_u64, seed_state
+from ..parallel import for_each_chunk
 from .tables import N_SEATS
 
 # Patterns whose value is measured; LIANG_BASE + r is the 亮子 of rank r.
@@ -121,7 +122,56 @@ def holds(h, pattern):
     return nib(h, pattern - LIANG_BASE) == 15
 
 
-@njit(parallel=True, cache=True)
+@njit(nogil=True, cache=True)
+def _counterfactual_chunk(c, states, chunk_size, n_deals, rules, policies, cf, obs, kobs, pimc):
+    """Chunk ``c`` of :func:`counterfactual_chunks`."""
+    rng = states[c].copy()
+    play_rng = np.empty(4, dtype=np.uint64)
+    hands = np.empty(3, dtype=np.int64)
+    alt = np.empty(3, dtype=np.int64)
+    scratch = new_scratch()
+    logbuf = no_log()
+    res = np.empty(N_RESULT, dtype=np.int64)
+    base = np.empty(3, dtype=np.int64)
+    cf[c, :, :] = 0
+    obs[c, :, :, :] = 0
+    kobs[c, :, :] = 0
+    start = c * chunk_size
+    stop = min(start + chunk_size, n_deals)
+    for _ in range(start, stop):
+        deal(rng, hands)
+        word = next_u64(rng)
+        seed_state(word, play_rng)
+        play_hand(hands, np.int64(0), rules, policies, play_rng, scratch, logbuf, np.int64(0), res,
+                  pimc)
+        for s in range(N_SEATS):
+            p = res[R_PTS0 + s]
+            base[s] = p
+            for pattern in range(N_PATTERNS):
+                hold = 1 if holds(hands[s], pattern) else 0
+                obs[c, pattern, hold, 0] += 1
+                obs[c, pattern, hold, 1] += p
+                obs[c, pattern, hold, 2] += p * p
+            k = POP4[nib(hands[s], KING)]
+            kobs[c, k, 0] += 1
+            kobs[c, k, 1] += p
+            kobs[c, k, 2] += p * p
+        for pattern in range(N_PATTERNS):
+            seat = bounded(rng, 3)
+            sign = counterfactual(hands, seat, pattern, rng, alt)
+            if sign == 0:
+                continue
+            seed_state(word, play_rng)
+            play_hand(alt, np.int64(0), rules, policies, play_rng, scratch, logbuf, np.int64(0),
+                      res, pimc)
+            diff = (res[R_PTS0 + seat] - base[seat]) * sign  # with − without
+            cf[c, pattern, CF_N] += 1
+            cf[c, pattern, CF_SUM] += diff
+            cf[c, pattern, CF_SUMSQ] += diff * diff
+            if sign > 0:
+                cf[c, pattern, CF_MADE] += 1
+
+
 def counterfactual_chunks(states, chunk_size, n_deals, rules, policies, cf, obs, kobs):
     """Play every deal once, then once per pattern with that pattern made or broken in one
     random seat's hand by a single swap, from the same stream.
@@ -131,51 +181,8 @@ def counterfactual_chunks(states, chunk_size, n_deals, rules, policies, cf, obs,
     points, Σ points²) of the unchanged deals by whether the seat holds the pattern;
     ``kobs[c, k]`` the same by number of K.
     """
-    n_chunks = states.shape[0]
-    for c in prange(n_chunks):
-        rng = states[c].copy()
-        play_rng = np.empty(4, dtype=np.uint64)
-        hands = np.empty(3, dtype=np.int64)
-        alt = np.empty(3, dtype=np.int64)
-        scratch = new_scratch()
-        logbuf = no_log()
-        res = np.empty(N_RESULT, dtype=np.int64)
-        base = np.empty(3, dtype=np.int64)
-        cf[c, :, :] = 0
-        obs[c, :, :, :] = 0
-        kobs[c, :, :] = 0
-        start = c * chunk_size
-        stop = min(start + chunk_size, n_deals)
-        for _ in range(start, stop):
-            deal(rng, hands)
-            word = next_u64(rng)
-            seed_state(word, play_rng)
-            play_hand(hands, np.int64(0), rules, policies, play_rng, scratch, logbuf, np.int64(0), res)
-            for s in range(N_SEATS):
-                p = res[R_PTS0 + s]
-                base[s] = p
-                for pattern in range(N_PATTERNS):
-                    hold = 1 if holds(hands[s], pattern) else 0
-                    obs[c, pattern, hold, 0] += 1
-                    obs[c, pattern, hold, 1] += p
-                    obs[c, pattern, hold, 2] += p * p
-                k = POP4[nib(hands[s], KING)]
-                kobs[c, k, 0] += 1
-                kobs[c, k, 1] += p
-                kobs[c, k, 2] += p * p
-            for pattern in range(N_PATTERNS):
-                seat = bounded(rng, 3)
-                sign = counterfactual(hands, seat, pattern, rng, alt)
-                if sign == 0:
-                    continue
-                seed_state(word, play_rng)
-                play_hand(alt, np.int64(0), rules, policies, play_rng, scratch, logbuf, np.int64(0), res)
-                diff = (res[R_PTS0 + seat] - base[seat]) * sign  # with − without
-                cf[c, pattern, CF_N] += 1
-                cf[c, pattern, CF_SUM] += diff
-                cf[c, pattern, CF_SUMSQ] += diff * diff
-                if sign > 0:
-                    cf[c, pattern, CF_MADE] += 1
+    for_each_chunk(_counterfactual_chunk, states.shape[0], states, chunk_size, n_deals,
+                   rules, policies, cf, obs, kobs, pimc_flag(policies[0]))
 
 
 # 掀 EV cells: sure cards 0..SURE_BINS-1 (the last bin holds that many or more) × K count 0..4.
@@ -183,55 +190,62 @@ SURE_BINS = 9
 XE_N, XE_SUM, XE_SUMSQ, XE_XIAN, XE_KOU, XE_XIAN_SQ, XE_KOU_SQ, XE_COLS = range(8)
 
 
-@njit(parallel=True, cache=True)
+@njit(nogil=True, cache=True)
+def _xian_ev_chunk(c, states, chunk_size, n_deals, rules, policies, out, pimc):
+    """Chunk ``c`` of :func:`xian_ev_chunks`."""
+    params, set_beats, beaters = rules
+    ids, weights = policies
+    asked = ids.copy()
+    asked[1] = POLICY_PIMC  # stop where seat 1 must answer the 扣
+    rng = states[c].copy()
+    play_rng = np.empty(4, dtype=np.uint64)
+    hands = np.empty(3, dtype=np.int64)
+    scratch = new_scratch()
+    ws = scratch[2]
+    saved = np.empty_like(ws)
+    logbuf = no_log()
+    res = np.empty(N_RESULT, dtype=np.int64)
+    res_b = np.empty(N_RESULT, dtype=np.int64)
+    out[c, :, :, :] = 0
+    start = c * chunk_size
+    stop = min(start + chunk_size, n_deals)
+    for _ in range(start, stop):
+        deal(rng, hands)
+        start_hand(hands, np.int64(0), params, ws)
+        if ws[S_PHASE] != PH_LEAD:
+            continue  # a 抢刺 comes first: not the position asked about
+        word = next_u64(rng)
+        seed_state(word, play_rng)
+        # the banker 扣s (entry 0 at its first decision); stop when seat 1 is asked
+        if advance(rules, (asked, weights), play_rng, scratch, logbuf, np.int64(0),
+                   np.int64(0)) != 1:
+            continue
+        # 掀 is entry 1 of seat 1's answer, 扣 entry 0
+        play_both(rules, policies, play_rng, scratch, logbuf, saved, np.int64(1), np.int64(0), res,
+                  res_b, pimc)
+        p_xian = res[R_PTS0 + 1]
+        p_kou = res_b[R_PTS0 + 1]
+        h = hands[1]
+        sb = min(sure_cards(h, 0xFFFFFFFFFFFF & ~h, beaters), SURE_BINS - 1)
+        kc = POP4[nib(h, KING)]
+        d = p_xian - p_kou
+        out[c, sb, kc, XE_N] += 1
+        out[c, sb, kc, XE_SUM] += d
+        out[c, sb, kc, XE_SUMSQ] += d * d
+        out[c, sb, kc, XE_XIAN] += p_xian
+        out[c, sb, kc, XE_KOU] += p_kou
+        out[c, sb, kc, XE_XIAN_SQ] += p_xian * p_xian
+        out[c, sb, kc, XE_KOU_SQ] += p_kou * p_kou
+
+
 def xian_ev_chunks(states, chunk_size, n_deals, rules, policies, out):
     """When the banker 扣s at its first decision, seat 1's points after 掀 minus after 扣.
 
     Each deal without 抢刺 is played twice from the moment seat 1 is asked, from one stream.
     ``out[c, sure_bin, k_count]`` accumulates (deals, Σ diff, Σ diff², Σ 掀 points, Σ 扣
-    points, Σ 掀 points², Σ 扣 points²), binned by seat 1's hand: cards in whole-rank groups nobody could beat knowing
-    only this hand (:func:`kernels.xianniu.policies.sure_cards`), and its number of K.
+    points, Σ 掀 points², Σ 扣 points²), binned by seat 1's hand: cards in whole-rank groups
+    nobody could beat knowing only this hand (:func:`kernels.xianniu.policies.sure_cards`),
+    and its number of K.
     """
-    params, set_beats, beaters = rules
-    ids, weights = policies
-    asked = ids.copy()
-    asked[1] = POLICY_PIMC  # stop where seat 1 must answer the 扣
-    n_chunks = states.shape[0]
-    for c in prange(n_chunks):
-        rng = states[c].copy()
-        play_rng = np.empty(4, dtype=np.uint64)
-        hands = np.empty(3, dtype=np.int64)
-        scratch = new_scratch()
-        ws = scratch[2]
-        saved = np.empty_like(ws)
-        logbuf = no_log()
-        res = np.empty(N_RESULT, dtype=np.int64)
-        res_b = np.empty(N_RESULT, dtype=np.int64)
-        out[c, :, :, :] = 0
-        start = c * chunk_size
-        stop = min(start + chunk_size, n_deals)
-        for _ in range(start, stop):
-            deal(rng, hands)
-            start_hand(hands, np.int64(0), params, ws)
-            if ws[S_PHASE] != PH_LEAD:
-                continue  # a 抢刺 comes first: not the position asked about
-            word = next_u64(rng)
-            seed_state(word, play_rng)
-            # the banker 扣s (entry 0 at its first decision); stop when seat 1 is asked
-            if advance(rules, (asked, weights), play_rng, scratch, logbuf, np.int64(0), np.int64(0)) != 1:
-                continue
-            # 掀 is entry 1 of seat 1's answer, 扣 entry 0
-            play_both(rules, policies, play_rng, scratch, logbuf, saved, np.int64(1), np.int64(0), res, res_b)
-            p_xian = res[R_PTS0 + 1]
-            p_kou = res_b[R_PTS0 + 1]
-            h = hands[1]
-            sb = min(sure_cards(h, 0xFFFFFFFFFFFF & ~h, beaters), SURE_BINS - 1)
-            kc = POP4[nib(h, KING)]
-            d = p_xian - p_kou
-            out[c, sb, kc, XE_N] += 1
-            out[c, sb, kc, XE_SUM] += d
-            out[c, sb, kc, XE_SUMSQ] += d * d
-            out[c, sb, kc, XE_XIAN] += p_xian
-            out[c, sb, kc, XE_KOU] += p_kou
-            out[c, sb, kc, XE_XIAN_SQ] += p_xian * p_xian
-            out[c, sb, kc, XE_KOU_SQ] += p_kou * p_kou
+    for_each_chunk(_xian_ev_chunk, states.shape[0], states, chunk_size, n_deals, rules,
+                   policies, out, pimc_flag(policies[0]))

@@ -152,6 +152,291 @@ def start_hand(deal, banker, params, ws):
     ws[S_QLEN] = qlen
 
 
+# -- legal actions (engine: legal_actions) ------------------------------------------------------
+# Numba counts references to every array passed to a function, and removes that counting only
+# when the function makes no calls that LLVM cannot inline and, apart from ``ws``, reads its
+# arrays before it branches. Per action, the counting would cost as much as the work, so the
+# helpers below are written that way, and the big callees (listing plays, ``choose``) are
+# called from :func:`advance` itself, whose arrays are counted once per call.
+
+
+@njit(cache=True)
+def _may_tighten(ws, params):
+    """True if the lead holder may call 紧牌 (tighten): not called yet before this lead, enough
+    cards on the table, and a seat that would discard holds more cards than still fit."""
+    tighten_min, lh_discards = params[P_TIGHTEN_MIN], params[P_TIGHTEN_LH]
+    room = params[P_TABLE_CAP] - ws[S_TABLE]
+    if ws[S_TIGHTENED] != 0 or ws[S_TABLE] < tighten_min:
+        return False
+    for s in range(N_SEATS):
+        if s == ws[S_LEAD] and lh_discards == 0:
+            continue
+        if popcount(ws[WS_HANDS + s]) > room:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _push_if(am, ai, n, allowed, typ):
+    """Append the card-less action ``typ`` at ``n`` when ``allowed``; returns the new count."""
+    if allowed:
+        return _push(am, ai, n, typ, 0, -1, 0, -1, 0)
+    return n
+
+
+@njit(cache=True)
+def _legal_qiangci(hand, params, am, ai):
+    """List the 抢刺 (grab 刺) plays of ``hand``, then pass unless 抢刺 is mandatory."""
+    n = gen_qiangci(hand, params, am, ai, 0)
+    return _push_if(am, ai, n, params[P_QIANGCI_MANDATORY] == 0, np.int64(ACT_PASS))
+
+
+@njit(cache=True)
+def _lead_options(ws, params, am, ai):
+    """List what the lead holder may do besides leading: 扣 (kou), unless a 掀 or 紧牌 has just
+    forced a lead, and 紧牌 when allowed. Returns the number of entries."""
+    n = _push_if(am, ai, np.int64(0), ws[S_MUST_LEAD] == 0, np.int64(ACT_KOU))
+    return _push_if(am, ai, n, _may_tighten(ws, params), np.int64(ACT_TIGHTEN))
+
+
+@njit(cache=True)
+def _legal_kou_ask(ws, seat, am, ai):
+    """List 扣 (agree to end the hand), then 掀 (xian) unless ``seat`` has said 扣 before."""
+    n = _push(am, ai, 0, ACT_KOU, 0, -1, 0, -1, 0)
+    return _push_if(am, ai, n, ws[WS_SAID_KOU + seat] == 0, np.int64(ACT_XIAN))
+
+
+@njit(cache=True)
+def _legal_discard(hand, am, ai):
+    """List the 紧牌 discard of each card of ``hand``, lowest card first."""
+    n = 0
+    h = hand
+    while h:
+        low = h & -h
+        n = _push(am, ai, n, ACT_DISCARD, low, -1, 1, -1, 0)
+        h ^= low
+    return n
+
+
+# -- the action log ------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _log_action(ws, logbuf, log_mode, seat, typ, mask, n, am, ai):
+    """Log action ``ws[S_N_ACT]`` and, with ``log_mode`` 2, its ``n`` listed alternatives."""
+    log, legal, legal_off = logbuf
+    n_act = ws[S_N_ACT]
+    if n_act >= log.shape[0]:
+        raise IndexError("action log is full")
+    log[n_act, 0] = seat
+    log[n_act, 1] = typ
+    log[n_act, 2] = mask
+    if log_mode >= 2:
+        n_legal = ws[S_N_LEGAL]
+        if n_legal + n > legal.shape[0]:
+            raise IndexError("legal-action log is full")
+        for j in range(n):
+            legal[n_legal + j, 0] = ai[j, 0]
+            legal[n_legal + j, 1] = am[j]
+        ws[S_N_LEGAL] = n_legal + n
+        legal_off[n_act + 1] = n_legal + n
+
+
+# -- transitions (engine: _order_after, _start_lead, _finish, _capture, _apply_<phase>) ----------
+
+
+@njit(cache=True)
+def _order_after(ws, seat):
+    """Queue the two seats after ``seat``, in turn order."""
+    ws[WS_QUEUE] = (seat + 1) % N_SEATS
+    ws[WS_QUEUE + 1] = (seat + 2) % N_SEATS
+    ws[S_QLEN] = 2
+    ws[S_QI] = 0
+
+
+@njit(cache=True)
+def _finish(ws, reason):
+    """End the hand for ``reason`` (an ``END_*`` code)."""
+    ws[S_PHASE] = PH_OVER
+    ws[S_END] = reason
+
+
+@njit(cache=True)
+def _start_lead(ws, seat, table_cap):
+    """Give ``seat`` the lead (出牌权), unless the table is full or ``seat`` has no cards left:
+    then the hand is over."""
+    ws[S_PHASE] = PH_LEAD
+    ws[S_LEAD] = seat
+    ws[S_MUST_LEAD] = 0
+    ws[S_TIGHTENED] = 0
+    if ws[S_TABLE] >= table_cap:
+        _finish(ws, np.int64(END_TABLE_FULL))
+    elif ws[WS_HANDS + seat] == 0:
+        _finish(ws, np.int64(END_NO_CARDS))
+
+
+@njit(cache=True)
+def _play_cards(ws, seat, mask):
+    """Move ``mask`` from ``seat``'s hand into the public record."""
+    ws[WS_HANDS + seat] &= ~mask
+    ws[WS_PLAYED + seat] |= mask
+    ws[WS_PUBLIC] |= mask
+
+
+@njit(cache=True)
+def _set_top(ws, seat):
+    """Make ``seat``'s play, described in ``ws[WS_INFO:]``, the play to beat."""
+    ws[S_TOP_KIND] = ws[WS_INFO + 1]
+    ws[S_TOP_SIZE] = ws[WS_INFO + 2]
+    ws[S_TOP_RANK] = ws[WS_INFO + 3]
+    ws[S_TOP_K] = ws[WS_INFO + 4]
+    ws[S_TOP_OWNER] = seat
+
+
+@njit(cache=True)
+def _capture(ws, seat, kind, size, rank, k, lp):
+    """``seat`` captures (吃) a play: its cards go on the table, with the 牛 and 喜 cards and
+    the 亮 (``lp`` points each) they score, and the KKK or K·10·8 they complete."""
+    ws[WS_CAP + seat] += size
+    ws[S_TABLE] += size
+    if kind == KIND_NIU:
+        ws[WS_NIU + seat] += size
+    elif kind == KIND_XI:
+        ws[WS_XI + seat] += size
+    elif kind == KIND_XI_BAO_LIANG:
+        ws[WS_XI + seat] += size - 4
+        ws[WS_LIANG + seat] += lp
+    elif kind == KIND_FISH_LIANG or kind == KIND_BAI_LIANG:
+        ws[WS_LIANG + seat] += lp
+    elif kind == KIND_SET:
+        if size == 4:
+            ws[WS_LIANG + seat] += lp
+        elif size == 3 and rank == KING:
+            ws[WS_KKK + seat] = 1
+    elif kind == KIND_BAI and k == 1:
+        ws[WS_K108 + seat] = 1
+
+
+@njit(cache=True)
+def _queue_tighten(ws, seat, table_cap, lh_discards):
+    """Set the 紧牌 limit (the cards that still fit on the table) and queue, in turn order
+    from the lead holder ``seat``, every seat that must discard down to it."""
+    limit = table_cap - ws[S_TABLE]
+    ws[S_LIMIT] = limit
+    qlen = 0
+    for i in range(N_SEATS):
+        if i == 0 and lh_discards == 0:
+            continue
+        s = (seat + i) % N_SEATS
+        if popcount(ws[WS_HANDS + s]) > limit:
+            ws[WS_QUEUE + qlen] = s
+            qlen += 1
+    ws[S_QLEN] = qlen
+    ws[S_QI] = 0
+
+
+@njit(cache=True)
+def _apply_qiangci(ws, params, seat, typ, mask):
+    """抢刺: a pass hands the choice on (to the banker's lead after the last holder); a play is
+    captured at once and its seat leads."""
+    table_cap, lp = params[P_TABLE_CAP], params[P_LIANG_POINTS]
+    if typ == ACT_PASS:
+        ws[S_QI] += 1
+        if ws[S_QI] == ws[S_QLEN]:
+            _start_lead(ws, ws[S_BANKER], table_cap)
+        return
+    _play_cards(ws, seat, mask)
+    kind = ws[WS_INFO + 1]
+    _capture(ws, seat, kind, ws[WS_INFO + 2], ws[WS_INFO + 3], ws[WS_INFO + 4], lp)
+    if kind == KIND_EIGHT_PAIRS:
+        # 八大对 scores a 亮 for each four of a kind inside it
+        for r in range(12):
+            if nib(mask, r) == 15:
+                ws[WS_LIANG + seat] += lp
+    ws[S_QIANGCI_SEAT] = seat
+    _start_lead(ws, seat, table_cap)
+
+
+@njit(cache=True)
+def _apply_lead(ws, params, seat, typ, mask):
+    """The lead holder's action: 扣 asks the others, 紧牌 starts the discards, a lead starts a
+    trick."""
+    table_cap, lh_discards = params[P_TABLE_CAP], params[P_TIGHTEN_LH]
+    if typ == ACT_KOU:
+        ws[WS_SAID_KOU + seat] = 1
+        ws[S_PHASE] = PH_KOU
+        _order_after(ws, seat)
+    elif typ == ACT_TIGHTEN:
+        ws[S_TIGHTENED] = 1
+        ws[S_MUST_LEAD] = 1
+        _queue_tighten(ws, seat, table_cap, lh_discards)
+        ws[S_PHASE] = PH_DISCARD
+    else:
+        _play_cards(ws, seat, mask)
+        _set_top(ws, seat)
+        _order_after(ws, seat)
+        ws[S_PHASE] = PH_TRICK
+
+
+@njit(cache=True)
+def _apply_kou_ask(ws, seat, typ):
+    """An answer to 扣: 掀 makes the lead holder lead; the hand ends when both say 扣."""
+    if typ == ACT_XIAN:
+        e = ws[S_N_XIAN]
+        ws[WS_XIAN_X + e] = seat
+        ws[WS_XIAN_T + e] = ws[S_LEAD]
+        ws[S_N_XIAN] = e + 1
+        ws[S_PHASE] = PH_LEAD
+        ws[S_MUST_LEAD] = 1
+        return
+    ws[WS_SAID_KOU + seat] = 1
+    ws[S_QI] += 1
+    if ws[S_QI] == ws[S_QLEN]:
+        _finish(ws, np.int64(END_KOU))
+
+
+@njit(cache=True)
+def _record_pass(ws, seat):
+    """Log ``seat``'s pass on the top play, with its public plays and discard count then."""
+    row = WS_PASS + ws[S_N_PASS] * PASS_COLS
+    ws[row] = seat
+    ws[row + 1] = ws[S_TOP_KIND]
+    ws[row + 2] = ws[S_TOP_SIZE]
+    ws[row + 3] = ws[S_TOP_RANK]
+    ws[row + 4] = ws[S_TOP_K]
+    ws[row + 5] = ws[WS_PLAYED + seat]
+    ws[row + 6] = popcount(ws[WS_DISC + seat])
+    ws[S_N_PASS] += 1
+
+
+@njit(cache=True)
+def _apply_trick(ws, params, seat, typ, mask):
+    """An answer or a pass; after the last answer the top play's owner captures it and leads."""
+    table_cap, lp = params[P_TABLE_CAP], params[P_LIANG_POINTS]
+    # the pass log (what pimc's sampler must respect) is kept only when asked for
+    if typ == ACT_PASS and ws[S_TRACK] != 0 and ws[S_N_PASS] < MAX_PASS:
+        _record_pass(ws, seat)
+    if typ == ACT_PLAY:
+        _play_cards(ws, seat, mask)
+        _set_top(ws, seat)
+    ws[S_QI] += 1
+    if ws[S_QI] == ws[S_QLEN]:
+        w = ws[S_TOP_OWNER]
+        _capture(ws, w, ws[S_TOP_KIND], ws[S_TOP_SIZE], ws[S_TOP_RANK], ws[S_TOP_K], lp)
+        _start_lead(ws, w, table_cap)
+
+
+@njit(cache=True)
+def _apply_discard(ws, seat, mask):
+    """A 紧牌 discard, face down; a seat is done at the limit, and the lead follows the last."""
+    ws[WS_HANDS + seat] &= ~mask
+    ws[WS_DISC + seat] |= mask
+    if popcount(ws[WS_HANDS + seat]) <= ws[S_LIMIT]:
+        ws[S_QI] += 1
+        if ws[S_QI] == ws[S_QLEN]:
+            ws[S_PHASE] = PH_LEAD
+
+
 @njit(cache=True)
 def advance(rules, policies, rng, scratch, logbuf, log_mode, forced_pick):
     """Play on from the state in ``scratch`` until the hand is over (returns 0) or a pimc
@@ -168,309 +453,84 @@ def advance(rules, policies, rng, scratch, logbuf, log_mode, forced_pick):
     params, set_beats, beaters = rules
     policy_ids, policy_params = policies
     am, ai, ws = scratch
-    log, legal, legal_off = logbuf
-    hands = ws[WS_HANDS:WS_HANDS + 3]
-    cap = ws[WS_CAP:WS_CAP + 3]
-    niu = ws[WS_NIU:WS_NIU + 3]
-    xi = ws[WS_XI:WS_XI + 3]
-    liang = ws[WS_LIANG:WS_LIANG + 3]
-    kkk = ws[WS_KKK:WS_KKK + 3]
-    k108 = ws[WS_K108:WS_K108 + 3]
-    said_kou = ws[WS_SAID_KOU:WS_SAID_KOU + 3]
-    queue = ws[WS_QUEUE:WS_QUEUE + 3]
     info = ws[WS_INFO:WS_INFO + INFO_COLS]
-    disc = ws[WS_DISC:WS_DISC + 3]
-    xian_x = ws[WS_XIAN_X:WS_XIAN_X + MAX_XIAN]
-    xian_t = ws[WS_XIAN_T:WS_XIAN_T + MAX_XIAN]
-    played = ws[WS_PLAYED:WS_PLAYED + 3]
-    cap_limit = params[P_TABLE_CAP]
-    lp = params[P_LIANG_POINTS]
-    # the scalar state, loaded here and stored back at every return
-    phase = ws[S_PHASE]
-    lead_holder = ws[S_LEAD]
-    must_lead = ws[S_MUST_LEAD] != 0
-    tightened = ws[S_TIGHTENED] != 0
-    qlen = ws[S_QLEN]
-    qi = ws[S_QI]
-    top_kind = ws[S_TOP_KIND]
-    top_size = ws[S_TOP_SIZE]
-    top_rank = ws[S_TOP_RANK]
-    top_k = ws[S_TOP_K]
-    top_owner = ws[S_TOP_OWNER]
-    limit = ws[S_LIMIT]
-    table = ws[S_TABLE]
-    n_xian = ws[S_N_XIAN]
-    end = ws[S_END]
-    qiangci_seat = ws[S_QIANGCI_SEAT]
-    n_act = ws[S_N_ACT]
-    n_legal = ws[S_N_LEGAL]
-    banker = ws[S_BANKER]
-    n_pass = ws[S_N_PASS]
-    track = ws[S_TRACK] != 0
-    status = 0
-    if log_mode >= 2 and n_act == 0:
-        legal_off[0] = 0
-    while phase != PH_OVER:
-        # -- legal actions of the seat to act --------------------------------------
+    if log_mode >= 2 and ws[S_N_ACT] == 0:
+        logbuf[2][0] = 0
+    while ws[S_PHASE] != PH_OVER:
+        # The seat to act (engine: current_player) and its legal actions (legal_actions).
         # The random policy draws leads and answers by index from closed-form counts
-        # (kernels.xianniu.sampler) instead of listing them; the index means the same entry as in
-        # the listed order, so both paths play the same hand from the same stream.
-        if phase == PH_LEAD:
-            seat = lead_holder
-        else:
-            seat = queue[qi]
-        hand = hands[seat]
+        # (kernels.xianniu.sampler) instead of listing them; the index means the same entry as
+        # in the listed order, so both paths play the same hand from the same stream.
+        phase = ws[S_PHASE]
+        seat = ws[S_LEAD] if phase == PH_LEAD else ws[WS_QUEUE + ws[S_QI]]
+        hand = ws[WS_HANDS + seat]
         lazy = log_mode < 2 and policy_ids[seat] == POLICY_RANDOM
-        n = 0
-        n_fixed = 0  # listed entries before the lazily counted plays
-        n_lazy = 0
-        if phase == PH_QIANGCI:
-            n = gen_qiangci(hand, params, am, ai, 0)
-            if params[P_QIANGCI_MANDATORY] == 0:
-                n = _push(am, ai, n, ACT_PASS, 0, -1, 0, -1, 0)
-        elif phase == PH_LEAD:
-            if not must_lead:
-                n = _push(am, ai, n, ACT_KOU, 0, -1, 0, -1, 0)
-            if not tightened and table >= params[P_TIGHTEN_MIN]:
-                lim = cap_limit - table
-                may = False
-                for j in range(N_SEATS):
-                    if j == lead_holder and params[P_TIGHTEN_LH] == 0:
-                        continue
-                    if popcount(hands[j]) > lim:
-                        may = True
-                if may:
-                    n = _push(am, ai, n, ACT_TIGHTEN, 0, -1, 0, -1, 0)
+        n = 0  # entries listed in am, ai
+        n_lazy = 0  # entries counted but not listed: they follow the listed ones
+        if phase == PH_LEAD:
+            n = _lead_options(ws, params, am, ai)
+            room = params[P_TABLE_CAP] - ws[S_TABLE]
             if lazy:
-                n_fixed = n
-                n_lazy = count_plays(hand, params, set_beats, cap_limit - table)
+                n_lazy = count_plays(hand, params, set_beats, room)
             else:
-                n = gen_plays(hand, params, set_beats, cap_limit - table, am, ai, n)
-        elif phase == PH_KOU:
-            n = _push(am, ai, n, ACT_KOU, 0, -1, 0, -1, 0)
-            if said_kou[seat] == 0:
-                n = _push(am, ai, n, ACT_XIAN, 0, -1, 0, -1, 0)
+                n = gen_plays(hand, params, set_beats, room, am, ai, n)
         elif phase == PH_TRICK:
+            top = (ws[S_TOP_KIND], ws[S_TOP_SIZE], ws[S_TOP_RANK], ws[S_TOP_K])
             if lazy:
-                n_lazy = count_answers(hand, top_kind, top_size, top_rank, top_k, set_beats)
+                n_lazy = count_answers(hand, top[0], top[1], top[2], top[3], set_beats)
             else:
-                n = gen_answers(hand, top_kind, top_size, top_rank, top_k, set_beats, am, ai, 0)
-            if n + n_lazy == 0:
+                n = gen_answers(hand, top[0], top[1], top[2], top[3], set_beats, am, ai,
+                                np.int64(0))
+            if n + n_lazy == 0:  # 有吃必吃: pass only when nothing beats the top play
                 n = _push(am, ai, n, ACT_PASS, 0, -1, 0, -1, 0)
-        else:  # PH_DISCARD
-            h = hand
-            while h:
-                low = h & -h
-                n = _push(am, ai, n, ACT_DISCARD, low, -1, 1, -1, 0)
-                h ^= low
-        # -- choose and log ----------------------------------------------------------
+        elif phase == PH_QIANGCI:
+            n = _legal_qiangci(hand, params, am, ai)
+        elif phase == PH_KOU:
+            n = _legal_kou_ask(ws, seat, am, ai)
+        else:
+            n = _legal_discard(hand, am, ai)
+        # Choose (a policy's pick, or ``forced_pick``) and log.
         if forced_pick >= 0:
             pick = forced_pick
             forced_pick = -1
         elif policy_ids[seat] == POLICY_PIMC and n > 1:
             ws[S_N_LIST] = n
-            status = 1
-            break
-        elif n_lazy > 0:
-            pick = 0 if n_fixed + n_lazy == 1 else bounded(rng, n_fixed + n_lazy)
+            return 1
+        elif n_lazy > 0 or n == 1 or policy_ids[seat] == POLICY_RANDOM:
+            # a forced action draws nothing from the stream
+            pick = 0 if n + n_lazy == 1 else bounded(rng, n + n_lazy)
         else:
-            if n == 1:
-                pick = 0  # a forced action draws nothing from the stream
-            elif policy_ids[seat] == POLICY_RANDOM:
-                pick = bounded(rng, n)
-            else:
-                unseen = FULL_DECK & ~hand & ~ws[WS_PUBLIC] & ~disc[seat]
-                pick = choose(policy_ids[seat], policy_params[seat], phase == PH_LEAD,
-                              phase == PH_TRICK, phase == PH_KOU, phase == PH_DISCARD, seat,
-                              hand, unseen, cap[seat], said_kou[seat], params[P_GOU], am, ai, n,
-                              beaters, rng)
-        if pick >= n_fixed and n_lazy > 0:
-            if phase == PH_LEAD:
-                mask = play_at(hand, params, set_beats, cap_limit - table, pick - n_fixed, info)
-            else:
-                mask = answer_at(hand, top_kind, top_size, top_rank, top_k, set_beats,
-                                 pick - n_fixed, info)
-        else:
+            unseen = FULL_DECK & ~hand & ~ws[WS_PUBLIC] & ~ws[WS_DISC + seat]
+            pick = choose(policy_ids[seat], policy_params[seat], phase == PH_LEAD,
+                          phase == PH_TRICK, phase == PH_KOU, phase == PH_DISCARD, seat, hand,
+                          unseen, ws[WS_CAP + seat], ws[WS_SAID_KOU + seat], params[P_GOU], am,
+                          ai, n, beaters, rng)
+        if pick < n or n_lazy == 0:
             mask = am[pick]
             for j in range(INFO_COLS):
                 info[j] = ai[pick, j]
+        elif phase == PH_LEAD:
+            mask = play_at(hand, params, set_beats, params[P_TABLE_CAP] - ws[S_TABLE], pick - n,
+                           info)
+        else:
+            mask = answer_at(hand, ws[S_TOP_KIND], ws[S_TOP_SIZE], ws[S_TOP_RANK], ws[S_TOP_K],
+                             set_beats, pick - n, info)
         typ = info[0]
         if log_mode >= 1:
-            if n_act >= log.shape[0]:
-                raise IndexError("action log is full")
-            log[n_act, 0] = seat
-            log[n_act, 1] = typ
-            log[n_act, 2] = mask
-        if log_mode >= 2:
-            if n_legal + n > legal.shape[0]:
-                raise IndexError("legal-action log is full")
-            for j in range(n):
-                legal[n_legal + j, 0] = ai[j, 0]
-                legal[n_legal + j, 1] = am[j]
-            n_legal += n
-            legal_off[n_act + 1] = n_legal
-        n_act += 1
-        # -- apply ---------------------------------------------------------------------
+            _log_action(ws, logbuf, log_mode, seat, typ, mask, n, am, ai)
+        ws[S_N_ACT] += 1
+        # Apply (engine: apply, _apply_<phase>).
         if phase == PH_QIANGCI:
-            if typ == ACT_PASS:
-                qi += 1
-                if qi == qlen:
-                    phase = PH_LEAD
-                    lead_holder = banker
-                    if hands[banker] == 0:
-                        phase = PH_OVER
-                        end = END_NO_CARDS
-                continue
-            kind = info[1]
-            hands[seat] &= ~mask
-            played[seat] |= mask
-            ws[WS_PUBLIC] |= mask
-            size = info[2]
-            cap[seat] += size
-            table += size
-            if kind == KIND_EIGHT_PAIRS:
-                for r in range(12):
-                    if nib(mask, r) == 15:
-                        liang[seat] += lp
-            qiangci_seat = seat
-            lead_holder = seat
-            must_lead = False
-            tightened = False
-            phase = PH_LEAD
-            if table >= cap_limit:
-                phase = PH_OVER
-                end = END_TABLE_FULL
-            elif hands[seat] == 0:
-                phase = PH_OVER
-                end = END_NO_CARDS
+            _apply_qiangci(ws, params, seat, typ, mask)
         elif phase == PH_LEAD:
-            if typ == ACT_KOU:
-                said_kou[seat] = 1
-                phase = PH_KOU
-                queue[0] = (seat + 1) % N_SEATS
-                queue[1] = (seat + 2) % N_SEATS
-                qlen = 2
-                qi = 0
-            elif typ == ACT_TIGHTEN:
-                tightened = True
-                must_lead = True
-                limit = cap_limit - table
-                qlen = 0
-                qi = 0
-                for i in range(N_SEATS):
-                    j = (seat + i) % N_SEATS
-                    if i == 0 and params[P_TIGHTEN_LH] == 0:
-                        continue
-                    if popcount(hands[j]) > limit:
-                        queue[qlen] = j
-                        qlen += 1
-                phase = PH_DISCARD
-            else:
-                hands[seat] &= ~mask
-                played[seat] |= mask
-                ws[WS_PUBLIC] |= mask
-                top_kind = info[1]
-                top_size = info[2]
-                top_rank = info[3]
-                top_k = info[4]
-                top_owner = seat
-                queue[0] = (seat + 1) % N_SEATS
-                queue[1] = (seat + 2) % N_SEATS
-                qlen = 2
-                qi = 0
-                phase = PH_TRICK
+            _apply_lead(ws, params, seat, typ, mask)
         elif phase == PH_KOU:
-            if typ == ACT_XIAN:
-                xian_x[n_xian] = seat
-                xian_t[n_xian] = lead_holder
-                n_xian += 1
-                phase = PH_LEAD
-                must_lead = True
-            else:
-                said_kou[seat] = 1
-                qi += 1
-                if qi == qlen:
-                    phase = PH_OVER
-                    end = END_KOU
+            _apply_kou_ask(ws, seat, typ)
         elif phase == PH_TRICK:
-            # the pass log (what pimc's sampler must respect) is kept only when asked for
-            if typ == ACT_PASS and track and n_pass < MAX_PASS:
-                row = WS_PASS + n_pass * PASS_COLS
-                ws[row] = seat
-                ws[row + 1] = top_kind
-                ws[row + 2] = top_size
-                ws[row + 3] = top_rank
-                ws[row + 4] = top_k
-                ws[row + 5] = played[seat]
-                ws[row + 6] = popcount(disc[seat])
-                n_pass += 1
-            if typ == ACT_PLAY:
-                hands[seat] &= ~mask
-                played[seat] |= mask
-                ws[WS_PUBLIC] |= mask
-                top_kind = info[1]
-                top_size = info[2]
-                top_rank = info[3]
-                top_k = info[4]
-                top_owner = seat
-            qi += 1
-            if qi == qlen:
-                w = top_owner
-                cap[w] += top_size
-                table += top_size
-                if top_kind == KIND_NIU:
-                    niu[w] += top_size
-                elif top_kind == KIND_XI:
-                    xi[w] += top_size
-                elif top_kind == KIND_XI_BAO_LIANG:
-                    xi[w] += top_size - 4
-                    liang[w] += lp
-                elif top_kind == KIND_FISH_LIANG or top_kind == KIND_BAI_LIANG:
-                    liang[w] += lp
-                elif top_kind == KIND_SET:
-                    if top_size == 4:
-                        liang[w] += lp
-                    elif top_size == 3 and top_rank == KING:
-                        kkk[w] = 1
-                elif top_kind == KIND_BAI and top_k == 1:
-                    k108[w] = 1
-                lead_holder = w
-                must_lead = False
-                tightened = False
-                phase = PH_LEAD
-                if table >= cap_limit:
-                    phase = PH_OVER
-                    end = END_TABLE_FULL
-                elif hands[w] == 0:
-                    phase = PH_OVER
-                    end = END_NO_CARDS
-        else:  # PH_DISCARD
-            hands[seat] &= ~mask
-            disc[seat] |= mask
-            if popcount(hands[seat]) <= limit:
-                qi += 1
-                if qi == qlen:
-                    phase = PH_LEAD
-    ws[S_PHASE] = phase
-    ws[S_LEAD] = lead_holder
-    ws[S_MUST_LEAD] = must_lead
-    ws[S_TIGHTENED] = tightened
-    ws[S_QLEN] = qlen
-    ws[S_QI] = qi
-    ws[S_TOP_KIND] = top_kind
-    ws[S_TOP_SIZE] = top_size
-    ws[S_TOP_RANK] = top_rank
-    ws[S_TOP_K] = top_k
-    ws[S_TOP_OWNER] = top_owner
-    ws[S_LIMIT] = limit
-    ws[S_TABLE] = table
-    ws[S_N_XIAN] = n_xian
-    ws[S_END] = end
-    ws[S_QIANGCI_SEAT] = qiangci_seat
-    ws[S_N_ACT] = n_act
-    ws[S_N_LEGAL] = n_legal
-    ws[S_N_PASS] = n_pass
-    return status
+            _apply_trick(ws, params, seat, typ, mask)
+        else:
+            _apply_discard(ws, seat, mask)
+    return 0
 
 
 @njit(cache=True)

@@ -1,5 +1,10 @@
 """One whole hand: the state machine of :mod:`kernels.xianniu.game`, with pimc seats decided by
-:mod:`kernels.xianniu.pimc`."""
+:mod:`kernels.xianniu.pimc`.
+
+The functions here take ``pimc``: None when no seat plays pimc, else True. Numba prunes an
+``if pimc is not None`` branch when the argument's type is None, so kernels that never
+meet a pimc seat are compiled without the pimc machinery (:func:`pimc_flag` chooses).
+"""
 
 from __future__ import annotations
 
@@ -20,6 +25,11 @@ def track_passes(policy_ids, ws):
             ws[S_TRACK] = 1
 
 
+def pimc_flag(policy_ids) -> bool | None:
+    """The ``pimc`` argument for seats playing ``policy_ids`` (any shape)."""
+    return True if np.any(np.asarray(policy_ids) == POLICY_PIMC) else None
+
+
 @njit(cache=True)
 def pimc_loop(rules, policies, rng, scratch, logbuf, log_mode):
     """Answer pimc decisions until the hand is over."""
@@ -32,18 +42,20 @@ def pimc_loop(rules, policies, rng, scratch, logbuf, log_mode):
 
 
 @njit(cache=True)
-def play_on(rules, policies, rng, scratch, logbuf, log_mode, forced_pick):
+def play_on(rules, policies, rng, scratch, logbuf, log_mode, forced_pick, pimc):
     """Play the hand in ``scratch`` to the end, asking pimc for its seats' decisions.
 
     ``forced_pick >= 0`` takes that entry at the first decision.
     """
-    if advance(rules, policies, rng, scratch, logbuf, log_mode, forced_pick) != 0:
-        # kept out of line: the pimc machinery would slow the common path down
-        pimc_loop(rules, policies, rng, scratch, logbuf, log_mode)
+    status = advance(rules, policies, rng, scratch, logbuf, log_mode, forced_pick)
+    if pimc is not None:
+        if status != 0:
+            # kept out of line: the pimc machinery would slow the common path down
+            pimc_loop(rules, policies, rng, scratch, logbuf, log_mode)
 
 
 @njit(cache=True)
-def play_both(rules, policies, rng, scratch, logbuf, saved, pick_a, pick_b, res_a, res_b):
+def play_both(rules, policies, rng, scratch, logbuf, saved, pick_a, pick_b, res_a, res_b, pimc):
     """From the position in ``scratch``, play on twice from one stream: with entry ``pick_a``
     at the first decision into result row ``res_a``, then, position and stream restored, with
     ``pick_b`` into ``res_b`` (common random numbers). ``saved`` is a work copy of the state
@@ -51,23 +63,23 @@ def play_both(rules, policies, rng, scratch, logbuf, saved, pick_a, pick_b, res_
     ws = scratch[2]
     saved[:] = ws
     branch_rng = rng.copy()
-    play_on(rules, policies, rng, scratch, logbuf, np.int64(0), pick_a)
+    play_on(rules, policies, rng, scratch, logbuf, np.int64(0), pick_a, pimc)
     finish_hand(rules[0], ws, res_a)
     ws[:] = saved
     rng[:] = branch_rng
-    play_on(rules, policies, rng, scratch, logbuf, np.int64(0), pick_b)
+    play_on(rules, policies, rng, scratch, logbuf, np.int64(0), pick_b, pimc)
     finish_hand(rules[0], ws, res_b)
 
 
 @njit(cache=True)
-def play_hand(deal, banker, rules, policies, rng, scratch, logbuf, log_mode, res):
+def play_hand(deal, banker, rules, policies, rng, scratch, logbuf, log_mode, res, pimc):
     """Play one hand from the deal to the end; write its result row into ``res``.
 
-    Arguments as for :func:`kernels.xianniu.game.advance`. Returns the number of actions taken.
+    Arguments as for :func:`kernels.xianniu.game.advance`, ``pimc`` as in this module's
+    docstring. Returns the number of actions taken.
     """
     start_hand(deal, banker, rules[0], scratch[2])
     track_passes(policies[0], scratch[2])
-    if advance(rules, policies, rng, scratch, logbuf, log_mode, np.int64(-1)) != 0:
-        pimc_loop(rules, policies, rng, scratch, logbuf, log_mode)
+    play_on(rules, policies, rng, scratch, logbuf, log_mode, np.int64(-1), pimc)
     finish_hand(rules[0], scratch[2], res)
     return res[R_ACTIONS]

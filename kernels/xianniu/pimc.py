@@ -63,12 +63,12 @@ def sample_hidden(ws, seat, set_beats, rng, out):
             t = cards[i]
             cards[i] = cards[j]
             cards[j] = t
-        hand1 = 0
+        hand1 = np.int64(0)
         for i in range(h1):
             hand1 |= cards[i]
         for i in range(d1):
             order1[i] = cards[h1 + i]
-        hand2 = 0
+        hand2 = np.int64(0)
         for i in range(h2):
             hand2 |= cards[h1 + d1 + i]
         for i in range(d2):
@@ -172,5 +172,6 @@ def sample_positions(deal, rules, policies, rng, k, snaps, samples, logbuf):
                 if not sample_hidden(ws, seat, rules[1], rng, samples[n_pos, j]):
                     samples[n_pos, j, 0] = -1
             n_pos += 1
-        status = advance(rules, policies, rng, scratch, logbuf, np.int64(1), bounded(rng, ws[S_N_LIST]))
+        pick = bounded(rng, ws[S_N_LIST])
+        status = advance(rules, policies, rng, scratch, logbuf, np.int64(1), pick)
     return n_pos

@@ -106,15 +106,21 @@ def gen_plays(hand, params, set_beats, max_size, am, ai, n):
             for i in range(NSUB[hn, s]):
                 sub = SUBS[hn, s, i]
                 n = _push(am, ai, n, ACT_PLAY, sub << (4 * r), same_rank_kind(r, sub, s), s, r, 0)
+    # Constants go in as np.int64: a bare constant is typed as a literal, and Numba would
+    # compile a copy of the callee for each one.
     for k in range(1, params[P_FISH_MAX] + 1):
         if 3 * k <= max_size:
-            n = _gen_triples(hand, ACE, TWO, THREE, k, KIND_FISH, am, ai, n)
+            n = _gen_triples(hand, np.int64(ACE), np.int64(TWO), np.int64(THREE),
+                             k, np.int64(KIND_FISH), am, ai, n)
     for k in range(1, params[P_BAI_MAX] + 1):
         if 3 * k <= max_size:
-            n = _gen_triples(hand, EIGHT, TEN, KING, k, KIND_BAI, am, ai, n)
+            n = _gen_triples(hand, np.int64(EIGHT), np.int64(TEN), np.int64(KING),
+                             k, np.int64(KIND_BAI), am, ai, n)
     if max_size >= 6:
-        n = _gen_quad_plus_two(hand, ACE, TWO, THREE, KIND_FISH_LIANG, am, ai, n)
-        n = _gen_quad_plus_two(hand, KING, TEN, EIGHT, KIND_BAI_LIANG, am, ai, n)
+        n = _gen_quad_plus_two(hand, np.int64(ACE), np.int64(TWO), np.int64(THREE),
+                               np.int64(KIND_FISH_LIANG), am, ai, n)
+        n = _gen_quad_plus_two(hand, np.int64(KING), np.int64(TEN), np.int64(EIGHT),
+                               np.int64(KIND_BAI_LIANG), am, ai, n)
     if params[P_K_BAI] != 0:
         for ks in range(2, 4):
             if ks + 2 <= max_size:
@@ -122,7 +128,7 @@ def gen_plays(hand, params, set_beats, max_size, am, ai, n):
     if params[P_XI_BAO_LIANG] != 0:
         for size in range(6, 8):
             if size <= max_size:
-                n = _gen_xbl(hand, size, set_beats, -1, am, ai, n)
+                n = _gen_xbl(hand, size, set_beats, np.int64(-1), am, ai, n)
     return n
 
 
@@ -144,9 +150,11 @@ def gen_answers(hand, top_kind, top_size, top_rank, top_k, set_beats, am, ai, n)
                 if ok:
                     n = _push(am, ai, n, ACT_PLAY, sub << (4 * r), kind, top_size, r, 0)
     elif top_kind == KIND_FISH:
-        n = _gen_triples(hand, EIGHT, TEN, KING, top_k, KIND_BAI, am, ai, n)
+        n = _gen_triples(hand, np.int64(EIGHT), np.int64(TEN), np.int64(KING),
+                         top_k, np.int64(KIND_BAI), am, ai, n)
     elif top_kind == KIND_FISH_LIANG:
-        n = _gen_quad_plus_two(hand, KING, TEN, EIGHT, KIND_BAI_LIANG, am, ai, n)
+        n = _gen_quad_plus_two(hand, np.int64(KING), np.int64(TEN), np.int64(EIGHT),
+                               np.int64(KIND_BAI_LIANG), am, ai, n)
     elif top_kind == KIND_XI_BAO_LIANG:
         n = _gen_xbl(hand, top_size, set_beats, top_rank, am, ai, n)
     return n

@@ -93,7 +93,7 @@ def sure_cards(hand, unseen, beaters):
             continue
         if (r == NINE or r == FIVE) and (c == 2 or c == 3) and (hn & 5) != 0 and (hn & 10) != 0:
             total += c  # 牛 and 喜 are never beaten
-        elif is_sure(KIND_SET, c, r, 0, unseen, beaters):
+        elif is_sure(np.int64(KIND_SET), c, r, np.int64(0), unseen, beaters):
             total += c
     return total
 
@@ -117,7 +117,7 @@ def _keep_value(c, hand, unseen, beaters):
         v += 4.0 * (cnt - 1)
     if (r == NINE or r == FIVE) and (hn & 5) != 0 and (hn & 10) != 0:
         v += 12.0
-    if is_sure(KIND_SET, cnt, r, 0, unseen, beaters):
+    if is_sure(np.int64(KIND_SET), cnt, r, np.int64(0), unseen, beaters):
         v += 20.0
     return v
 
