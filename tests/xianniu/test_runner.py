@@ -233,7 +233,7 @@ def test_killed_cli_run_resumes_to_the_same_numbers(tmp_path):
     import sys
     import time
 
-    args = [sys.executable, "-m", "analyzer.cli", "simulate", "--hands", "3000000", "--seed",
+    args = [sys.executable, "-m", "analyzer.cli", "simulate", "--hands", "1000000", "--seed",
             "9", "--policy", "random", "--format", "json", "--quiet"]
     whole = tmp_path / "whole.json"
     subprocess.run(args + ["--out", str(whole)], check=True)
@@ -247,7 +247,7 @@ def test_killed_cli_run_resumes_to_the_same_numbers(tmp_path):
     proc.wait()
     assert ckpt.exists() and not out.exists()  # killed mid-run: no half-written result
     done = len(json.loads(ckpt.read_text())["tasks"])
-    assert 0 < done < 23
+    assert 0 < done < 8  # of 8 tasks
     subprocess.run(args + ["--out", str(out), "--resume"], check=True)
     assert json.loads(out.read_text()) == json.loads(whole.read_text())
     assert not ckpt.exists()

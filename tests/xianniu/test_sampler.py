@@ -24,7 +24,7 @@ N_KINDS = 11
 # copy of the sampler functions it calls and would not see a change to kernels/sampler.py.
 
 
-@njit
+@njit(cache=True)  # cached: a warm suite should not compile it again
 def _check_plays(hands, params, set_beats, fail, kinds):
     """count_plays / play_at against gen_plays for every hand and max_size 1..16.
 
@@ -64,7 +64,7 @@ def _check_plays(hands, params, set_beats, fail, kinds):
     return compared
 
 
-@njit
+@njit(cache=True)
 def _check_answers_to(hand, tops, n_tops, set_beats, am, ai, info, kinds):
     """count_answers / answer_at against gen_answers for one hand and tops[:n_tops].
 
@@ -90,7 +90,7 @@ def _check_answers_to(hand, tops, n_tops, set_beats, am, ai, info, kinds):
     return -1
 
 
-@njit
+@njit(cache=True)
 def _check_answers(hands, top_hands, params, set_beats, grid, fail, kinds):
     """Every hand against every play of its top hand and against every top in ``grid``.
 
