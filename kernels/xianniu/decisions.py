@@ -63,6 +63,16 @@ def _deal_around(hand, seat, pinned, rng, out):
 
 
 @njit(cache=True)
+def pair_buffers():
+    """Work arrays for playing positions on twice, from one stream: (play stream, dealt
+    hands, state scratch, saved state words, empty log, result rows A and B)."""
+    scratch = new_scratch()
+    return (np.empty(4, dtype=np.uint64), np.empty(3, dtype=np.int64), scratch,
+            np.empty_like(scratch[2]), no_log(), np.empty(N_RESULT, dtype=np.int64),
+            np.empty(N_RESULT, dtype=np.int64))
+
+
+@njit(cache=True)
 def _record(params, res_a, res_b, seat, row):
     """``seat``'s points after actions A and B into ``row``, and after A its cards captured
     and whether an opponent reached 刺."""
@@ -84,14 +94,8 @@ def _xian_query_chunk(c, hand, seat, pinned, states, per_chunk, rules, policies,
     stop_at = ids.copy()
     stop_at[seat] = POLICY_PIMC  # advance() stops where the asked seat must decide
     rng = states[c].copy()
-    play_rng = np.empty(4, dtype=np.uint64)
-    hands = np.empty(3, dtype=np.int64)
-    scratch = new_scratch()
+    play_rng, hands, scratch, saved, logbuf, res_a, res_b = pair_buffers()
     ws = scratch[2]
-    saved = np.empty_like(ws)
-    logbuf = no_log()
-    res_a = np.empty(N_RESULT, dtype=np.int64)
-    res_b = np.empty(N_RESULT, dtype=np.int64)
     out[c, :, :] = -999
     tries[c] = 0
     for i in range(per_chunk):
@@ -136,14 +140,8 @@ def _kou_query_chunk(c, hand, pinned, states, per_chunk, rules, policies, out, t
     """Chunk ``c`` of :func:`kou_query_chunks`."""
     params = rules[0]
     rng = states[c].copy()
-    play_rng = np.empty(4, dtype=np.uint64)
-    hands = np.empty(3, dtype=np.int64)
-    scratch = new_scratch()
+    play_rng, hands, scratch, saved, logbuf, res_a, res_b = pair_buffers()
     ws = scratch[2]
-    saved = np.empty_like(ws)
-    logbuf = no_log()
-    res_a = np.empty(N_RESULT, dtype=np.int64)
-    res_b = np.empty(N_RESULT, dtype=np.int64)
     out[c, :, :] = -999
     tries[c] = 0
     for i in range(per_chunk):
@@ -184,13 +182,8 @@ def _xian_at_position_chunk(c, position, seat, states, per_chunk, rules, policie
     """Chunk ``c`` of :func:`xian_at_position_chunks`."""
     params, set_beats, _ = rules
     rng = states[c].copy()
-    play_rng = np.empty(4, dtype=np.uint64)
-    scratch = new_scratch()
+    play_rng, _, scratch, sample, logbuf, res_a, res_b = pair_buffers()
     ws = scratch[2]
-    sample = np.empty_like(ws)
-    logbuf = no_log()
-    res_a = np.empty(N_RESULT, dtype=np.int64)
-    res_b = np.empty(N_RESULT, dtype=np.int64)
     out[c, :, :] = -999
     tries[c] = 0
     for i in range(per_chunk):

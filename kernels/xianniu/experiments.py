@@ -10,6 +10,7 @@ import numpy as np
 from numba import njit
 
 from .batch import no_log
+from .decisions import pair_buffers
 from .bits import FIVE, KING, NINE, POP4, nib, popcount
 from .game import PH_LEAD, R_PTS0, S_PHASE, N_RESULT, advance, deal, new_scratch, start_hand
 from .hand import pimc_flag, play_both, play_hand
@@ -198,14 +199,8 @@ def _xian_ev_chunk(c, states, chunk_size, n_deals, rules, policies, out, pimc):
     asked = ids.copy()
     asked[1] = POLICY_PIMC  # stop where seat 1 must answer the 扣
     rng = states[c].copy()
-    play_rng = np.empty(4, dtype=np.uint64)
-    hands = np.empty(3, dtype=np.int64)
-    scratch = new_scratch()
+    play_rng, hands, scratch, saved, logbuf, res, res_b = pair_buffers()
     ws = scratch[2]
-    saved = np.empty_like(ws)
-    logbuf = no_log()
-    res = np.empty(N_RESULT, dtype=np.int64)
-    res_b = np.empty(N_RESULT, dtype=np.int64)
     out[c, :, :, :] = 0
     start = c * chunk_size
     stop = min(start + chunk_size, n_deals)
