@@ -262,12 +262,14 @@ def replay(record) -> dict[str, Any]:
 def simulate(n_hands: int, rules: str | None = None, policies: str = "random", seed: int = 0,
              out: str | None = None, fmt: str = "table", backend: str = "local",
              scheduler: str | None = None, resume: bool = False, records: str | None = None,
-             progress=None) -> str | bytes:
-    """``xianniu shengji simulate``: play-only random hands (bidding not simulated) in the
+             progress=None, play_only: bool = False) -> str | bytes:
+    """``xianniu shengji simulate``: random whole hands from the deal (造反, bidding, bury,
+    扒雞窩, play), or with ``play_only`` play-only hands (bidding not simulated), in the
     kernels through the batch runner; the summary rendered in ``fmt`` (written whole to
-    ``out`` when given). See :mod:`analyzer.shengji.batch` for the fixed setting."""
+    ``out`` when given). See :mod:`analyzer.shengji.batch` for the settings."""
     from ..core.batchrun import simulate_run
     from ..core.runner import RunSpec
+    from .batch import spec_rules
 
-    spec = RunSpec("shengji", n_hands, get_rules(rules).name, policies, seed)
+    spec = RunSpec("shengji", n_hands, spec_rules(rules, play_only), policies, seed)
     return simulate_run(spec, out, fmt, backend, scheduler, resume, records, progress)[1]

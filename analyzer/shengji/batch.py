@@ -1,65 +1,70 @@
 """How the batch runner plays and counts 双升 hands (see :class:`analyzer.core.runner.RunSpec`).
 
-Every hand is **play-only** (``kernels.shengji.hand``): bidding (亮主/反主) and the bury
-(扣底) are not simulated. The deal is played from the fixed study setting below — level 2,
-trump ♠, banker (莊家) seat 0 — with the 8 dealt cards as the kitty (底牌). The banker side
-is team 0 (seats 0, 2), the attackers (抓分方) team 1 (seats 1, 3).
+Two modes, named in the spec's ``rules`` (``"zhengzhou"`` or ``"zhengzhou+play-only"``):
 
-A task keeps integer sums only (layout ``A_*``); they add across tasks exactly.
+- **whole hands** (the default, ``kernels.shengji.whole``): a normal hand with team levels
+  2 and 2 and seat 0 as the banker going in; 造反 (redeal), declaring / overcalling / 加固,
+  下臺, the random kitty-card trump, the bury, 扒雞窩, the play, 摳底, the level change and
+  the next banker, every seat playing the random policy. The banker, L and T are outcomes.
+- **play-only** (``kernels.shengji.hand``): bidding and the bury are not simulated; level 2,
+  trump ♠, banker seat 0, and the 8 dealt cards are the kitty.
+
+A task keeps integer sums only (layout ``A_*``, one layout for both modes); they add across
+tasks exactly. The statistics are rendered by :mod:`.outcomes`.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from kernels.shengji import hand as kh
+from kernels.shengji import whole as kw
 from kernels.shengji.planes import cards_of
+from kernels.shengji.whole import N_WHOLE, whole_chunks, whole_dealt_chunks
 
-from ..core.stats import format_estimate, mean_ci_from_sums, proportion_ci
 from .cards import context, format_cards
+from .outcomes import Result
+from .tally import (AGG_SIZE, ATTACKER_GAINS, A_ATTACKER_GAIN, A_BAD_TOTAL, A_BAJIWO,
+    A_BAJIWO_SWAPS, A_BAJIWO_SWAPS_SQ, A_BANKER_GAIN, A_BANKER_TRICK, A_FAILED, A_GRAB, A_HIST,
+    A_HOLD, A_KITTY, A_KITTY_SQ, A_KOU, A_KOU_PTS, A_KOU_PTS_SQ, A_N, A_PTS, A_PTS_SQ,
+    A_RANDOM_TRUMP, A_REBEL, A_SEAT, A_STEPDOWN, A_TEAM, A_THROWS, A_TRICK, A_TRICK_SQ, A_TRUMP,
+    BANKER_GAINS, HIST_BINS, SEAT_SIZE, SE_BANKS, SE_HOLDS, SE_LAST_BURIER, SE_PTS, SE_PTS_SQ,
+    SE_REBEL, SE_TAKER, TEAM_SIZE, TM_ATTACK_PTS, TM_ATTACK_PTS_SQ, TM_BANKS, TM_GAIN,
+    TM_GAIN_SQ, TM_HOLDS, TM_WINS, TOTAL_POINTS)
+from .tally import BANKER, LEVEL, LEVELS, START_BANKER, TRUMP
 from .rules import ShengjiRules, get_rules
-from .sim import CHUNK, dealt_chunks, policy_ids, rule_arrays
+from .sim import CHUNK, policy_ids, rule_arrays
 
 CHUNK_SIZE = CHUNK
-LEVEL, TRUMP, BANKER = 2, 0, 0  # the study setting: level 2, trump ♠, banker seat 0
-SETTING = {"play_only": True, "level": LEVEL, "trump": "s", "banker": BANKER,
-           "banker_team": 0, "attacker_team": 1,
-           "note": "play-only: bidding and the bury are not simulated; the dealt kitty is "
-                   "the kitty"}
-TOTAL_POINTS = 200
-BANKER_GAINS = 6  # bins banker +1 … +6 (the last also holds more)
-ATTACKER_GAINS = 11  # bins attackers +0 (turnover, 下台) … +10 (the last also holds more)
-HIST_BINS = 43  # attacker points: < 0, then 0, 5, …, 200 (by 5s), then > 200
-# Layout of the counts vector.
-A_N = 0
-A_PTS, A_PTS_SQ = 1, 2  # attacker points after 摳底
-A_TRICK, A_TRICK_SQ = 3, 4  # attackers' trick points
-A_BANKER_TRICK = 5  # banker side's trick points
-A_KITTY, A_KITTY_SQ = 6, 7  # kitty points
-A_KOU, A_KOU_PTS, A_KOU_PTS_SQ = 8, 9, 10  # 摳底 hands; points it added
-A_HOLD = 11  # the banker side keeps the bank (P < turnover_at)
-A_THROWS, A_FAILED = 12, 13
-A_BAD_TOTAL = 14  # hands whose point cards do not add to 200 (always 0)
-A_HIST = 15
-A_BANKER_GAIN = A_HIST + HIST_BINS
-A_ATTACKER_GAIN = A_BANKER_GAIN + BANKER_GAINS
-AGG_SIZE = A_ATTACKER_GAIN + ATTACKER_GAINS
+PLAY_ONLY = "+play-only"  # suffix of ``RunSpec.rules`` for the play-only mode
+
+
+def split_rules(rules: str) -> tuple[str, bool]:
+    """``(preset name, play_only)`` of a spec's ``rules``."""
+    name = str(rules)
+    if name.endswith(PLAY_ONLY):
+        return name[:-len(PLAY_ONLY)], True
+    return name, False
+
+
+def spec_rules(rules: str | None, play_only: bool) -> str:
+    """The spec's ``rules`` for a preset and a mode."""
+    return get_rules(rules).name + (PLAY_ONLY if play_only else "")
 
 
 def check(spec) -> None:
     """Refuse unknown rules or policies."""
-    get_rules(spec.rules)
+    get_rules(split_rules(spec.rules)[0])
     policy_ids(spec.policies)
 
 
 def meta(spec) -> dict:
-    """The rules and the policy of a run."""
+    """The rules, the policy and the mode of a run."""
+    name, play_only = split_rules(spec.rules)
     names = sorted({n.strip().lower() for n in spec.policies.split(",")})
-    return {"rules": get_rules(spec.rules).name, "policy": ",".join(names)}
+    return {"rules": get_rules(name).name, "policy": ",".join(names),
+            "mode": "play-only" if play_only else "whole"}
 
 
 def level_changes(points: np.ndarray, r: ShengjiRules) -> tuple[np.ndarray, np.ndarray]:
@@ -75,7 +80,7 @@ def level_changes(points: np.ndarray, r: ShengjiRules) -> tuple[np.ndarray, np.n
 
 
 def counts_of(res: np.ndarray, r: ShengjiRules) -> np.ndarray:
-    """The counts vector of result rows (``kernels.shengji.hand.R_*``)."""
+    """The counts vector of play result rows (``kernels.shengji.hand.R_*``)."""
     c = np.zeros(AGG_SIZE, dtype=np.int64)
     pts, trick = res[:, kh.R_ATTACKER_POINTS], res[:, kh.R_TRICK_POINTS]
     kitty = res[:, kh.R_KITTY_POINTS]
@@ -100,29 +105,73 @@ def counts_of(res: np.ndarray, r: ShengjiRules) -> np.ndarray:
     return c
 
 
+def whole_counts_of(res: np.ndarray, r: ShengjiRules) -> np.ndarray:
+    """The counts vector of whole-hand result rows (``kernels.shengji.whole.W_*``)."""
+    c = counts_of(res[:, kw.W_PLAY:kw.W_PLAY + kh.N_RESULT], r)
+    swaps = res[:, kw.W_BAJIWO]
+    c[A_REBEL] = (res[:, kw.W_REBEL] >= 0).sum()
+    c[A_STEPDOWN] = res[:, kw.W_STEPPED_DOWN].sum()
+    c[A_RANDOM_TRUMP] = res[:, kw.W_RANDOM_TRUMP].sum()
+    c[A_BAJIWO], c[A_BAJIWO_SWAPS], c[A_BAJIWO_SWAPS_SQ] = ((swaps > 0).sum(), swaps.sum(),
+                                                            (swaps * swaps).sum())
+    c[A_GRAB] = res[:, kw.W_GRAB].sum()
+    c[A_TRUMP:A_TRUMP + 5] = np.bincount(res[:, kw.W_TRUMP], minlength=5)
+    pts = res[:, kw.W_PLAY + kh.R_ATTACKER_POINTS]
+    banker, holds = res[:, kw.W_BANKER], res[:, kw.W_BANKER_HOLDS] == 1
+    for team in (0, 1):
+        b = A_TEAM + TEAM_SIZE * team
+        banks = banker % 2 == team
+        gain = np.where(res[:, kw.W_WINNER_TEAM] == team, res[:, kw.W_GAIN], 0)
+        c[b + TM_BANKS], c[b + TM_HOLDS] = banks.sum(), (banks & holds).sum()
+        c[b + TM_WINS] = (res[:, kw.W_WINNER_TEAM] == team).sum()
+        c[b + TM_GAIN], c[b + TM_GAIN_SQ] = gain.sum(), (gain * gain).sum()
+        c[b + TM_ATTACK_PTS] = pts[~banks].sum()
+        c[b + TM_ATTACK_PTS_SQ] = (pts[~banks] ** 2).sum()
+    for seat in range(4):
+        b = A_SEAT + SEAT_SIZE * seat
+        banks = banker == seat
+        c[b + SE_BANKS], c[b + SE_HOLDS] = banks.sum(), (banks & holds).sum()
+        c[b + SE_PTS], c[b + SE_PTS_SQ] = pts[banks].sum(), (pts[banks] ** 2).sum()
+        c[b + SE_REBEL] = (res[:, kw.W_REBEL] == seat).sum()
+        c[b + SE_TAKER] = (res[:, kw.W_KITTY_TAKER] == seat).sum()
+        c[b + SE_LAST_BURIER] = (res[:, kw.W_LAST_BURIER] == seat).sum()
+    return c
+
+
+def _whole(spec, states: np.ndarray, n: int, with_deals: bool):
+    params = rule_arrays(split_rules(spec.rules)[0])
+    levels = np.array(LEVELS, dtype=np.int64)
+    res = np.empty((n, N_WHOLE), dtype=np.int64)
+    if not with_deals:
+        whole_chunks(states, spec.chunk_size, n, levels, START_BANKER, params, res)
+        return None, res
+    deals = np.empty((n, 2, 5, 2), dtype=np.int64)
+    whole_dealt_chunks(states, spec.chunk_size, n, levels, START_BANKER, params, deals, res)
+    return deals, res
+
+
 def _play(spec, states: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     deals = np.empty((n, 5, 2), dtype=np.int64)
     res = np.empty((n, kh.N_RESULT), dtype=np.int64)
-    dealt_chunks(states, spec.chunk_size, n, LEVEL, TRUMP, BANKER, rule_arrays(spec.rules),
-                 deals, res)
+    kh.dealt_chunks(states, spec.chunk_size, n, LEVEL, TRUMP, BANKER,
+                    rule_arrays(split_rules(spec.rules)[0]), deals, res)
     return deals, res
 
 
 def task_counts(spec, states: np.ndarray, n: int) -> np.ndarray:
-    """Counts of ``n`` play-only hands from one stream per chunk."""
+    """Counts of ``n`` hands (whole or play-only) from one stream per chunk."""
+    name, play_only = split_rules(spec.rules)
+    r = get_rules(name)
+    if not play_only:
+        return whole_counts_of(_whole(spec, states, n, False)[1], r)
     res = np.empty((n, kh.N_RESULT), dtype=np.int64)
-    kh.play_chunks(states, spec.chunk_size, n, LEVEL, TRUMP, BANKER, rule_arrays(spec.rules),
-                   res)
-    return counts_of(res, get_rules(spec.rules))
+    kh.play_chunks(states, spec.chunk_size, n, LEVEL, TRUMP, BANKER, rule_arrays(r), res)
+    return counts_of(res, r)
 
 
-def task_rows(spec, states: np.ndarray, n: int) -> tuple[np.ndarray, pd.DataFrame]:
-    """Counts and per-hand rows: the result columns, the level change and the deal as card
-    text (``dealt0`` … ``dealt3``, ``kitty``); the same hands :func:`task_counts` plays."""
-    r = get_rules(spec.rules)
-    deals, res = _play(spec, states, n)
+def _play_columns(res: np.ndarray, r: ShengjiRules) -> dict:
     bg, ag = level_changes(res[:, kh.R_ATTACKER_POINTS], r)
-    cols = {"attacker_points": res[:, kh.R_ATTACKER_POINTS],
+    return {"attacker_points": res[:, kh.R_ATTACKER_POINTS],
             "trick_points": res[:, kh.R_TRICK_POINTS],
             "banker_trick_points": res[:, kh.R_BANKER_TRICK_POINTS],
             "kitty_points": res[:, kh.R_KITTY_POINTS], "multiplier": res[:, kh.R_MULTIPLIER],
@@ -131,119 +180,42 @@ def task_rows(spec, states: np.ndarray, n: int) -> tuple[np.ndarray, pd.DataFram
             "last_winner": res[:, kh.R_LAST_WINNER],
             "banker_holds": res[:, kh.R_ATTACKER_POINTS] < r.turnover_at,
             "banker_gain": bg, "attacker_gain": ag}
-    ctx = context(LEVEL, TRUMP, r.nt_level_joker_tractor)
-    names = ["dealt0", "dealt1", "dealt2", "dealt3", "kitty"]
-    for s, name in enumerate(names):
+
+
+WHOLE_COLUMNS = {"banker": kw.W_BANKER, "level": kw.W_LEVEL, "trump": kw.W_TRUMP,
+                 "random_trump": kw.W_RANDOM_TRUMP, "rebel": kw.W_REBEL,
+                 "stepped_down": kw.W_STEPPED_DOWN, "kitty_taker": kw.W_KITTY_TAKER,
+                 "bajiwo_swaps": kw.W_BAJIWO, "last_burier": kw.W_LAST_BURIER,
+                 "declarations": kw.W_DECLARATIONS, "winner_team": kw.W_WINNER_TEAM,
+                 "levels_gained": kw.W_GAIN, "next_banker": kw.W_NEXT_BANKER,
+                 "level0_after": kw.W_LEVEL0_AFTER, "level1_after": kw.W_LEVEL1_AFTER}
+
+
+def _deal_text(cols: dict, deals: np.ndarray, ctx) -> None:
+    for s, name in enumerate(["dealt0", "dealt1", "dealt2", "dealt3", "kitty"]):
         cols[name] = [format_cards(cards_of(int(o), int(t)), ctx)
                       for o, t in deals[:, s].tolist()]
-    return counts_of(res, r), pd.DataFrame(cols)
 
 
-def _band_labels() -> list[str]:
-    """Labels of the level-change bins: banker +1 … , turnover, attackers +1 …"""
-    out = [f"banker +{k}" for k in range(1, BANKER_GAINS)] + [f"banker +{BANKER_GAINS}+"]
-    out += ["turnover (下台, attackers +0)"]
-    out += [f"attackers +{g}" for g in range(1, ATTACKER_GAINS - 1)]
-    return out + [f"attackers +{ATTACKER_GAINS - 1}+"]
-
-
-@dataclass
-class Result:
-    """Counts of a 双升 play-only run (layout ``A_*``) and what produced them."""
-
-    counts: np.ndarray
-    meta: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def hands(self) -> int:
-        return int(self.counts[A_N])
-
-    def as_json(self) -> dict[str, Any]:
-        """Play-only statistics, every one an estimate with its 95% CI and n."""
-        c, n = self.counts, self.hands
-        if c[A_BAD_TOTAL]:
-            raise AssertionError(f"{c[A_BAD_TOTAL]} hands whose point cards miss 200")
-        kou = int(c[A_KOU])
-        hist = [{"points": "<0" if i == 0 else ">200" if i == HIST_BINS - 1 else 5 * (i - 1),
-                 **proportion_ci(int(c[A_HIST + i]), n).as_dict()} for i in range(HIST_BINS)]
-        gains = np.concatenate([c[A_BANKER_GAIN:A_ATTACKER_GAIN],
-                                c[A_ATTACKER_GAIN:AGG_SIZE]])
-        bands = [{"band": label, **proportion_ci(int(k), n).as_dict()}
-                 for label, k in zip(_band_labels(), gains)]
-        return {
-            "game": "shengji", "rules": self.meta.get("rules"), "seed": self.meta.get("seed"),
-            "hands": n, "policy": self.meta.get("policy"), "setting": SETTING,
-            "play_only_attacker_points": mean_ci_from_sums(
-                float(c[A_PTS]), float(c[A_PTS_SQ]), n).as_dict(),
-            "play_only_attacker_trick_points": mean_ci_from_sums(
-                float(c[A_TRICK]), float(c[A_TRICK_SQ]), n).as_dict(),
-            "play_only_kitty_points": mean_ci_from_sums(
-                float(c[A_KITTY]), float(c[A_KITTY_SQ]), n).as_dict(),
-            "play_only_p_banker_holds": proportion_ci(int(c[A_HOLD]), n).as_dict(),
-            "play_only_p_attackers_take_bank": proportion_ci(n - int(c[A_HOLD]), n).as_dict(),
-            "play_only_p_kou_di": proportion_ci(kou, n).as_dict(),
-            "play_only_kou_di_points": mean_ci_from_sums(
-                float(c[A_KOU_PTS]), float(c[A_KOU_PTS_SQ]), n).as_dict(),
-            "play_only_kou_di_points_given_kou_di": mean_ci_from_sums(
-                float(c[A_KOU_PTS]), float(c[A_KOU_PTS_SQ]), kou).as_dict(),
-            "play_only_p_throw_fails": proportion_ci(int(c[A_FAILED]),
-                                                     int(c[A_THROWS])).as_dict(),
-            "play_only_attacker_points_hist": hist,
-            "play_only_level_change": bands,
-        }
-
-    def tidy(self) -> pd.DataFrame:
-        """One row per statistic (band or bin in ``item``): value, 95% CI, n, metadata."""
-        s = self.as_json()
-        rows = []
-        for key, v in s.items():
-            if isinstance(v, dict) and "value" in v:
-                rows.append({"statistic": key, "item": None, **_ci_cols(v)})
-        for e in s["play_only_attacker_points_hist"]:
-            rows.append({"statistic": "play_only_attacker_points_hist",
-                         "item": str(e["points"]), **_ci_cols(e)})
-        for e in s["play_only_level_change"]:
-            rows.append({"statistic": "play_only_level_change", "item": e["band"],
-                         **_ci_cols(e)})
-        df = pd.DataFrame(rows)
-        for key in ("game", "rules", "policy", "seed"):
-            df[key] = s[key]
-        for key in ("level", "trump", "banker"):
-            df[key] = SETTING[key]
-        return df
-
-    def text(self) -> str:
-        """A few lines of text, every figure with its 95% CI and n."""
-        s = self.as_json()
-        pct = {"percent": True}
-
-        def num(key: str) -> str:
-            return format_estimate(s[key], 2, False)
-
-        turn = get_rules(s["rules"]).turnover_at
-        lines = [f"{s['hands']:,} play-only hands of 双升 (bidding not simulated), rules "
-                 f"{s['rules']}, policy {s['policy']}, seed {s['seed']}; level 2, trump ♠, "
-                 f"banker seat 0 (team 0 = seats 0, 2), dealt kitty; 95% CIs",
-                 f"  attackers' points (抓分)   {num('play_only_attacker_points')}",
-                 f"  of which from tricks      {num('play_only_attacker_trick_points')}",
-                 f"  P(banker side holds, P<{turn}) "
-                 f"{format_estimate(s['play_only_p_banker_holds'], **pct)}",
-                 f"  P(下台: attackers take the bank) "
-                 f"{format_estimate(s['play_only_p_attackers_take_bank'], **pct)}",
-                 f"  P(摳底: attackers take the last trick) "
-                 f"{format_estimate(s['play_only_p_kou_di'], **pct)}",
-                 f"  摳底 points added per hand {num('play_only_kou_di_points')}",
-                 "  level change (team 0 banker side / team 1 attackers):"]
-        for e in s["play_only_level_change"]:
-            if e["value"] > 0:
-                lines.append(f"    {e['band']:<30} {format_estimate(e, **pct)}")
-        return "\n".join(lines)
+def task_rows(spec, states: np.ndarray, n: int) -> tuple[np.ndarray, pd.DataFrame]:
+    """Counts and per-hand rows: the result columns, the level change and the deal played
+    as card text (``dealt0`` … ``dealt3``, ``kitty``: after a 造反 the redeal); the same
+    hands :func:`task_counts` plays."""
+    name, play_only = split_rules(spec.rules)
+    r = get_rules(name)
+    if play_only:
+        deals, res = _play(spec, states, n)
+        cols = _play_columns(res, r)
+        _deal_text(cols, deals, context(LEVEL, TRUMP, r.nt_level_joker_tractor))
+        return counts_of(res, r), pd.DataFrame(cols)
+    deals, res = _whole(spec, states, n, True)
+    cols = {k: res[:, i] for k, i in WHOLE_COLUMNS.items()}
+    cols.update(_play_columns(res[:, kw.W_PLAY:kw.W_PLAY + kh.N_RESULT], r))
+    played = np.where((res[:, kw.W_REBEL] >= 0)[:, None, None], deals[:, 1], deals[:, 0])
+    _deal_text(cols, played, None)
+    return whole_counts_of(res, r), pd.DataFrame(cols)
 
 
 def result(counts: np.ndarray, meta: dict) -> Result:
     """The run's result."""
     return Result(counts, meta)
-
-
-def _ci_cols(e: dict) -> dict:
-    return {"value": e["value"], "ci_low": e["low"], "ci_high": e["high"], "n": e["n"]}

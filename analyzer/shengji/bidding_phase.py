@@ -32,8 +32,9 @@ def team_level(st: State, seat: int) -> int:
 
 
 def declare_level(st: State, seat: int) -> int:
-    """The level ``seat`` declares with: its own team's in a 搶莊局, else L (§4.3)."""
-    return team_level(st, seat) if st.grab else st.level
+    """The level ``seat`` declares with: its own team's in a 搶莊局's declaring round, else L
+    (§4.3; 扒雞窩 overcalls at the hand's L, §4.8.2)."""
+    return team_level(st, seat) if st.grab and st.phase != BAJIWO_PHASE else st.level
 
 
 def start(st: State) -> None:

@@ -30,25 +30,30 @@ SUITS = {"s": "♠", "h": "♥", "c": "♣", "d": "♦", "trump": "主 (trump)",
 
 @click.group(name="shengji")
 def group() -> None:
-    """郑州双升 (升级 / 拖拉机; 4 players, 108 cards): rule queries, deal odds and play-only
-    batch runs."""
+    """郑州双升 (升级 / 拖拉机; 4 players, 108 cards): rule queries, deal odds, game replays
+    and batch runs of whole hands."""
 
 
 @group.command()
 @batch_options(n_seats=4)
 @RULES_OPTION
+@click.option("--play-only", "play_only", is_flag=True,
+              help="Play-only hands instead: no bidding or bury (level 2, trump ♠, banker "
+                   "seat 0, the dealt kitty).")
 def simulate(n_hands: int, rules: str, policy: str, policies: str | None, seed: int,
              out_path: str | None, fmt: str | None, backend: str, scheduler: str | None,
-             resume: bool, records_path: str | None, quiet: bool, as_json: bool) -> None:
-    """Play-only random hands (bidding not simulated; level 2, trump ♠, banker seat 0, the
-    dealt kitty): attackers' points, P(banker holds), 摳底 and level changes, with 95% CIs.
+             resume: bool, records_path: str | None, quiet: bool, as_json: bool,
+             play_only: bool) -> None:
+    """Random whole hands from the deal (造反, declaring, 下臺, bury, 扒雞窩, play; team
+    levels 2 and 2, seat 0 banker going in): attackers' points, P(banker side holds), 摳底,
+    level changes, P(造反), P(下臺), P(random trump), per team and per seat, with 95% CIs.
     The only policy so far is random (the default here)."""
     if click.get_current_context().get_parameter_source("policy") is ParameterSource.DEFAULT:
         policy = "random"
     with interruptible(), progress_bar(n_hands, hidden=quiet or n_hands < 500_000) as bar:
         data = api.simulate(n_hands, rules, policies or policy, seed, out_path,
                             output_format(fmt, as_json), backend, scheduler, resume,
-                            records_path, progress=bar.update)
+                            records_path, progress=bar.update, play_only=play_only)
     if not out_path:
         click.echo(data if isinstance(data, str) else data.decode(), nl=False)
 

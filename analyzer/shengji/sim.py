@@ -12,13 +12,13 @@ from __future__ import annotations
 from dataclasses import fields
 
 import numpy as np
-from numba import njit, prange
 
 from kernels.rng import states_from_seed
-from kernels.shengji.context import new_context
-from kernels.shengji.deal import DEAL_AGG_SIZE, deal, deal_chunks
-from kernels.shengji.hand import N_RESULT, no_log, play_chunks, play_hand
-from kernels.shengji.params import P_NT_LEVEL_JOKER_TRACTOR, param_vector
+from kernels.shengji import deal as kd
+from kernels.shengji.deal import DEAL_AGG_SIZE, deal_chunks
+from kernels.shengji.hand import N_RESULT, play_chunks
+from kernels.shengji.params import param_vector
+from kernels.shengji.whole import N_WHOLE, whole_chunks
 
 from .cards import NT, parse_level, parse_trump
 from .rules import ShengjiRules, get_rules
@@ -93,31 +93,28 @@ def play_hands(n: int, rules=None, seed: int = 0, level=2, trump=0,
     return out
 
 
-@njit(parallel=True, cache=True)
-def dealt_chunks(states, n_per_chunk, n_hands, level, trump, banker, params, deals, out):
-    """``hand.play_chunks`` that also keeps each deal in ``deals[h]`` (int64[5, 2]): the
-    same hands from the same streams."""
-    for c in prange(states.shape[0]):
-        rng = states[c].copy()
-        ctx = new_context(trump, level, params[P_NT_LEVEL_JOKER_TRACTOR] != 0)
-        deck = np.empty(108, dtype=np.uint8)
-        log = no_log()
-        for i in range(c * n_per_chunk, min((c + 1) * n_per_chunk, n_hands)):
-            deal(rng, deck, deals[i])
-            play_hand(deals[i], banker, ctx, params, rng, out[i], log)
+def check_start(levels, banker) -> tuple[np.ndarray, int]:
+    """Team levels (two of 2..14) as int64[2] and the start banker (a seat, or None for a
+    搶莊局: -1), checked."""
+    lv = [parse_level(v) if isinstance(v, str) else v for v in levels]
+    if len(lv) != 2 or any(isinstance(v, bool) or not isinstance(v, (int, np.integer))
+                           or not 2 <= v <= 14 for v in lv):
+        raise ValueError(f"levels are two team levels 2..14 (A), got {levels!r}")
+    if banker is not None and (isinstance(banker, bool) or banker not in range(N_SEATS)):
+        raise ValueError(f"banker must be a seat 0..3 or None (搶莊局), got {banker!r}")
+    return np.array(lv, dtype=np.int64), -1 if banker is None else int(banker)
 
 
-@njit(cache=True)
-def _seat0_joker_pairs(states, n_per_chunk, n_deals, out):
-    """Per chunk: deals where seat 0 holds 對大王 and 對小王 (``out[c] = big, small``)."""
-    hands = np.empty((5, 2), dtype=np.int64)
-    deck = np.empty(108, dtype=np.uint8)
-    for c in range(states.shape[0]):
-        rng = states[c].copy()
-        for _ in range(c * n_per_chunk, min((c + 1) * n_per_chunk, n_deals)):
-            deal(rng, deck, hands)
-            out[c, 0] += (hands[0, 1] >> 53) & 1
-            out[c, 1] += (hands[0, 1] >> 52) & 1
+def whole_hands(n: int, rules=None, seed: int = 0, levels=(2, 2),
+                banker: int | None = 0) -> np.ndarray:
+    """Result rows (``kernels.shengji.whole.W_*``) of ``n`` whole random hands from the deal
+    (造反, bidding, bury, 扒雞窩, play) with team ``levels`` and start ``banker``."""
+    n = check_n(n)
+    lv, b = check_start(levels, banker)
+    states = states_from_seed(seed, -(-n // CHUNK))
+    out = np.empty((n, N_WHOLE), dtype=np.int64)
+    whole_chunks(states, CHUNK, n, lv, b, rule_arrays(rules), out)
+    return out
 
 
 def seat0_joker_pairs(n: int, seed: int = 0) -> tuple[int, int]:
@@ -126,6 +123,6 @@ def seat0_joker_pairs(n: int, seed: int = 0) -> tuple[int, int]:
     n = check_n(n, "deals")
     states = states_from_seed(seed, -(-n // CHUNK))
     out = np.zeros((len(states), 2), dtype=np.int64)
-    _seat0_joker_pairs(states, CHUNK, n, out)
+    kd.seat0_joker_pairs(states, CHUNK, n, out)
     big, small = out.sum(axis=0)
     return int(big), int(small)

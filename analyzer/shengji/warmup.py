@@ -4,8 +4,8 @@ from __future__ import annotations
 
 
 def warmup() -> None:
-    """Run ``simulate`` (counts and per-hand rows) and the ``odds`` deal kernels once on tiny
-    inputs, both presets (cached on disk)."""
+    """Run ``simulate`` (counts and per-hand rows, whole and play-only hands) and the
+    ``odds`` deal kernels once on tiny inputs, both presets (cached on disk)."""
     from kernels.rng import states_from_seed
 
     from ..core.runner import RunSpec
@@ -14,7 +14,8 @@ def warmup() -> None:
     from .rules import PRESETS
 
     for name, rules in PRESETS.items():
-        spec = RunSpec("shengji", 8, name, "random", 0)
-        batch.task_counts(spec, states_from_seed(0, 1), 8)
-        batch.task_rows(spec, states_from_seed(0, 1), 8)
+        for play_only in (False, True):
+            spec = RunSpec("shengji", 8, batch.spec_rules(name, play_only), "random", 0)
+            batch.task_counts(spec, states_from_seed(0, 1), 8)
+            batch.task_rows(spec, states_from_seed(0, 1), 8)
         kernel_monte_carlo(rules, 2, None, 8, 0)

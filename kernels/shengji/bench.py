@@ -1,5 +1,5 @@
-"""Throughput of the 双升 kernels: deals/s of ``deal.deal_chunks`` and play-only hands/s of
-``hand.play_chunks``.
+"""Throughput of the 双升 kernels: deals/s of ``deal.deal_chunks``, play-only hands/s of
+``hand.play_chunks`` and whole hands/s (bidding included) of ``whole.whole_chunks``.
 
     python -m kernels.shengji.bench [--deals N] [--hands N] [--threads T] [--repeat R]
 
@@ -19,6 +19,7 @@ from ..rng import states_from_seed
 from .deal import DEAL_AGG_SIZE, deal_chunks
 from .hand import N_RESULT, play_chunks
 from .params import param_vector
+from .whole import N_WHOLE, whole_chunks
 
 
 def _best(run, repeat):
@@ -31,12 +32,15 @@ def _best(run, repeat):
 
 
 def measure(n_deals: int, n_hands: int, repeat: int = 3, seed: int = 1) -> dict[str, float]:
-    """Rates of both drivers at L = 2, T = ♠, banker seat 0, zhengzhou rules."""
+    """Rates of the drivers at L = 2, T = ♠, banker seat 0 (whole hands: team levels 2
+    and 2, seat 0 banker going in), zhengzhou rules."""
     params = param_vector({})
     chunks = 64
     states = states_from_seed(seed, chunks)
     agg = np.zeros((chunks, DEAL_AGG_SIZE), dtype=np.int64)
     rows = np.zeros((n_hands, N_RESULT), dtype=np.int64)
+    whole_rows = np.zeros((n_hands, N_WHOLE), dtype=np.int64)
+    levels = np.array([2, 2], dtype=np.int64)
 
     def deals(n):
         deal_chunks(states, -(-n // chunks), n, 2, 0, 0, params, agg)
@@ -44,12 +48,18 @@ def measure(n_deals: int, n_hands: int, repeat: int = 3, seed: int = 1) -> dict[
     def hands(n):
         play_chunks(states, -(-n // chunks), n, 2, 0, 0, params, rows)
 
+    def whole(n):
+        whole_chunks(states, -(-n // chunks), n, levels, 0, params, whole_rows)
+
     deals(chunks)  # compile or load, then warm
     hands(chunks)
+    whole(chunks)
     d_wall, d_cpu = _best(lambda: deals(n_deals), repeat)
     h_wall, h_cpu = _best(lambda: hands(n_hands), repeat)
+    w_wall, w_cpu = _best(lambda: whole(n_hands), repeat)
     return {"deals_per_s": n_deals / d_wall, "deals_per_cpu_s": n_deals / d_cpu,
-            "hands_per_s": n_hands / h_wall, "hands_per_cpu_s": n_hands / h_cpu}
+            "hands_per_s": n_hands / h_wall, "hands_per_cpu_s": n_hands / h_cpu,
+            "whole_per_s": n_hands / w_wall, "whole_per_cpu_s": n_hands / w_cpu}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -68,6 +78,8 @@ def main(argv: list[str] | None = None) -> None:
           f"({r['deals_per_cpu_s'] / 1e6:.2f} M per CPU-second)")
     print(f"play_chunks  {r['hands_per_s']:9.0f} hands/s  "
           f"({r['hands_per_cpu_s']:.0f} per CPU-second)")
+    print(f"whole_chunks {r['whole_per_s']:9.0f} hands/s  "
+          f"({r['whole_per_cpu_s']:.0f} per CPU-second)")
 
 
 if __name__ == "__main__":

@@ -11,8 +11,9 @@ xoshiro256** output, by Lemire's multiply-and-reject, so the deal is exactly uni
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
+from ..parallel import for_each_chunk
 from ..rng import next_u64
 from .context import CX_SUIT_MASK, TRUMP, new_context
 from .params import (JOKER_COLOUR_SWAPPED, P_JOKER_COLOUR, P_JOKER_PAIR_MAY_OPEN,
@@ -176,26 +177,30 @@ def _accumulate(hands, banker, lv, trump_mask, pair_may_open, threshold, agg):
     agg[DT + DT_KITTY_POINTS_SQ] += k * k
 
 
-@njit(parallel=True, cache=True)
+@njit(nogil=True, cache=True)
+def _deal_chunk(c, states, n_per_chunk, n_deals, level, trump, banker, params, out):
+    """Chunk ``c`` of :func:`deal_chunks`."""
+    rng = states[c].copy()
+    deck = np.empty(108, dtype=np.uint8)
+    hands = np.empty((5, 2), dtype=np.int64)
+    trump_mask = new_context(trump, level, False)[CX_SUIT_MASK + TRUMP]
+    lv = declaring_masks(level, params)
+    pair_may_open = params[P_JOKER_PAIR_MAY_OPEN]
+    threshold = params[P_REBEL_THRESHOLD]
+    agg = out[c]
+    agg[:] = 0
+    start = c * n_per_chunk
+    stop = min(start + n_per_chunk, n_deals)
+    for _ in range(start, stop):
+        deal(rng, deck, hands)
+        _accumulate(hands, banker, lv, trump_mask, pair_may_open, threshold, agg)
+
+
 def deal_chunks(states, n_per_chunk, n_deals, level, trump, banker, params, out):
     """Deal ``n_deals`` times; chunk ``c`` deals ``n_per_chunk`` from stream ``states[c]``
     and ``out[c]`` (int64[DEAL_AGG_SIZE]) receives its aggregate (``DS_*``, ``DT_*``)."""
-    n_chunks = states.shape[0]
-    for c in prange(n_chunks):
-        rng = states[c].copy()
-        deck = np.empty(108, dtype=np.uint8)
-        hands = np.empty((5, 2), dtype=np.int64)
-        trump_mask = new_context(trump, level, False)[CX_SUIT_MASK + TRUMP]
-        lv = declaring_masks(level, params)
-        pair_may_open = params[P_JOKER_PAIR_MAY_OPEN]
-        threshold = params[P_REBEL_THRESHOLD]
-        agg = out[c]
-        agg[:] = 0
-        start = c * n_per_chunk
-        stop = min(start + n_per_chunk, n_deals)
-        for _ in range(start, stop):
-            deal(rng, deck, hands)
-            _accumulate(hands, banker, lv, trump_mask, pair_may_open, threshold, agg)
+    for_each_chunk(_deal_chunk, states.shape[0], states, n_per_chunk, n_deals, level, trump,
+                   banker, params, out)
 
 
 @njit(cache=True)
@@ -204,3 +209,16 @@ def deal_many(state, n_deals, out):
     deck = np.empty(108, dtype=np.uint8)
     for d in range(n_deals):
         deal(state, deck, out[d])
+
+
+@njit(cache=True)
+def seat0_joker_pairs(states, n_per_chunk, n_deals, out):
+    """Per chunk: deals where seat 0 holds 對大王 and 對小王 (``out[c] = big, small``)."""
+    hands = np.empty((5, 2), dtype=np.int64)
+    deck = np.empty(108, dtype=np.uint8)
+    for c in range(states.shape[0]):
+        rng = states[c].copy()
+        for _ in range(c * n_per_chunk, min((c + 1) * n_per_chunk, n_deals)):
+            deal(rng, deck, hands)
+            out[c, 0] += (hands[0, 1] >> 53) & 1
+            out[c, 1] += (hands[0, 1] >> 52) & 1

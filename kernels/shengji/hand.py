@@ -11,16 +11,17 @@ trick also kitty points × the 摳底 multiplier (§6.2).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
+from ..parallel import for_each_chunk
 from .context import new_context
 from .deal import KITTY, deal
 from .params import (KITTY_BASIS_LEAD_SHAPE, P_KITTY_BASIS, P_NT_LEVEL_JOKER_TRACTOR,
                      P_THROW_FAIL_PENALTY_PER_CARD)
 from .planes import count, points, subtract
-from .play import check_throw_in, kitty_multiplier, trick_winner_in
-from .policy import random_follow_in, random_lead_in
-from .units import decompose_suit, effective_suit, new_units, new_work
+from .play import kitty_multiplier, throw_units_in, trick_winner_in
+from .policy import lead_pairs, random_follow_shaped, random_lead_in
+from .units import W_KS, effective_suit, new_units, new_work
 
 # Result row of one hand (int64[N_RESULT]).
 R_ATTACKER_POINTS = 0  # the attackers' points: tricks, penalties and 摳底
@@ -59,11 +60,37 @@ def _log_trick(row, leader, a_one, a_two, plays, w, pts):
 def play_hand(hands, banker, ctx, params, rng, res, log):
     """Play one hand from ``hands[5, 2]`` (seats 0..3, kitty 4; not changed) and write its
     result row ``res`` (``R_*``) and, when ``log`` has rows, the trick log (``LG_*``)."""
-    h = hands[:4].copy()
-    plays = np.empty((4, 2), dtype=np.int64)
-    others = np.empty((3, 2), dtype=np.int64)
-    forced = np.empty(2, dtype=np.int64)
-    units, work = new_units(), new_work()
+    play_hand_in(hands, banker, ctx, params, rng, res, log, new_scratch(), new_units(),
+                 new_work())
+
+
+@njit(cache=True)
+def new_scratch():
+    """Scratch planes for play_hand_in: rows 0..3 the hands, 4..7 the plays, 8..10 the
+    other hands of a throw check, 11 the forced lead."""
+    return np.empty((12, 2), dtype=np.int64)
+
+
+@njit(cache=True)
+def _follow(h, plays, leader, ctx, rng, units, work):
+    # the three follows to plays[0] under the random policy, taken out of the hands
+    e = effective_suit(plays[0, 0], ctx)
+    n = count(plays[0, 0], plays[0, 1])
+    ks = work[W_KS]
+    m, n2 = lead_pairs(plays[0, 0], plays[0, 1], ctx, e, units, ks)
+    for k in range(1, 4):
+        s = (leader + k) % 4
+        o, tw = random_follow_shaped(e, n, ks, m, n2, h[s, 0], h[s, 1], ctx, rng, work)
+        plays[k, 0], plays[k, 1] = o, tw
+        h[s, 0], h[s, 1] = subtract(h[s, 0], h[s, 1], o, tw)
+
+
+@njit(cache=True)
+def play_hand_in(hands, banker, ctx, params, rng, res, log, sc, units, work):
+    """play_hand with caller-owned scratch (``new_scratch``, ``units.new_units``,
+    ``units.new_work``)."""
+    h, plays, others, forced = sc[0:4], sc[4:8], sc[8:11], sc[11]
+    h[:] = hands[:4]
     res[:] = 0
     attackers = (banker + 1) % 2  # seats of this parity
     penalty = params[P_THROW_FAIL_PENALTY_PER_CARD]
@@ -73,22 +100,16 @@ def play_hand(hands, banker, ctx, params, rng, res, log):
         a_one, a_two = random_lead_in(h[leader, 0], h[leader, 1], ctx, params, rng, units)
         for k in range(3):
             others[k, 0], others[k, 1] = h[(leader + 1 + k) % 4, 0], h[(leader + 1 + k) % 4, 1]
-        stands = check_throw_in(a_one, a_two, others, ctx, params, forced, units, work)
-        e = effective_suit(a_one, ctx)
-        if decompose_suit(a_one, a_two, ctx, e, units, 0) > 1:
+        nu = throw_units_in(a_one, a_two, others, ctx, params, forced, units, work)
+        if abs(nu) > 1:
             res[R_THROWS] += 1
-        if not stands:
+        if nu < 0:
             res[R_FAILED_THROWS] += 1
             cost = penalty * count(a_one, a_two)
             res[R_ATTACKER_POINTS] += -cost if leader % 2 == attackers else cost
         plays[0, 0], plays[0, 1] = forced[0], forced[1]
         h[leader, 0], h[leader, 1] = subtract(h[leader, 0], h[leader, 1], forced[0], forced[1])
-        for k in range(1, 4):
-            s = (leader + k) % 4
-            o, tw = random_follow_in(plays[0, 0], plays[0, 1], h[s, 0], h[s, 1], ctx, params,
-                                     rng, units, work)
-            plays[k, 0], plays[k, 1] = o, tw
-            h[s, 0], h[s, 1] = subtract(h[s, 0], h[s, 1], o, tw)
+        _follow(h, plays, leader, ctx, rng, units, work)
         w = trick_winner_in(plays, 4, ctx, params, units, work)
         pts = 0
         for k in range(4):
@@ -111,31 +132,53 @@ def play_hand(hands, banker, ctx, params, rng, res, log):
     res[R_ATTACKER_POINTS] += res[R_TRICK_POINTS] + res[R_KITTY_POINTS] * res[R_MULTIPLIER]
 
 
-
-
 @njit(cache=True)
 def no_log():
     """An empty trick log: play_hand keeps none."""
     return np.empty((0, LOG_WIDTH), dtype=np.int64)
 
 
-@njit(parallel=True, cache=True)
+@njit(nogil=True, cache=True)
+def _play_chunk(c, states, n_per_chunk, n_hands, level, trump, banker, params, out):
+    """Chunk ``c`` of :func:`play_chunks`."""
+    rng = states[c].copy()
+    ctx = new_context(trump, level, params[P_NT_LEVEL_JOKER_TRACTOR] != 0)
+    deck = np.empty(108, dtype=np.uint8)
+    hands = np.empty((5, 2), dtype=np.int64)
+    log = no_log()
+    sc, units, work = new_scratch(), new_units(), new_work()
+    start = c * n_per_chunk
+    stop = min(start + n_per_chunk, n_hands)
+    for i in range(start, stop):
+        deal(rng, deck, hands)
+        play_hand_in(hands, banker, ctx, params, rng, out[i], log, sc, units, work)
+
+
 def play_chunks(states, n_per_chunk, n_hands, level, trump, banker, params, out):
     """Deal and play ``n_hands`` play-only hands at (L, T) with ``banker``; chunk ``c``
     plays hands ``c * n_per_chunk …`` from stream ``states[c]``; ``out[h]`` receives the
     result row of hand ``h`` (``R_*``)."""
-    n_chunks = states.shape[0]
-    for c in prange(n_chunks):
-        rng = states[c].copy()
-        ctx = new_context(trump, level, params[P_NT_LEVEL_JOKER_TRACTOR] != 0)
-        deck = np.empty(108, dtype=np.uint8)
-        hands = np.empty((5, 2), dtype=np.int64)
-        log = no_log()
-        start = c * n_per_chunk
-        stop = min(start + n_per_chunk, n_hands)
-        for i in range(start, stop):
-            deal(rng, deck, hands)
-            play_hand(hands, banker, ctx, params, rng, out[i], log)
+    for_each_chunk(_play_chunk, states.shape[0], states, n_per_chunk, n_hands, level, trump,
+                   banker, params, out)
+
+
+@njit(nogil=True, cache=True)
+def _dealt_chunk(c, states, n_per_chunk, n_hands, level, trump, banker, params, deals, out):
+    """Chunk ``c`` of :func:`dealt_chunks`."""
+    rng = states[c].copy()
+    ctx = new_context(trump, level, params[P_NT_LEVEL_JOKER_TRACTOR] != 0)
+    deck = np.empty(108, dtype=np.uint8)
+    log = no_log()
+    for i in range(c * n_per_chunk, min((c + 1) * n_per_chunk, n_hands)):
+        deal(rng, deck, deals[i])
+        play_hand(deals[i], banker, ctx, params, rng, out[i], log)
+
+
+def dealt_chunks(states, n_per_chunk, n_hands, level, trump, banker, params, deals, out):
+    """``hand.play_chunks`` that also keeps each deal in ``deals[h]`` (int64[5, 2]): the
+    same hands from the same streams."""
+    for_each_chunk(_dealt_chunk, states.shape[0], states, n_per_chunk, n_hands, level,
+                   trump, banker, params, deals, out)
 
 
 @njit(cache=True)

@@ -173,7 +173,7 @@ def trick_winner(plays, k, ctx, params):
     return trick_winner_in(plays, k, ctx, params, new_units(), new_work())
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _one_face_winner(plays, k, ctx):
     # a single or a pair led: the plays that can win are one face held as often as the
     # lead's, and every trick_compare and ruff_rule reading reduces to comparing its rung
@@ -236,9 +236,13 @@ def throw_failures(th_one, th_two, others, ctx, params, units, failed):
     """Decompose a throw into ``units`` and set bit j of ``failed[i]`` when ``others[i]``
     (the three other hands in play order from the thrower's 下家) can beat unit j with its
     cards of the led suit (§5.2); with throw_check_players opponents only others[0] and
-    others[2] count. Returns the number of units."""
+    others[2] count. A single unit is not checked (it always stands: ``failed`` stays 0).
+    Returns the number of units."""
     e = effective_suit(th_one, ctx)
     n = decompose_suit(th_one, th_two, ctx, e, units, 0)
+    failed[0] = failed[1] = failed[2] = 0
+    if n < 2:  # a single unit always stands
+        return n
     mask = ctx[CX_SUIT_MASK + e]
     opponents_only = params[P_THROW_CHECK_PLAYERS] == THROW_CHECK_OPPONENTS
     for i in range(3):
@@ -265,11 +269,18 @@ def check_throw(th_one, th_two, others, ctx, params, forced):
 @njit(cache=True)
 def check_throw_in(th_one, th_two, others, ctx, params, forced, units, work):
     """check_throw with caller-owned scratch."""
+    return throw_units_in(th_one, th_two, others, ctx, params, forced, units, work) > 0
+
+
+@njit(cache=True)
+def throw_units_in(th_one, th_two, others, ctx, params, forced, units, work):
+    """check_throw_in that returns the number of canonical units of the lead, negated when
+    the throw fails (``forced`` as in check_throw)."""
     failed = work[W_FAILED]
     forced[0], forced[1] = th_one, th_two
     n = throw_failures(th_one, th_two, others, ctx, params, units, failed)
     if n < 2 or (failed[0] | failed[1] | failed[2]) == 0:
-        return True
+        return n
     rule = params[P_THROW_FAIL_PLAY]
     if rule == THROW_FAIL_SMALLEST_CARD:
         best_f, best_r = -1, 99
@@ -280,7 +291,7 @@ def check_throw_in(th_one, th_two, others, ctx, params, forced, units, work):
             if ctx[CX_RUNG + f] < best_r:  # faces ascend: a tie keeps the lower face
                 best_f, best_r = f, ctx[CX_RUNG + f]
         forced[0], forced[1] = np.int64(1) << best_f, 0
-        return False
+        return -n
     if rule == THROW_FAIL_FIRST_FAILED_UNIT:
         beaten = failed[0] if failed[0] else (failed[1] if failed[1] else failed[2])
     else:
@@ -300,7 +311,7 @@ def check_throw_in(th_one, th_two, others, ctx, params, forced, units, work):
                 pick = j
     faces = units[pick, U_FACES]
     forced[0], forced[1] = faces, faces if shape > 0 else 0
-    return False
+    return -n
 
 
 @njit(cache=True)

@@ -37,7 +37,7 @@ from .units import (U_FACES, U_PAIRS, W_BUF, W_COUNTS, W_KS, W_PICK_LENS, W_PICK
                     new_units, new_work, pair_ladder)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def nth_face(mask, k):
     """The face of the k-th (0-based) set bit of ``mask``, lowest first."""
     for _ in range(k):
@@ -45,7 +45,7 @@ def nth_face(mask, k):
     return lowest_bit(mask)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def random_card(one, two, rng):
     """A uniformly drawn physical card of a non-empty set: its face."""
     k = bounded(rng, popcount(one) + popcount(two))
@@ -53,7 +53,7 @@ def random_card(one, two, rng):
     return nth_face(one, k) if k < n1 else nth_face(two, k - n1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def random_subset(one, two, k, rng, buf):
     """A uniform k-card subset of the set's physical cards (k ≤ its size), as planes;
     ``buf`` is int64 scratch with room for the set's cards."""
@@ -145,6 +145,29 @@ def random_follow_in(lead_one, lead_two, hand_one, hand_two, ctx, params, rng, u
     """random_follow with caller-owned scratch."""
     n = count(lead_one, lead_two)
     e = effective_suit(lead_one, ctx)
+    ks = work[W_KS]
+    m, n2 = lead_pairs(lead_one, lead_two, ctx, e, units, ks)
+    return random_follow_shaped(e, n, ks, m, n2, hand_one, hand_two, ctx, rng, work)
+
+
+@njit(cache=True)
+def lead_pairs(lead_one, lead_two, ctx, e, units, ks):
+    """The lead's tractor lengths (to ``ks``, longest first) and pair total N2, as
+    ``(tractors, N2)``: what a follow must match (§5.3)."""
+    if lead_two == 0:
+        return 0, 0
+    nu = decompose_suit(lead_one, lead_two, ctx, e, units, 0)
+    m, n_pairs, _ = lead_shape(units, nu, ks)
+    n2 = n_pairs
+    for i in range(m):
+        n2 += ks[i]
+    return m, n2
+
+
+@njit(cache=True)
+def random_follow_shaped(e, n, ks, m, n2, hand_one, hand_two, ctx, rng, work):
+    """random_follow to a lead of ``n`` cards of suit ``e`` whose shape ``lead_pairs`` gave
+    (``ks[:m]``, ``n2``); ``ks`` must not be ``work[W_KS]`` of another caller's use."""
     mask = ctx[CX_SUIT_MASK + e]
     held_one, held_two = hand_one & mask, hand_two & mask
     h = count(held_one, held_two)
@@ -152,12 +175,8 @@ def random_follow_in(lead_one, lead_two, hand_one, hand_two, ctx, params, rng, u
         rest_one, rest_two = subtract(hand_one, hand_two, held_one, held_two)
         o, t = random_subset(rest_one, rest_two, n - h, rng, work[W_BUF])
         return held_one | o, held_two | t
-    ks = work[W_KS]
-    nu = decompose_suit(lead_one, lead_two, ctx, e, units, 0)
-    m, n_pairs, _ = lead_shape(units, nu, ks)
-    n2 = n_pairs
-    for i in range(m):
-        n2 += ks[i]
+    if n2 == 0:  # a lead of singles: n uniform physical cards of the suit
+        return random_subset(held_one, held_two, n, rng, work[W_BUF])
     pairs = _forced_pairs(held_two, ctx, e, ks, m, n2, rng, work)
     rest_one, rest_two = subtract(held_one, held_two, pairs, pairs)
     o, t = random_subset(rest_one, rest_two, n - 2 * popcount(pairs), rng, work[W_BUF])

@@ -42,7 +42,7 @@ def new_units():
     return np.zeros((MAX_UNITS, 3), dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def effective_suit(one, ctx):
     """The one effective suit (0..4) of a non-empty set, or -1 when it spans several."""
     for e in range(5):

@@ -79,6 +79,34 @@ def test_a_game_imports_no_other_game(game):
             assert bad == [], f"{m} imports {bad}"
 
 
+def _jitted(path: Path) -> list[str]:
+    """Functions of ``path`` under a Numba decorator (``njit``, ``jit``, ``numba.njit`` …)."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for d in node.decorator_list:
+                target = d.func if isinstance(d, ast.Call) else d
+                name = target.attr if isinstance(target, ast.Attribute) else \
+                    getattr(target, "id", "")
+                if name in ("njit", "jit", "vectorize", "guvectorize", "cfunc"):
+                    out.append(node.name)
+    return out
+
+
+def test_the_hot_path_lives_in_kernels():
+    """Compiled code sits in ``kernels/``; ``analyzer`` checks input and calls it."""
+    found = {m: _jitted(p) for m, p in MODULES.items() if m.startswith("analyzer")}
+    assert {m: f for m, f in found.items() if f} == {}
+
+
+def test_the_jit_check_has_teeth(tmp_path):
+    src = tmp_path / "x.py"
+    src.write_text("from numba import njit\nimport numba\n@njit(cache=True)\ndef a(x):\n"
+                   "    return x\n@numba.njit\ndef b(x):\n    return x\ndef c(x):\n"
+                   "    return x\n", encoding="utf-8")
+    assert _jitted(src) == ["a", "b"]
+
+
 def test_report_machinery_imports_no_game():
     for m, deps in IMPORTS.items():
         if m.startswith("analyzer.report"):

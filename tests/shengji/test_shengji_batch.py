@@ -1,5 +1,6 @@
-"""双升 play-only hands through the shared batch runner: counts against rows, task splits,
-threads, Dask, --resume, formats, bad input; the kernel odds against the exact ones."""
+"""双升 whole and play-only hands through the shared batch runner: counts against rows, task
+splits, threads, Dask, --resume, formats, bad input; the kernel odds against the exact
+ones."""
 
 from __future__ import annotations
 
@@ -18,8 +19,9 @@ from analyzer.core.runner import RunSpec, run
 from analyzer.shengji import batch, odds, scoring
 from analyzer.shengji.cards import parse_cards
 from analyzer.shengji.rules import CLASSIC, ZHENGZHOU, get_rules
-from analyzer.shengji.sim import play_hands, rule_arrays
+from analyzer.shengji.sim import play_hands, rule_arrays, whole_hands
 from kernels.shengji import hand as kh
+from kernels.shengji import whole as kw
 from kernels.shengji.params import PARAM_NAMES
 
 SMALL = dict(chunk_size=256, chunks_per_task=3)
@@ -31,18 +33,56 @@ def test_rule_vector_reads_every_field():
 
 
 @pytest.mark.parametrize("rules", ["zhengzhou", "classic"])
-def test_counts_equal_the_rows_they_summarise(rules):
+def test_play_only_counts_equal_the_rows_they_summarise(rules):
     rows = play_hands(3000, rules, 4, level=2, trump=0, banker=0)
-    again = run(RunSpec("shengji", 3000, rules, "random", 4))
+    again = run(RunSpec("shengji", 3000, batch.spec_rules(rules, True), "random", 4))
     assert np.array_equal(again.counts, batch.counts_of(rows, get_rules(rules)))
     s = again.as_json()
-    assert list(s)[:5] == ["game", "rules", "seed", "hands", "policy"]
+    assert list(s)[:6] == ["game", "rules", "seed", "hands", "policy", "mode"]
+    assert s["mode"] == "play-only" and s["rules"] == rules
     assert s["play_only_attacker_points"]["value"] == pytest.approx(
         rows[:, kh.R_ATTACKER_POINTS].mean())
     assert s["play_only_p_kou_di"]["value"] == pytest.approx(
         (rows[:, kh.R_MULTIPLIER] > 0).mean())
     assert sum(e["value"] for e in s["play_only_level_change"]) == pytest.approx(1)
     assert sum(e["value"] for e in s["play_only_attacker_points_hist"]) == pytest.approx(1)
+
+
+@pytest.mark.parametrize("rules", ["zhengzhou", "classic"])
+def test_whole_counts_equal_the_rows_they_summarise(rules):
+    rows = whole_hands(3000, rules, 4, batch.LEVELS, batch.START_BANKER)
+    again = run(RunSpec("shengji", 3000, rules, "random", 4))
+    assert np.array_equal(again.counts, batch.whole_counts_of(rows, get_rules(rules)))
+    s = again.as_json()
+    assert s["mode"] == "whole" and s["setting"]["play_only"] is False
+    pts = rows[:, kw.W_PLAY + kh.R_ATTACKER_POINTS]
+    holds = rows[:, kw.W_BANKER_HOLDS] == 1
+    assert (holds == (pts < get_rules(rules).turnover_at)).all()
+    assert s["attacker_points"]["value"] == pytest.approx(pts.mean())
+    assert s["p_banker_holds"]["value"] == pytest.approx(holds.mean())
+    assert s["p_kou_di"]["value"] == pytest.approx(
+        (rows[:, kw.W_PLAY + kh.R_MULTIPLIER] > 0).mean())
+    assert s["p_rebel"]["value"] == pytest.approx((rows[:, kw.W_REBEL] >= 0).mean())
+    assert s["p_step_down"]["value"] == pytest.approx(rows[:, kw.W_STEPPED_DOWN].mean())
+    assert s["p_random_trump"]["value"] == pytest.approx(rows[:, kw.W_RANDOM_TRUMP].mean())
+    for key in ("level_change", "attacker_points_hist", "trump"):
+        assert sum(e["value"] for e in s[key]) == pytest.approx(1)
+    assert sum(t["p_banks"]["value"] for t in s["teams"]) == pytest.approx(1)
+    assert sum(e["p_banks"]["value"] for e in s["seats"]) == pytest.approx(1)
+    assert sum(t["p_wins_hand"]["value"] for t in s["teams"]) == pytest.approx(1)
+    for t in s["teams"]:  # levels gained by the team: the table's gain when it wins
+        won = rows[:, kw.W_WINNER_TEAM] == t["team"]
+        assert t["levels_gained"]["value"] == pytest.approx(
+            np.where(won, rows[:, kw.W_GAIN], 0).mean())
+    for e in s["seats"]:
+        banks = rows[:, kw.W_BANKER] == e["seat"]
+        assert e["p_holds_given_banks"]["n"] == banks.sum()
+        assert e["p_holds_given_banks"]["value"] == pytest.approx(holds[banks].mean())
+    if rules == "classic":
+        assert s["p_rebel"]["value"] == 0 and s["p_bajiwo"]["value"] == 0
+    else:
+        assert s["p_rebel"]["value"] > 0 and s["p_bajiwo"]["value"] > 0
+    assert 0 < s["p_step_down"]["value"] < 0.5
 
 
 def test_level_bands_follow_the_level_table():
@@ -54,11 +94,14 @@ def test_level_bands_follow_the_level_table():
             assert (b, a) == ((levels, -1) if winner == "banker" else (-1, levels))
 
 
-def test_rows_points_add_up(tmp_path):
+@pytest.mark.parametrize("play_only", [False, True], ids=["whole", "play_only"])
+def test_rows_points_add_up(tmp_path, play_only):
     """Each hand: both sides' trick points and the kitty hold the deck's 200; the attackers'
-    points are their tricks plus kitty × 摳底 multiplier; the deal is 4 × 25 + 8 cards."""
+    points are their tricks plus kitty × 摳底 multiplier; the deal is 4 × 25 + 8 cards; the
+    level change and the next banker follow the table."""
     rec = tmp_path / "rows.parquet"
-    spec = RunSpec("shengji", 1500, "classic", "random", 2, **SMALL)
+    spec = RunSpec("shengji", 1500, batch.spec_rules("classic", play_only), "random", 2,
+                   **SMALL)
     res = run(spec, records=rec)
     assert np.array_equal(res.counts, run(spec).counts)
     df = pd.read_parquet(rec)
@@ -66,15 +109,22 @@ def test_rows_points_add_up(tmp_path):
     assert (df["trick_points"] + df["banker_trick_points"] + df["kitty_points"] == 200).all()
     assert (df["attacker_points"] == df["trick_points"]
             + df["kitty_points"] * df["multiplier"]).all()
-    assert ((df["multiplier"] > 0) == (df["last_winner"] % 2 == 1)).all()
+    banker = 0 if play_only else df["banker"]
+    assert ((df["multiplier"] > 0) == (df["last_winner"] % 2 != banker % 2)).all()
     assert df["attacker_points"].sum() == res.counts[batch.A_PTS]
     assert int((~df["banker_holds"]).sum()) == res.hands - res.counts[batch.A_HOLD]
+    if not play_only:
+        assert (df["next_banker"] == np.where(df["banker_holds"], df["banker"] + 2,
+                                              df["banker"] + 1) % 4).all()
+        won = np.where(df["banker_holds"], df["banker_gain"], df["attacker_gain"])
+        assert (df["levels_gained"] == won).all()
     for i in (0, 255, 256, 1499):
         row = df.iloc[i]
         cards = [parse_cards(row[f"dealt{s}"]) for s in range(4)] + [parse_cards(row["kitty"])]
         assert [len(c) for c in cards] == [25] * 4 + [8]
         assert sorted(sum(cards, ())) == sorted(list(range(54)) * 2)
-        assert sum(odds.FACE_POINTS[list(cards[4])]) == row["kitty_points"]
+        if play_only:  # whole hands bury a new kitty
+            assert sum(odds.FACE_POINTS[list(cards[4])]) == row["kitty_points"]
 
 
 def test_same_numbers_whatever_the_task_split():
@@ -133,15 +183,43 @@ def test_cli_formats_and_atomic_out(tmp_path, fmt, capsys):
         data = json.loads(out.read_text())
         assert list(data)[:5] == ["game", "rules", "seed", "hands", "policy"]
         assert data["game"] == "shengji" and data["hands"] == 2000
-        assert data["setting"]["play_only"] is True
+        assert data["setting"]["play_only"] is False and data["mode"] == "whole"
     elif fmt == "parquet":
         df = pd.read_parquet(out)
         assert {"statistic", "item", "value", "ci_low", "ci_high", "n"} <= set(df.columns)
-        assert df["statistic"].str.startswith("play_only_").all()
+        assert {"p_rebel", "p_step_down", "p_random_trump", "teams.p_banks",
+                "seats.p_holds_given_banks"} <= set(df["statistic"])
+        assert (df["mode"] == "whole").all()
     elif fmt == "csv":
         assert out.read_text().startswith("statistic,item,value")
     else:
+        assert "whole hands" in out.read_text() and "P(造反" in out.read_text()
+
+
+@pytest.mark.parametrize("fmt", ["table", "json", "parquet"])
+def test_cli_play_only_is_labelled(tmp_path, fmt, capsys):
+    out = tmp_path / f"x.{fmt}"
+    assert main(["shengji", "simulate", "--hands", "2000", "--seed", "3", "--play-only",
+                 "--format", fmt, "--out", str(out), "--quiet"]) == 0
+    if fmt == "json":
+        data = json.loads(out.read_text())
+        assert data["setting"]["play_only"] is True and data["mode"] == "play-only"
+    elif fmt == "parquet":
+        df = pd.read_parquet(out)
+        assert df["statistic"].str.startswith("play_only_").all()
+        assert (df["mode"] == "play-only").all()
+    else:
         assert "play-only" in out.read_text()
+
+
+def test_modes_keep_their_own_checkpoints(tmp_path):
+    """A play-only run and a whole-hand run are different runs: a checkpoint of one does
+    not resume the other."""
+    whole = RunSpec("shengji", 4000, "zhengzhou", "random", 11, **SMALL)
+    play = RunSpec("shengji", 4000, batch.spec_rules("zhengzhou", True), "random", 11,
+                   **SMALL)
+    assert whole.signature() != play.signature()
+    assert not np.array_equal(run(whole).counts, run(play).counts)
 
 
 @pytest.mark.parametrize("args", [

@@ -1,0 +1,245 @@
+"""The statistics of a 双升 batch run (:mod:`.batch`), every one an estimate with its 95% CI
+and n: JSON, one tidy row per statistic, and text.
+
+Whole-hand runs report the hand's outcomes (attackers' points, P(banker side holds), 摳底,
+level changes) and the bidding's (P(造反), P(下臺), P(random trump), 扒雞窩, the trump
+declared), then per team and per seat. Play-only runs keep their ``play_only_`` names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..core.stats import format_estimate, mean_ci_from_sums, proportion_ci
+from . import tally
+from .rules import get_rules
+
+TRUMP_NAMES = ("♠", "♥", "♣", "♦", "NT")
+LIST_STATS = ("attacker_points_hist", "level_change", "trump", "teams", "seats")
+
+
+def _p(k, n) -> dict:
+    return proportion_ci(int(k), int(n)).as_dict()
+
+
+def _mean(total, total_sq, n) -> dict:
+    return mean_ci_from_sums(float(total), float(total_sq), int(n)).as_dict()
+
+
+def _band_labels() -> list[str]:
+    """Labels of the level-change bins: banker +1 … , turnover, attackers +1 …"""
+    out = [f"banker +{k}" for k in range(1, tally.BANKER_GAINS)] + [f"banker +{tally.BANKER_GAINS}+"]
+    out += ["turnover (下台, attackers +0)"]
+    out += [f"attackers +{g}" for g in range(1, tally.ATTACKER_GAINS - 1)]
+    return out + [f"attackers +{tally.ATTACKER_GAINS - 1}+"]
+
+
+def _hand_stats(c: np.ndarray) -> dict[str, Any]:
+    """The statistics both modes share (unprefixed names)."""
+    n, kou = int(c[tally.A_N]), int(c[tally.A_KOU])
+    hist = [{"points": "<0" if i == 0 else ">200" if i == tally.HIST_BINS - 1 else 5 * (i - 1),
+             **_p(c[tally.A_HIST + i], n)} for i in range(tally.HIST_BINS)]
+    gains = np.concatenate([c[tally.A_BANKER_GAIN:tally.A_ATTACKER_GAIN],
+                            c[tally.A_ATTACKER_GAIN:tally.A_ATTACKER_GAIN + tally.ATTACKER_GAINS]])
+    bands = [{"band": label, **_p(k, n)} for label, k in zip(_band_labels(), gains)]
+    return {
+        "attacker_points": _mean(c[tally.A_PTS], c[tally.A_PTS_SQ], n),
+        "attacker_trick_points": _mean(c[tally.A_TRICK], c[tally.A_TRICK_SQ], n),
+        "kitty_points": _mean(c[tally.A_KITTY], c[tally.A_KITTY_SQ], n),
+        "p_banker_holds": _p(c[tally.A_HOLD], n),
+        "p_attackers_take_bank": _p(n - c[tally.A_HOLD], n),
+        "p_kou_di": _p(kou, n),
+        "kou_di_points": _mean(c[tally.A_KOU_PTS], c[tally.A_KOU_PTS_SQ], n),
+        "kou_di_points_given_kou_di": _mean(c[tally.A_KOU_PTS], c[tally.A_KOU_PTS_SQ], kou),
+        "p_throw_fails": _p(c[tally.A_FAILED], c[tally.A_THROWS]),
+        "attacker_points_hist": hist,
+        "level_change": bands,
+    }
+
+
+def _bidding_stats(c: np.ndarray) -> dict[str, Any]:
+    n = int(c[tally.A_N])
+    return {
+        "p_rebel": _p(c[tally.A_REBEL], n),
+        "p_step_down": _p(c[tally.A_STEPDOWN], n),
+        "p_random_trump": _p(c[tally.A_RANDOM_TRUMP], n),
+        "p_bajiwo": _p(c[tally.A_BAJIWO], n),
+        "bajiwo_swaps": _mean(c[tally.A_BAJIWO_SWAPS], c[tally.A_BAJIWO_SWAPS_SQ], n),
+        "trump": [{"trump": TRUMP_NAMES[t], **_p(c[tally.A_TRUMP + t], n)} for t in range(5)],
+    }
+
+
+def _team_stats(c: np.ndarray) -> list[dict[str, Any]]:
+    n, out = int(c[tally.A_N]), []
+    for team in (0, 1):
+        b = tally.A_TEAM + tally.TEAM_SIZE * team
+        banks = int(c[b + tally.TM_BANKS])
+        out.append({
+            "team": team, "seats": f"{team}, {team + 2}",
+            "p_banks": _p(banks, n),
+            "p_holds_given_banks": _p(c[b + tally.TM_HOLDS], banks),
+            "p_wins_hand": _p(c[b + tally.TM_WINS], n),
+            "levels_gained": _mean(c[b + tally.TM_GAIN], c[b + tally.TM_GAIN_SQ], n),
+            "attacker_points_when_attacking": _mean(c[b + tally.TM_ATTACK_PTS],
+                                                    c[b + tally.TM_ATTACK_PTS_SQ], n - banks)})
+    return out
+
+
+def _seat_stats(c: np.ndarray) -> list[dict[str, Any]]:
+    n, out = int(c[tally.A_N]), []
+    for seat in range(4):
+        b = tally.A_SEAT + tally.SEAT_SIZE * seat
+        banks = int(c[b + tally.SE_BANKS])
+        out.append({
+            "seat": seat, "p_banks": _p(banks, n),
+            "p_holds_given_banks": _p(c[b + tally.SE_HOLDS], banks),
+            "attacker_points_given_banks": _mean(c[b + tally.SE_PTS], c[b + tally.SE_PTS_SQ], banks),
+            "p_rebel": _p(c[b + tally.SE_REBEL], n),
+            "p_takes_kitty": _p(c[b + tally.SE_TAKER], n),
+            "p_last_burier": _p(c[b + tally.SE_LAST_BURIER], n)})
+    return out
+
+
+@dataclass
+class Result:
+    """Counts of a 双升 run (layout ``batch.A_*``) and what produced them."""
+
+    counts: np.ndarray
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def hands(self) -> int:
+        return int(self.counts[tally.A_N])
+
+    @property
+    def play_only(self) -> bool:
+        return self.meta.get("mode") == "play-only"
+
+    def as_json(self) -> dict[str, Any]:
+        """Every statistic as ``{"value", "low", "high", "n"}`` (lists of them per band,
+        bin, trump, team and seat)."""
+        c = self.counts
+        if c[tally.A_BAD_TOTAL]:
+            raise AssertionError(f"{c[tally.A_BAD_TOTAL]} hands whose point cards miss 200")
+        head = {"game": "shengji", "rules": self.meta.get("rules"),
+                "seed": self.meta.get("seed"), "hands": self.hands,
+                "policy": self.meta.get("policy"),
+                "mode": "play-only" if self.play_only else "whole"}
+        stats = _hand_stats(c)
+        if self.play_only:
+            return {**head, "setting": tally.SETTING,
+                    **{f"play_only_{k}": v for k, v in stats.items()}}
+        rules = get_rules(head["rules"])
+        setting = {**tally.WHOLE_SETTING, "declare_start": rules.declare_start}
+        return {**head, "setting": setting, **stats, **_bidding_stats(c),
+                "teams": _team_stats(c), "seats": _seat_stats(c)}
+
+    def tidy(self) -> pd.DataFrame:
+        """One row per statistic (band, bin, trump, team or seat in ``item``): value, 95% CI,
+        n, metadata."""
+        s = self.as_json()
+        rows = []
+        for key, v in s.items():
+            if isinstance(v, dict) and "value" in v:
+                rows.append({"statistic": key, "item": None, **_ci_cols(v)})
+            elif isinstance(v, list) and key.removeprefix("play_only_") in LIST_STATS:
+                rows += _list_rows(key, v)
+        df = pd.DataFrame(rows)
+        for key in ("game", "rules", "policy", "seed", "mode"):
+            df[key] = s[key]
+        if self.play_only:
+            for key in ("level", "trump", "banker"):
+                df[key] = tally.SETTING[key]
+        return df
+
+    def text(self) -> str:
+        """A few lines of text, every figure with its 95% CI and n."""
+        return _play_only_text(self.as_json()) if self.play_only else \
+            _whole_text(self.as_json())
+
+
+def _list_rows(key: str, entries: list[dict]) -> list[dict]:
+    """Rows of a list statistic: one per entry (bins, bands, trumps), or one per entry and
+    field (``teams.p_banks`` …) for teams and seats."""
+    rows = []
+    for e in entries:
+        label = str(next(iter(e.values())))
+        if "value" in e:
+            rows.append({"statistic": key, "item": label, **_ci_cols(e)})
+            continue
+        for k, v in e.items():
+            if isinstance(v, dict):
+                rows.append({"statistic": f"{key}.{k}", "item": label, **_ci_cols(v)})
+    return rows
+
+
+def _ci_cols(e: dict) -> dict:
+    return {"value": e["value"], "ci_low": e["low"], "ci_high": e["high"], "n": e["n"]}
+
+
+PCT = {"percent": True}
+
+
+def _num(e: dict) -> str:
+    return format_estimate(e, 2, False)
+
+
+def _play_only_text(s: dict) -> str:
+    turn = get_rules(s["rules"]).turnover_at
+    lines = [f"{s['hands']:,} play-only hands of 双升 (bidding not simulated), rules "
+             f"{s['rules']}, policy {s['policy']}, seed {s['seed']}; level 2, trump ♠, "
+             f"banker seat 0 (team 0 = seats 0, 2), dealt kitty; 95% CIs",
+             f"  attackers' points (抓分)   {_num(s['play_only_attacker_points'])}",
+             f"  of which from tricks      {_num(s['play_only_attacker_trick_points'])}",
+             f"  P(banker side holds, P<{turn}) "
+             f"{format_estimate(s['play_only_p_banker_holds'], **PCT)}",
+             f"  P(下台: attackers take the bank) "
+             f"{format_estimate(s['play_only_p_attackers_take_bank'], **PCT)}",
+             f"  P(摳底: attackers take the last trick) "
+             f"{format_estimate(s['play_only_p_kou_di'], **PCT)}",
+             f"  摳底 points added per hand {_num(s['play_only_kou_di_points'])}",
+             "  level change (team 0 banker side / team 1 attackers):"]
+    for e in s["play_only_level_change"]:
+        if e["value"] > 0:
+            lines.append(f"    {e['band']:<30} {format_estimate(e, **PCT)}")
+    return "\n".join(lines)
+
+
+def _whole_text(s: dict) -> str:
+    turn = get_rules(s["rules"]).turnover_at
+    lines = [f"{s['hands']:,} whole hands of 双升 (造反, bidding, bury, 扒雞窩, play), rules "
+             f"{s['rules']}, policy {s['policy']}, seed {s['seed']}; team levels 2 and 2, "
+             f"seat 0 banker going in, declare_start {s['setting']['declare_start']}; 95% CIs",
+             f"  attackers' points (抓分)   {_num(s['attacker_points'])}",
+             f"  of which from tricks      {_num(s['attacker_trick_points'])}",
+             f"  P(banker side holds, P<{turn}) {format_estimate(s['p_banker_holds'], **PCT)}",
+             f"  P(attackers take the bank) {format_estimate(s['p_attackers_take_bank'], **PCT)}",
+             f"  P(摳底)                    {format_estimate(s['p_kou_di'], **PCT)}",
+             f"  摳底 points added per hand {_num(s['kou_di_points'])}",
+             f"  P(造反, redeal)            {format_estimate(s['p_rebel'], **PCT)}",
+             f"  P(下臺, nobody declared)   {format_estimate(s['p_step_down'], **PCT)}",
+             f"  P(random kitty trump)     {format_estimate(s['p_random_trump'], **PCT)}",
+             f"  P(扒雞窩 swap)             {format_estimate(s['p_bajiwo'], **PCT)}",
+             "  trump played: " + ", ".join(f"{e['trump']} {100 * e['value']:.1f}%"
+                                            for e in s["trump"]),
+             "  per team: P(banks), P(holds | banks), P(wins the hand), levels gained:"]
+    for t in s["teams"]:
+        lines.append(f"    team {t['team']} (seats {t['seats']}): "
+                     f"{format_estimate(t['p_banks'], **PCT)}; "
+                     f"{format_estimate(t['p_holds_given_banks'], **PCT)}; "
+                     f"{format_estimate(t['p_wins_hand'], **PCT)}; "
+                     f"{_num(t['levels_gained'])}")
+    lines.append("  per seat: P(banks), P(holds | banks), attackers' points when it banks:")
+    for e in s["seats"]:
+        lines.append(f"    seat {e['seat']}: {format_estimate(e['p_banks'], **PCT)}; "
+                     f"{format_estimate(e['p_holds_given_banks'], **PCT)}; "
+                     f"{_num(e['attacker_points_given_banks'])}")
+    lines.append("  level change (banker side / attackers):")
+    for e in s["level_change"]:
+        if e["value"] > 0:
+            lines.append(f"    {e['band']:<30} {format_estimate(e, **PCT)}")
+    return "\n".join(lines)
