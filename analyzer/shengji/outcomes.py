@@ -33,7 +33,7 @@ def _mean(total, total_sq, n) -> dict:
 def _band_labels() -> list[str]:
     """Labels of the level-change bins: banker +1 … , turnover, attackers +1 …"""
     out = [f"banker +{k}" for k in range(1, tally.BANKER_GAINS)] + [f"banker +{tally.BANKER_GAINS}+"]
-    out += ["turnover (下台, attackers +0)"]
+    out += ["turnover (attackers +0)"]
     out += [f"attackers +{g}" for g in range(1, tally.ATTACKER_GAINS - 1)]
     return out + [f"attackers +{tally.ATTACKER_GAINS - 1}+"]
 
@@ -197,7 +197,7 @@ def _play_only_text(s: dict) -> str:
              f"  of which from tricks      {_num(s['play_only_attacker_trick_points'])}",
              f"  P(banker side holds, P<{turn}) "
              f"{format_estimate(s['play_only_p_banker_holds'], **PCT)}",
-             f"  P(下台: attackers take the bank) "
+             f"  P(attackers take the bank)     "
              f"{format_estimate(s['play_only_p_attackers_take_bank'], **PCT)}",
              f"  P(摳底: attackers take the last trick) "
              f"{format_estimate(s['play_only_p_kou_di'], **PCT)}",

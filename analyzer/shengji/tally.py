@@ -19,7 +19,7 @@ WHOLE_SETTING = {"play_only": False, "levels": list(LEVELS), "start_banker": STA
 
 TOTAL_POINTS = 200
 BANKER_GAINS = 6  # bins banker +1 … +6 (the last also holds more)
-ATTACKER_GAINS = 11  # bins attackers +0 (turnover, 下台) … +10 (the last also holds more)
+ATTACKER_GAINS = 11  # bins attackers +0 (turnover) … +10 (the last also holds more)
 HIST_BINS = 43  # attacker points: < 0, then 0, 5, …, 200 (by 5s), then > 200
 # Layout of the counts vector: the block both modes fill …
 A_N = 0
