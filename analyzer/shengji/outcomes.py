@@ -106,7 +106,7 @@ def _seat_stats(c: np.ndarray) -> list[dict[str, Any]]:
 
 @dataclass
 class Result:
-    """Counts of a 双升 run (layout ``batch.A_*``) and what produced them."""
+    """Counts of a 双升 run (layout ``tally.A_*``) and what produced them."""
 
     counts: np.ndarray
     meta: dict[str, Any] = field(default_factory=dict)
