@@ -11,12 +11,8 @@ would take minutes).
 
 from __future__ import annotations
 
-import os
 import random
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
 from typing import Any
 
@@ -28,6 +24,7 @@ from kernels.shengji.deal import DEAL_AGG_SIZE, deal_chunks
 from kernels.shengji.hand import N_RESULT, play_chunks
 from kernels.shengji.whole import N_WHOLE, whole_chunks
 
+from ..core.bench import cold_and_warm, rates_all_and_one
 from .batch import BANKER, LEVEL, LEVELS, START_BANKER, TRUMP
 from .engine import deal, new_hand, play_only, play_random
 from .rules import get_rules
@@ -39,36 +36,6 @@ _FIRST_CALL = ("import time; t = time.perf_counter(); "
                "play_hands(1000, {rules!r}, 1); whole_hands(1000, {rules!r}, 1); "
                "deal_features(1000, 2, 0, {rules!r}, 1); "
                "print(time.perf_counter() - t)")
-
-
-def _median_rate(fn, work: int, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return work / statistics.median(times)
-
-
-class _Threads:
-    def __init__(self, n: int):
-        self.n = n
-
-    def __enter__(self):
-        self.old = numba.get_num_threads()
-        numba.set_num_threads(self.n)
-
-    def __exit__(self, *exc):
-        numba.set_num_threads(self.old)
-
-
-def first_call_seconds(rules: str, cache_dir: str) -> float:
-    """Seconds for import plus 1,000 play-only hands, 1,000 whole hands and 1,000 deals,
-    fresh interpreter."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
-    out = subprocess.run([sys.executable, "-c", _FIRST_CALL.format(rules=rules)], env=env,
-                         capture_output=True, text=True, check=True)
-    return float(out.stdout.strip().splitlines()[-1])
 
 
 def reference_hands_per_s(rules, n: int, seed: int) -> float:
@@ -116,21 +83,12 @@ def run_bench(rules: str | None = None, deals: int = 4_000_000, hands: int = 400
     def run_whole():
         whole_chunks(hand_states, CHUNK, hands, levels, START_BANKER, params, whole_out)
 
-    run_deals()  # compile or load from the cache before timing
-    run_hands()
-    run_whole()
-    all_threads = numba.config.NUMBA_NUM_THREADS
-    b: dict[str, Any] = {"game": "shengji", "rules": r.name, "threads": all_threads,
-                         "repeats": repeats, "statistic": "median", "deals": deals,
-                         "hands": hands, "play_only": True}
-    with _Threads(all_threads):
-        b["deals_per_s_all"] = _median_rate(run_deals, deals, repeats)
-        b["hands_per_s_all"] = _median_rate(run_hands, hands, repeats)
-        b["whole_per_s_all"] = _median_rate(run_whole, hands, repeats)
-    with _Threads(1):
-        b["deals_per_s_one"] = _median_rate(run_deals, deals, repeats)
-        b["hands_per_s_one"] = _median_rate(run_hands, hands, repeats)
-        b["whole_per_s_one"] = _median_rate(run_whole, hands, repeats)
+    b: dict[str, Any] = {"game": "shengji", "rules": r.name,
+                         "threads": numba.config.NUMBA_NUM_THREADS, "repeats": repeats,
+                         "statistic": "median", "deals": deals, "hands": hands,
+                         "play_only": True}
+    b.update(rates_all_and_one({"deals": (run_deals, deals), "hands": (run_hands, hands),
+                                "whole": (run_whole, hands)}, repeats))
     rates = [reference_hands_per_s(r, ref_n, seed + i) for i in range(max(1, repeats // 2))]
     b["reference_hands"] = ref_n
     b["reference_hands_per_s"] = statistics.median(rates)
@@ -141,9 +99,7 @@ def run_bench(rules: str | None = None, deals: int = 4_000_000, hands: int = 400
     b["whole_speedup_one_thread"] = b["whole_per_s_one"] / b["reference_whole_per_s"]
     b["whole_speedup_all_threads"] = b["whole_per_s_all"] / b["reference_whole_per_s"]
     if cold:
-        with tempfile.TemporaryDirectory(prefix="xianniu-bench-cache-") as d:
-            b["cold_first_call_s"] = first_call_seconds(r.name, d)
-            b["warm_first_call_s"] = first_call_seconds(r.name, d)
+        b.update(cold_and_warm(_FIRST_CALL.format(rules=r.name)))
     return b
 
 

@@ -7,11 +7,7 @@ kernels are compared with the reference engine measured in the same run.
 from __future__ import annotations
 
 import json
-import os
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
 from typing import Any
 
@@ -22,6 +18,7 @@ from kernels.xianniu import game as kg
 from kernels.xianniu.batch import deal_chunks, play_chunks
 from kernels.rng import states_from_seed
 
+from ..core.bench import cold_and_warm, rates_all_and_one
 from .reference_sim import random_hands
 from .rules import get_rules
 from .sim import CHUNK_SIZE, policy_arrays, rule_arrays
@@ -29,34 +26,6 @@ from .sim import CHUNK_SIZE, policy_arrays, rule_arrays
 _FIRST_CALL = ("import time; t = time.perf_counter(); "
                "from analyzer.xianniu.sim import simulate; simulate(1000, {rules!r}, seed=1); "
                "print(time.perf_counter() - t)")
-
-
-def _median_rate(fn, work: int, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return work / statistics.median(times)
-
-
-def _threads(n: int):
-    class _Ctx:
-        def __enter__(self):
-            self.old = numba.get_num_threads()
-            numba.set_num_threads(n)
-
-        def __exit__(self, *exc):
-            numba.set_num_threads(self.old)
-    return _Ctx()
-
-
-def first_call_seconds(rules: str, cache_dir: str) -> float:
-    """Seconds for import plus a first 1,000-hand simulate, in a fresh interpreter."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
-    out = subprocess.run([sys.executable, "-c", _FIRST_CALL.format(rules=rules)], env=env,
-                         capture_output=True, text=True, check=True)
-    return float(out.stdout.strip().splitlines()[-1])
 
 
 def run_bench(rules: str | None = None, deals: int = 2_000_000, hands: int = 400_000,
@@ -68,7 +37,6 @@ def run_bench(rules: str | None = None, deals: int = 2_000_000, hands: int = 400
     rules = r.name
     rk = rule_arrays(r)
     pol = policy_arrays("random")
-    all_threads = numba.config.NUMBA_NUM_THREADS
 
     deal_states = states_from_seed(seed, -(-deals // CHUNK_SIZE))
     acc = np.empty(len(deal_states), dtype=np.int64)
@@ -86,19 +54,11 @@ def run_bench(rules: str | None = None, deals: int = 2_000_000, hands: int = 400
     def run_heuristic():
         play_chunks(hand_states, CHUNK_SIZE, hands, rk, heur, out)
 
-    run_deals()
-    run_hands()  # compile or load from cache before timing
-    run_heuristic()
-    result: dict[str, Any] = {"rules": r.name, "threads": all_threads, "repeats": repeats,
-                              "statistic": "median", "deals": deals, "hands": hands}
-    with _threads(all_threads):
-        result["deals_per_s_all"] = _median_rate(run_deals, deals, repeats)
-        result["hands_per_s_all"] = _median_rate(run_hands, hands, repeats)
-        result["heuristic_hands_per_s_all"] = _median_rate(run_heuristic, hands, repeats)
-    with _threads(1):
-        result["deals_per_s_one"] = _median_rate(run_deals, deals, repeats)
-        result["hands_per_s_one"] = _median_rate(run_hands, hands, repeats)
-        result["heuristic_hands_per_s_one"] = _median_rate(run_heuristic, hands, repeats)
+    result: dict[str, Any] = {"rules": r.name, "threads": numba.config.NUMBA_NUM_THREADS,
+                              "repeats": repeats, "statistic": "median", "deals": deals,
+                              "hands": hands}
+    result.update(rates_all_and_one({"deals": (run_deals, deals), "hands": (run_hands, hands),
+                                     "heuristic_hands": (run_heuristic, hands)}, repeats))
     ref_times = []
     for i in range(max(1, repeats // 2)):
         t = time.perf_counter()
@@ -109,9 +69,7 @@ def run_bench(rules: str | None = None, deals: int = 2_000_000, hands: int = 400
     result["speedup_one_thread"] = result["hands_per_s_one"] / result["reference_hands_per_s"]
     result["speedup_all_threads"] = result["hands_per_s_all"] / result["reference_hands_per_s"]
     if cold:
-        with tempfile.TemporaryDirectory(prefix="xianniu-bench-cache-") as d:
-            result["cold_first_call_s"] = first_call_seconds(r.name, d)
-            result["warm_first_call_s"] = first_call_seconds(r.name, d)
+        result.update(cold_and_warm(_FIRST_CALL.format(rules=r.name)))
     return result
 
 

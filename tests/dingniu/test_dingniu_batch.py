@@ -12,6 +12,7 @@ from analyzer.cli import main
 from analyzer.core.runner import Checkpoint, RunSpec, run
 from analyzer.dingniu import batch
 from analyzer.dingniu.sim import play_hands
+from batch_checks import interrupted_and_resumed
 
 SMALL = dict(chunk_size=256, chunks_per_task=3)
 
@@ -38,19 +39,9 @@ def test_same_numbers_whatever_the_task_split():
 
 def test_checkpoint_resume_gives_the_uninterrupted_numbers(tmp_path):
     spec = RunSpec("dingniu", 4000, "standard", "heuristic", 11, **SMALL)
-    whole = run(spec)
     ckpt = tmp_path / "ck.json"
-    seen = []
-
-    def stop_after_two(n):
-        seen.append(n)
-        if len(seen) == 2:
-            raise KeyboardInterrupt
-
-    with pytest.raises(KeyboardInterrupt):
-        run(spec, checkpoint=ckpt, progress=stop_after_two)
-    assert len(json.loads(ckpt.read_text())["tasks"]) == 2
-    resumed = run(spec, checkpoint=ckpt, resume=True)
+    whole, saved, resumed = interrupted_and_resumed(spec, ckpt)
+    assert len(saved["tasks"]) == 2
     assert np.array_equal(resumed.counts, whole.counts)
     with pytest.raises(ValueError, match="another run"):
         run(RunSpec("dingniu", 4000, "standard", "heuristic", 12, **SMALL), checkpoint=ckpt,

@@ -23,6 +23,7 @@ from analyzer.shengji.sim import play_hands, rule_arrays, whole_hands
 from kernels.shengji import hand as kh
 from kernels.shengji import whole as kw
 from kernels.shengji.params import PARAM_NAMES
+from batch_checks import interrupted_and_resumed
 
 SMALL = dict(chunk_size=256, chunks_per_task=3)
 
@@ -152,19 +153,9 @@ def test_one_or_two_threads_give_the_same_numbers(capsys):
 
 def test_checkpoint_resume_gives_the_uninterrupted_numbers(tmp_path):
     spec = RunSpec("shengji", 4000, "zhengzhou", "random", 11, **SMALL)
-    whole = run(spec)
-    ckpt = tmp_path / "ck.json"
-    seen = []
-
-    def stop_after_two(n):
-        seen.append(n)
-        if len(seen) == 2:
-            raise KeyboardInterrupt
-
-    with pytest.raises(KeyboardInterrupt):
-        run(spec, checkpoint=ckpt, progress=stop_after_two)
-    assert len(json.loads(ckpt.read_text())["tasks"]) == 2
-    assert np.array_equal(run(spec, checkpoint=ckpt, resume=True).counts, whole.counts)
+    whole, saved, resumed = interrupted_and_resumed(spec, tmp_path / "ck.json")
+    assert len(saved["tasks"]) == 2
+    assert np.array_equal(resumed.counts, whole.counts)
 
 
 def test_dask_backend_gives_the_local_numbers():

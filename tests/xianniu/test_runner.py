@@ -12,6 +12,7 @@ from analyzer.cli import main
 from analyzer.xianniu.report_formats import summary_json
 from analyzer.core.runner import Checkpoint, RunSpec, run
 from analyzer.xianniu.sim import simulate_aggregate
+from batch_checks import interrupted_and_resumed
 
 SMALL = dict(chunk_size=256, chunks_per_task=3)
 
@@ -29,20 +30,9 @@ def test_run_equals_simulate_aggregate():
 
 def test_resumed_run_equals_uninterrupted(tmp_path):
     spec = RunSpec("xianniu", 9000, "lanzhou", "random", 11, **SMALL)
-    whole = run(spec)
-    ckpt = tmp_path / "run.checkpoint.json"
-    seen = []
-
-    def stop_after_two(n):
-        seen.append(n)
-        if len(seen) == 2:
-            raise Stop
-
-    with pytest.raises(Stop):
-        run(spec, checkpoint=ckpt, progress=stop_after_two)
-    saved = json.loads(ckpt.read_text())
+    whole, saved, resumed = interrupted_and_resumed(spec, tmp_path / "run.checkpoint.json",
+                                                    Stop)
     assert len(saved["tasks"]) == 2  # both finished tasks were kept, nothing more
-    resumed = run(spec, checkpoint=ckpt, resume=True)
     assert np.array_equal(resumed.counts, whole.counts)
     assert summary_json(resumed) == summary_json(whole)
 
