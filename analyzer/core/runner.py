@@ -12,9 +12,10 @@ import hashlib
 import json
 import os
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from types import ModuleType
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -104,6 +105,26 @@ def run_task(spec: RunSpec, task: int, with_rows: bool = False):
         df.insert(0, "hand", np.arange(first, first + n))
         return counts, df
     return batch.task_counts(spec, states, n)
+
+
+@dataclass
+class RunCounts:
+    """A batch run's summed counts (a game's layout, with the number of hands first) and the
+    run's metadata; each game's ``batch.result`` returns a subclass that renders them."""
+
+    counts: np.ndarray
+    meta: dict[str, Any] = field(default_factory=dict)
+    game: ClassVar[str] = ""
+
+    @property
+    def hands(self) -> int:
+        return int(self.counts[0])
+
+    def head(self) -> dict[str, Any]:
+        """The keys every game's JSON starts with."""
+        return {"game": self.game, "rules": self.meta.get("rules"),
+                "seed": self.meta.get("seed"), "hands": self.hands,
+                "policy": self.meta.get("policy")}
 
 
 class Checkpoint:

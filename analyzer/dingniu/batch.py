@@ -7,7 +7,6 @@ A task keeps integer sums only: per seat Σ points, Σ points², wins, Σ count 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -15,6 +14,7 @@ import pandas as pd
 
 from kernels.dingniu import game as kd
 
+from ..core.runner import RunCounts
 from ..core.stats import mean_ci_from_sums, proportion_ci
 from .records import FORMAT as RECORD_FORMAT
 from .records import action_to_json
@@ -120,16 +120,10 @@ def _record_texts(rules: str, dealt: list[tuple[str, ...]], acts: np.ndarray,
     return texts
 
 
-@dataclass
-class Result:
+class Result(RunCounts):
     """Counts of a 顶牛 run (layout ``A_*``) and what produced them."""
 
-    counts: np.ndarray
-    meta: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def hands(self) -> int:
-        return int(self.counts[A_N])
+    game = "dingniu"
 
     def as_json(self) -> dict[str, Any]:
         """Per seat: mean points, P(win), mean count; P(算帐) and its success rate."""
@@ -140,9 +134,7 @@ class Result:
                   "p_win": proportion_ci(int(c[A_WIN + s]), n).as_dict(),
                   "count": mean_ci_from_sums(float(c[A_CNT + s]), float(c[A_CNT_SQ + s]),
                                              n).as_dict()} for s in range(N_SEATS)]
-        return {"game": "dingniu", "rules": self.meta.get("rules"),
-                "seed": self.meta.get("seed"), "hands": n, "policy": self.meta.get("policy"),
-                "seats": seats, "p_suan": proportion_ci(int(c[A_SUAN]), n).as_dict(),
+        return {**self.head(), "seats": seats, "p_suan": proportion_ci(int(c[A_SUAN]), n).as_dict(),
                 "p_suan_success": proportion_ci(int(c[A_SUAN_WON]), int(c[A_SUAN])).as_dict()}
 
     def tidy(self) -> pd.DataFrame:

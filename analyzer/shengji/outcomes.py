@@ -8,12 +8,12 @@ declared), then per team and per seat. Play-only runs keep their ``play_only_`` 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from ..core.runner import RunCounts
 from ..core.stats import format_estimate, mean_ci_from_sums, proportion_ci
 from . import tally
 from .rules import get_rules
@@ -104,16 +104,10 @@ def _seat_stats(c: np.ndarray) -> list[dict[str, Any]]:
     return out
 
 
-@dataclass
-class Result:
+class Result(RunCounts):
     """Counts of a 双升 run (layout ``tally.A_*``) and what produced them."""
 
-    counts: np.ndarray
-    meta: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def hands(self) -> int:
-        return int(self.counts[tally.A_N])
+    game = "shengji"
 
     @property
     def play_only(self) -> bool:
@@ -125,10 +119,7 @@ class Result:
         c = self.counts
         if c[tally.A_BAD_TOTAL]:
             raise AssertionError(f"{c[tally.A_BAD_TOTAL]} hands whose point cards miss 200")
-        head = {"game": "shengji", "rules": self.meta.get("rules"),
-                "seed": self.meta.get("seed"), "hands": self.hands,
-                "policy": self.meta.get("policy"),
-                "mode": "play-only" if self.play_only else "whole"}
+        head = {**self.head(), "mode": "play-only" if self.play_only else "whole"}
         stats = _hand_stats(c)
         if self.play_only:
             return {**head, "setting": tally.SETTING,
