@@ -11,13 +11,14 @@ from typing import Any
 import numpy as np
 
 from kernels.dingniu import game as kd
+from kernels.dingniu import pimc as kp
 from kernels.rng import states_from_seed
 
 from ..core.stats import mean_ci, proportion_ci
 from ..core.tournament import TournamentResult
 from .position import Position, parse_position, sample_states
 from .rules import N_KINDS, N_SEATS, DingniuRules, get_rules
-from .sim import heuristic_matrix, policy_ids, rule_arrays, state_array
+from .sim import POLICIES, heuristic_matrix, policy_ids, policy_vector, rule_arrays, state_array
 from .solver import Solver, _copy
 from .tiles import format_action
 
@@ -97,31 +98,55 @@ def seatings() -> list[tuple[int, ...]]:
 
 
 def tournament(policies: str, n_deals: int, seed: int = 0,
-               rules: str | DingniuRules | None = None) -> TournamentResult:
-    """Two policies in duplicate: every deal under all 14 mixed seatings, one stream per deal."""
+               rules: str | DingniuRules | None = None, pimc_samples: int | None = None,
+               pimc_leaf: int | None = None) -> TournamentResult:
+    """Two policies in duplicate: every deal under all 14 mixed seatings, one stream per deal.
+
+    Policies: ``random``, ``heuristic`` (default weights), ``tuned`` (the preset's tuned
+    weights) and ``pimc`` (hidden deals sampled from its seat's view, play-outs by the tuned
+    heuristic, exact max-n below ``pimc_leaf`` tiles in hand).
+    """
     names = [p.strip().lower() for p in policies.split(",")]
     if len(names) != 2 or len(set(names)) != 2:
         raise ValueError("a 顶牛 tournament takes two different policies, e.g. heuristic,random")
-    ids = policy_ids(names * 2).tolist()[:2]  # checks the names
+    ids = policy_ids(names * 2, POLICIES).tolist()[:2]  # checks the names
     if isinstance(n_deals, bool) or not isinstance(n_deals, (int, np.integer)) or n_deals < 2:
         raise ValueError(f"a tournament needs at least 2 deals, got {n_deals!r}")
+    for what, v, lo in (("pimc samples", pimc_samples, 1), ("pimc leaf", pimc_leaf, 0)):
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < lo):
+            raise ValueError(f"{what} must be an integer ≥ {lo}, got {v!r}")
     r = get_rules(rules)
+    seats = seatings()
+    vecs = [policy_vector(n, r, pimc_samples, pimc_leaf) for n in names]
+    n = int(n_deals)
+    with_pimc = "pimc" in names
+    per_deal = duplicate(ids, vecs, n, seed, r)
+    meta = {"game": "dingniu", "rules": r.name, "seed": seed, "deals": n,
+            "seatings": len(seats), "hands_played": n * len(seats)}
+    if with_pimc:
+        v = vecs[names.index("pimc")]
+        meta["pimc_samples"], meta["pimc_leaf"] = int(v[kp.H_SAMPLES]), int(v[kp.H_LEAF])
+    return TournamentResult(names, r.name, seed, n, per_deal, meta)
+
+
+def duplicate(ids: list[int], vecs: list[np.ndarray], n: int, seed: int,
+              r: DingniuRules) -> np.ndarray:
+    """``[n, 2]``: each policy's mean points per seat-hand on each of ``n`` deals, played
+    under the 14 seatings (policy ids ``ids``, seat vectors ``vecs``)."""
     tiles, params = rule_arrays(r)
     seats = seatings()
     seat_ids = np.array([[ids[p] for p in s] for s in seats], dtype=np.int64)
-    seat_hps = np.tile(kd.HEURISTIC_DEFAULTS, (len(seats), N_SEATS, 1))
-    n = int(n_deals)
-    chunk = 256
+    seat_hps = np.array([[vecs[p] for p in s] for s in seats], dtype=np.float64)
+    with_pimc = kp.PIMC in ids
+    chunk = 4 if with_pimc else 256
     out = np.empty((n, len(seats), N_SEATS), dtype=np.int64)
-    kd.duplicate_chunks(states_from_seed(seed, -(-n // chunk)), chunk, n, tiles, params,
-                        seat_ids, seat_hps, out)
+    run = kp.duplicate_chunks if with_pimc else kd.duplicate_chunks
+    run(states_from_seed(seed, -(-n // chunk)), chunk, n, tiles, params, seat_ids, seat_hps, out)
     per_deal = np.zeros((n, 2))
     for i in range(2):
         mask = np.array([[p == i for p in s] for s in seats])
         per_deal[:, i] = (out * mask).sum(axis=(1, 2)) / mask.sum()
-    meta = {"game": "dingniu", "rules": r.name, "seed": seed, "deals": n,
-            "seatings": len(seats), "hands_played": n * len(seats)}
-    return TournamentResult(names, r.name, seed, n, per_deal, meta)
+    return per_deal
 
 
 # -- best play ---------------------------------------------------------------------------------

@@ -33,6 +33,8 @@ END_CODES = {0: "blocked or out", 1: "all tiles played", 2: "算帐"}
 def check(spec) -> None:
     """Refuse unknown rules or policies."""
     get_rules(spec.rules)
+    if "pimc" in str(spec.policies).lower():
+        raise ValueError("pimc plays in 顶牛 tournaments only (xianniu dingniu tournament)")
     policy_ids(spec.policies)
 
 
@@ -47,7 +49,7 @@ def _play(spec, states: np.ndarray, n: int) -> np.ndarray:
     tiles, params = rule_arrays(get_rules(spec.rules))
     out = np.empty((n, kd.N_RESULT), dtype=np.int64)
     kd.play_chunks(states, spec.chunk_size, n, tiles, params, policy_ids(spec.policies),
-                   heuristic_matrix(), out)
+                   heuristic_matrix(policies=spec.policies, rules=spec.rules), out)
     return out
 
 
@@ -88,7 +90,8 @@ def task_rows(spec, states: np.ndarray, n: int) -> tuple[np.ndarray, pd.DataFram
     legal = np.zeros((n, kd.MAX_MOVES, 2), dtype=np.uint64)
     moves = np.zeros(n, dtype=np.int64)
     kd.logged_chunks(states, spec.chunk_size, n, tiles, params, policy_ids(spec.policies),
-                     heuristic_matrix(), deals, res, acts, legal, moves)
+                     heuristic_matrix(policies=spec.policies, rules=spec.rules), deals, res,
+                     acts, legal, moves)
     dealt = [[format_tiles(h) for h in deals[:, s].tolist()] for s in range(N_SEATS)]
     cols = {**{f"points{s}": res[:, kd.R_PTS + s] for s in range(N_SEATS)},
             **{f"count{s}": res[:, kd.R_TOT + s] for s in range(N_SEATS)},

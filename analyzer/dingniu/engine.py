@@ -91,20 +91,15 @@ class State:
             self.kou[seat][k] += 1
         else:
             alternatives = [b for b in self.legal_actions() if b != a]
-            before_hands = [list(h) for h in self.hands]
             n = 2 if s == LEAD and k in r.lead_pair_kinds and hand[k] == 2 else 1  # R4
             hand[k] -= n
             self.laid[k] += n
             before = self.ends
             self.ends = lay(r, before, k, s)
-            if (s != LEAD and r.suan_zhang and locks(r, self.hands, seat, self.ends)
-                    and not locks(r, before_hands, seat, before)):
-                chose = any(not locks(r, _after(before_hands, seat, b), seat,
-                                      lay(r, before, *split_action(b))) for b in alternatives)
-                jing_shou = seat == 0 and sum(hand) == 0  # R11
-                if chose and not jing_shou:
-                    self.over, self.end_reason, self.suan_seat = True, SUAN, seat
-                    return
+            if s != LEAD and r.suan_zhang and is_suan(r, self.hands, seat, before, self.ends,
+                                                       alternatives):
+                self.over, self.end_reason, self.suan_seat = True, SUAN, seat
+                return
         for step in range(1, N_SEATS + 1):
             nxt = (seat + step) % N_SEATS
             if sum(self.hands[nxt]):
@@ -117,12 +112,11 @@ class State:
         return [int(sum(c * p for c, p in zip(row, self.rules.pips))) for row in self.kou]
 
     def totals(self) -> list[int]:
-        """Each seat's count: 扣 pips, plus the pips still in hand after a 算帐 (R8)."""
+        """Each seat's count: 扣 pips, and after a 算帐 the pips R8 and R9 count."""
         kp = self.kou_pips()
         if self.end_reason != SUAN:
             return kp
-        return [kp[i] + int(sum(c * p for c, p in zip(self.hands[i], self.rules.pips)))
-                for i in range(N_SEATS)]
+        return suan_totals(self.rules, kp, self.hands, self.suan_seat, self.ends)
 
     def returns(self) -> list[int]:
         """Points of each seat (zero-sum); all zeros before the end."""
@@ -136,13 +130,6 @@ class State:
 
     def hand_text(self, seat: int) -> str:
         return format_tiles(self.hands[seat])
-
-
-def _after(hands: list[list[int]], seat: int, a: int) -> list[list[int]]:
-    """The hands after ``seat`` lays the tile of action ``a`` (a single tile, not a lead)."""
-    out = [list(h) for h in hands]
-    out[seat][a // 8] -= 1
-    return out
 
 
 def rank(totals: list[int]) -> list[int]:
@@ -207,18 +194,64 @@ def legal_in(r: DingniuRules, hands: list[list[int]], seat: int,
     return sorted(plays) if plays else [k * 8 + KOU for k in held]
 
 
-def locks(r: DingniuRules, hands: list[list[int]], seat: int, ends: tuple[int, int]) -> bool:
-    """R6: the others hold 竖牌, but none matching an open end."""
-    any_single = False
+def open_values(r: DingniuRules, hands: list[list[int]], seat: int,
+                ends: tuple[int, int] | None) -> int:
+    """Bit v set when another seat holds a 竖牌 with an end v that matches an open end."""
+    bits = 0
+    if ends is None:
+        return 0
     for j in range(N_SEATS):
         if j == seat:
             continue
         for k in range(N_KINDS):
-            if hands[j][k] and not r.double[k]:
-                any_single = True
-                if r.match[k, ends[0]] or r.match[k, ends[1]]:
-                    return False
-    return any_single
+            if hands[j][k] and not r.double[k] and (r.match[k, ends[0]] or r.match[k, ends[1]]):
+                a, b = r.ends[k]
+                bits |= 1 << int(a) | 1 << int(b)
+    return bits
+
+
+def lock_values(r: DingniuRules, hands: list[list[int]], seat: int,
+                before: tuple[int, int] | None, after: tuple[int, int]) -> int:
+    """R6: the values a play by ``seat`` (ends ``before`` → ``after``) shuts out, 0 if it
+    does not lock. Scope "all": the others' 竖牌 could go before and none can after; scope
+    "value": some value's 竖牌 could go before and none of them can after."""
+    ob, oa = open_values(r, hands, seat, before), open_values(r, hands, seat, after)
+    if r.lock_scope == "all":
+        return ob if ob and not oa else 0
+    return ob & ~oa
+
+
+def is_suan(r: DingniuRules, hands: list[list[int]], seat: int, before: tuple[int, int],
+            after: tuple[int, int], alternatives: list[int]) -> bool:
+    """R6, R7, R11: the play of ``seat`` (``hands`` after it) that took the ends from
+    ``before`` to ``after`` is a 算帐; ``alternatives``: the seat's other legal plays."""
+    shut = lock_values(r, hands, seat, before, after)
+    if not shut:
+        return False
+    hand = hands[seat]
+    if seat == 0 and (sum(hand) == 0 or (r.tou_exempt == "playable_hand" and all(
+            r.match[k, after[0]] or r.match[k, after[1]] for k in range(N_KINDS) if hand[k]))):
+        return False  # R11
+    chose = any(not lock_values(r, hands, seat, before, lay(r, before, *split_action(b)))
+                for b in alternatives)
+    return chose or not shut & r.dead_smash_mask  # R7: a forced lock may be 死砸
+
+
+def suan_totals(r: DingniuRules, kou: list[int], hands: list[list[int]], seat: int,
+                ends: tuple[int, int]) -> list[int]:
+    """Totals after a 算帐 by ``seat``: its 扣 and hand pips; the others' 扣 pips, plus their
+    hand pips when counted (R9), less the doubles they lay on an open end first (R8)."""
+    out = []
+    for i in range(N_SEATS):
+        t = kou[i]
+        if i == seat or r.count_others_hand:
+            for k in range(N_KINDS):
+                c = hands[i][k]
+                if c and not (i != seat and r.closing_doubles and r.double[k]
+                              and (r.match[k, ends[0]] or r.match[k, ends[1]])):
+                    t += c * int(r.pips[k])
+        out.append(t)
+    return out
 
 
 def new_hand(hands: list[list[int]] | list[str], rules: str | DingniuRules | None = None) -> State:

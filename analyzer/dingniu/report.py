@@ -66,7 +66,7 @@ def open_hands_vs_heuristic(n_deals: int = 40, moves: int = 4, seed: int = 0,
                 break
             s = state_array(st)
             n = kd.legal(s, tiles, params, acts)
-            st.apply(int(kd.heuristic_action(s, tiles, hps[0], acts, n)))
+            st.apply(int(kd.heuristic_action(s, tiles, params, hps[0], acts, n)))
         stream = streams[i].copy()
         i += 1
         if st.is_terminal():

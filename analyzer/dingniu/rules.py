@@ -5,7 +5,7 @@ Tiles are identified by kind (0–12, rows of the table); a hand is a count per 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -48,6 +48,8 @@ TILES: tuple[Tile, ...] = (
     Tile("二六", ("杂八", "驴"), (2, 6), 1),
 )
 N_KINDS = len(TILES)
+LOCK_SCOPES = ("all", "value")  # R6
+TOU_EXEMPT = ("last_tile", "playable_hand")  # R11
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,11 @@ class DingniuRules:
     lead_pair_kinds: tuple[int, ...]  # kinds led as a pair when the 头牌 holds both (R4)
     lead_no_drag: bool  # 不能拉三家 (R3)
     suan_zhang: bool  # locks count as 算帐 (R6–R10)
+    lock_scope: str = "all"  # R6: "all" 竖牌 of the others shut out, or any one "value"
+    dead_smash_values: tuple[int, ...] = (1, 2, 3, 4, 5, 6)  # R7: a forced lock of these is 死砸
+    closing_doubles: bool = False  # R8: after a 算帐 the others lay their doubles first
+    count_others_hand: bool = True  # R8/R9: the others' hand tiles count in the comparison
+    tou_exempt: str = "last_tile"  # R11: 头牌's lock is no 算帐 with his "last_tile" / a "playable_hand"
     _arrays: dict = field(default=None, init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
@@ -71,6 +78,12 @@ class DingniuRules:
         counts = np.array([t.count for t in self.tiles], dtype=np.int64)
         if int(counts.sum()) != N_SEATS * self.hand_size:
             raise ValueError("the tile counts must fill four hands")
+        if self.lock_scope not in LOCK_SCOPES:
+            raise ValueError(f"lock_scope is one of {', '.join(LOCK_SCOPES)}")
+        if self.tou_exempt not in TOU_EXEMPT:
+            raise ValueError(f"tou_exempt is one of {', '.join(TOU_EXEMPT)}")
+        if not set(self.dead_smash_values) <= set(range(1, 7)):
+            raise ValueError("dead_smash_values are end values 1–6")
         # match[k, v]: tile k has an end v (v = 0 is "no end", never matched)
         match = np.zeros((len(self.tiles), 7), dtype=np.bool_)
         for k, (a, b) in enumerate(ends):
@@ -107,13 +120,18 @@ class DingniuRules:
         return self._arrays["double"]
 
     @property
+    def dead_smash_mask(self) -> int:
+        """Bit v set when a forced lock of value v is 死砸 (R7)."""
+        return sum(1 << v for v in set(self.dead_smash_values))
+
+    @property
     def total_pips(self) -> int:
         return int((self.pips * self.counts).sum())
 
 
-STANDARD = DingniuRules(
-    name="standard",
-    title="顶牛",
+SEED = DingniuRules(
+    name="seed",
+    title="顶牛 (the seed text's readings)",
     tiles=TILES,
     hand_size=HAND_SIZE,
     win_points=6,
@@ -122,18 +140,35 @@ STANDARD = DingniuRules(
     lead_pair_kinds=(4,),  # 红八
     lead_no_drag=True,
     suan_zhang=True,
+    lock_scope="all",  # R6: "别人手上的竖牌就都上不去了"
+    dead_smash_values=(1, 2, 3, 4, 5, 6),  # R7: every forced lock is 死砸
+    closing_doubles=False,  # R8: the hand ends at once
+    count_others_hand=True,  # R8/R9: everyone's hand tiles count
+    tou_exempt="last_tile",  # R11: 头牌净手 = a lock with his last tile
+)
+STANDARD = SEED  # the preset's former name
+
+NAVPIL = replace(
+    SEED,
+    name="navpil",
+    title="顶牛 (the navpil \"Ding Niu\" write-up's readings)",
+    lock_scope="value",  # R6: "Smothered Fives … in Ding Niu that's a block"
+    closing_doubles=True,  # R8: "players can add their doubles"
 )
 
-PRESETS: dict[str, DingniuRules] = {STANDARD.name: STANDARD}
+PRESETS: dict[str, DingniuRules] = {SEED.name: SEED, NAVPIL.name: NAVPIL}
+ALIASES: dict[str, str] = {"standard": "seed"}  # names a preset had before
 
 
 def get_rules(rules: str | DingniuRules | None = None) -> DingniuRules:
-    """The preset named ``rules`` (default standard); a rules value passes through."""
+    """The preset named ``rules`` (default seed; ``standard`` is its former name); a rules
+    value passes through."""
     if rules is None:
-        return STANDARD
+        return SEED
     if isinstance(rules, DingniuRules):
         return rules
     key = str(rules).strip().lower()
+    key = ALIASES.get(key, key)
     if key not in PRESETS:
         raise ValueError(f"unknown 顶牛 rules {rules!r} (choose from {', '.join(PRESETS)})")
     return PRESETS[key]

@@ -2,21 +2,29 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 
 from kernels.dingniu import game as kd
+from kernels.dingniu import pimc as kp
 from kernels.rng import states_from_seed
 
-from .engine import SUAN, State
+from .engine import SUAN, State, lay
+from .tiles import KOU
 from ..core.seats import seat_policy_names
 from .rules import N_KINDS, N_SEATS, DingniuRules, get_rules
 
-POLICIES = {"random": kd.RANDOM, "heuristic": kd.HEURISTIC}
+POLICIES = {"random": kd.RANDOM, "heuristic": kd.HEURISTIC, "tuned": kd.HEURISTIC,
+            "pimc": kp.PIMC}
+BATCH_POLICIES = ("random", "heuristic", "tuned")  # pimc plays in tournaments only
 CHUNK = 1024
+TUNED_FILE = Path(__file__).with_name("tuned.json")
 
 
 def rule_arrays(r: DingniuRules) -> tuple[np.ndarray, np.ndarray]:
-    """(tiles[13, 5], params[8]) of a preset, in the kernels' layout."""
+    """(tiles[13, 5], params[N_PARAMS]) of a preset, in the kernels' layout."""
     tiles = np.array([[a, b, a + b, c, int(a == b)] for (a, b), c in zip(r.ends, r.counts)],
                      dtype=np.int64)
     params = np.zeros(kd.N_PARAMS, dtype=np.int64)
@@ -26,17 +34,52 @@ def rule_arrays(r: DingniuRules) -> tuple[np.ndarray, np.ndarray]:
     params[kd.P_NO_DRAG] = int(r.lead_no_drag)
     params[kd.P_SUAN] = int(r.suan_zhang)
     params[kd.P_PAIR_MASK] = sum(1 << k for k in r.lead_pair_kinds)
+    params[kd.P_LOCK_VALUE] = int(r.lock_scope == "value")
+    params[kd.P_DEAD_MASK] = r.dead_smash_mask
+    params[kd.P_DOUBLES] = int(r.closing_doubles)
+    params[kd.P_COUNT_HAND] = int(r.count_others_hand)
+    params[kd.P_TOU_PLAYABLE] = int(r.tou_exempt == "playable_hand")
     return tiles, params
 
 
-def policy_ids(policies: str | list[str]) -> np.ndarray:
+def policy_ids(policies: str | list[str], known=BATCH_POLICIES) -> np.ndarray:
     """Policy ids per seat from ``"heuristic"`` (all seats) or four names ``a,b,c,d``."""
-    names = seat_policy_names(policies, N_SEATS, POLICIES)
+    names = seat_policy_names(policies, N_SEATS, known)
     return np.array([POLICIES[n] for n in names], dtype=np.int64)
 
 
-def heuristic_matrix(n_rows: int = N_SEATS) -> np.ndarray:
-    return np.tile(kd.HEURISTIC_DEFAULTS, (n_rows, 1))
+def tuned_vector(rules: str | DingniuRules | None = None) -> np.ndarray:
+    """The tuned heuristic weights of a preset (``tuned.json``, written by
+    ``scripts/dingniu_tune.py``); the defaults for a preset not tuned."""
+    data = json.loads(TUNED_FILE.read_text()) if TUNED_FILE.exists() else {}
+    got = data.get(get_rules(rules).name)
+    vec = np.array(got["weights"] if got else kd.HEURISTIC_DEFAULTS, dtype=np.float64)
+    if vec.shape != (kd.N_HEURISTIC,):
+        raise ValueError(f"{TUNED_FILE.name}: {kd.N_HEURISTIC} weights per preset")
+    return vec
+
+
+def policy_vector(name: str, rules: str | DingniuRules | None = None,
+                  pimc_samples: int | None = None, pimc_leaf: int | None = None) -> np.ndarray:
+    """A seat's parameter vector (``kernels.dingniu.pimc.N_VECTOR``): the heuristic's
+    weights (tuned for ``tuned`` and ``pimc``, whose play-outs use them), then pimc's
+    samples and exact-search leaf size."""
+    heur = tuned_vector(rules) if name in ("tuned", "pimc") else kd.HEURISTIC_DEFAULTS
+    pimc = kp.PIMC_DEFAULTS.copy()
+    if pimc_samples is not None:
+        pimc[0] = pimc_samples
+    if pimc_leaf is not None:
+        pimc[1] = pimc_leaf
+    return np.concatenate([heur, pimc])
+
+
+def heuristic_matrix(n_rows: int = N_SEATS, policies: str | list[str] | None = None,
+                     rules: str | DingniuRules | None = None) -> np.ndarray:
+    """Per-seat vectors: the default heuristic's, or each seat's from ``policies``."""
+    if policies is None:
+        return np.tile(policy_vector("heuristic"), (n_rows, 1))
+    names = seat_policy_names(policies, N_SEATS, POLICIES)
+    return np.stack([policy_vector(n, rules) for n in names])
 
 
 def state_array(st: State) -> np.ndarray:
@@ -47,6 +90,16 @@ def state_array(st: State) -> np.ndarray:
         s[kd.S_LEFT + seat] = sum(st.hands[seat])
         s[kd.S_NKOU + seat] = sum(st.kou[seat])
     s[kd.S_KOU:kd.S_KOU + N_SEATS] = st.kou_pips()
+    for seat in range(N_SEATS):
+        s[kd.S_KOUK + seat * N_KINDS:kd.S_KOUK + (seat + 1) * N_KINDS] = st.kou[seat]
+    ends, nk = None, [0] * N_SEATS  # the public 扣 masks, from the history
+    for seat, a in st.history:
+        if a % 8 == KOU:
+            s[kd.S_VOID + seat] |= (1 << ends[0]) | (1 << ends[1])
+            s[kd.S_KMASK + seat * 6 + nk[seat]] = s[kd.S_VOID + seat]
+            nk[seat] += 1
+        else:
+            ends = lay(st.rules, ends, a // 8, a % 8)
     s[kd.S_LAID:kd.S_LAID + N_KINDS] = st.laid
     if st.ends is not None:
         s[kd.S_E0], s[kd.S_E1] = st.ends
@@ -71,7 +124,7 @@ def play_hands(n: int, policies: str | list[str] = "random", seed: int = 0,
     n_chunks = -(-n // CHUNK)
     out = np.empty((n, kd.N_RESULT), dtype=np.int64)
     kd.play_chunks(states_from_seed(seed, n_chunks), CHUNK, n, tiles, params,
-                   policy_ids(policies), heuristic_matrix(), out)
+                   policy_ids(policies), heuristic_matrix(policies=policies, rules=rules), out)
     return out
 
 
@@ -92,5 +145,6 @@ def logged_hands(n: int, policies: str | list[str] = "random", seed: int = 0,
     masks = np.zeros((n, kd.MAX_MOVES, 2), dtype=np.uint64)
     moves = np.zeros(n, dtype=np.int64)
     kd.logged_chunks(states_from_seed(seed, n_chunks), chunk, n, tiles, params,
-                     policy_ids(policies), heuristic_matrix(), deals, out, acts, masks, moves)
+                     policy_ids(policies), heuristic_matrix(policies=policies, rules=rules),
+                     deals, out, acts, masks, moves)
     return deals, out, acts, masks, moves

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .engine import State, settle
+from .engine import State, settle, suan_totals
 from .rules import N_KINDS, N_SEATS, DingniuRules
 from .tiles import KOU
 
@@ -42,6 +42,7 @@ class _Tables:
         self.single_bit = [1 << k if single[k] else 0 for k in range(N_KINDS)]
         self._info: dict[int, tuple[tuple[int, ...], int, int]] = {}
         self._legal: dict[tuple[int, int, int], tuple[int, ...]] = {}
+        self._values: dict[int, int] = {}
 
     def info(self, code: int) -> tuple[tuple[int, ...], int, int]:
         """(kinds held, pips, bits of the 竖牌 kinds held) of a hand code."""
@@ -77,13 +78,53 @@ class _Tables:
         keep = e1 if e0 == slot else e0
         return (keep, other) if keep <= other else (other, keep)
 
-    def shut(self, codes: tuple[int, ...], seat: int, e0: int, e1: int) -> bool:
-        """R6 after-condition: the others hold 竖牌 but none on an open end (engine.locks)."""
+    def open_values(self, codes: tuple[int, ...], seat: int, e0: int, e1: int) -> int:
+        """Bit v: another seat holds a 竖牌 with an end v on an open end (engine.open_values)."""
         bits = 0
         for j in range(N_SEATS):
             if j != seat:
                 bits |= self.info(codes[j])[2]
-        return bits != 0 and not bits & (self.singles_on[e0] | self.singles_on[e1])
+        bits &= self.singles_on[e0] | self.singles_on[e1]
+        got = self._values.get(bits)
+        if got is None:
+            got = 0
+            for k in range(N_KINDS):
+                if bits >> k & 1:
+                    got |= 1 << self.ends[k][0] | 1 << self.ends[k][1]
+            self._values[bits] = got
+        return got
+
+    def locked(self, ob: int, oa: int) -> int:
+        """R6: the values shut out when the open values go from ``ob`` to ``oa``."""
+        if self.r.lock_scope == "value":
+            return ob & ~oa
+        return ob if ob and not oa else 0
+
+    def is_suan(self, codes: tuple[int, ...], new: tuple[int, ...], turn: int, e0: int,
+                e1: int, n0: int, n1: int, a: int) -> bool:
+        """R6, R7, R11: the play ``a`` (hands ``codes`` → ``new``, ends → ``n0, n1``) is a
+        算帐 (engine.is_suan)."""
+        ob = self.open_values(new, turn, e0, e1)
+        shut = self.locked(ob, self.open_values(new, turn, n0, n1)) if ob else 0
+        if not shut:
+            return False
+        if turn == 0 and (new[0] == 0 or (self.r.tou_exempt == "playable_hand" and all(
+                n0 in self.ends[k] or n1 in self.ends[k] for k in self.info(new[0])[0]))):
+            return False
+        for b in self.legal(codes[turn], e0, e1):
+            if b != a:
+                kb, sb = divmod(b, 8)
+                if not self.locked(ob, self.open_values(new, turn, *self.lay(e0, e1, kb, sb))):
+                    return True
+        return not shut & self.r.dead_smash_mask
+
+    def counts(self, code: int) -> list[int]:
+        """The count per kind of a hand code."""
+        out = []
+        for _ in range(N_KINDS):
+            code, x = divmod(code, 3)
+            out.append(x)
+        return out
 
 
 class Solver:
@@ -145,20 +186,9 @@ class Solver:
             n0, n1 = e0, e1
         else:
             n0, n1 = t.lay(e0, e1, k, slot)
-            if (t.r.suan_zhang and t.shut(new, turn, n0, n1)
-                    and not t.shut(codes, turn, e0, e1)
-                    and not (turn == 0 and mine == 0)):  # R11
-                chose = False
-                for b in t.legal(codes[turn], e0, e1):
-                    if b != a:
-                        kb, sb = divmod(b, 8)
-                        alt = codes[:turn] + (codes[turn] - t.pow3[kb],) + codes[turn + 1:]
-                        if not t.shut(alt, turn, *t.lay(e0, e1, kb, sb)):
-                            chose = True
-                            break
-                if chose:  # 算帐 (R7, R8)
-                    totals = [kou[i] + t.info(new[i])[1] for i in range(N_SEATS)]
-                    return tuple(settle(t.r, totals, turn))
+            if t.r.suan_zhang and t.is_suan(codes, new, turn, e0, e1, n0, n1, a):
+                totals = suan_totals(t.r, list(kou), [t.counts(c) for c in new], turn, (n0, n1))
+                return tuple(settle(t.r, totals, turn))
         for step in range(1, N_SEATS + 1):
             nxt = (turn + step) % N_SEATS
             if new[nxt]:

@@ -27,17 +27,27 @@ S_OVER = 76  # 0 running, 1 all tiles out, 2 算帐
 S_SUAN = 77  # the seat whose play was a 算帐, else -1
 S_LEFT = 78  # [4] tiles in hand
 S_MOVES = 82
-STATE_LEN = 83
+S_KOUK = 83  # [4 * 13] tiles 扣ed per seat and kind (hidden from the other seats)
+S_VOID = 135  # [4] bit v: the seat 扣ed while an end showed v (public)
+S_KMASK = 139  # [4 * 6] S_VOID of the seat just after its i-th 扣 (public)
+STATE_LEN = 163
 # tile table columns
 T_A, T_B, T_PIPS, T_COUNT, T_DOUBLE = 0, 1, 2, 3, 4
 # params
 P_WIN, P_L1, P_L2, P_L3, P_FACTOR, P_NO_DRAG, P_SUAN, P_PAIR_MASK = range(8)
-N_PARAMS = 8
+P_LOCK_VALUE = 8  # R6: 1 when a lock of any one value counts, 0 when all 竖牌 must be shut
+P_DEAD_MASK = 9  # R7: bit v set when a forced lock of value v is 死砸
+P_DOUBLES = 10  # R8: the others lay their doubles before the count
+P_COUNT_HAND = 11  # R8/R9: the others' hand tiles count
+P_TOU_PLAYABLE = 12  # R11: 头牌's lock is exempt when every tile left in hand can be laid
+N_PARAMS = 13
 # policies
 RANDOM, HEURISTIC = 0, 1
 # heuristic parameters
-H_PIPS, H_MINE, H_BLOCK, H_SUAN_RATIO, H_LOCK = range(5)
-HEURISTIC_DEFAULTS = np.array([1.0, 2.0, 1.0, 0.6, 30.0])
+H_PIPS, H_MINE, H_BLOCK, H_SUAN_RATIO, H_LOCK, H_DOUBLE, H_KOU_KEEP = range(7)
+N_HEURISTIC = 7
+HEURISTIC_NAMES = ("pips", "mine", "block", "suan_ratio", "lock", "double", "kou_keep")
+HEURISTIC_DEFAULTS = np.array([1.0, 2.0, 1.0, 0.6, 30.0, 0.0, 0.0])
 # result row
 R_PTS = 0  # [4] points
 R_TOT = 4  # [4] totals
@@ -128,18 +138,25 @@ def legal(state, tiles, params, out):
 
 
 @njit(cache=True)
-def _shut(state, tiles, seat, e0, e1):
-    """R6 after-condition: the others hold 竖牌 but none matching ``e0`` or ``e1``."""
-    any_single = False
+def _open_values(state, tiles, seat, e0, e1):
+    """Bit v: another seat holds a 竖牌 with an end v that matches ``e0`` or ``e1`` (R6)."""
+    bits = 0
     for j in range(N_SEATS):
         if j == seat:
             continue
         for k in range(N_KINDS):
-            if state[S_HAND + j * N_KINDS + k] > 0 and tiles[k, T_DOUBLE] == 0:
-                any_single = True
-                if _matches(tiles, k, e0) or _matches(tiles, k, e1):
-                    return False
-    return any_single
+            if (state[S_HAND + j * N_KINDS + k] > 0 and tiles[k, T_DOUBLE] == 0
+                    and (_matches(tiles, k, e0) or _matches(tiles, k, e1))):
+                bits |= (1 << tiles[k, T_A]) | (1 << tiles[k, T_B])
+    return bits
+
+
+@njit(inline="always", cache=True)
+def _locked(params, ob, oa):
+    """R6: the values shut out when the others' open values go from ``ob`` to ``oa``."""
+    if params[P_LOCK_VALUE]:
+        return ob & ~oa
+    return ob if ob != 0 and oa == 0 else 0
 
 
 @njit(inline="always", cache=True)
@@ -149,6 +166,37 @@ def _lay(tiles, e0, e1, k, slot):
     other = b if a == slot else a
     keep = e1 if e0 == slot else e0
     return (keep, other) if keep <= other else (other, keep)
+
+
+@njit(cache=True)
+def _is_suan(state, tiles, params, seat, e0, e1, a, acts, n_legal):
+    """R6, R7, R11: the play ``a`` just made (ends ``e0, e1`` before it) is a 算帐;
+    ``acts[:n_legal]`` were the seat's legal plays."""
+    ob = _open_values(state, tiles, seat, e0, e1)
+    if ob == 0:
+        return False
+    n0, n1 = state[S_E0], state[S_E1]
+    shut = _locked(params, ob, _open_values(state, tiles, seat, n0, n1))
+    if shut == 0:
+        return False
+    if seat == 0:  # R11
+        if state[S_LEFT] == 0:
+            return False
+        if params[P_TOU_PLAYABLE]:
+            all_go = True
+            for k in range(N_KINDS):
+                if state[S_HAND + k] > 0 and not (_matches(tiles, k, n0) or _matches(tiles, k, n1)):
+                    all_go = False
+            if all_go:
+                return False
+    for i in range(n_legal):  # R7: did the seat have a play that would not lock?
+        b = acts[i]
+        if b == a:
+            continue
+        f0, f1 = _lay(tiles, e0, e1, b // 8, b % 8)
+        if _locked(params, ob, _open_values(state, tiles, seat, f0, f1)) == 0:
+            return True
+    return (shut & params[P_DEAD_MASK]) == 0
 
 
 @njit(cache=True)
@@ -162,6 +210,9 @@ def apply(state, tiles, params, a, acts):
         state[h + k] -= 1
         state[S_LEFT + seat] -= 1
         state[S_KOU + seat] += tiles[k, T_PIPS]
+        state[S_KOUK + seat * N_KINDS + k] += 1
+        state[S_VOID + seat] |= (1 << state[S_E0]) | (1 << state[S_E1])
+        state[S_KMASK + seat * 6 + state[S_NKOU + seat]] = state[S_VOID + seat]
         state[S_NKOU + seat] += 1
     elif slot == LEAD:
         n = 1
@@ -174,33 +225,15 @@ def apply(state, tiles, params, a, acts):
     else:
         e0, e1 = state[S_E0], state[S_E1]
         n_legal = legal(state, tiles, params, acts)
-        shut_before = _shut(state, tiles, seat, e0, e1)
         state[h + k] -= 1
         state[S_LEFT + seat] -= 1
         state[S_LAID + k] += 1
         n0, n1 = _lay(tiles, e0, e1, k, slot)
         state[S_E0], state[S_E1] = n0, n1
-        if (params[P_SUAN] and not shut_before and _shut(state, tiles, seat, n0, n1)
-                and not (seat == 0 and state[S_LEFT] == 0)):  # R11
-            chose = False
-            state[h + k] += 1  # try each other play from the hand as it was
-            for i in range(n_legal):
-                b = acts[i]
-                if b == a:
-                    continue
-                kb = b // 8
-                f0, f1 = _lay(tiles, e0, e1, kb, b % 8)
-                state[h + kb] -= 1
-                open_ = not _shut(state, tiles, seat, f0, f1)
-                state[h + kb] += 1
-                if open_:
-                    chose = True
-                    break
-            state[h + k] -= 1
-            if chose:  # 算帐 (R7, R8)
-                state[S_OVER] = 2
-                state[S_SUAN] = seat
-                return
+        if params[P_SUAN] and _is_suan(state, tiles, params, seat, e0, e1, a, acts, n_legal):
+            state[S_OVER] = 2
+            state[S_SUAN] = seat
+            return
     for step in range(1, N_SEATS + 1):
         nxt = (seat + step) % N_SEATS
         if state[S_LEFT + nxt] > 0:
@@ -213,10 +246,15 @@ def apply(state, tiles, params, a, acts):
 def settle(state, tiles, params, res):
     """Fill the result row ``res``: points, totals, how it ended, 算帐 seat, moves."""
     tot = np.empty(N_SEATS, dtype=np.int64)
+    e0, e1 = state[S_E0], state[S_E1]
     for s in range(N_SEATS):
         tot[s] = state[S_KOU + s]
-        if state[S_OVER] == 2:
-            for k in range(N_KINDS):
+        if state[S_OVER] == 2 and (s == state[S_SUAN] or params[P_COUNT_HAND]):
+            lays = s != state[S_SUAN] and params[P_DOUBLES] != 0
+            for k in range(N_KINDS):  # R8, R9: doubles laid on an open end do not count
+                if lays and tiles[k, T_DOUBLE] == 1 and (_matches(tiles, k, e0)
+                                                         or _matches(tiles, k, e1)):
+                    continue
                 tot[s] += state[S_HAND + s * N_KINDS + k] * tiles[k, T_PIPS]
         res[R_TOT + s] = tot[s]
         res[R_PTS + s] = 0
@@ -275,22 +313,17 @@ def _sort_losers(order, n, tot):
 
 
 @njit(cache=True)
-def heuristic_action(state, tiles, hp, acts, n):
+def heuristic_action(state, tiles, params, hp, acts, n):
     """The heuristic's choice among the ``n`` legal ``acts``, from the seat's own view only.
 
-    扣 the cheapest tile; otherwise score each play: its pips (unload big tiles), own tiles
-    that can follow the new ends, minus unseen 竖牌 that could follow them, and a sure lock
-    rewarded or punished by whether its 算帐 should succeed.
+    扣 the cheapest tile (plus ``H_KOU_KEEP`` × the unseen tiles that share an end with it:
+    a tile that may go later is kept); otherwise score each play: its pips (unload big
+    tiles), own tiles that can follow the new ends, minus unseen 竖牌 that could follow them,
+    ``H_DOUBLE`` for a double, and a likely lock (R6 as the rules read it, judged on the
+    unseen tiles) rewarded or punished by whether its 算帐 should succeed.
     """
     seat = state[S_TURN]
     h = S_HAND + seat * N_KINDS
-    if acts[0] % 8 == KOU:
-        best, best_p = acts[0], 1 << 30
-        for i in range(n):
-            p = tiles[acts[i] // 8, T_PIPS]
-            if p < best_p:
-                best, best_p = acts[i], p
-        return best
     unseen = np.empty(N_KINDS, dtype=np.int64)  # not laid, not mine (others' hands or any 扣)
     hand_pips = 0
     unseen_pips = 0
@@ -298,14 +331,18 @@ def heuristic_action(state, tiles, hp, acts, n):
         unseen[k] = tiles[k, T_COUNT] - state[S_LAID + k] - state[h + k]
         hand_pips += state[h + k] * tiles[k, T_PIPS]
         unseen_pips += unseen[k] * tiles[k, T_PIPS]
+    if acts[0] % 8 == KOU:
+        return _heuristic_kou(tiles, hp, acts, n, unseen)
     unseen_pips -= state[S_KOU + seat]  # my own 扣 are known to me
+    e0, e1 = state[S_E0], state[S_E1]
+    ob = _unseen_values(tiles, unseen, e0, e1)
     best, best_s = acts[0], -1e300
     for i in range(n):
         k, slot = acts[i] // 8, acts[i] % 8
         if slot == LEAD:
             n0, n1 = min(tiles[k, T_A], tiles[k, T_B]), max(tiles[k, T_A], tiles[k, T_B])
         else:
-            n0, n1 = _lay(tiles, state[S_E0], state[S_E1], k, slot)
+            n0, n1 = _lay(tiles, e0, e1, k, slot)
         mine = 0
         follow = 0
         for j in range(N_KINDS):
@@ -314,8 +351,13 @@ def heuristic_action(state, tiles, hp, acts, n):
                 mine += c
             if tiles[j, T_DOUBLE] == 0 and (_matches(tiles, j, n0) or _matches(tiles, j, n1)):
                 follow += unseen[j]
-        s = hp[H_PIPS] * tiles[k, T_PIPS] + hp[H_MINE] * mine - hp[H_BLOCK] * follow
-        if slot != LEAD and follow == 0:
+        s = (hp[H_PIPS] * tiles[k, T_PIPS] + hp[H_MINE] * mine - hp[H_BLOCK] * follow
+             + hp[H_DOUBLE] * tiles[k, T_DOUBLE])
+        if params[P_LOCK_VALUE]:
+            likely = slot != LEAD and (ob & ~_unseen_values(tiles, unseen, n0, n1)) != 0
+        else:
+            likely = slot != LEAD and follow == 0
+        if likely:
             mine_total = state[S_KOU + seat] + hand_pips - tiles[k, T_PIPS]
             if mine_total < hp[H_SUAN_RATIO] * unseen_pips / 3.0:
                 s += hp[H_LOCK]
@@ -327,11 +369,40 @@ def heuristic_action(state, tiles, hp, acts, n):
 
 
 @njit(cache=True)
-def choose(state, tiles, policy, hp, rng, acts, n):
+def _heuristic_kou(tiles, hp, acts, n, unseen):
+    """The tile the heuristic 扣s: least pips + ``H_KOU_KEEP`` × unseen tiles sharing an end."""
+    best, best_p = acts[0], 1e300
+    for i in range(n):
+        k = acts[i] // 8
+        p = float(tiles[k, T_PIPS])
+        if hp[H_KOU_KEEP] != 0.0:
+            near = 0
+            for j in range(N_KINDS):
+                if _matches(tiles, j, tiles[k, T_A]) or _matches(tiles, j, tiles[k, T_B]):
+                    near += unseen[j]
+            p += hp[H_KOU_KEEP] * near
+        if p < best_p:
+            best, best_p = acts[i], p
+    return best
+
+
+@njit(cache=True)
+def _unseen_values(tiles, unseen, e0, e1):
+    """Bit v: an unseen 竖牌 with an end v matches ``e0`` or ``e1``."""
+    bits = 0
+    for k in range(N_KINDS):
+        if unseen[k] > 0 and tiles[k, T_DOUBLE] == 0 and (_matches(tiles, k, e0)
+                                                           or _matches(tiles, k, e1)):
+            bits |= (1 << tiles[k, T_A]) | (1 << tiles[k, T_B])
+    return bits
+
+
+@njit(cache=True)
+def choose(state, tiles, params, policy, hp, rng, acts, n):
     """The action policy ``policy`` (RANDOM or HEURISTIC) takes among ``acts[:n]``."""
     if policy == RANDOM or n == 1:
         return acts[bounded(rng, n)] if n > 1 else acts[0]
-    return heuristic_action(state, tiles, hp, acts, n)
+    return heuristic_action(state, tiles, params, hp, acts, n)
 
 
 @njit(cache=True)
@@ -348,7 +419,7 @@ def play_out(state, tiles, params, policies, hps, rng, res, log_act, log_legal):
     while state[S_OVER] == 0:
         seat = state[S_TURN]
         n = legal(state, tiles, params, acts)
-        a = choose(state, tiles, policies[seat], hps[seat], rng, acts, n)
+        a = choose(state, tiles, params, policies[seat], hps[seat], rng, acts, n)
         if logging:
             log_act[i, 0] = seat
             log_act[i, 1] = a
