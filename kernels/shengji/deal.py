@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from ..parallel import for_each_chunk
-from ..rng import next_u64
+from ..rng import _rotl
 from .context import CX_SUIT_MASK, TRUMP, new_context
 from .params import (JOKER_COLOUR_SWAPPED, P_JOKER_COLOUR, P_JOKER_PAIR_MAY_OPEN,
                      P_LEVEL_CARDS_NEED_JOKER, P_REBEL_THRESHOLD)
@@ -51,12 +51,20 @@ DEAL_AGG_SIZE = DT + DT_SIZE
 
 
 @njit(cache=True, inline="always")  # a call per batch costs more than the draws
-def _draw4(rng, n):
+def _draw4(s0, s1, s2, s3, n):
     """Four independent uniform draws below n, n-1, n-2, n-3 (n ≤ 2**15), one per 16-bit
-    quarter of one xoshiro output (Lemire's multiply-and-reject, all four kept only if
-    all four pass). Returned packed, 16 bits each."""
+    quarter of one xoshiro256** output (Lemire's multiply-and-reject, all four kept only
+    if all four pass). The state goes in and comes out as four scalars, which keeps it in
+    registers across the deal; returns ``(packed draws, s0, s1, s2, s3)``, 16 bits each."""
     while True:
-        w = next_u64(rng)
+        w = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+        t = s1 << np.uint64(17)
+        s2 ^= s0
+        s3 ^= s1
+        s1 ^= s2
+        s0 ^= s3
+        s2 ^= t
+        s3 = _rotl(s3, 45)
         x0 = np.int64(w & np.uint64(0xFFFF)) * n
         x1 = np.int64((w >> np.uint64(16)) & np.uint64(0xFFFF)) * (n - 1)
         x2 = np.int64((w >> np.uint64(32)) & np.uint64(0xFFFF)) * (n - 2)
@@ -66,7 +74,8 @@ def _draw4(rng, n):
         if (x0 & 0xFFFF) >= 65536 % n and (x1 & 0xFFFF) >= 65536 % (n - 1) \
                 and (x2 & 0xFFFF) >= 65536 % (n - 2) and (x3 & 0xFFFF) >= 65536 % (n - 3):
             break
-    return (x0 >> 16) | ((x1 >> 16) << 16) | ((x2 >> 16) << 32) | ((x3 >> 16) << 48)
+    js = (x0 >> 16) | ((x1 >> 16) << 16) | ((x2 >> 16) << 32) | ((x3 >> 16) << 48)
+    return js, s0, s1, s2, s3
 
 
 @njit(cache=True, inline="always")  # measured: a call per deal costs ~15 % of the deal
@@ -75,9 +84,10 @@ def deal(rng, deck, hands):
     scratch. Draws from ``rng`` in place."""
     deck[:] = DECK
     o1 = t1 = o2 = t2 = o3 = t3 = ok = tk = np.int64(0)
+    s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
     i = 107
     while i >= 24:  # 84 steps fix positions 24..107; positions 0..24 go to seat 0
-        js = _draw4(rng, i + 1)
+        js, s0, s1, s2, s3 = _draw4(s0, s1, s2, s3, i + 1)
         for t in range(4):
             j = (js >> (16 * t)) & 0xFFFF
             card = deck[j]
@@ -98,6 +108,7 @@ def deal(rng, deck, hands):
             else:
                 deck[i] = card
             i -= 1
+    rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, s3
     hands[1, 0], hands[1, 1] = o1, t1
     hands[2, 0], hands[2, 1] = o2, t2
     hands[3, 0], hands[3, 1] = o3, t3

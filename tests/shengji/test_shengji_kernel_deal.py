@@ -38,11 +38,12 @@ def test_lemire_acceptance_is_exactly_uniform():
 
 @pytest.mark.parametrize("n", [4, 5, 108])
 def test_draw4_is_uniform_and_independent(n):
-    rng = states_from_seed(3, 1)[0]
+    state = tuple(states_from_seed(3, 1)[0])
     draws = 60000
     outcomes = Counter()
     for _ in range(draws):
-        w = kd._draw4(rng, n)
+        w, *state = kd._draw4(*state, n)
+        state = [np.uint64(x) for x in state]
         js = [(w >> (16 * t)) & 0xFFFF for t in range(4)]
         assert all(0 <= j < n - t for t, j in enumerate(js))
         outcomes[js[0] * n ** 3 + js[1] * n ** 2 + js[2] * n + js[3] if n < 10 else js[0]] += 1
