@@ -35,11 +35,12 @@ def odds(n_deals: int = 200_000, seed: int = 0, rules: str | None = None) -> dic
 
 
 def tournament(policies: str = "heuristic,random", n_deals: int = 20_000, seed: int = 0,
-               rules: str | None = None) -> dict[str, Any]:
+               rules: str | None = None, pimc_samples: int | None = None,
+               pimc_leaf: int | None = None) -> dict[str, Any]:
     """``xianniu dingniu tournament``: two policies in duplicate over ``n_deals`` deals."""
     from .analysis import tournament as run
 
-    return run(policies, n_deals, seed, rules).as_dict()
+    return run(policies, n_deals, seed, rules, pimc_samples, pimc_leaf).as_dict()
 
 
 def best_play(position: Any = None, hand: str | None = None, history: str | None = None,
@@ -63,12 +64,12 @@ def best_play(position: Any = None, hand: str | None = None, history: str | None
     return run(position, samples, seed, solve_samples, rules)
 
 
-def replay_record(record: Any) -> dict[str, Any]:
-    """``xianniu dingniu replay``: check a record move by move; the log and, if the hand is
-    over, the counts and points."""
+def replay_record(record: Any, rules: str | None = None) -> dict[str, Any]:
+    """``xianniu dingniu replay``: check a record move by move (under ``rules`` when given);
+    the log and, if the hand is over, the counts and points."""
     from .records import replay
 
-    st = replay(record)
+    st = replay(record, rules)
     over = st.is_terminal()
     return {"game": "dingniu", "rules": st.rules.name, "log": st.describe(), "over": over,
             "end": st.end_reason, "suan_seat": st.suan_seat if over else None,
@@ -76,13 +77,14 @@ def replay_record(record: Any) -> dict[str, Any]:
             "to_act": st.current_player()}
 
 
-def solve_record(record: Any) -> dict[str, Any]:
-    """``xianniu dingniu solve``: max-n values, all hands open, of a record's position."""
+def solve_record(record: Any, rules: str | None = None) -> dict[str, Any]:
+    """``xianniu dingniu solve``: max-n values, all hands open, of a record's position
+    (under ``rules`` when given)."""
     from .records import replay
     from .solver import solve
     from .tiles import format_action
 
-    st = replay(record)
+    st = replay(record, rules)
     t0 = time.perf_counter()
     sol = solve(st)
     return {"game": "dingniu", "rules": st.rules.name, "values": list(sol.values),

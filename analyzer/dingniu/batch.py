@@ -129,7 +129,8 @@ class Result(RunCounts):
     game = "dingniu"
 
     def as_json(self) -> dict[str, Any]:
-        """Per seat: mean points, P(win), mean count; P(算帐) and its success rate."""
+        """Per seat: mean points, P(win), mean count; P(算帐), its success rate and P(包庄)
+        (a 算帐 that fails, per hand)."""
         c, n = self.counts, self.hands
         seats = [{"seat": s, "name": SEAT_NAMES[s],
                   "points": mean_ci_from_sums(float(c[A_PTS + s]), float(c[A_PTS_SQ + s]),
@@ -138,7 +139,8 @@ class Result(RunCounts):
                   "count": mean_ci_from_sums(float(c[A_CNT + s]), float(c[A_CNT_SQ + s]),
                                              n).as_dict()} for s in range(N_SEATS)]
         return {**self.head(), "seats": seats, "p_suan": proportion_ci(int(c[A_SUAN]), n).as_dict(),
-                "p_suan_success": proportion_ci(int(c[A_SUAN_WON]), int(c[A_SUAN])).as_dict()}
+                "p_suan_success": proportion_ci(int(c[A_SUAN_WON]), int(c[A_SUAN])).as_dict(),
+                "p_baozhuang": proportion_ci(int(c[A_SUAN] - c[A_SUAN_WON]), n).as_dict()}
 
     def tidy(self) -> pd.DataFrame:
         """One row per statistic and seat: value, 95% CI, n and the run's metadata."""
@@ -147,7 +149,7 @@ class Result(RunCounts):
         for seat in s["seats"]:
             for stat in ("points", "p_win", "count"):
                 rows.append({"statistic": stat, "seat": seat["seat"], **_ci_cols(seat[stat])})
-        for stat in ("p_suan", "p_suan_success"):
+        for stat in ("p_suan", "p_suan_success", "p_baozhuang"):
             rows.append({"statistic": stat, "seat": None, **_ci_cols(s[stat])})
         df = pd.DataFrame(rows)
         df["seat"] = df["seat"].astype("Int64")
@@ -166,6 +168,7 @@ class Result(RunCounts):
                          f"count {_fmt(seat['count'], 2)}")
         lines.append(f"  P(算帐) {_pct(s['p_suan'])}")
         lines.append(f"  P(算帐 succeeds | 算帐) {_pct(s['p_suan_success'])}")
+        lines.append(f"  P(包庄) {_pct(s['p_baozhuang'])}")
         return "\n".join(lines)
 
 

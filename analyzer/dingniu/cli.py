@@ -12,10 +12,12 @@ from ..core.cli_common import (JSON_OPTION, batch_options, deals_option, emit_js
     interruptible, progress_bar)
 from ..core.fileio import read_json
 from .describe import best_play_lines, odds_lines, replay_lines, solve_line, tournament_lines
-from .rules import PRESETS
+from .rules import ALIASES, PRESETS
 
-RULES_OPTION = click.option("--rules", "rules", type=click.Choice(sorted(PRESETS)),
-                            default=None, help="顶牛 preset (default standard).")
+RULES_OPTION = click.option("--rules", "rules",
+                            type=click.Choice(sorted([*PRESETS, *ALIASES]), case_sensitive=False),
+                            default=None, help="顶牛 preset: seed (default; former name "
+                            "standard) or navpil (docs/dingniu.md).")
 SEED_OPTION = click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
                            help="Root seed (streams spawned from SeedSequence(seed)).")
 
@@ -56,16 +58,21 @@ def odds(n_deals: int, seed: int, rules: str | None, as_json: bool) -> None:
 
 @group.command()
 @click.option("--policies", default="heuristic,random", show_default=True,
-              help="The two policies compared, A,B.")
+              help="The two policies compared, A,B: random, heuristic, tuned, pimc.")
 @deals_option(20_000, help="Deals; each is played under the 14 seatings with both "
                           "policies.")
+@click.option("--pimc-samples", type=click.IntRange(min=1), default=None,
+              help="Hidden deals pimc samples per decision (default 24).")
+@click.option("--pimc-leaf", type=click.IntRange(min=0, max=16), default=None,
+              help="pimc searches exactly (max-n) with at most this many tiles left in "
+                   "hand (default 10).")
 @SEED_OPTION
 @RULES_OPTION
 @JSON_OPTION
-def tournament(policies: str, n_deals: int, seed: int, rules: str | None,
-               as_json: bool) -> None:
+def tournament(policies: str, n_deals: int, pimc_samples: int | None, pimc_leaf: int | None,
+               seed: int, rules: str | None, as_json: bool) -> None:
     """Duplicate tournament of two policies: mean points per hand and A − B with 95% CI."""
-    res = api.tournament(policies, n_deals, seed, rules)
+    res = api.tournament(policies, n_deals, seed, rules, pimc_samples, pimc_leaf)
     if as_json:
         emit_json(res)
         return
@@ -97,10 +104,12 @@ def best_play(file: str | None, hand: str | None, history: str | None, samples: 
 
 @group.command()
 @click.argument("file", metavar="FILE|-")
+@RULES_OPTION
 @JSON_OPTION
-def replay(file: str, as_json: bool) -> None:
-    """Check a 顶牛 game record move by move and print the result."""
-    res = api.replay_record(read_json(file))
+def replay(file: str, rules: str | None, as_json: bool) -> None:
+    """Check a 顶牛 game record move by move and print the result (--rules overrides the
+    record's preset)."""
+    res = api.replay_record(read_json(file), rules)
     if as_json:
         emit_json(res)
         return
@@ -109,10 +118,12 @@ def replay(file: str, as_json: bool) -> None:
 
 @group.command()
 @click.argument("file", metavar="FILE|-")
+@RULES_OPTION
 @JSON_OPTION
-def solve(file: str, as_json: bool) -> None:
-    """Max-n values with all hands open of a record's position (its deal and actions)."""
-    res = api.solve_record(read_json(file))
+def solve(file: str, rules: str | None, as_json: bool) -> None:
+    """Max-n values with all hands open of a record's position (its deal and actions;
+    --rules overrides the record's preset)."""
+    res = api.solve_record(read_json(file), rules)
     if as_json:
         emit_json(res)
         return

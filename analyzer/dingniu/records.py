@@ -61,8 +61,9 @@ def parse_action(entry: Any, where: str, hidden_ok: bool = False) -> tuple[int |
     return seat, "kou" if _KINDS[kind] == KOU else kind, k, _KINDS[kind]
 
 
-def replay(record: Any) -> State:
-    """The state after every action of ``record``; ValueError names the first bad one."""
+def replay(record: Any, rules: str | None = None) -> State:
+    """The state after every action of ``record`` (under ``rules`` when given, else the
+    record's preset); ValueError names the first bad one."""
     if not isinstance(record, dict):
         raise ValueError("a 顶牛 record is a JSON object")
     if record.get("format", FORMAT) != FORMAT:
@@ -70,7 +71,7 @@ def replay(record: Any) -> State:
     hands = record.get("hands")
     if not isinstance(hands, list) or len(hands) != 4 or not all(isinstance(h, str) for h in hands):
         raise ValueError("a record needs \"hands\": four strings of six tiles")
-    st = new_hand(hands, get_rules(record.get("rules")))
+    st = new_hand(hands, get_rules(rules or record.get("rules")))
     actions = record.get("actions", [])
     if not isinstance(actions, list):
         raise ValueError("\"actions\" must be a list")

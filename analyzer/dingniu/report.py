@@ -30,7 +30,8 @@ from ..report.render import Block, Page
 from ..report.section import ReportSpec, seed_sequence
 from .analysis import SEAT_NAMES, odds, simulate, tournament
 from .engine import new_hand
-from .rules import N_KINDS, N_SEATS, DingniuRules, get_rules
+from .ladder import hidden_cost, ladder
+from .rules import N_KINDS, N_SEATS, PRESETS, DingniuRules, get_rules
 from .sim import heuristic_matrix, policy_ids, rule_arrays, state_array
 from .solver import Solver
 
@@ -116,70 +117,91 @@ def report_data(n_hands: int = 200_000, n_deals: int = 20_000, n_odds: int = 200
 # The report's section.
 
 KEY = "dingniu"
-TABLES = ("dingniu_seats", "dingniu_ladder", "dingniu_open")
-PARTS = ("random", "heuristic", "ladder", "open")
+TABLES = ("dingniu_seats", "dingniu_ladder", "dingniu_open", "dingniu_cost")
+PARTS = ("random", "heuristic", "ladder", "open", "cost")
 POLICIES = ("random", "heuristic")
 OPEN_MOVES = 4  # open-hand positions start after the heuristic's first four moves
 SEAT_KEYS = ("dn_seat0", "dn_seat1", "dn_seat2", "dn_seat3")
+RULE_NAMES = tuple(PRESETS)  # both presets, side by side
 assert len(SEAT_NAMES) == len(SEAT_KEYS)
 
 TEXT: dict[str, tuple[str, str]] = {
     "sec_dingniu": ("顶牛（骨牌）", "dingniu (Chinese dominoes)"),
-    "step_dingniu": ("顶牛：各座位、复式对局、明牌求解", "dingniu: seats, ladder, open hands"),
+    "step_dingniu": ("顶牛：两种规则下的座位、复式对局、明牌求解", "dingniu: seats, ladder, open "
+                     "hands under both presets"),
     "intro_dingniu": ("顶牛是四人骨牌游戏，24 张牌，每人 6 张，头牌先出；规则与未定之处见 "
-                      "docs/dingniu.md。下表为各座位在两种策略下的平均得分与 P(赢)，以及复式对局"
-                      "中 heuristic 对 random 的优势。",
+                      "docs/dingniu.md。两种规则并列：seed（按种子的解）与 navpil（按 navpil "
+                      "的 Ding Niu：一种点数不能再出就算算帐，算帐后其他三家可先上双头同点的牌）。"
+                      "下表为各座位的平均得分与 P(赢)、P(算帐)、P(包庄)，以及复式对局中各策略的差值。",
                       "dingniu is a four-player domino game: 24 tiles, six each, the first seat "
-                      "(tou pai) leads; docs/dingniu.md has the rules and its readings. Below: "
-                      "each seat's mean points and P(win) under both policies, and the "
-                      "heuristic's edge over random in a duplicate tournament."),
-    "dn_caption": ("样本：每种策略 {hands} 局，复式对局 {deals} 副牌，明牌求解 {open} 个局面；"
-                   "区间均为 95% 置信区间；种子：{seeds}（由 --seed {seed} 派生）。",
-                   "Sample: {hands} hands per policy, {deals} deals in the duplicate "
-                   "tournament, {open} positions solved with open hands; intervals are 95% "
-                   "CIs; seeds: {seeds} (spawned from --seed {seed})."),
+                      "(tou pai) leads; docs/dingniu.md has the rules and its readings. Two "
+                      "presets side by side: seed (the seed text's readings) and navpil (after "
+                      "navpil's Ding Niu page: shutting out one value is a lock, and after a "
+                      "suan zhang the others lay their doubles first). Below: each seat's mean "
+                      "points and P(win), P(suan zhang), P(bao zhuang), and the policies' "
+                      "differences in duplicate."),
+    "dn_caption": ("样本：每种规则每种策略 {hands} 局；复式对局 {deals} 副牌（pimc {pimc} "
+                   "副牌）；明牌求解 {open} 个局面；暗牌代价 {cost} 个局面；区间均为 95% "
+                   "置信区间；种子：{seeds}（由 --seed {seed} 派生）。",
+                   "Sample: {hands} hands per preset and policy; {deals} deals per duplicate "
+                   "match ({pimc} with pimc); {open} positions solved with open hands; {cost} "
+                   "positions for the cost of hidden information; intervals are 95% CIs; "
+                   "seeds: {seeds} (spawned from --seed {seed})."),
     "intro_dn_open": ("明牌与暗牌：从启发式先走 {moves} 步后的局面，四家都用启发式打完的得分，与四家"
-                      "明牌、各自求最优（max-n 精确求解）的得分相比；差值显示暗牌信息的代价。",
+                      "明牌、各自求最优（max-n 精确求解）的得分相比。",
                       "Open and hidden hands: from the position after the heuristic's first "
                       "{moves} moves, each seat's points when all four play the heuristic, "
-                      "beside the exact max-n value with all hands open; the gap is what "
-                      "hidden information costs."),
+                      "beside the exact max-n value with all hands open."),
+    "intro_dn_cost": ("暗牌的代价：一局末（四家手中只有 8–14 张牌）出牌时可出多于一种的局面，各"
+                      "策略所出之牌的明牌值比明牌最优少几分，以及它正是明牌最优的概率。",
+                      "The cost of hidden information: late in a hand (8–14 tiles left in the "
+                      "hands), at a decision with two or more legal actions, how many points "
+                      "each policy's choice is worth less than the best action with all hands "
+                      "open (max-n), and P(its choice is an open-hand best action)."),
     "dn_seat0": ("头牌", "1st (tou pai)"),
     "dn_seat1": ("二牌", "2nd"),
     "dn_seat2": ("三牌", "3rd"),
     "dn_seat3": ("末牌", "4th"),
-    "dn_by_policy": ("各座位的平均得分", "mean points by seat"),
+    "dn_by_rules": ("启发式下各座位的平均得分", "mean points by seat, heuristic"),
+    "dn_ladder_title": ("复式对局：策略差值", "duplicate: policy differences"),
     "dn_open_title": ("明牌最优与启发式", "open hands (max-n) and heuristic"),
     "dn_heuristic": ("启发式", "heuristic"),
     "dn_open": ("明牌最优（max-n）", "open hands (max-n)"),
     "dn_gap": ("明牌 − 启发式", "open − heuristic"),
     "dn_p_win": ("P(赢)", "P(win)"),
     "dn_p_suan": ("P(算帐)，每局", "P(suan zhang) per hand"),
+    "dn_p_bao": ("P(包庄)，每局", "P(bao zhuang) per hand"),
+    "dn_rules": ("规则", "preset"),
+    "dn_policy": ("策略", "policy"),
+    "dn_loss": ("比明牌最优少 [95% 置信区间]", "below the open-hand best [95% CI]"),
+    "dn_p_best": ("P(明牌最优)", "P(open-hand best)"),
 }
 T = Labels(TEXT, base=SHARED)
 
 
 def sizes(hands: int) -> dict[str, int]:
-    """Hands simulated per policy, deals of the ladder, positions solved with open hands."""
-    return {"hands": int(hands), "deals": max(2, int(hands) // 20),
-            "open": max(4, min(100, int(hands) // 4000))}
+    """Hands simulated per preset and policy, deals of the heuristic ladder and of the pimc
+    rung, positions solved with open hands, decision points for the hidden-information
+    cost."""
+    h = int(hands)
+    return {"hands": h, "deals": max(2, h // 20), "pimc": max(2, h // 1000),
+            "open": max(4, min(40, h // 10000)), "cost": max(20, min(2000, h // 200))}
 
 
-def seeds(spec: ReportSpec, root: np.random.SeedSequence | None = None) -> dict[str, int]:
-    """One seed per part, spawned from ``root`` (default: the section's root for
+def seeds(spec: ReportSpec, root: np.random.SeedSequence | None = None) -> dict[str, dict[str, int]]:
+    """One seed per preset and part, spawned from ``root`` (default: the section's root for
     ``spec.seed``)."""
     root = root if root is not None else seed_sequence(spec.seed, KEY)
-    return {p: int(c.generate_state(1)[0]) for p, c in zip(PARTS, root.spawn(len(PARTS)))}
+    return {name: {p: int(c.generate_state(1)[0]) for p, c in zip(PARTS, sub.spawn(len(PARTS)))}
+            for name, sub in zip(RULE_NAMES, root.spawn(len(RULE_NAMES)))}
 
 
-def commands(spec: ReportSpec, s: dict[str, int] | None = None) -> list[str]:
-    """The ``xianniu dingniu`` commands that reproduce the seats and the ladder alone, from
-    the part seeds ``s`` (default: :func:`seeds`)."""
+def commands(spec: ReportSpec, s: dict[str, dict[str, int]] | None = None) -> list[str]:
+    """The ``xianniu dingniu`` commands that reproduce the seats of each preset alone, from
+    the part seeds ``s`` (default: :func:`seeds`); the ladder's are in its table."""
     n, s = sizes(spec.hands), s if s is not None else seeds(spec)
-    return [f"xianniu dingniu simulate --hands {n['hands']} --policy {p} --seed {s[p]}"
-            for p in POLICIES] + [
-        f"xianniu dingniu tournament --policies heuristic,random --deals {n['deals']} "
-        f"--seed {s['ladder']}"]
+    return [f"xianniu dingniu simulate --hands {n['hands']} --policy {p} --rules {r} "
+            f"--seed {s[r][p]}" for r in RULE_NAMES for p in POLICIES]
 
 
 @dataclass
@@ -187,30 +209,37 @@ class DingniuData:
     """The section's tables and what made them."""
 
     spec: ReportSpec
-    seeds: dict[str, int]
+    seeds: dict[str, dict[str, int]]
     tables: dict[str, pd.DataFrame]
 
 
-def section_tables(spec: ReportSpec, s: dict[str, int]) -> dict[str, pd.DataFrame]:
-    """The section's tables from the part seeds ``s``, every row with n, 95% CI and seed."""
-    n = sizes(spec.hands)
+def _seat_rows(r: DingniuRules, n: int, s: dict[str, int]) -> list[dict[str, Any]]:
     rows = []
     for policy in POLICIES:
-        sim = simulate(n["hands"], policy, s[policy])
+        sim = simulate(n, policy, s[policy], r)
         for seat in sim["seats"]:
-            pts, win, suan = seat["points"], seat["p_win"], sim["p_suan"]
-            rows.append({"policy": policy, "seat": seat["seat"], "points": pts["value"],
-                         "points_low": pts["low"], "points_high": pts["high"],
-                         "p_win": win["value"], "p_win_low": win["low"],
-                         "p_win_high": win["high"], "p_suan": suan["value"],
-                         "p_suan_low": suan["low"], "p_suan_high": suan["high"], "n": pts["n"],
-                         "seed": s[policy]})
-    ladder = tournament("heuristic,random", n["deals"], s["ladder"]).differences()
-    ladder["seed"] = s["ladder"]
-    open_hands = open_hands_vs_heuristic(n["open"], OPEN_MOVES, s["open"])
-    open_hands["seed"] = s["open"]
-    return {"dingniu_seats": pd.DataFrame(rows), "dingniu_ladder": ladder,
-            "dingniu_open": open_hands}
+            row = {"rules": r.name, "policy": policy, "seat": seat["seat"]}
+            for key, e in (("points", seat["points"]), ("p_win", seat["p_win"]),
+                           ("p_suan", sim["p_suan"]), ("p_bao", sim["p_baozhuang"])):
+                row.update({key: e["value"], f"{key}_low": e["low"], f"{key}_high": e["high"]})
+            rows.append({**row, "n": seat["points"]["n"], "seed": s[policy]})
+    return rows
+
+
+def section_tables(spec: ReportSpec, s: dict[str, dict[str, int]]) -> dict[str, pd.DataFrame]:
+    """The section's tables from the part seeds ``s``, every row with n, 95% CI and seed."""
+    n = sizes(spec.hands)
+    seats, lad, opens, costs = [], [], [], []
+    for name in RULE_NAMES:
+        r, ps = get_rules(name), s[name]
+        seats += _seat_rows(r, n["hands"], ps)
+        lad.append(ladder(r, n["deals"], n["pimc"], ps["ladder"]))
+        op = open_hands_vs_heuristic(n["open"], OPEN_MOVES, ps["open"], r)
+        op["rules"], op["seed"] = r.name, ps["open"]
+        opens.append(op)
+        costs.append(hidden_cost(r, n["cost"], ps["cost"]))
+    return {"dingniu_seats": pd.DataFrame(seats), "dingniu_ladder": pd.concat(lad),
+            "dingniu_open": pd.concat(opens), "dingniu_cost": pd.concat(costs)}
 
 
 def _bars(ax, x, groups) -> None:
@@ -218,30 +247,35 @@ def _bars(ax, x, groups) -> None:
     label)."""
     offs, width = plots.offsets(len(groups))
     for off, (v, lo, hi, color, label) in zip(offs, groups):
+        v, lo, hi = (np.asarray(a, dtype=float) for a in (v, lo, hi))
         ax.bar(x + off, v, width=width, color=color, label=label, yerr=[v - lo, hi - v],
                capsize=3)
 
 
 def figure(data: DingniuData, lang: str) -> Figure:
-    """Mean points per seat under each policy, and open hands against the heuristic."""
+    """Mean points per seat under each preset (heuristic), and the ladder under each."""
     n = sizes(data.spec.hands)
     fig, (a1, a2) = plots.new_figure(
         data.spec, T("sec_dingniu", lang),
         f"{fmt_n(n['hands'], T('unit_hands', lang))} / "
-        f"{fmt_n(n['open'], T('unit_positions', lang))}", ncols=2, width=10.5)
-    x = np.arange(len(SEAT_KEYS))
+        f"{fmt_n(n['deals'], T('unit_deals', lang))}", ncols=2, width=10.5)
+    colors = (plots.BLUE, plots.ORANGE)
     seats = data.tables["dingniu_seats"]
-    by = {p: seats[seats["policy"] == p].sort_values("seat") for p in POLICIES}
-    _bars(a1, x, [(by[p]["points"], by[p]["points_low"], by[p]["points_high"], c, p)
-                  for p, c in zip(POLICIES, (plots.GREY, plots.BLUE))])
-    op = data.tables["dingniu_open"].sort_values("seat")
-    _bars(a2, x, [(op["heuristic"], op["heuristic_low"], op["heuristic_high"], plots.BLUE,
-                   T("dn_heuristic", lang)),
-                  (op["open_hands"], op["open_low"], op["open_high"], plots.RED,
-                   T("dn_open", lang))])
-    for ax, title in ((a1, "dn_by_policy"), (a2, "dn_open_title")):
+    x = np.arange(len(SEAT_KEYS))
+    by = {r: seats[(seats["rules"] == r) & (seats["policy"] == "heuristic")].sort_values("seat")
+          for r in RULE_NAMES}
+    _bars(a1, x, [(by[r]["points"], by[r]["points_low"], by[r]["points_high"], c, r)
+                  for r, c in zip(RULE_NAMES, colors)])
+    a1.set_xticks(x, [T(k, lang) for k in SEAT_KEYS])
+    lad = data.tables["dingniu_ladder"]
+    rungs = [f"{a} − {b}" for a, b in zip(lad["a"], lad["b"])][:len(lad) // len(RULE_NAMES)]
+    xr = np.arange(len(rungs))
+    _bars(a2, xr, [(g["diff"], g["ci_low"], g["ci_high"], c, r)
+                   for (r, g), c in zip(((r, lad[lad["rules"] == r]) for r in RULE_NAMES),
+                                        colors)])
+    a2.set_xticks(xr, rungs, fontsize=8)
+    for ax, title in ((a1, "dn_by_rules"), (a2, "dn_ladder_title")):
         ax.axhline(0, color="0.3", lw=0.6)
-        ax.set_xticks(x, [T(k, lang) for k in SEAT_KEYS])
         ax.set_ylabel(T("points", lang))
         ax.set_title(T(title, lang), fontsize=10)
         ax.legend(frameon=False, fontsize=8)
@@ -253,43 +287,57 @@ def _seat_table(page: Page, seats: pd.DataFrame) -> None:
     rows = []
     for seat, key in enumerate(SEAT_KEYS):
         row: dict[str, str] = {t("col_seat"): t(key)}
-        for policy in POLICIES:
-            r = seats[(seats["policy"] == policy) & (seats["seat"] == seat)].iloc[0]
-            row[f"{policy} · {t('col_mean')}"] = fmt_ci(r["points"], r["points_low"],
-                                                        r["points_high"])
-            row[f"{policy} · {t('dn_p_win')}"] = fmt_ci(r["p_win"], r["p_win_low"],
-                                                        r["p_win_high"], "probability")
+        for name in RULE_NAMES:
+            for policy in POLICIES:
+                r = seats[(seats["rules"] == name) & (seats["policy"] == policy)
+                          & (seats["seat"] == seat)].iloc[0]
+                row[f"{name} · {policy} · {t('col_mean')}"] = fmt_ci(
+                    r["points"], r["points_low"], r["points_high"])
+                row[f"{name} · {policy} · {t('dn_p_win')}"] = fmt_ci(
+                    r["p_win"], r["p_win_low"], r["p_win_high"], "probability")
         rows.append(row)
-    suan = {t("col_seat"): t("dn_p_suan")}
-    for policy in POLICIES:
-        r = seats[seats["policy"] == policy].iloc[0]
-        suan[f"{policy} · {t('col_mean')}"] = ""
-        suan[f"{policy} · {t('dn_p_win')}"] = fmt_ci(r["p_suan"], r["p_suan_low"],
-                                                     r["p_suan_high"], "probability")
-    rows.append(suan)
+    for stat, key in (("p_suan", "dn_p_suan"), ("p_bao", "dn_p_bao")):
+        row = {t("col_seat"): t(key)}
+        for name in RULE_NAMES:
+            for policy in POLICIES:
+                r = seats[(seats["rules"] == name) & (seats["policy"] == policy)].iloc[0]
+                row[f"{name} · {policy} · {t('col_mean')}"] = ""
+                row[f"{name} · {policy} · {t('dn_p_win')}"] = fmt_ci(
+                    r[stat], r[f"{stat}_low"], r[f"{stat}_high"], "probability")
+        rows.append(row)
     page.table(pd.DataFrame(rows))
 
 
 def blocks(data: DingniuData, lang: str) -> list[Block]:
-    """The section's part of the page: seats, the ladder, open hands; n, seeds, commands."""
+    """The section's part of the page: seats, the ladder, open hands and the cost of hidden
+    information under both presets; n, seeds, commands."""
     page = Page(T, lang)
     t, n, s = page.t, sizes(data.spec.hands), data.seeds
     page.h2(t("sec_dingniu"), "dingniu")
     page.p(t("intro_dingniu"))
     page.figure("dingniu", t("sec_dingniu"))
     page.p(t("dn_caption", hands=f"{n['hands']:,}", deals=f"{n['deals']:,}",
-             open=f"{n['open']:,}", seeds=" / ".join(str(s[p]) for p in PARTS),
-             seed=data.spec.seed))
+             pimc=f"{n['pimc']:,}", open=f"{n['open']:,}", cost=f"{n['cost']:,}",
+             seeds=" / ".join(f"{r}: " + ", ".join(str(s[r][p]) for p in PARTS)
+                              for r in RULE_NAMES), seed=data.spec.seed))
     page.p(t("caption_cmd"))
-    page.code(commands(data.spec, s))
+    lad = data.tables["dingniu_ladder"]
+    page.code(commands(data.spec, s) + list(lad["command"]))
     _seat_table(page, data.tables["dingniu_seats"])
-    lad = data.tables["dingniu_ladder"].iloc[0]
-    page.table(pd.DataFrame([{t("col_match"): f"{lad['a']} − {lad['b']}",
-                              t("col_diff"): fmt_ci(lad["diff"], lad["ci_low"], lad["ci_high"]),
-                              t("col_deals"): f"{int(lad['n_deals']):,}"}]))
+    page.table(pd.DataFrame([{t("dn_rules"): r["rules"], t("col_match"): f"{r['a']} − {r['b']}",
+                              t("col_diff"): fmt_ci(r["diff"], r["ci_low"], r["ci_high"]),
+                              t("col_deals"): f"{int(r['n_deals']):,}"}
+                             for _, r in lad.iterrows()]))
+    page.p(t("intro_dn_cost"))
+    page.table(pd.DataFrame([{t("dn_rules"): r["rules"], t("dn_policy"): r["policy"],
+                              t("dn_loss"): fmt_ci(r["loss"], r["loss_low"], r["loss_high"]),
+                              t("dn_p_best"): fmt_ci(r["p_best"], r["p_best_low"],
+                                                     r["p_best_high"], "probability"),
+                              "n": f"{int(r['n']):,}"}
+                             for _, r in data.tables["dingniu_cost"].iterrows()]))
     page.p(t("intro_dn_open", moves=OPEN_MOVES))
     page.table(pd.DataFrame([{
-        t("col_seat"): t(SEAT_KEYS[int(r["seat"])]),
+        t("dn_rules"): r["rules"], t("col_seat"): t(SEAT_KEYS[int(r["seat"])]),
         t("dn_heuristic"): fmt_ci(r["heuristic"], r["heuristic_low"], r["heuristic_high"]),
         t("dn_open"): fmt_ci(r["open_hands"], r["open_low"], r["open_high"]),
         t("dn_gap"): fmt_ci(r["difference"], r["diff_low"], r["diff_high"]),
@@ -299,7 +347,8 @@ def blocks(data: DingniuData, lang: str) -> list[Block]:
 
 
 class DingniuSection:
-    """顶牛 in the report: seats by policy, P(算帐), the duplicate ladder, open hands."""
+    """顶牛 in the report, both presets side by side: seats by policy, P(算帐), P(包庄), the
+    duplicate ladder, open hands and the cost of hidden information."""
 
     key = KEY
     labels = T
@@ -309,7 +358,7 @@ class DingniuSection:
         return T("sec_dingniu", lang)
 
     def check(self, spec: ReportSpec) -> None:
-        pass  # --rules and --policy concern 掀牛; 顶牛 plays its own policies
+        pass  # --rules and --policy concern 掀牛; 顶牛 plays both its presets and policies
 
     def steps(self, spec: ReportSpec) -> int:
         return 1

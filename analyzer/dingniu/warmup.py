@@ -9,3 +9,4 @@ def warmup() -> None:
 
     simulate(100, "heuristic", 0)
     tournament("heuristic,random", 4, 0)
+    tournament("pimc,tuned", 2, 0, pimc_samples=2)
