@@ -19,7 +19,7 @@ import numpy as np
 
 from analyzer.core.fileio import write_atomic
 from analyzer.dingniu.ladder import hidden_cost, ladder
-from analyzer.dingniu.rules import get_rules
+from analyzer.dingniu.rules import PRESETS, get_rules
 
 
 def main() -> int:
@@ -34,7 +34,9 @@ def main() -> int:
     names = [get_rules(n).name for n in args.rules.split(",")]
     out = {"command": "python scripts/dingniu_ladder.py " + " ".join(sys.argv[1:]),
            "presets": {}}
-    for name, child in zip(names, np.random.SeedSequence(args.seed).spawn(len(names))):
+    children = dict(zip(PRESETS, np.random.SeedSequence(args.seed).spawn(len(PRESETS))))
+    for name in names:  # a preset's seeds do not depend on which others run
+        child = children[name]
         lad_seed, cost_seed = (int(c.generate_state(1)[0]) for c in child.spawn(2))
         t0 = time.perf_counter()
         lad = ladder(name, args.deals, args.pimc_deals, lad_seed)

@@ -188,7 +188,8 @@ def sizes(hands: int) -> dict[str, int]:
             "open": max(4, min(40, h // 10000)), "cost": max(20, min(2000, h // 200))}
 
 
-def seeds(spec: ReportSpec, root: np.random.SeedSequence | None = None) -> dict[str, dict[str, int]]:
+def seeds(spec: ReportSpec,
+          root: np.random.SeedSequence | None = None) -> dict[str, dict[str, int]]:
     """One seed per preset and part, spawned from ``root`` (default: the section's root for
     ``spec.seed``)."""
     root = root if root is not None else seed_sequence(spec.seed, KEY)

@@ -70,7 +70,7 @@ class DingniuRules:
     dead_smash_values: tuple[int, ...] = (1, 2, 3, 4, 5, 6)  # R7: a forced lock of these is 死砸
     closing_doubles: bool = False  # R8: after a 算帐 the others lay their doubles first
     count_others_hand: bool = True  # R8/R9: the others' hand tiles count in the comparison
-    tou_exempt: str = "last_tile"  # R11: 头牌's lock is no 算帐 with his "last_tile" / a "playable_hand"
+    tou_exempt: str = "last_tile"  # R11: no 算帐 for 头牌 with his "last_tile" | "playable_hand"
     _arrays: dict = field(default=None, init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:

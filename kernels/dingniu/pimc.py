@@ -23,7 +23,7 @@ from .game import (N_KINDS, N_RESULT, N_SEATS, N_TILES, R_PTS, S_HAND, S_KMASK, 
 PIMC = 2  # policy id, beside game.RANDOM and game.HEURISTIC
 H_SAMPLES, H_LEAF = 7, 8  # a seat's vector: the heuristic's 7 weights, then these two
 N_VECTOR = 9
-PIMC_DEFAULTS = np.array([24.0, 10.0])  # hidden deals per decision; exact below this many tiles
+PIMC_DEFAULTS = np.array([24.0, 10.0])  # deals per decision; exact with ≤ 10 tiles in hands
 SAMPLE_TRIES = 64  # uniform draws tried before the constrained fill
 
 
