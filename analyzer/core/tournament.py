@@ -15,7 +15,8 @@ from .stats import format_estimate, mean_ci
 
 @dataclass
 class TournamentResult:
-    """Per-policy mean points per hand and pairwise differences, each with a 95% CI."""
+    """Per-policy mean points per hand (or the ``score`` a game names) and pairwise
+    differences, each with a 95% CI."""
 
     policies: list[str]
     rules: str
@@ -23,13 +24,14 @@ class TournamentResult:
     deals: int
     per_deal: np.ndarray  # [deals, policies]: mean points per seat-hand on each deal
     meta: dict[str, Any] = field(default_factory=dict)
+    score: str = "mean_points"  # the name of what per_deal holds (双升: "levels" …)
 
     def table(self) -> pd.DataFrame:
         """One row per policy: mean points per hand, 95% CI and n (deals)."""
         rows = []
         for i, p in enumerate(self.policies):
             e = mean_ci(self.per_deal[:, i])
-            rows.append({"policy": p, "mean_points": e.value, "ci_low": e.low, "ci_high": e.high,
+            rows.append({"policy": p, self.score: e.value, "ci_low": e.low, "ci_high": e.high,
                          "n_deals": e.n})
         df = pd.DataFrame(rows)
         df.attrs.update(self.meta)
@@ -55,7 +57,7 @@ class TournamentResult:
         head = {"game": self.meta.get("game"), "rules": self.rules,
                 "seed": self.seed, "deals": self.deals, "policies": list(self.policies)}
         rest = {k: v for k, v in self.meta.items() if k not in head}
-        results = [{"policy": p, "mean_points": mean_ci(self.per_deal[:, i]).as_dict()}
+        results = [{"policy": p, self.score: mean_ci(self.per_deal[:, i]).as_dict()}
                    for i, p in enumerate(self.policies)]
         diffs = []
         for i in range(len(self.policies)):

@@ -239,7 +239,8 @@ def odds(level, trump=None, deals: int = 200_000, seed: int = 0, rules=None) -> 
     return odds_module.odds_table(r, lv, t, deals, seed)
 
 
-__all__ = ["classify", "legal", "odds", "overcall", "settle", "simulate", "throw", "winner"]
+__all__ = ["classify", "legal", "odds", "overcall", "settle", "simulate", "throw",
+           "tournament", "winner"]
 
 
 def replay(record) -> dict[str, Any]:
@@ -273,3 +274,18 @@ def simulate(n_hands: int, rules: str | None = None, policies: str = "random", s
 
     spec = RunSpec("shengji", n_hands, spec_rules(rules, play_only), policies, seed)
     return simulate_run(spec, out, fmt, backend, scheduler, resume, records, progress)[1]
+
+
+def tournament(policies: str = "heuristic,random", n_deals: int = 20_000,
+               rules: str | None = None, seed: int = 0,
+               progress=None) -> dict[str, Any]:
+    """``xianniu shengji tournament``: policy A on one team and B on the other, each deal
+    (a whole hand, team levels 2 and 2, seat 0 banker going in) played again with the teams
+    swapped; levels gained per hand, net attacker points and the attackers' points when
+    attacking per policy, and A − B for levels and attackers' points per deal, with 95% CIs
+    (see :mod:`analyzer.shengji.tournament`)."""
+    from .tournament import tournament as run, tournament_dict
+
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be an integer ≥ 0, got {seed!r}")
+    return tournament_dict(*run(policies, n_deals, rules, seed, progress=progress))

@@ -12,8 +12,8 @@ import click
 from click.core import ParameterSource
 
 from ..core.batchrun import output_format
-from ..core.cli_common import (JSON_OPTION, batch_options, emit_json, interruptible,
-                               progress_bar)
+from ..core.cli_common import (JSON_OPTION, batch_options, deals_option, emit_json,
+                               interruptible, progress_bar)
 from ..core.fileio import read_json
 from . import api
 from .rules import DEFAULT_RULES, PRESETS
@@ -255,3 +255,26 @@ def replay(file: str, as_json: bool) -> None:
                    f"next banker seat {r['next_banker']}")
     else:
         click.echo(f"record stops in the {out['phase']} phase; seat {out['to_act']} is to act")
+
+
+@group.command()
+@click.option("--policies", default="heuristic,random", show_default=True,
+              help="Two policies A,B: A on one team, B on the other (random, heuristic).")
+@deals_option(20_000, help="Deals; each is played twice, the teams swapped.")
+@RULES_OPTION
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the deals and draws (numpy SeedSequence).")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@JSON_OPTION
+def tournament(policies: str, n_deals: int, rules: str, seed: int, quiet: bool,
+               as_json: bool) -> None:
+    """Team duplicate tournament: A on one team, B on the other, each deal again with the
+    teams swapped; levels and attackers' points per deal, A − B with 95% CIs."""
+    from .tournament import tournament_lines
+
+    with progress_bar(n_deals, "deals", hidden=quiet or n_deals < 50_000) as bar:
+        res = api.tournament(policies, n_deals, rules, seed, progress=bar.update)
+    if as_json:
+        emit_json(res)
+        return
+    click.echo("\n".join(tournament_lines(res)))

@@ -18,12 +18,13 @@ from kernels.shengji import deal as kd
 from kernels.shengji.deal import DEAL_AGG_SIZE, deal_chunks
 from kernels.shengji.hand import N_RESULT, play_chunks
 from kernels.shengji.params import param_vector
+from kernels.shengji.policies import POLICY_NAMES
 from kernels.shengji.whole import N_WHOLE, whole_chunks
 
 from .cards import NT, parse_level, parse_trump
 from .rules import ShengjiRules, get_rules
 
-POLICIES = {"random": 0}  # the kernels' policies: only the random one so far
+POLICIES = {name: i for i, name in enumerate(POLICY_NAMES)}  # the kernels' policies by id
 CHUNK = 1024  # hands or deals per random stream
 N_SEATS = 4
 
@@ -44,8 +45,7 @@ def policy_ids(policies: str) -> np.ndarray:
                          f"got {len(names)}")
     for n in names:
         if n not in POLICIES:
-            raise ValueError(f"unknown 双升 policy {n!r} (choose from {', '.join(POLICIES)}; "
-                             f"the kernels play no other yet)")
+            raise ValueError(f"unknown 双升 policy {n!r} (choose from {', '.join(POLICIES)})")
     return np.array([POLICIES[n] for n in names], dtype=np.int64)
 
 

@@ -23,7 +23,7 @@ from . import bidding_phase as bp
 from .actions import BURY, DECLARE, PASS, PLAY, REBEL, REBEL_PHASE, Action
 from .engine import Chance, new_hand
 from .rules import ShengjiRules, get_rules
-from .sim import CHUNK, rule_arrays
+from .sim import CHUNK, policy_ids, rule_arrays
 
 _KINDS = {kw.K_REBEL: REBEL, kw.K_PASS: PASS, kw.K_DECLARE: DECLARE, kw.K_BURY: BURY}
 
@@ -42,9 +42,12 @@ class KernelHands:
 
 
 def kernel_hands(n: int, rules: str | ShengjiRules | None, seed: int, levels=(2, 2),
-                 banker: int | None = 0, params: np.ndarray | None = None) -> KernelHands:
-    """``n`` whole random hands with their logs; ``params`` overrides the rule vector."""
+                 banker: int | None = 0, params: np.ndarray | None = None,
+                 policies: str = "random") -> KernelHands:
+    """``n`` whole hands with their logs, each seat on its policy (one name, or four
+    ``a,b,c,d``; random by default); ``params`` overrides the rule vector."""
     params = rule_arrays(rules) if params is None else params
+    pol, hp = kw.seat_policies(policy_ids(policies))
     states = states_from_seed(seed, -(-n // CHUNK))
     res = np.zeros((n, kw.N_WHOLE), dtype=np.int64)
     deals = np.zeros((n, 2, 5, 2), dtype=np.int64)
@@ -52,8 +55,8 @@ def kernel_hands(n: int, rules: str | ShengjiRules | None, seed: int, levels=(2,
     chances = np.zeros((n, kw.CH_SIZE), dtype=np.int64)
     tlogs = np.zeros((n, kh.MAX_TRICKS, kh.LOG_WIDTH), dtype=np.int64)
     lv = np.array(levels, dtype=np.int64)
-    kw.whole_logged(states, CHUNK, n, lv, -1 if banker is None else banker, params, res,
-                    deals, alogs, chances, tlogs)
+    kw.whole_logged(states, CHUNK, n, lv, -1 if banker is None else banker, params, pol, hp,
+                    res, deals, alogs, chances, tlogs)
     return KernelHands(tuple(levels), banker, res, deals, alogs, chances, tlogs)
 
 

@@ -1,5 +1,6 @@
 """Play-only hands (SHENGJI-RULES §5–6, §8 "may simplify"): L, T and the banker are given,
-bidding and the bury are skipped, every seat plays the random policy (``policy``).
+bidding and the bury are skipped, every seat plays the random policy (``policy``). The
+play itself (``play_hand_in``) takes a policy per seat (``policies``), for whole hands.
 
 The banker (莊家) leads the first trick; the winner of each trick leads the next. A lead
 that fails its stand check (§5.2) is replaced by the forced unit, and the thrower's side
@@ -20,8 +21,12 @@ from .params import (KITTY_BASIS_LEAD_SHAPE, P_KITTY_BASIS, P_NT_LEVEL_JOKER_TRA
                      P_THROW_FAIL_PENALTY_PER_CARD)
 from .planes import count, points, subtract
 from .play import kitty_multiplier, throw_units_in, trick_winner_in
+from .context import CX_SUIT_MASK
+from .heuristic import heuristic_follow, heuristic_lead
+from .policies import (KN_KITTY, KN_KITTY_SEAT, KN_KS, N_HEURISTIC, POLICY_RANDOM,
+                       new_knowledge, note_bury, note_play, reset_knowledge)
 from .policy import lead_pairs, random_follow_shaped, random_lead_in
-from .units import W_KS, effective_suit, new_units, new_work
+from .units import effective_suit, new_units, new_work
 
 # Result row of one hand (int64[N_RESULT]).
 R_ATTACKER_POINTS = 0  # the attackers' points: tricks, penalties and 摳底
@@ -60,8 +65,15 @@ def _log_trick(row, leader, a_one, a_two, plays, w, pts):
 def play_hand(hands, banker, ctx, params, rng, res, log):
     """Play one hand from ``hands[5, 2]`` (seats 0..3, kitty 4; not changed) and write its
     result row ``res`` (``R_*``) and, when ``log`` has rows, the trick log (``LG_*``)."""
+    pol, hp = random_seats()
     play_hand_in(hands, banker, ctx, params, rng, res, log, new_scratch(), new_units(),
-                 new_work())
+                 new_work(), pol, hp, new_knowledge())
+
+
+@njit(cache=True)
+def random_seats():
+    """``(pol, hp)`` with every seat on the random policy."""
+    return np.zeros(4, dtype=np.int64), np.zeros((4, N_HEURISTIC), dtype=np.float64)
 
 
 @njit(cache=True)
@@ -72,23 +84,30 @@ def new_scratch():
 
 
 @njit(cache=True)
-def _follow(h, plays, leader, ctx, rng, units, work):
-    # the three follows to plays[0] under the random policy, taken out of the hands
+def _follow(h, plays, leader, ctx, params, rng, units, work, pol, hp, kn):
+    # the three follows to plays[0], each by its seat's policy, taken out of the hands
     e = effective_suit(plays[0, 0], ctx)
+    mask = ctx[CX_SUIT_MASK + e]
     n = count(plays[0, 0], plays[0, 1])
-    ks = work[W_KS]
+    ks = kn[KN_KS:]
     m, n2 = lead_pairs(plays[0, 0], plays[0, 1], ctx, e, units, ks)
     for k in range(1, 4):
         s = (leader + k) % 4
-        o, tw = random_follow_shaped(e, n, ks, m, n2, h[s, 0], h[s, 1], ctx, rng, work)
+        if pol[s] == POLICY_RANDOM:
+            o, tw = random_follow_shaped(e, n, ks, m, n2, h[s, 0], h[s, 1], ctx, rng, work)
+        else:
+            o, tw = heuristic_follow(s, k, plays, ks, m, n2, h[s, 0], h[s, 1], ctx, params,
+                                     hp[s], kn, units, work)
         plays[k, 0], plays[k, 1] = o, tw
         h[s, 0], h[s, 1] = subtract(h[s, 0], h[s, 1], o, tw)
+        note_play(kn, s, o, tw, e, mask, n)
 
 
 @njit(cache=True)
-def play_hand_in(hands, banker, ctx, params, rng, res, log, sc, units, work):
+def play_hand_in(hands, banker, ctx, params, rng, res, log, sc, units, work, pol, hp, kn):
     """play_hand with caller-owned scratch (``new_scratch``, ``units.new_units``,
-    ``units.new_work``)."""
+    ``units.new_work``), each seat on its policy (``pol``, ``hp``: ``policies``) and the
+    knowledge ``kn`` (``policies``; its kitty entry is kept, the rest reset)."""
     h, plays, others, forced = sc[0:4], sc[4:8], sc[8:11], sc[11]
     h[:] = hands[:4]
     res[:] = 0
@@ -96,8 +115,15 @@ def play_hand_in(hands, banker, ctx, params, rng, res, log, sc, units, work):
     penalty = params[P_THROW_FAIL_PENALTY_PER_CARD]
     leader = banker
     t = 0
+    kitty_seat, k_one, k_two = kn[KN_KITTY_SEAT], kn[KN_KITTY], kn[KN_KITTY + 1]
+    reset_knowledge(kn)
+    note_bury(kn, kitty_seat, k_one, k_two)
     while h[leader, 0] != 0:
-        a_one, a_two = random_lead_in(h[leader, 0], h[leader, 1], ctx, params, rng, units)
+        if pol[leader] == POLICY_RANDOM:
+            a_one, a_two = random_lead_in(h[leader, 0], h[leader, 1], ctx, params, rng, units)
+        else:
+            a_one, a_two = heuristic_lead(leader, h[leader, 0], h[leader, 1], ctx, params,
+                                          hp[leader], kn, units)
         for k in range(3):
             others[k, 0], others[k, 1] = h[(leader + 1 + k) % 4, 0], h[(leader + 1 + k) % 4, 1]
         nu = throw_units_in(a_one, a_two, others, ctx, params, forced, units, work)
@@ -109,7 +135,8 @@ def play_hand_in(hands, banker, ctx, params, rng, res, log, sc, units, work):
             res[R_ATTACKER_POINTS] += -cost if leader % 2 == attackers else cost
         plays[0, 0], plays[0, 1] = forced[0], forced[1]
         h[leader, 0], h[leader, 1] = subtract(h[leader, 0], h[leader, 1], forced[0], forced[1])
-        _follow(h, plays, leader, ctx, rng, units, work)
+        note_play(kn, leader, forced[0], forced[1], 0, 0, 0)
+        _follow(h, plays, leader, ctx, params, rng, units, work, pol, hp, kn)
         w = trick_winner_in(plays, 4, ctx, params, units, work)
         pts = 0
         for k in range(4):
@@ -147,11 +174,15 @@ def _play_chunk(c, states, n_per_chunk, n_hands, level, trump, banker, params, o
     hands = np.empty((5, 2), dtype=np.int64)
     log = no_log()
     sc, units, work = new_scratch(), new_units(), new_work()
+    pol, hp = random_seats()
+    kn = new_knowledge()
     start = c * n_per_chunk
     stop = min(start + n_per_chunk, n_hands)
     for i in range(start, stop):
         deal(rng, deck, hands)
-        play_hand_in(hands, banker, ctx, params, rng, out[i], log, sc, units, work)
+        kn[KN_KITTY_SEAT] = -1
+        play_hand_in(hands, banker, ctx, params, rng, out[i], log, sc, units, work, pol, hp,
+                     kn)
 
 
 def play_chunks(states, n_per_chunk, n_hands, level, trump, banker, params, out):

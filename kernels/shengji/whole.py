@@ -40,6 +40,9 @@ from .bidding import (CLS_NONE, MAX_DECLS, legal_declarations, nth_card, rebel_c
 from .context import CX_SIZE, fill_context
 from .deal import KITTY, KITTY_SIZE, deal
 from .hand import N_RESULT, R_ATTACKER_POINTS, new_scratch, no_log, play_hand_in
+from .heuristic_bid import heuristic_bury, heuristic_declare, heuristic_rebel
+from .policies import (N_HEURISTIC, POLICY_RANDOM, default_params, new_knowledge, note_bury,
+                       reset_knowledge)
 from .params import (DECLARE_START_BANKER_NEXT, DECLARE_START_RANDOM, P_ATTACKER_GAIN_CAP,
                      P_BAJIWO_ENABLED, P_DECLARE_START, P_LEVEL_STEP, P_MUST_DEFEND_A,
                      P_NT_LEVEL_JOKER_TRACTOR, P_PARTNER_DECLARER_BECOMES_BANKER,
@@ -125,14 +128,19 @@ def _open_round(st, params, rng, chance):
 
 @njit(cache=True, inline="always")
 def _declare_turn(hands, levels, st, seat, bajiwo, params, rng, alog, chance, dcls, dsuit,
-                  res):
-    """One declaring or 扒雞窩 opportunity of ``seat`` under the random policy; returns
-    True when it declared (the standing declaration is then its)."""
+                  res, pol, hp):
+    """One declaring or 扒雞窩 opportunity of ``seat`` under its policy; returns True when
+    it declared (the standing declaration is then its)."""
     level = levels[seat % 2] if st[ST_GRAB] and not bajiwo else st[ST_LEVEL]
     k = legal_declarations(hands[seat, 0], hands[seat, 1], level, st[ST_CLS], st[ST_SUIT],
                            st[ST_SEAT], seat, bajiwo, params, dcls, dsuit)
     legal = _legal_set(dcls, dsuit, k) if alog.shape[0] else 0
-    pick = bounded(rng, k + 1) if k else 0
+    if pol[seat] == POLICY_RANDOM:
+        pick = bounded(rng, k + 1) if k else 0
+    else:
+        pick = heuristic_declare(hands[seat, 0], hands[seat, 1], level, st[ST_CLS],
+                                 st[ST_SUIT], st[ST_SEAT], seat, st[ST_BANKER], st[ST_GRAB],
+                                 bajiwo, dcls, dsuit, k, hp[seat])
     if pick == 0:
         _log(alog, chance, seat, K_PASS, 0, 0, k + 1, legal)
         return False
@@ -145,13 +153,13 @@ def _declare_turn(hands, levels, st, seat, bajiwo, params, rng, alog, chance, dc
 
 
 @njit(cache=True)
-def _declare_round(hands, levels, st, params, rng, alog, chance, dcls, dsuit, res):
+def _declare_round(hands, levels, st, params, rng, alog, chance, dcls, dsuit, res, pol, hp):
     """Turns until four passes in a row (§4.4)."""
     seat = _open_round(st, params, rng, chance)
     passes = 0
     while passes < 4:
         if _declare_turn(hands, levels, st, seat, False, params, rng, alog, chance, dcls,
-                         dsuit, res):
+                         dsuit, res, pol, hp):
             passes = 0
             st[ST_DECLARERS] |= 1 << seat
         else:
@@ -192,26 +200,35 @@ def _end_round(hands, levels, st, params, rng, chance, res):
 
 
 @njit(cache=True)
-def _take_and_bury(hands, seat, rng, alog, chance, buf):
-    """``seat`` picks up the kitty and buries a uniform 8 of its 33 cards (§4.7)."""
+def _take_and_bury(hands, seat, st, params, rng, alog, chance, buf, pol, hp, kn, contexts):
+    """``seat`` picks up the kitty and buries 8 of its 33 cards (§4.7): a uniform 8 under
+    the random policy, the heuristic's choice at the trump of the moment otherwise."""
     one, two = add(hands[seat, 0], hands[seat, 1], hands[KITTY, 0], hands[KITTY, 1])
-    b_one, b_two = random_subset(one, two, KITTY_SIZE, rng, buf)
+    if pol[seat] == POLICY_RANDOM:
+        b_one, b_two = random_subset(one, two, KITTY_SIZE, rng, buf)
+    else:
+        ctx = context_for(contexts, st[ST_TRUMP], st[ST_LEVEL],
+                          params[P_NT_LEVEL_JOKER_TRACTOR] != 0)
+        b_one, b_two = heuristic_bury(one, two, ctx, hp[seat])
+    note_bury(kn, seat, b_one, b_two)
     hands[seat, 0], hands[seat, 1] = subtract(one, two, b_one, b_two)
     hands[KITTY, 0], hands[KITTY, 1] = b_one, b_two
     _log(alog, chance, seat, K_BURY, b_one, b_two, 0, 0)
 
 
 @njit(cache=True)
-def _bajiwo(hands, levels, st, burier, params, rng, alog, chance, dcls, dsuit, buf, res):
+def _bajiwo(hands, levels, st, burier, params, rng, alog, chance, dcls, dsuit, buf, res,
+            pol, hp, kn, contexts):
     """§4.8: the seats after the last burier may overcall at L; an overcaller sets T, takes
     the kitty and buries; ends when three pass in a row. Returns the last burier."""
     passes = 0
     seat = (burier + 1) % 4
     while passes < 3:
         if _declare_turn(hands, levels, st, seat, True, params, rng, alog, chance, dcls,
-                         dsuit, res):
+                         dsuit, res, pol, hp):
             st[ST_TRUMP] = st[ST_SUIT]
-            _take_and_bury(hands, seat, rng, alog, chance, buf)
+            _take_and_bury(hands, seat, st, params, rng, alog, chance, buf, pol, hp, kn,
+                           contexts)
             res[W_BAJIWO] += 1
             burier, passes = seat, 0
         else:
@@ -221,12 +238,17 @@ def _bajiwo(hands, levels, st, burier, params, rng, alog, chance, dcls, dsuit, b
 
 
 @njit(cache=True)
-def _rebel_phase(hands, deals, st, params, rng, deck, alog, chance, res, seats):
+def _rebel_phase(hands, deals, st, params, rng, deck, alog, chance, res, seats, pol, hp):
     """§4.6: offer 造反 to the qualifying defenders (``seats``: scratch for two); a 造反
     redeals into ``deals[1]`` and makes the hand a 搶莊局 from the rebel."""
     n = rebel_candidates(hands, st[ST_BANKER], params, seats)
     for i in range(n):
-        if bounded(rng, 2) == 0:
+        s = seats[i]
+        if pol[s] == POLICY_RANDOM:
+            rebel = bounded(rng, 2) != 0
+        else:
+            rebel = heuristic_rebel(hands[s, 0], hands[s, 1], st[ST_LEVEL], hp[s])
+        if not rebel:
             _log(alog, chance, seats[i], K_PASS, 0, 0, 2, 0)
             continue
         _log(alog, chance, seats[i], K_REBEL, 0, 0, 2, 0)
@@ -269,7 +291,7 @@ def _settle(levels, banker, params, res):
 
 @njit(cache=True)
 def _bidding(hands, deals, levels, start_banker, st, params, rng, deck, alog, chance, res,
-             dcls, dsuit, buf):
+             dcls, dsuit, buf, pol, hp, kn, contexts):
     """造反, declaring rounds, the kitty and 扒雞窩; leaves the hands ready for trick 1."""
     grab = start_banker < 0
     st[ST_GRAB], st[ST_PRIORITY], st[ST_BANKER] = grab, 0 if grab else start_banker, \
@@ -278,27 +300,29 @@ def _bidding(hands, deals, levels, start_banker, st, params, rng, deck, alog, ch
     st[ST_ROUND] = 1
     res[W_GRAB], res[W_REBEL] = grab, -1
     if not grab:
-        _rebel_phase(hands, deals, st, params, rng, deck, alog, chance, res, dcls)
+        _rebel_phase(hands, deals, st, params, rng, deck, alog, chance, res, dcls, pol, hp)
     taker = -1
     while taker < 0:
-        _declare_round(hands, levels, st, params, rng, alog, chance, dcls, dsuit, res)
+        _declare_round(hands, levels, st, params, rng, alog, chance, dcls, dsuit, res, pol,
+                       hp)
         taker = _end_round(hands, levels, st, params, rng, chance, res)
     res[W_KITTY_TAKER] = taker
-    _take_and_bury(hands, taker, rng, alog, chance, buf)
+    _take_and_bury(hands, taker, st, params, rng, alog, chance, buf, pol, hp, kn, contexts)
     burier = taker
     if params[P_BAJIWO_ENABLED] != 0:
         burier = _bajiwo(hands, levels, st, taker, params, rng, alog, chance, dcls, dsuit,
-                         buf, res)
+                         buf, res, pol, hp, kn, contexts)
     res[W_LAST_BURIER] = burier
 
 
 @njit(cache=True)
 def new_whole_scratch():
-    """Scratch of whole_hand_in: ``(ints, hands, play scratch, units, work, contexts)``;
-    ``contexts`` caches one context per (T, L), column CX_SIZE flags it built."""
+    """Scratch of whole_hand_in: ``(ints, hands, play scratch, units, work, contexts,
+    knowledge)``; ``contexts`` caches one context per (T, L), column CX_SIZE flags it
+    built; ``knowledge`` is what each seat knows (``policies``)."""
     return (np.zeros(ST_SIZE + 2 * MAX_DECLS + 40, dtype=np.int64),
             np.empty((5, 2), dtype=np.int64), new_scratch(), new_units(), new_work(),
-            np.zeros((5 * 13, CX_SIZE + 1), dtype=np.int64))
+            np.zeros((5 * 13, CX_SIZE + 1), dtype=np.int64), new_knowledge())
 
 
 @njit(cache=True)
@@ -312,21 +336,24 @@ def context_for(contexts, trump, level, nt_flag):
 
 
 @njit(cache=True)
-def whole_hand(deals, levels, start_banker, params, rng, deck, res, alog, chance, tlog):
+def whole_hand(deals, levels, start_banker, params, rng, deck, res, alog, chance, tlog, pol,
+               hp):
     """Play one whole hand from ``deals[0]`` (``deals`` int64[2, 5, 2]; a 造反 fills
-    ``deals[1]``) with team ``levels`` (int64[2]) and ``start_banker`` (-1: 搶莊局). Writes
-    the result row ``res`` (``W_*``), and when they have rows the action log ``alog``
-    (``AL_*``) and the trick log ``tlog`` (``hand.LG_*``); ``chance`` (``CH_*``) receives
-    the random outcomes. ``deck`` (uint8[108]) is scratch."""
+    ``deals[1]``) with team ``levels`` (int64[2]) and ``start_banker`` (-1: 搶莊局), each
+    seat on its policy (``pol`` int64[4], ``hp`` float64[4, N_HEURISTIC]: ``policies``).
+    Writes the result row ``res`` (``W_*``), and when they have rows the action log
+    ``alog`` (``AL_*``) and the trick log ``tlog`` (``hand.LG_*``); ``chance`` (``CH_*``)
+    receives the random outcomes. ``deck`` (uint8[108]) is scratch."""
     whole_hand_in(deals, levels, start_banker, params, rng, deck, res, alog, chance, tlog,
-                  new_whole_scratch())
+                  new_whole_scratch(), pol, hp)
 
 
 @njit(cache=True)
 def whole_hand_in(deals, levels, start_banker, params, rng, deck, res, alog, chance, tlog,
-                  scratch):
+                  scratch, pol, hp):
     """whole_hand with caller-owned scratch (``new_whole_scratch``)."""
-    ints, hands, sc, units, work, contexts = scratch
+    ints, hands, sc, units, work, contexts, kn = scratch
+    reset_knowledge(kn)
     st, dcls = ints[:ST_SIZE], ints[ST_SIZE:ST_SIZE + MAX_DECLS]
     dsuit, buf = ints[ST_SIZE + MAX_DECLS:ST_SIZE + 2 * MAX_DECLS], ints[ST_SIZE + 2 * MAX_DECLS:]
     res[:] = 0
@@ -335,16 +362,18 @@ def whole_hand_in(deals, levels, start_banker, params, rng, deck, res, alog, cha
     st[:] = 0
     hands[:] = deals[0]
     _bidding(hands, deals, levels, start_banker, st, params, rng, deck, alog, chance, res,
-             dcls, dsuit, buf)
+             dcls, dsuit, buf, pol, hp, kn, contexts)
     banker, level, trump = st[ST_BANKER], st[ST_LEVEL], st[ST_TRUMP]
     res[W_BANKER], res[W_LEVEL], res[W_TRUMP] = banker, level, trump
     ctx = context_for(contexts, trump, level, params[P_NT_LEVEL_JOKER_TRACTOR] != 0)
-    play_hand_in(hands, banker, ctx, params, rng, res[W_PLAY:], tlog, sc, units, work)
+    play_hand_in(hands, banker, ctx, params, rng, res[W_PLAY:], tlog, sc, units, work, pol,
+                 hp, kn)
     _settle(levels, banker, params, res)
 
 
 @njit(nogil=True, cache=True)
-def _whole_chunk(c, states, n_per_chunk, n_hands, levels, start_banker, params, out):
+def _whole_chunk(c, states, n_per_chunk, n_hands, levels, start_banker, params, pol, hp,
+                 out):
     """Chunk ``c`` of :func:`whole_chunks`."""
     rng = states[c].copy()
     deck = np.empty(108, dtype=np.uint8)
@@ -356,19 +385,32 @@ def _whole_chunk(c, states, n_per_chunk, n_hands, levels, start_banker, params, 
     for i in range(c * n_per_chunk, min((c + 1) * n_per_chunk, n_hands)):
         deal(rng, deck, deals[0])
         whole_hand_in(deals, levels, start_banker, params, rng, deck, out[i], alog,
-                      chance, tlog, scratch)
+                      chance, tlog, scratch, pol, hp)
 
 
-def whole_chunks(states, n_per_chunk, n_hands, levels, start_banker, params, out):
+def whole_chunks(states, n_per_chunk, n_hands, levels, start_banker, params, out, pol=None,
+                 hp=None):
     """Deal and play ``n_hands`` whole hands; chunk ``c`` plays hands ``c * n_per_chunk …``
-    from stream ``states[c]``; ``out[h]`` receives the result row of hand ``h`` (``W_*``)."""
+    from stream ``states[c]``; ``out[h]`` receives the result row of hand ``h`` (``W_*``).
+    ``pol``, ``hp``: each seat's policy and parameters (``seat_policies``; default random)."""
+    pol, hp = seat_policies(pol, hp)
     for_each_chunk(_whole_chunk, states.shape[0], states, n_per_chunk, n_hands, levels,
-                   start_banker, params, out)
+                   start_banker, params, pol, hp, out)
+
+
+def seat_policies(pol=None, hp=None):
+    """``(pol int64[4], hp float64[4, N_HEURISTIC])``: every seat random by default, the
+    heuristic's default parameters where none are given."""
+    pol = np.zeros(4, dtype=np.int64) if pol is None else np.asarray(pol, dtype=np.int64)
+    hp = default_params() if hp is None else np.asarray(hp, dtype=np.float64)
+    if pol.shape != (4,) or hp.shape != (4, N_HEURISTIC):
+        raise ValueError("policies: one id per seat (4) and one parameter row per seat")
+    return np.ascontiguousarray(pol), np.ascontiguousarray(hp)
 
 
 @njit(nogil=True, cache=True)
-def _whole_dealt_chunk(c, states, n_per_chunk, n_hands, levels, start_banker, params, deals,
-        out):
+def _whole_dealt_chunk(c, states, n_per_chunk, n_hands, levels, start_banker, params, pol,
+                      hp, deals, out):
     """Chunk ``c`` of :func:`whole_dealt_chunks`."""
     rng = states[c].copy()
     deck = np.empty(108, dtype=np.uint8)
@@ -379,20 +421,22 @@ def _whole_dealt_chunk(c, states, n_per_chunk, n_hands, levels, start_banker, pa
     for i in range(c * n_per_chunk, min((c + 1) * n_per_chunk, n_hands)):
         deal(rng, deck, deals[i, 0])
         whole_hand_in(deals[i], levels, start_banker, params, rng, deck, out[i], alog,
-                      chance, tlog, scratch)
+                      chance, tlog, scratch, pol, hp)
 
 
-def whole_dealt_chunks(states, n_per_chunk, n_hands, levels, start_banker, params, deals, out):
+def whole_dealt_chunks(states, n_per_chunk, n_hands, levels, start_banker, params, deals, out,
+                       pol=None, hp=None):
     """``whole_chunks`` that also keeps each hand's deals in ``deals[h]``
     (int64[2, 5, 2]: the deal and, after a 造反, the redeal): the same hands from the same
     streams."""
+    pol, hp = seat_policies(pol, hp)
     for_each_chunk(_whole_dealt_chunk, states.shape[0], states, n_per_chunk, n_hands,
-                   levels, start_banker, params, deals, out)
+                   levels, start_banker, params, pol, hp, deals, out)
 
 
 @njit(cache=True)
-def whole_logged(states, n_per_chunk, n_hands, levels, start_banker, params, out, deals,
-                 alogs, chances, tlogs):
+def whole_logged(states, n_per_chunk, n_hands, levels, start_banker, params, pol, hp, out,
+                 deals, alogs, chances, tlogs):
     """``whole_chunks`` on one thread that also keeps each hand's deals (``deals[h]``
     int64[2, 5, 2]), action log, chance log and trick log, for replays."""
     deck = np.empty(108, dtype=np.uint8)
@@ -402,4 +446,4 @@ def whole_logged(states, n_per_chunk, n_hands, levels, start_banker, params, out
         for i in range(c * n_per_chunk, min((c + 1) * n_per_chunk, n_hands)):
             deal(rng, deck, deals[i, 0])
             whole_hand_in(deals[i], levels, start_banker, params, rng, deck, out[i],
-                          alogs[i], chances[i], tlogs[i], scratch)
+                          alogs[i], chances[i], tlogs[i], scratch, pol, hp)

@@ -1,0 +1,155 @@
+"""Team duplicate tournaments of 双升 policies: policy A on one team and B on the other, each
+deal played again with the teams swapped.
+
+Every deal is a whole hand from the deal (造反, declaring, the bury, 扒雞窩, the play) with
+the team levels and the banker going in fixed (2 and 2, seat 0 by default). Seating 0 puts A
+on seats 0 and 2 and B on seats 1 and 3; seating 1 swaps them. Both seatings start from the
+same random stream state after the deal. The deal is the unit of the sample; CIs are taken
+across deals:
+
+- **levels**: the levels a policy's team gains per hand (a team that loses the hand or only
+  takes the bank gains 0); A − B is the level-point margin per deal;
+- **net attacker points**: the attackers' points (after 摳底) when the policy's team
+  attacks, counted negative when it is the banker side; A − B is, on each deal, the points
+  A's team scores as attackers less the points B's team scores on the same cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numba
+import numpy as np
+
+from kernels.rng import states_from_seed
+from kernels.shengji import hand as kh
+from kernels.shengji import whole as kw
+from kernels.shengji.duplicate import duplicate_chunks
+
+from ..core.stats import format_estimate, mean_ci
+from ..core.tournament import TournamentResult
+from .rules import ShengjiRules, get_rules
+from .sim import check_n, check_start, policy_ids, rule_arrays
+
+SEATINGS = ((0, 1, 0, 1), (1, 0, 1, 0))  # policy index per seat
+CHUNK = 256  # deals per random stream
+
+
+def _policies(policies) -> list[str]:
+    names = [p.strip().lower() for p in (policies.split(",") if isinstance(policies, str)
+                                         else policies)]
+    if len(names) != 2:
+        raise ValueError(f"a 双升 tournament takes two policies A,B (one per team), "
+                         f"got {len(names)}")
+    if names[0] == names[1]:
+        raise ValueError("the two policies of a tournament must differ")
+    policy_ids(",".join(names * 2))  # checks the names
+    return names
+
+
+def play_duplicate(names: list[str], n_deals: int, rules: ShengjiRules, seed: int,
+                   levels=(2, 2), banker: int | None = 0,
+                   progress: Callable[[int], None] | None = None) -> np.ndarray:
+    """Whole-hand rows (``whole.W_*``) ``[deal, seating]`` of the two seatings."""
+    ids = policy_ids(",".join(names * 2))[:2]
+    seat_pol = np.array([[ids[p] for p in s] for s in SEATINGS], dtype=np.int64)
+    seat_hp = np.stack([kw.seat_policies(seat_pol[s])[1] for s in range(len(SEATINGS))])
+    lv, b = check_start(levels, banker)
+    n_chunks = -(-n_deals // CHUNK)
+    states = states_from_seed(seed, n_chunks)
+    out = np.empty((n_deals, len(SEATINGS), kw.N_WHOLE), dtype=np.int64)
+    params = rule_arrays(rules)
+    batch = max(1, 4 * numba.get_num_threads())
+    for a in range(0, n_chunks, batch):
+        z = min(a + batch, n_chunks)
+        lo, hi = a * CHUNK, min(z * CHUNK, n_deals)
+        duplicate_chunks(states[a:z], CHUNK, hi - lo, lv, b, params, seat_pol, seat_hp,
+                         out[lo:hi])
+        if progress is not None:
+            progress(hi - lo)
+    return out
+
+
+def scores(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per deal and policy (``[deals, 2]``): levels gained per hand and net attacker points
+    per hand; and per deal and seating, the index of the policy that attacked."""
+    seating = np.array(SEATINGS)  # [seatings, seats]
+    banker = rows[:, :, kw.W_BANKER]
+    winner_team = rows[:, :, kw.W_WINNER_TEAM]
+    gain = rows[:, :, kw.W_GAIN]
+    pts = rows[:, :, kw.W_PLAY + kh.R_ATTACKER_POINTS]
+    n_s = len(SEATINGS)
+    # policy of team t in seating s: the policy on seat t
+    team_policy = seating[:, :2]  # [seatings, team]
+    winner_policy = team_policy[np.arange(n_s), winner_team]  # [deals, seatings]
+    attacker_policy = team_policy[np.arange(n_s), 1 - banker % 2]
+    levels = np.zeros((len(rows), 2))
+    net = np.zeros((len(rows), 2))
+    for p in range(2):
+        levels[:, p] = np.where(winner_policy == p, gain, 0).mean(axis=1)
+        net[:, p] = np.where(attacker_policy == p, pts, -pts).mean(axis=1)
+    return levels, net, attacker_policy
+
+
+def tournament(policies, n_deals: int, rules: str | ShengjiRules | None = None,
+               seed: int = 0, levels=(2, 2), banker: int | None = 0,
+               progress: Callable[[int], None] | None = None
+               ) -> tuple[TournamentResult, TournamentResult, dict[str, Any]]:
+    """Two policies in team duplicate over ``n_deals`` deals: the level result, the net
+    attacker points result (``TournamentResult``, per deal and policy) and the attackers'
+    points of each policy's team when it attacks (per hand, a 95% CI)."""
+    names = _policies(policies)
+    n = check_n(n_deals, "deals")
+    if n < 2:
+        raise ValueError(f"a tournament needs at least 2 deals, got {n_deals!r}")
+    r = get_rules(rules)
+    rows = play_duplicate(names, n, r, seed, levels, banker, progress)
+    lv, net, attacker = scores(rows)
+    pts = rows[:, :, kw.W_PLAY + kh.R_ATTACKER_POINTS]
+    meta = {"game": "shengji", "rules": r.name, "seed": seed, "deals": n,
+            "seatings": len(SEATINGS), "hands_played": n * len(SEATINGS),
+            "levels": list(levels), "banker": banker}
+    attacking = {p: mean_ci(pts[attacker == i]).as_dict() for i, p in enumerate(names)}
+    return (TournamentResult(names, r.name, seed, n, lv, dict(meta), score="levels"),
+            TournamentResult(names, r.name, seed, n, net, dict(meta),
+                             score="net_attacker_points"),
+            attacking)
+
+
+def tournament_dict(res_levels: TournamentResult, res_points: TournamentResult,
+                    attacking: dict[str, Any]) -> dict[str, Any]:
+    """JSON-ready: the run's head, each policy's levels gained per hand, net attacker points
+    per hand and attackers' points when attacking, then A − B for levels and points."""
+    d = res_levels.as_dict()
+    p = res_points.as_dict()
+    for row, prow in zip(d["results"], p["results"]):
+        row["net_attacker_points"] = prow["net_attacker_points"]
+        row["attacker_points_when_attacking"] = attacking[row["policy"]]
+    d["differences"] = [{"a": a["a"], "b": a["b"], "levels": a["diff"],
+                         "levels_significant": a["significant"],
+                         "attacker_points": b["diff"],
+                         "attacker_points_significant": b["significant"]}
+                        for a, b in zip(d["differences"], p["differences"])]
+    return d
+
+
+def tournament_lines(d: dict[str, Any]) -> list[str]:
+    """A team tournament's JSON as text, every number with its 95% CI and n."""
+    banker = "a 搶莊局" if d["banker"] is None else f"seat {d['banker']} banker going in"
+    lines = [f"{d['deals']:,} deals x {d['seatings']} seatings (teams swapped) = "
+             f"{d['hands_played']:,} whole hands, rules {d['rules']}, seed {d['seed']}, "
+             f"team levels {d['levels'][0]} and {d['levels'][1]}, {banker} "
+             f"(95% CIs; n = deals unless marked hands)"]
+    for row in d["results"]:
+        lines.append(f"  {row['policy']:<10} levels gained per hand "
+                     f"{format_estimate(row['levels'])}")
+        lines.append(f"  {'':<10} attackers' points per hand when attacking "
+                     f"{format_estimate(row['attacker_points_when_attacking'])} (n = hands)")
+    for row in d["differences"]:
+        for key, label in (("levels", "levels per deal"),
+                           ("attacker_points", "attackers' points per deal")):
+            mark = "" if row[f"{key}_significant"] else "  (CI holds 0)"
+            lines.append(f"  {row['a']} - {row['b']}, {label}: "
+                         f"{format_estimate(row[key])}{mark}")
+    return lines

@@ -1,0 +1,44 @@
+"""Duplicate whole hands: each deal played once per seating of the policies, every seating
+from the same random stream state after the deal (common random numbers), so that the luck
+of the cards cancels when seatings are compared (``analyzer.shengji.tournament``)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..parallel import for_each_chunk
+from .deal import deal
+from .hand import no_log
+from .whole import AL_WIDTH, CH_SIZE, new_whole_scratch, whole_hand_in
+
+
+@njit(nogil=True, cache=True)
+def _duplicate_chunk(c, states, n_per_chunk, n_deals, levels, start_banker, params,
+                     seat_pol, seat_hp, out):
+    """Chunk ``c`` of :func:`duplicate_chunks`."""
+    rng = states[c].copy()
+    saved = np.empty(4, dtype=np.uint64)
+    deck = np.empty(108, dtype=np.uint8)
+    deals = np.empty((2, 5, 2), dtype=np.int64)
+    chance = np.empty(CH_SIZE, dtype=np.int64)
+    alog = np.empty((0, AL_WIDTH), dtype=np.int64)
+    tlog = no_log()
+    scratch = new_whole_scratch()
+    for i in range(c * n_per_chunk, min((c + 1) * n_per_chunk, n_deals)):
+        deal(rng, deck, deals[0])
+        saved[:] = rng
+        for s in range(seat_pol.shape[0]):
+            rng[:] = saved
+            whole_hand_in(deals, levels, start_banker, params, rng, deck, out[i, s], alog,
+                          chance, tlog, scratch, seat_pol[s], seat_hp[s])
+
+
+def duplicate_chunks(states, n_per_chunk, n_deals, levels, start_banker, params, seat_pol,
+                     seat_hp, out):
+    """Deal ``n_deals`` times and play each deal once per seating ``s`` (policy per seat
+    ``seat_pol[s]`` int64[4], parameters ``seat_hp[s]`` float64[4, N_HEURISTIC]); chunk
+    ``c`` deals ``c * n_per_chunk …`` from stream ``states[c]``; ``out[d, s]`` receives the
+    whole-hand row (``whole.W_*``) of deal ``d`` under seating ``s``."""
+    for_each_chunk(_duplicate_chunk, states.shape[0], states, n_per_chunk, n_deals, levels,
+                   start_banker, params, seat_pol, seat_hp, out)

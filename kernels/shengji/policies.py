@@ -1,0 +1,117 @@
+"""双升 policies by id, their parameter vector, and what a seat knows (SHENGJI-RULES §8).
+
+A policy is an integer per seat (``pol``, int64[4]): ``POLICY_RANDOM`` (the random policy
+of ``policy`` and ``whole``, whose draws are unchanged) or ``POLICY_HEURISTIC``
+(``heuristic`` for the play, ``heuristic_bid`` for 造反, declaring, the bury and 扒雞窩).
+Each seat has its own row of heuristic parameters (``hp``, float64[4, N_HEURISTIC]; names,
+defaults and meanings in docs/policies.md, the 双升 section).
+
+**Knowledge** (``kn``, int64[KN_SIZE]) holds only what is public or private to one seat:
+the cards played so far (``KN_PLAYED``: both planes), the effective suits each seat has
+shown void in by not following (``KN_VOID + seat``: bit e), and the final kitty with the
+seat that buried it (``KN_KITTY_SEAT``, the only seat that may read ``KN_KITTY``). A
+seat's unknown cards are the 108 less its hand, the cards played and, for the burier, the
+kitty. ``KN_KS`` is room for the lead's tractor lengths during a trick.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .planes import ALL_FACES, popcount, subtract
+
+POLICY_RANDOM = 0
+POLICY_HEURISTIC = 1
+POLICY_NAMES = ("random", "heuristic")
+
+# Heuristic parameters (float64 vector, one row per seat).
+H_OPEN_BANKER = 0  # a banker-side seat opens when its trump value reaches this
+H_OPEN_ATTACKER = 1  # an attacker opens when its trump value reaches this
+H_GRAB = 2  # 搶莊局: declares when its trump value reaches this
+H_OVERCALL = 3  # overcalls an opponent's declaration at this trump value
+H_BAJIWO = 4  # 扒雞窩: overcalls (and takes the kitty) at this trump value
+H_HIGH_WEIGHT = 5  # trump value: extra per joker and level card
+H_NT_ACE = 6  # trump value of 無主: per plain ace held
+H_REINFORCE = 7  # above 0.5: reinforces (加固) its own single when it can
+H_REBEL = 8  # 造反 when its strength (大王 2, 小王, level cards, aces 1) is at most this
+H_BURY_VOID = 9  # bury whole plain suits of at most this many cards, shortest first
+H_BURY_POINTS = 10  # above 0.5: point cards are buried like any other card
+H_LEAD_STAND = 11  # lead score of a plain unit that stands by the seat's count
+H_LEAD_STAND_TRUMP = 12  # lead score of a trump unit that stands
+H_LEAD_SIZE = 13  # lead score per card of a standing unit or throw
+H_LEAD_POINTS = 14  # lead score per point of a standing unit or throw
+H_THROW = 15  # lead score of a throw of two or more standing units
+H_RUFF_RISK = 16  # penalty of a plain lead an opponent has shown void in
+H_LEAD_LOW = 17  # lead score of a unit that does not stand, less its top rung
+H_LEAD_LOW_POINTS = 18  # its penalty per point
+H_LEAD_TRUMP_LOW = 19  # its penalty when it is trump
+H_PARTNER_RUFF = 20  # bonus for a low lead in a suit only the partner has shown void in
+H_WIN_POINTS = 21  # 2nd/3rd seat beats an opponent when the trick holds this many points
+H_RUFF_POINTS = 22  # trumps (斃) an opponent's plain trick holding this many points
+N_HEURISTIC = 23
+HEURISTIC_NAMES = ("open_banker", "open_attacker", "grab", "overcall", "bajiwo",
+                   "high_weight", "nt_ace", "reinforce", "rebel", "bury_void", "bury_points",
+                   "lead_stand", "lead_stand_trump", "lead_size", "lead_points", "throw",
+                   "ruff_risk", "lead_low", "lead_low_points", "lead_trump_low",
+                   "partner_ruff", "win_points", "ruff_points")
+HEURISTIC_DEFAULTS = np.array([0.0, 12.0, 8.0, 11.0, 13.0, 0.5, 1.0, 1.0, 3.0, 4.0, 0.0,
+                               50.0, 20.0, 5.0, 0.5, 60.0, 80.0, 10.0, 1.0, 15.0, 30.0,
+                               5.0, 5.0])
+
+# Knowledge layout (int64[KN_SIZE]).
+KN_PLAYED = 0  # (one, two) of the cards played so far
+KN_VOID = 2  # + seat: bit e when the seat has shown void in effective suit e
+KN_KITTY_SEAT = 6  # the seat that buried the final kitty (-1: none yet)
+KN_KITTY = 7  # (one, two) of the final kitty, for that seat only
+KN_KS = 9  # the current lead's tractor lengths (at most 12)
+KN_SIZE = KN_KS + 16
+
+
+@njit(cache=True)
+def new_knowledge():
+    """A knowledge array, reset."""
+    kn = np.zeros(KN_SIZE, dtype=np.int64)
+    reset_knowledge(kn)
+    return kn
+
+
+@njit(cache=True)
+def reset_knowledge(kn):
+    """Nothing played, no void shown, no kitty known."""
+    kn[:] = 0
+    kn[KN_KITTY_SEAT] = -1
+
+
+@njit(cache=True)
+def note_bury(kn, seat, one, two):
+    """``seat`` buried the kitty ``(one, two)``: only it knows these cards."""
+    kn[KN_KITTY_SEAT] = seat
+    kn[KN_KITTY], kn[KN_KITTY + 1] = one, two
+
+
+@njit(cache=True)
+def note_play(kn, seat, one, two, e, mask, n):
+    """``seat`` played ``(one, two)`` to a lead of ``n`` cards of effective suit ``e``
+    (faces ``mask``), the lead itself included: public cards, and a void shown when the
+    play holds fewer than ``n`` cards of ``e``."""
+    p1, p2 = kn[KN_PLAYED], kn[KN_PLAYED + 1]
+    kn[KN_PLAYED], kn[KN_PLAYED + 1] = p1 | one, p2 | two | (p1 & one)
+    if popcount(one & mask) + popcount(two & mask) < n:
+        kn[KN_VOID + seat] |= 1 << e
+
+
+@njit(cache=True)
+def unknown_cards(kn, seat, hand_one, hand_two):
+    """The cards ``seat`` cannot place: all 108 less its hand, the cards played and, if it
+    buried the final kitty, the kitty."""
+    one, two = subtract(ALL_FACES, ALL_FACES, hand_one, hand_two)
+    one, two = subtract(one, two, kn[KN_PLAYED], kn[KN_PLAYED + 1])
+    if kn[KN_KITTY_SEAT] == seat:
+        one, two = subtract(one, two, kn[KN_KITTY], kn[KN_KITTY + 1])
+    return one, two
+
+
+def default_params(n_seats: int = 4) -> np.ndarray:
+    """The default heuristic parameters, one row per seat."""
+    return np.tile(HEURISTIC_DEFAULTS, (n_seats, 1))
