@@ -46,15 +46,17 @@ def ladder(rules: str | DingniuRules | None = None, deals: int = 20_000,
     return pd.DataFrame(rows)
 
 
-def decision_points(r: DingniuRules, n: int, seed: int, lo: int = 8,
+def decision_points(r: DingniuRules, n: int, seed: int | np.random.SeedSequence, lo: int = 8,
                     hi: int = 14) -> np.ndarray:
     """``n`` kernel states where the seat to act has two or more legal actions and at most
     T tiles are left in the hands (T uniform in ``lo``–``hi`` per hand), reached by the tuned
-    heuristic for every seat from uniform deals."""
+    heuristic for every seat from uniform deals (deals and T from two spawned streams)."""
     tiles, params = rule_arrays(r)
     hp = policy_vector("tuned", r)
-    rng_t = np.random.default_rng(np.random.SeedSequence(seed))
-    streams = states_from_seed(seed, 1)[0].copy()
+    root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    deal_seq, limit_seq = root.spawn(2)
+    rng_t = np.random.default_rng(limit_seq)
+    streams = states_from_seed(deal_seq, 1)[0].copy()
     acts = np.empty(64, dtype=np.int64)
     scratch = np.empty(64, dtype=np.int64)
     state = np.empty(kd.STATE_LEN, dtype=np.int64)
@@ -78,9 +80,10 @@ def hidden_cost(rules: str | DingniuRules | None = None, n: int = 2_000, seed: i
     (points, ≥ 0), P(it picks an open-hand best action), n decision points, 95% CIs."""
     r = get_rules(rules)
     tiles, params = rule_arrays(r)
-    states = decision_points(r, n, seed)
+    point_seq, pimc_seq = np.random.SeedSequence(seed).spawn(2)
+    states = decision_points(r, n, point_seq)
     vecs = {p: policy_vector(p, r, pimc_samples, pimc_leaf) for p in COST_POLICIES}
-    streams = states_from_seed(seed, len(states))
+    streams = states_from_seed(pimc_seq, len(states))  # one per decision point
     loss = {p: np.empty(len(states)) for p in COST_POLICIES}
     acts = np.empty(64, dtype=np.int64)
     for i, s in enumerate(states):
