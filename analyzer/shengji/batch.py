@@ -5,9 +5,10 @@ Two modes, named in the spec's ``rules`` (``"zhengzhou"`` or ``"zhengzhou+play-o
 - **whole hands** (the default, ``kernels.shengji.whole``): a normal hand with team levels
   2 and 2 and seat 0 as the banker going in; 造反 (redeal), declaring / overcalling / 加固,
   下臺, the random kitty-card trump, the bury, 扒雞窩, the play, 摳底, the level change and
-  the next banker, every seat playing the random policy. The banker, L and T are outcomes.
+  the next banker, each seat on its policy (``--policy`` / ``--policies``; random by
+  default, or heuristic). The banker, L and T are outcomes.
 - **play-only** (``kernels.shengji.hand``): bidding and the bury are not simulated; level 2,
-  trump ♠, banker seat 0, and the 8 dealt cards are the kitty.
+  trump ♠, banker seat 0, and the 8 dealt cards are the kitty; every seat plays random.
 
 A task keeps integer sums only (layout ``A_*``, one layout for both modes); they add across
 tasks exactly. The statistics are rendered by :mod:`.outcomes`.
@@ -55,8 +56,11 @@ def spec_rules(rules: str | None, play_only: bool) -> str:
 
 def check(spec) -> None:
     """Refuse unknown rules or policies."""
+    _, play_only = split_rules(spec.rules)
     get_rules(split_rules(spec.rules)[0])
-    policy_ids(spec.policies)
+    if play_only and policy_ids(spec.policies).any():
+        raise ValueError("play-only hands are played by the random policy only; drop "
+                         "--play-only to play whole hands with other policies")
 
 
 def meta(spec) -> dict:
@@ -142,11 +146,13 @@ def _whole(spec, states: np.ndarray, n: int, with_deals: bool):
     params = rule_arrays(split_rules(spec.rules)[0])
     levels = np.array(LEVELS, dtype=np.int64)
     res = np.empty((n, N_WHOLE), dtype=np.int64)
+    pol = policy_ids(spec.policies)
     if not with_deals:
-        whole_chunks(states, spec.chunk_size, n, levels, START_BANKER, params, res)
+        whole_chunks(states, spec.chunk_size, n, levels, START_BANKER, params, res, pol)
         return None, res
     deals = np.empty((n, 2, 5, 2), dtype=np.int64)
-    whole_dealt_chunks(states, spec.chunk_size, n, levels, START_BANKER, params, deals, res)
+    whole_dealt_chunks(states, spec.chunk_size, n, levels, START_BANKER, params, deals, res,
+                       pol)
     return deals, res
 
 

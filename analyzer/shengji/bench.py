@@ -1,8 +1,9 @@
 """Throughput benchmark of the 双升 kernels against the reference engine, in one run.
 
-Kernel figures: deals/s (``deal_chunks``), play-only random hands/s (``play_chunks``) and
+Kernel figures: deals/s (``deal_chunks``), play-only random hands/s (``play_chunks``),
 whole random hands/s from the deal, bidding included (``whole_chunks``: team levels 2 and 2,
-seat 0 banker going in), on all threads and on one, each the median of ``repeats``. The
+seat 0 banker going in) and the same whole hands with every seat on the heuristic policy
+(a quarter as many hands), on all threads and on one, each the median of ``repeats``. The
 reference engine plays the same kinds of hand (``engine.play_only`` / ``engine.new_hand``
 + ``play_random``) at some tens of hands/s, so it plays at most ``REFERENCE_CAP`` hands a
 repeat whatever ``reference_hands`` asks for (the root ``xianniu bench`` default of 300
@@ -22,6 +23,7 @@ import numpy as np
 from kernels.rng import states_from_seed
 from kernels.shengji.deal import DEAL_AGG_SIZE, deal_chunks
 from kernels.shengji.hand import N_RESULT, play_chunks
+from kernels.shengji.policies import POLICY_HEURISTIC
 from kernels.shengji.whole import N_WHOLE, whole_chunks
 
 from ..core.bench import cold_and_warm, rates_all_and_one
@@ -73,6 +75,8 @@ def run_bench(rules: str | None = None, deals: int = 4_000_000, hands: int = 400
     out = np.empty((hands, N_RESULT), dtype=np.int64)
     whole_out = np.empty((hands, N_WHOLE), dtype=np.int64)
     levels = np.array(LEVELS, dtype=np.int64)
+    heuristic_hands = max(1, hands // 4)
+    heuristic = np.full(4, POLICY_HEURISTIC, dtype=np.int64)
 
     def run_deals():
         deal_chunks(deal_states, CHUNK, deals, LEVEL, TRUMP, BANKER, params, agg)
@@ -83,12 +87,18 @@ def run_bench(rules: str | None = None, deals: int = 4_000_000, hands: int = 400
     def run_whole():
         whole_chunks(hand_states, CHUNK, hands, levels, START_BANKER, params, whole_out)
 
+    def run_heuristic():
+        whole_chunks(hand_states, CHUNK, heuristic_hands, levels, START_BANKER, params,
+                     whole_out, heuristic)
+
     b: dict[str, Any] = {"game": "shengji", "rules": r.name,
                          "threads": numba.config.NUMBA_NUM_THREADS, "repeats": repeats,
                          "statistic": "median", "deals": deals, "hands": hands,
                          "play_only": True}
     b.update(rates_all_and_one({"deals": (run_deals, deals), "hands": (run_hands, hands),
-                                "whole": (run_whole, hands)}, repeats))
+                                "whole": (run_whole, hands),
+                                "heuristic": (run_heuristic, heuristic_hands)}, repeats))
+    b["heuristic_hands"] = heuristic_hands
     rates = [reference_hands_per_s(r, ref_n, seed + i) for i in range(max(1, repeats // 2))]
     b["reference_hands"] = ref_n
     b["reference_hands_per_s"] = statistics.median(rates)
@@ -115,6 +125,8 @@ def format_bench(b: dict[str, Any]) -> str:
         f"{b['hands_per_s_one']:>14,.0f}",
         f"whole hands/s         all threads {b['whole_per_s_all']:>14,.0f}   one thread "
         f"{b['whole_per_s_one']:>14,.0f}",
+        f"heuristic whole/s     all threads {b['heuristic_per_s_all']:>14,.0f}   one thread "
+        f"{b['heuristic_per_s_one']:>14,.0f}   (every seat heuristic)",
         f"reference engine      {b['reference_hands_per_s']:,.1f} play-only hands/s, "
         f"{b['reference_whole_per_s']:,.1f} whole hands/s (one thread, "
         f"{b['reference_hands']} hands)",

@@ -47,7 +47,8 @@ def simulate(n_hands: int, rules: str, policy: str, policies: str | None, seed: 
     """Random whole hands from the deal (造反, declaring, 下臺, bury, 扒雞窩, play; team
     levels 2 and 2, seat 0 banker going in): attackers' points, P(banker side holds), 摳底,
     level changes, P(造反), P(下臺), P(random trump), per team and per seat, with 95% CIs.
-    The only policy so far is random (the default here)."""
+    Policies: random (the default here) and heuristic, one for every seat or one per
+    seat (--policies a,b,c,d); play-only hands are random only."""
     if click.get_current_context().get_parameter_source("policy") is ParameterSource.DEFAULT:
         policy = "random"
     with interruptible(), progress_bar(n_hands, hidden=quiet or n_hands < 500_000) as bar:

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 
 def warmup() -> None:
-    """Run ``simulate`` (counts and per-hand rows, whole and play-only hands) and the
-    ``odds`` deal kernels once on tiny inputs, both presets (cached on disk)."""
+    """Run ``simulate`` (counts and per-hand rows, whole and play-only hands), the team
+    ``tournament`` and the ``odds`` deal kernels once on tiny inputs, both presets (cached
+    on disk)."""
     from kernels.rng import states_from_seed
 
     from ..core.runner import RunSpec
     from . import batch
     from .odds import kernel_monte_carlo
     from .rules import PRESETS
+    from .tournament import tournament
 
     for name, rules in PRESETS.items():
         for play_only in (False, True):
@@ -19,3 +21,4 @@ def warmup() -> None:
             batch.task_counts(spec, states_from_seed(0, 1), 8)
             batch.task_rows(spec, states_from_seed(0, 1), 8)
         kernel_monte_carlo(rules, 2, None, 8, 0)
+        tournament("heuristic,random", 2, name)

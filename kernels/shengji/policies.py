@@ -55,7 +55,7 @@ HEURISTIC_NAMES = ("open_banker", "open_attacker", "grab", "overcall", "bajiwo",
                    "lead_stand", "lead_stand_trump", "lead_size", "lead_points", "throw",
                    "ruff_risk", "lead_low", "lead_low_points", "lead_trump_low",
                    "partner_ruff", "win_points", "ruff_points")
-HEURISTIC_DEFAULTS = np.array([0.0, 12.0, 8.0, 11.0, 13.0, 0.5, 1.0, 1.0, 3.0, 4.0, 0.0,
+HEURISTIC_DEFAULTS = np.array([0.0, 12.0, 8.0, 11.0, 10.0, 0.5, 1.0, 1.0, 3.0, 4.0, 0.0,
                                50.0, 20.0, 5.0, 0.5, 60.0, 80.0, 10.0, 1.0, 15.0, 30.0,
                                5.0, 5.0])
 

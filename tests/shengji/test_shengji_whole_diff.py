@@ -1,7 +1,8 @@
 """Kernel whole hands (bidding included) replayed action by action in the reference engine.
 
-For each preset, 3,000 random whole hands are played in the kernels (normal hands at several
-levels and banker seats, and 搶莊局 first hands) and replayed from the same deal: every 造反
+For each preset, 3,000 random whole hands and 1,000 with heuristic seats (every seat, or
+heuristic against random) are played in the kernels (normal hands at several levels and
+banker seats, and 搶莊局 first hands) and replayed from the same deal: every 造反
 offer, declaration, pass, bury, 扒雞窩 overcall, lead and follow must be legal in the engine,
 the number of choices the kernel listed at each 造反 / declaring / 扒雞窩 turn must equal the
 engine's, and banker, L, T, the 摳底 multiplier, the attackers' points, the level change,
@@ -40,12 +41,17 @@ VARIANTS = {
 }
 
 
-def _check(rules, settings, seed):
+# heuristic seats: (team levels, start banker, hands, policies per seat), 1,000 a preset
+HEURISTIC_SETTINGS = [((2, 2), 0, 500, "heuristic"), ((5, 9), 1, 200, "heuristic,random,heuristic,random"),
+                      ((14, 3), None, 150, "heuristic"), ((13, 14), 3, 150, "random,heuristic,random,heuristic")]
+
+
+def _check(rules, settings, seed, policies="random"):
     """Replay every hand; returns the result rows of all settings (after asserting none
     disagrees)."""
     rows = []
     for i, (levels, banker, n) in enumerate(settings):
-        hands = wr.kernel_hands(n, rules, seed + i, levels, banker)
+        hands = wr.kernel_hands(n, rules, seed + i, levels, banker, policies=policies)
         bad = wr.replay_all(hands, rules)
         assert not bad, f"{len(bad)} of {n} hands disagree at {levels}, banker {banker}; " \
                         f"first: hand {bad[0][0]}: {bad[0][1]}"
@@ -57,6 +63,38 @@ def _check(rules, settings, seed):
 @pytest.mark.parametrize("setting", range(len(SETTINGS)))
 def test_whole_hands_replay_in_the_engine(preset, setting):
     _check(PRESETS[preset], SETTINGS[setting:setting + 1], 100 + setting)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("setting", range(len(HEURISTIC_SETTINGS)))
+def test_heuristic_whole_hands_replay_in_the_engine(preset, setting):
+    """The heuristic's every action (造反, declarations, passes, buries, 扒雞窩, leads,
+    throws and follows) is legal in the engine, alone and beside random seats."""
+    levels, banker, n, policies = HEURISTIC_SETTINGS[setting]
+    _check(PRESETS[preset], [(levels, banker, n)], 300 + setting, policies)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_heuristic_hands_throw_declare_and_never_fail_a_throw(preset):
+    """Heuristic hands throw, declare, step down, rebel and raid (扒雞窩), and no throw of
+    theirs fails: it throws only what stands by its own count. The rare 造反 and 扒雞窩
+    hands among 6,000 are replayed in the engine too."""
+    rules = PRESETS[preset]
+    kh_ = wr.kernel_hands(6000, rules, 400, (2, 2), 0, policies="heuristic")
+    res = kh_.res
+    p = kw.W_PLAY
+    assert res[:, p + kh.R_THROWS].sum() > 6000
+    assert res[:, p + kh.R_FAILED_THROWS].sum() == 0
+    assert res[:, kw.W_DECLARATIONS].mean() >= 1
+    rare = np.flatnonzero((res[:, kw.W_BAJIWO] > 0) | (res[:, kw.W_REBEL] >= 0))
+    if rules.bajiwo_enabled:
+        assert (res[:, kw.W_BAJIWO] > 0).sum() > 3
+        assert (res[:, kw.W_REBEL] >= 0).sum() > 3
+        assert res[:, kw.W_STEPPED_DOWN].sum() > 100
+    else:
+        assert len(rare) == 0
+    bad = [(h, e) for h in rare if (e := wr.replay_hand(kh_, h, rules)) is not None]
+    assert not bad, bad[0]
 
 
 @pytest.mark.parametrize("preset", PRESETS)
