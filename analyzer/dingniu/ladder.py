@@ -35,8 +35,7 @@ def ladder(rules: str | DingniuRules | None = None, deals: int = 20_000,
     per rung from ``seed``); pimc rungs play ``pimc_deals`` deals, the others ``deals``."""
     r = get_rules(rules)
     rows = []
-    for (a, b), child in zip(RUNGS, np.random.SeedSequence(seed).spawn(len(RUNGS))):
-        s = int(child.generate_state(1)[0])
+    for (a, b), s in zip(RUNGS, rung_seeds(seed)):
         n = pimc_deals if "pimc" in (a, b) else deals
         d = tournament(f"{a},{b}", n, s, r, pimc_samples, pimc_leaf).differences().iloc[0]
         rows.append({"rules": r.name, "a": a, "b": b, "diff": d["diff"], "ci_low": d["ci_low"],
@@ -44,6 +43,11 @@ def ladder(rules: str | DingniuRules | None = None, deals: int = 20_000,
                      "command": f"xianniu dingniu tournament --policies {a},{b} --deals {n} "
                                 f"--rules {r.name} --seed {s}"})
     return pd.DataFrame(rows)
+
+
+def rung_seeds(seed: int) -> list[int]:
+    """The tournament seed of each rung, spawned from ``seed``."""
+    return [int(c.generate_state(1)[0]) for c in np.random.SeedSequence(seed).spawn(len(RUNGS))]
 
 
 def decision_points(r: DingniuRules, n: int, seed: int | np.random.SeedSequence, lo: int = 8,

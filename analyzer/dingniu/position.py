@@ -1,6 +1,6 @@
 """A position seen by one seat: its tiles and the public history; hidden deals behind it.
 
-A position is ``{"rules": "standard", "hand": "大天 虎头 ...", "history": [action, ...]}``
+A position is ``{"rules": "seed", "hand": "大天 虎头 ...", "history": [action, ...]}``
 with record actions (:mod:`.records`); the other seats' 扣 carry no tile (face down), the
 seat's own 扣 name theirs. The seat to act after the history is "me". Also accepted: the
 history as text, ``"lead 大五; 虎头 on 5; kou; 扣 地幺"``.

@@ -2,7 +2,7 @@
 
 A record::
 
-    {"format": "xianniu-dingniu-record", "version": 1, "rules": "standard",
+    {"format": "xianniu-dingniu-record", "version": 1, "rules": "seed",
      "hands": ["大天 虎头 ...", "...", "...", "..."],
      "actions": [{"seat": 0, "action": "lead", "tile": "大五"},
                  {"seat": 1, "action": "play", "tile": "虎头", "end": 5},

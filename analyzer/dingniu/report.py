@@ -20,6 +20,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from kernels.dingniu import game as kd
+from kernels.dingniu import pimc as kp
 from kernels.rng import states_from_seed
 
 from ..core.stats import mean_ci
@@ -30,7 +31,7 @@ from ..report.render import Block, Page
 from ..report.section import ReportSpec, seed_sequence
 from .analysis import SEAT_NAMES, odds, simulate, tournament
 from .engine import new_hand
-from .ladder import hidden_cost, ladder
+from .ladder import RUNGS, ladder, rung_seeds
 from .rules import N_KINDS, N_SEATS, PRESETS, DingniuRules, get_rules
 from .sim import heuristic_matrix, policy_ids, rule_arrays, state_array
 from .solver import Solver
@@ -44,13 +45,16 @@ def _frame(rows: list[dict[str, Any]], **meta: Any) -> pd.DataFrame:
 
 def open_hands_vs_heuristic(n_deals: int = 40, moves: int = 4, seed: int = 0,
                             rules: str | DingniuRules | None = None) -> pd.DataFrame:
-    """Per seat: points when all play the heuristic from move ``moves`` on, beside the
-    open-hand max-n value of the same positions (first ``moves`` by the heuristic)."""
+    """Per seat: points when all play the heuristic, and when all play pimc, from move
+    ``moves`` on, beside the open-hand max-n value of the same positions (first ``moves``
+    by the heuristic); both play-outs start from the same stream."""
     r = get_rules(rules)
     tiles, params = rule_arrays(r)
     rng = np.random.default_rng(np.random.SeedSequence(seed))
-    heur, solved, secs = [], [], []
+    heur, pimc, solved, secs = [], [], [], []
     pol, hps = policy_ids("heuristic"), heuristic_matrix()
+    pimc_ids = np.full(N_SEATS, kp.PIMC, dtype=np.int64)
+    pimc_hps = heuristic_matrix(policies="pimc", rules=r)
     streams = states_from_seed(seed, n_deals * 2)
     acts = np.empty(64, dtype=np.int64)
     res = np.empty(kd.N_RESULT, dtype=np.int64)
@@ -73,19 +77,24 @@ def open_hands_vs_heuristic(n_deals: int = 40, moves: int = 4, seed: int = 0,
         if st.is_terminal():
             continue
         s = state_array(st)
-        kd.play_out(s, tiles, params, pol, hps, stream, res, la, ll)
+        kd.play_out(s.copy(), tiles, params, pol, hps, stream.copy(), res, la, ll)
+        heur.append(res[kd.R_PTS:kd.R_PTS + N_SEATS].tolist())
+        kp.play_out_pimc(s, tiles, params, pimc_ids, pimc_hps, stream, res)
+        pimc.append(res[kd.R_PTS:kd.R_PTS + N_SEATS].tolist())
         t0 = time.perf_counter()
         solved.append(Solver(r).solve(st).values)
         secs.append(time.perf_counter() - t0)
-        heur.append(res[kd.R_PTS:kd.R_PTS + N_SEATS].tolist())
-    h, o = np.array(heur, dtype=float), np.array(solved, dtype=float)
+    h, p, o = (np.array(x, dtype=float) for x in (heur, pimc, solved))
     rows = []
     for seat in range(N_SEATS):
         eh, eo, ed = mean_ci(h[:, seat]), mean_ci(o[:, seat]), mean_ci(o[:, seat] - h[:, seat])
+        ep, epd = mean_ci(p[:, seat]), mean_ci(o[:, seat] - p[:, seat])
         rows.append({"seat": seat, "heuristic": eh.value, "heuristic_low": eh.low,
-                     "heuristic_high": eh.high, "open_hands": eo.value, "open_low": eo.low,
+                     "heuristic_high": eh.high, "pimc": ep.value, "pimc_low": ep.low,
+                     "pimc_high": ep.high, "open_hands": eo.value, "open_low": eo.low,
                      "open_high": eo.high, "difference": ed.value, "diff_low": ed.low,
-                     "diff_high": ed.high, "n": eh.n})
+                     "diff_high": ed.high, "pimc_difference": epd.value,
+                     "pimc_diff_low": epd.low, "pimc_diff_high": epd.high, "n": eh.n})
     return _frame(rows, seed=seed, moves=moves, rules=r.name,
                   solver_seconds_per_position=float(np.mean(secs)) if secs else float("nan"))
 
@@ -117,13 +126,13 @@ def report_data(n_hands: int = 200_000, n_deals: int = 20_000, n_odds: int = 200
 # The report's section.
 
 KEY = "dingniu"
-TABLES = ("dingniu_seats", "dingniu_ladder", "dingniu_open", "dingniu_cost")
-PARTS = ("random", "heuristic", "ladder", "open", "cost")
+TABLES = ("dingniu_seats", "dingniu_ladder", "dingniu_open")
+PARTS = ("random", "heuristic", "ladder", "open")  # both presets play each part's seed
 POLICIES = ("random", "heuristic")
 OPEN_MOVES = 4  # open-hand positions start after the heuristic's first four moves
 SEAT_KEYS = ("dn_seat0", "dn_seat1", "dn_seat2", "dn_seat3")
-RULE_NAMES = tuple(PRESETS)  # both presets, side by side
-assert len(SEAT_NAMES) == len(SEAT_KEYS)
+RULE_NAMES = tuple(PRESETS)  # both presets, side by side; the first is the default
+assert len(SEAT_NAMES) == len(SEAT_KEYS) and RULE_NAMES[0] == get_rules().name
 
 TEXT: dict[str, tuple[str, str]] = {
     "sec_dingniu": ("顶牛（骨牌）", "dingniu (Chinese dominoes)"),
@@ -131,78 +140,82 @@ TEXT: dict[str, tuple[str, str]] = {
                      "hands under both presets"),
     "intro_dingniu": ("顶牛是四人骨牌游戏，24 张牌，每人 6 张，头牌先出；规则与未定之处见 "
                       "docs/dingniu.md。两种规则并列：seed（按种子的解）与 navpil（按 navpil "
-                      "的 Ding Niu：一种点数不能再出就算算帐，算帐后其他三家可先上双头同点的牌）。"
-                      "下表为各座位的平均得分与 P(赢)、P(算帐)、P(包庄)，以及复式对局中各策略的差值。",
+                      "的 Ding Niu：一种点数不能再出就算算帐，算帐后其他三家可先上双头同点的牌），"
+                      "两者用同样的牌与种子。下表为各座位的平均得分与 P(赢)、P(算帐)、P(包庄)，"
+                      "以及复式对局中各策略的差值。",
                       "dingniu is a four-player domino game: 24 tiles, six each, the first seat "
                       "(tou pai) leads; docs/dingniu.md has the rules and its readings. Two "
-                      "presets side by side: seed (the seed text's readings) and navpil (after "
-                      "navpil's Ding Niu page: shutting out one value is a lock, and after a "
-                      "suan zhang the others lay their doubles first). Below: each seat's mean "
-                      "points and P(win), P(suan zhang), P(bao zhuang), and the policies' "
-                      "differences in duplicate."),
+                      "presets side by side, on the same deals and seeds: seed (the seed text's "
+                      "readings) and navpil (after navpil's Ding Niu page: shutting out one "
+                      "value is a lock, and after a suan zhang the others lay their doubles "
+                      "first). Below: each seat's mean points and P(win), P(suan zhang), "
+                      "P(bao zhuang), and the policies' differences in duplicate."),
     "dn_caption": ("样本：每种规则每种策略 {hands} 局；复式对局 {deals} 副牌（pimc {pimc} "
-                   "副牌）；明牌求解 {open} 个局面；暗牌代价 {cost} 个局面；区间均为 95% "
-                   "置信区间；种子：{seeds}（由 --seed {seed} 派生）。",
+                   "副牌）；明牌求解 {open} 个局面；区间均为 95% 置信区间；种子：{seeds}（由 "
+                   "--seed {seed} 派生，两种规则相同）。",
                    "Sample: {hands} hands per preset and policy; {deals} deals per duplicate "
-                   "match ({pimc} with pimc); {open} positions solved with open hands; {cost} "
-                   "positions for the cost of hidden information; intervals are 95% CIs; "
-                   "seeds: {seeds} (spawned from --seed {seed})."),
-    "intro_dn_open": ("明牌与暗牌：从启发式先走 {moves} 步后的局面，四家都用启发式打完的得分，与四家"
-                      "明牌、各自求最优（max-n 精确求解）的得分相比。",
+                   "match ({pimc} with pimc); {open} positions solved with open hands; "
+                   "intervals are 95% CIs; seeds: {seeds} (spawned from --seed {seed}, the "
+                   "same for both presets)."),
+    "intro_dn_open": ("明牌与暗牌：从启发式先走 {moves} 步后的局面，四家都用启发式、四家都用 pimc "
+                      "打完的得分，与四家明牌、各自求最优（max-n 精确求解）的得分相比。",
                       "Open and hidden hands: from the position after the heuristic's first "
-                      "{moves} moves, each seat's points when all four play the heuristic, "
-                      "beside the exact max-n value with all hands open."),
-    "intro_dn_cost": ("暗牌的代价：一局末（四家手中只有 8–14 张牌）出牌时可出多于一种的局面，各"
-                      "策略所出之牌的明牌值比明牌最优少几分，以及它正是明牌最优的概率。",
-                      "The cost of hidden information: late in a hand (8–14 tiles left in the "
-                      "hands), at a decision with two or more legal actions, how many points "
-                      "each policy's choice is worth less than the best action with all hands "
-                      "open (max-n), and P(its choice is an open-hand best action)."),
+                      "{moves} moves, each seat's points when all four play the heuristic and "
+                      "when all four play pimc, beside the exact max-n value with all hands "
+                      "open."),
     "dn_seat0": ("头牌", "1st (tou pai)"),
     "dn_seat1": ("二牌", "2nd"),
     "dn_seat2": ("三牌", "3rd"),
     "dn_seat3": ("末牌", "4th"),
     "dn_by_rules": ("启发式下各座位的平均得分", "mean points by seat, heuristic"),
     "dn_ladder_title": ("复式对局：策略差值", "duplicate: policy differences"),
-    "dn_open_title": ("明牌最优与启发式", "open hands (max-n) and heuristic"),
     "dn_heuristic": ("启发式", "heuristic"),
     "dn_open": ("明牌最优（max-n）", "open hands (max-n)"),
     "dn_gap": ("明牌 − 启发式", "open − heuristic"),
+    "dn_gap_pimc": ("明牌 − pimc", "open − pimc"),
     "dn_p_win": ("P(赢)", "P(win)"),
     "dn_p_suan": ("P(算帐)，每局", "P(suan zhang) per hand"),
     "dn_p_bao": ("P(包庄)，每局", "P(bao zhuang) per hand"),
     "dn_rules": ("规则", "preset"),
-    "dn_policy": ("策略", "policy"),
-    "dn_loss": ("比明牌最优少 [95% 置信区间]", "below the open-hand best [95% CI]"),
-    "dn_p_best": ("P(明牌最优)", "P(open-hand best)"),
 }
 T = Labels(TEXT, base=SHARED)
 
 
 def sizes(hands: int) -> dict[str, int]:
     """Hands simulated per preset and policy, deals of the heuristic ladder and of the pimc
-    rung, positions solved with open hands, decision points for the hidden-information
-    cost."""
+    rung, positions solved with open hands (each per preset)."""
     h = int(hands)
     return {"hands": h, "deals": max(2, h // 20), "pimc": max(2, h // 1000),
-            "open": max(4, min(40, h // 10000)), "cost": max(20, min(2000, h // 200))}
+            "open": max(4, min(40, h // 10000))}
 
 
-def seeds(spec: ReportSpec,
-          root: np.random.SeedSequence | None = None) -> dict[str, dict[str, int]]:
-    """One seed per preset and part, spawned from ``root`` (default: the section's root for
-    ``spec.seed``)."""
+def seeds(spec: ReportSpec, root: np.random.SeedSequence | None = None) -> dict[str, int]:
+    """One seed per part, spawned from ``root`` (default: the section's root for
+    ``spec.seed``); both presets play the same seeds, so they are compared on the same
+    deals."""
     root = root if root is not None else seed_sequence(spec.seed, KEY)
-    return {name: {p: int(c.generate_state(1)[0]) for p, c in zip(PARTS, sub.spawn(len(PARTS)))}
-            for name, sub in zip(RULE_NAMES, root.spawn(len(RULE_NAMES)))}
+    return {p: int(c.generate_state(1)[0]) for p, c in zip(PARTS, root.spawn(len(PARTS)))}
 
 
-def commands(spec: ReportSpec, s: dict[str, dict[str, int]] | None = None) -> list[str]:
-    """The ``xianniu dingniu`` commands that reproduce the seats of each preset alone, from
-    the part seeds ``s`` (default: :func:`seeds`); the ladder's are in its table."""
+def prefix(name: str) -> str:
+    """Column prefix of a preset in the seats table: none for the default, ``name_``."""
+    return "" if name == RULE_NAMES[0] else f"{name}_"
+
+
+def commands(spec: ReportSpec, s: dict[str, int] | None = None) -> list[str]:
+    """The ``xianniu dingniu`` commands that reproduce the seats and the ladder alone, from
+    the part seeds ``s`` (default: :func:`seeds`): the default preset's simulations and
+    first rung first, then the rest."""
     n, s = sizes(spec.hands), s if s is not None else seeds(spec)
-    return [f"xianniu dingniu simulate --hands {n['hands']} --policy {p} --rules {r} "
-            f"--seed {s[r][p]}" for r in RULE_NAMES for p in POLICIES]
+    rung = rung_seeds(s["ladder"])
+    sims = [[f"xianniu dingniu simulate --hands {n['hands']} --policy {p} --rules {r} "
+             f"--seed {s[p]}" for p in POLICIES] for r in RULE_NAMES]
+    rungs = [[f"xianniu dingniu tournament --policies {a},{b} --deals "
+              f"{n['pimc'] if 'pimc' in (a, b) else n['deals']} --rules {r} --seed {x}"
+              for (a, b), x in zip(RUNGS, rung)] for r in RULE_NAMES]
+    first = sims[0] + rungs[0][:1]
+    return first + rungs[0][1:] + [c for r in range(1, len(RULE_NAMES))
+                                   for c in sims[r] + rungs[r]]
 
 
 @dataclass
@@ -210,37 +223,41 @@ class DingniuData:
     """The section's tables and what made them."""
 
     spec: ReportSpec
-    seeds: dict[str, dict[str, int]]
+    seeds: dict[str, int]
     tables: dict[str, pd.DataFrame]
 
 
-def _seat_rows(r: DingniuRules, n: int, s: dict[str, int]) -> list[dict[str, Any]]:
-    rows = []
-    for policy in POLICIES:
-        sim = simulate(n, policy, s[policy], r)
-        for seat in sim["seats"]:
-            row = {"rules": r.name, "policy": policy, "seat": seat["seat"]}
-            for key, e in (("points", seat["points"]), ("p_win", seat["p_win"]),
-                           ("p_suan", sim["p_suan"]), ("p_bao", sim["p_baozhuang"])):
-                row.update({key: e["value"], f"{key}_low": e["low"], f"{key}_high": e["high"]})
-            rows.append({**row, "n": seat["points"]["n"], "seed": s[policy]})
-    return rows
+def _seat_rows(n: int, s: dict[str, int]) -> list[dict[str, Any]]:
+    """One row per policy and seat; each preset's columns side by side (:func:`prefix`)."""
+    rows = {(p, seat): {"policy": p, "seat": seat} for p in POLICIES for seat in range(N_SEATS)}
+    for name in RULE_NAMES:
+        pre = prefix(name)
+        for policy in POLICIES:
+            sim = simulate(n, policy, s[policy], get_rules(name))
+            for seat in sim["seats"]:
+                row = rows[(policy, seat["seat"])]
+                for key, e in (("points", seat["points"]), ("p_win", seat["p_win"]),
+                               ("p_suan", sim["p_suan"]), ("p_bao", sim["p_baozhuang"])):
+                    row.update({f"{pre}{key}": e["value"], f"{pre}{key}_low": e["low"],
+                                f"{pre}{key}_high": e["high"]})
+                row.update({f"{pre}n": seat["points"]["n"], "seed": s[policy]})
+    return list(rows.values())
 
 
-def section_tables(spec: ReportSpec, s: dict[str, dict[str, int]]) -> dict[str, pd.DataFrame]:
+def section_tables(spec: ReportSpec, s: dict[str, int]) -> dict[str, pd.DataFrame]:
     """The section's tables from the part seeds ``s``, every row with n, 95% CI and seed."""
     n = sizes(spec.hands)
-    seats, lad, opens, costs = [], [], [], []
+    lad, opens = [], []
     for name in RULE_NAMES:
-        r, ps = get_rules(name), s[name]
-        seats += _seat_rows(r, n["hands"], ps)
-        lad.append(ladder(r, n["deals"], n["pimc"], ps["ladder"]))
-        op = open_hands_vs_heuristic(n["open"], OPEN_MOVES, ps["open"], r)
-        op["rules"], op["seed"] = r.name, ps["open"]
+        r = get_rules(name)
+        lad.append(ladder(r, n["deals"], n["pimc"], s["ladder"]))
+        op = open_hands_vs_heuristic(n["open"], OPEN_MOVES, s["open"], r)
+        op.insert(0, "rules", r.name)
+        op["seed"] = s["open"]
         opens.append(op)
-        costs.append(hidden_cost(r, n["cost"], ps["cost"]))
-    return {"dingniu_seats": pd.DataFrame(seats), "dingniu_ladder": pd.concat(lad),
-            "dingniu_open": pd.concat(opens), "dingniu_cost": pd.concat(costs)}
+    return {"dingniu_seats": pd.DataFrame(_seat_rows(n["hands"], s)),
+            "dingniu_ladder": pd.concat(lad, ignore_index=True),
+            "dingniu_open": pd.concat(opens, ignore_index=True)}
 
 
 def _bars(ax, x, groups) -> None:
@@ -262,19 +279,16 @@ def figure(data: DingniuData, lang: str) -> Figure:
         f"{fmt_n(n['deals'], T('unit_deals', lang))}", ncols=2, width=10.5)
     colors = (plots.BLUE, plots.ORANGE)
     seats = data.tables["dingniu_seats"]
+    heur = seats[seats["policy"] == "heuristic"].sort_values("seat")
     x = np.arange(len(SEAT_KEYS))
-    by = {r: seats[(seats["rules"] == r) & (seats["policy"] == "heuristic")].sort_values("seat")
-          for r in RULE_NAMES}
-    _bars(a1, x, [(by[r]["points"], by[r]["points_low"], by[r]["points_high"], c, r)
-                  for r, c in zip(RULE_NAMES, colors)])
+    _bars(a1, x, [(heur[f"{prefix(r)}points"], heur[f"{prefix(r)}points_low"],
+                   heur[f"{prefix(r)}points_high"], c, r) for r, c in zip(RULE_NAMES, colors)])
     a1.set_xticks(x, [T(k, lang) for k in SEAT_KEYS])
     lad = data.tables["dingniu_ladder"]
-    rungs = [f"{a} − {b}" for a, b in zip(lad["a"], lad["b"])][:len(lad) // len(RULE_NAMES)]
-    xr = np.arange(len(rungs))
+    xr = np.arange(len(RUNGS))
     _bars(a2, xr, [(g["diff"], g["ci_low"], g["ci_high"], c, r)
-                   for (r, g), c in zip(((r, lad[lad["rules"] == r]) for r in RULE_NAMES),
-                                        colors)])
-    a2.set_xticks(xr, rungs, fontsize=8)
+                   for r, c in zip(RULE_NAMES, colors) for g in [lad[lad["rules"] == r]]])
+    a2.set_xticks(xr, [f"{a} − {b}" for a, b in RUNGS], fontsize=8)
     for ax, title in ((a1, "dn_by_rules"), (a2, "dn_ladder_title")):
         ax.axhline(0, color="0.3", lw=0.6)
         ax.set_ylabel(T("points", lang))
@@ -289,59 +303,55 @@ def _seat_table(page: Page, seats: pd.DataFrame) -> None:
     for seat, key in enumerate(SEAT_KEYS):
         row: dict[str, str] = {t("col_seat"): t(key)}
         for name in RULE_NAMES:
+            pre = prefix(name)
             for policy in POLICIES:
-                r = seats[(seats["rules"] == name) & (seats["policy"] == policy)
-                          & (seats["seat"] == seat)].iloc[0]
+                r = seats[(seats["policy"] == policy) & (seats["seat"] == seat)].iloc[0]
                 row[f"{name} · {policy} · {t('col_mean')}"] = fmt_ci(
-                    r["points"], r["points_low"], r["points_high"])
+                    r[f"{pre}points"], r[f"{pre}points_low"], r[f"{pre}points_high"])
                 row[f"{name} · {policy} · {t('dn_p_win')}"] = fmt_ci(
-                    r["p_win"], r["p_win_low"], r["p_win_high"], "probability")
+                    r[f"{pre}p_win"], r[f"{pre}p_win_low"], r[f"{pre}p_win_high"], "probability")
         rows.append(row)
     for stat, key in (("p_suan", "dn_p_suan"), ("p_bao", "dn_p_bao")):
         row = {t("col_seat"): t(key)}
         for name in RULE_NAMES:
+            pre = prefix(name)
             for policy in POLICIES:
-                r = seats[(seats["rules"] == name) & (seats["policy"] == policy)].iloc[0]
+                r = seats[seats["policy"] == policy].iloc[0]
                 row[f"{name} · {policy} · {t('col_mean')}"] = ""
                 row[f"{name} · {policy} · {t('dn_p_win')}"] = fmt_ci(
-                    r[stat], r[f"{stat}_low"], r[f"{stat}_high"], "probability")
+                    r[f"{pre}{stat}"], r[f"{pre}{stat}_low"], r[f"{pre}{stat}_high"],
+                    "probability")
         rows.append(row)
     page.table(pd.DataFrame(rows))
 
 
 def blocks(data: DingniuData, lang: str) -> list[Block]:
-    """The section's part of the page: seats, the ladder, open hands and the cost of hidden
-    information under both presets; n, seeds, commands."""
+    """The section's part of the page: seats, the ladder and open hands under both presets;
+    n, seeds, commands."""
     page = Page(T, lang)
     t, n, s = page.t, sizes(data.spec.hands), data.seeds
     page.h2(t("sec_dingniu"), "dingniu")
     page.p(t("intro_dingniu"))
     page.figure("dingniu", t("sec_dingniu"))
     page.p(t("dn_caption", hands=f"{n['hands']:,}", deals=f"{n['deals']:,}",
-             pimc=f"{n['pimc']:,}", open=f"{n['open']:,}", cost=f"{n['cost']:,}",
-             seeds=" / ".join(f"{r}: " + ", ".join(str(s[r][p]) for p in PARTS)
-                              for r in RULE_NAMES), seed=data.spec.seed))
+             pimc=f"{n['pimc']:,}", open=f"{n['open']:,}",
+             seeds=" / ".join(str(s[p]) for p in PARTS), seed=data.spec.seed))
     page.p(t("caption_cmd"))
-    lad = data.tables["dingniu_ladder"]
-    page.code(commands(data.spec, s) + list(lad["command"]))
+    page.code(commands(data.spec, s))
     _seat_table(page, data.tables["dingniu_seats"])
     page.table(pd.DataFrame([{t("dn_rules"): r["rules"], t("col_match"): f"{r['a']} − {r['b']}",
                               t("col_diff"): fmt_ci(r["diff"], r["ci_low"], r["ci_high"]),
                               t("col_deals"): f"{int(r['n_deals']):,}"}
-                             for _, r in lad.iterrows()]))
-    page.p(t("intro_dn_cost"))
-    page.table(pd.DataFrame([{t("dn_rules"): r["rules"], t("dn_policy"): r["policy"],
-                              t("dn_loss"): fmt_ci(r["loss"], r["loss_low"], r["loss_high"]),
-                              t("dn_p_best"): fmt_ci(r["p_best"], r["p_best_low"],
-                                                     r["p_best_high"], "probability"),
-                              "n": f"{int(r['n']):,}"}
-                             for _, r in data.tables["dingniu_cost"].iterrows()]))
+                             for _, r in data.tables["dingniu_ladder"].iterrows()]))
     page.p(t("intro_dn_open", moves=OPEN_MOVES))
     page.table(pd.DataFrame([{
         t("dn_rules"): r["rules"], t("col_seat"): t(SEAT_KEYS[int(r["seat"])]),
         t("dn_heuristic"): fmt_ci(r["heuristic"], r["heuristic_low"], r["heuristic_high"]),
+        "pimc": fmt_ci(r["pimc"], r["pimc_low"], r["pimc_high"]),
         t("dn_open"): fmt_ci(r["open_hands"], r["open_low"], r["open_high"]),
         t("dn_gap"): fmt_ci(r["difference"], r["diff_low"], r["diff_high"]),
+        t("dn_gap_pimc"): fmt_ci(r["pimc_difference"], r["pimc_diff_low"],
+                                 r["pimc_diff_high"]),
         "n": f"{int(r['n']):,}"} for _, r in data.tables["dingniu_open"].iterrows()]))
     page.csv(*TABLES)
     return page.blocks
@@ -349,7 +359,7 @@ def blocks(data: DingniuData, lang: str) -> list[Block]:
 
 class DingniuSection:
     """顶牛 in the report, both presets side by side: seats by policy, P(算帐), P(包庄), the
-    duplicate ladder, open hands and the cost of hidden information."""
+    duplicate ladder, and open hands against the heuristic and pimc."""
 
     key = KEY
     labels = T

@@ -23,9 +23,8 @@ from test_dingniu_rules import random_deal
 N = kd.N_KINDS
 
 
-def mid_hand(rules, seed: int, lo: int, hi: int, random_moves: bool = True):
-    """An engine state after ``lo``–``hi`` moves (random, or heuristic with kou-rich play),
-    the hand still going."""
+def mid_hand(rules, seed: int, lo: int, hi: int):
+    """An engine state after ``lo``–``hi`` random moves, the hand still going."""
     rng = random.Random(seed)
     while True:
         st = new_hand(random_deal(rng), rules)

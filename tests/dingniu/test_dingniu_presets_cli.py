@@ -72,23 +72,29 @@ def test_bad_preset_or_policy_fails_with_one_line(capsys, args, msg):
 
 
 def test_report_tables_hold_both_presets():
-    from analyzer.dingniu.report import SECTION, sizes
+    from analyzer.dingniu.report import RULE_NAMES, SECTION, commands, seeds, sizes
     from analyzer.report.section import ReportSpec, seed_sequence
 
     spec = ReportSpec(hands=2000, seed=3)
     data = SECTION.run(spec, seed_sequence(3, "dingniu"), lambda _: None)
-    t = data.tables
-    assert set(t["dingniu_seats"]["rules"]) == {"seed", "navpil"}
-    assert len(t["dingniu_seats"]) == 2 * 2 * 4 and (t["dingniu_seats"]["n"] == 2000).all()
+    t, n = data.tables, sizes(2000)
+    assert RULE_NAMES == ("seed", "navpil")
+    seats = t["dingniu_seats"]  # both presets side by side, on the same seeds
+    assert len(seats) == 2 * 4 and set(seats["seed"]) == {data.seeds["random"],
+                                                          data.seeds["heuristic"]}
+    for pre in ("", "navpil_"):
+        assert (seats[f"{pre}n"] == 2000).all()
+        assert (seats[f"{pre}p_bao"] <= seats[f"{pre}p_suan"]).all()
+        for policy in ("random", "heuristic"):
+            assert seats[seats["policy"] == policy][f"{pre}points"].sum() == pytest.approx(0)
     lad = t["dingniu_ladder"]
-    assert list(zip(lad["rules"], lad["a"], lad["b"]))[:3] == [
-        ("seed", "heuristic", "random"), ("seed", "tuned", "heuristic"), ("seed", "pimc", "tuned")]
-    assert (lad["n_deals"] == [sizes(2000)["deals"]] * 2 + [sizes(2000)["pimc"]]
-            + [sizes(2000)["deals"]] * 2 + [sizes(2000)["pimc"]]).all()
-    cost = t["dingniu_cost"]
-    assert (cost["loss_low"] <= cost["loss"]).all() and (cost["loss"] >= 0).all()
-    for df in t.values():
-        assert {"seed", "rules"} <= set(df.columns)
+    assert list(zip(lad["rules"], lad["a"], lad["b"], lad["n_deals"])) == [
+        (r, a, b, n["pimc"] if a == "pimc" else n["deals"]) for r in ("seed", "navpil")
+        for a, b in (("heuristic", "random"), ("tuned", "heuristic"), ("pimc", "tuned"))]
+    assert set(lad["command"]) <= {c for c in commands(spec, seeds(spec))}
+    op = t["dingniu_open"]
+    assert list(op["rules"]) == ["seed"] * 4 + ["navpil"] * 4
+    assert op["pimc"].sum() == pytest.approx(0) and (op["n"] == n["open"]).all()
 
 
 @pytest.mark.parametrize("rules", ["seed", "navpil"])
