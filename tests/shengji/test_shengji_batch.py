@@ -215,7 +215,8 @@ def test_modes_keep_their_own_checkpoints(tmp_path):
 
 @pytest.mark.parametrize("args", [
     ["--hands", "0"], ["--hands", "10", "--format", "parquet"], ["--hands", "10", "--resume"],
-    ["--hands", "10", "--policy", "heuristic"], ["--hands", "10", "--policies", "random,random"],
+    ["--hands", "10", "--policy", "minimax"], ["--hands", "10", "--policies", "random,random"],
+    ["--hands", "10", "--policy", "heuristic", "--play-only"],
     ["--hands", "10", "--json", "--format", "csv"], ["--hands", "10", "--rules", "nowhere"],
 ])
 def test_bad_arguments_one_line(args, capsys):
@@ -225,8 +226,8 @@ def test_bad_arguments_one_line(args, capsys):
 
 
 def test_unknown_policy_names_the_choices(capsys):
-    main(["shengji", "simulate", "--hands", "10", "--policy", "heuristic", "--quiet"])
-    assert "choose from random" in capsys.readouterr().err
+    main(["shengji", "simulate", "--hands", "10", "--policy", "minimax", "--quiet"])
+    assert "choose from random, heuristic" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("rules, level, trump", [(ZHENGZHOU, 2, 0), (CLASSIC, 5, 4),

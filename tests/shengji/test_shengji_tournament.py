@@ -70,7 +70,7 @@ def test_same_numbers_on_any_thread_count():
 @pytest.mark.parametrize("args", [
     ("--policies", "heuristic"),
     ("--policies", "heuristic,heuristic"),
-    ("--policies", "heuristic,pimc"),
+    ("--policies", "heuristic,minimax"),
     ("--policies", "a,b,c"),
     ("--deals", "1"),
     ("--deals", "-3"),
@@ -79,6 +79,14 @@ def test_same_numbers_on_any_thread_count():
 ])
 def test_bad_input_exits_2_with_one_line(capsys, args):
     bad(capsys, "shengji", "tournament", *args)
+
+
+def test_simulate_plays_heuristic_seats(capsys):
+    d = json.loads(ok(capsys, "shengji", "simulate", "--hands", "400", "--policies",
+                      "heuristic,random,heuristic,random", "--seed", "2", "--quiet", "--json"))
+    assert d["policy"] == "heuristic,random" and d["hands"] == 400
+    heuristic_team, random_team = d["teams"]
+    assert heuristic_team["p_wins_hand"]["low"] > random_team["p_wins_hand"]["high"]
 
 
 def test_api_refuses_bad_input():
