@@ -29,7 +29,7 @@ def hands(*texts: str) -> list[list[int]]:
     return [parse_tiles(t) if t else [0] * len(TILES) for t in texts]
 
 
-def test_hands_helper():
+def test_hands_are_counts_per_kind():
     assert sum(map(sum, hands("", "一五 一六", "", ""))) == 2
 
 
