@@ -277,15 +277,17 @@ def simulate(n_hands: int, rules: str | None = None, policies: str = "random", s
 
 
 def tournament(policies: str = "heuristic,random", n_deals: int = 20_000,
-               rules: str | None = None, seed: int = 0,
+               rules: str | None = None, seed: int = 0, pimc_samples: int | None = None,
                progress=None) -> dict[str, Any]:
     """``xianniu shengji tournament``: policy A on one team and B on the other, each deal
     (a whole hand, team levels 2 and 2, seat 0 banker going in) played again with the teams
     swapped; levels gained per hand, net attacker points and the attackers' points when
     attacking per policy, and A − B for levels and attackers' points per deal, with 95% CIs
-    (see :mod:`analyzer.shengji.tournament`)."""
+    (see :mod:`analyzer.shengji.tournament`); ``pimc_samples``: hidden deals a pimc seat
+    samples per decision (default 12)."""
     from .tournament import tournament as run, tournament_dict
 
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be an integer ≥ 0, got {seed!r}")
-    return tournament_dict(*run(policies, n_deals, rules, seed, progress=progress))
+    return tournament_dict(*run(policies, n_deals, rules, seed, pimc_samples=pimc_samples,
+                                progress=progress))

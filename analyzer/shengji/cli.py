@@ -260,21 +260,26 @@ def replay(file: str, as_json: bool) -> None:
 
 @group.command()
 @click.option("--policies", default="heuristic,random", show_default=True,
-              help="Two policies A,B: A on one team, B on the other (random, heuristic).")
+              help="Two policies A,B: A on one team, B on the other (random, heuristic, "
+                   "pimc).")
 @deals_option(20_000, help="Deals; each is played twice, the teams swapped.")
 @RULES_OPTION
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the deals and draws (numpy SeedSequence).")
+@click.option("--pimc-samples", type=click.IntRange(min=1), default=None,
+              help="Hidden deals the pimc policy samples per decision (default 12).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @JSON_OPTION
-def tournament(policies: str, n_deals: int, rules: str, seed: int, quiet: bool,
-               as_json: bool) -> None:
+def tournament(policies: str, n_deals: int, rules: str, seed: int, pimc_samples: int | None,
+               quiet: bool, as_json: bool) -> None:
     """Team duplicate tournament: A on one team, B on the other, each deal again with the
     teams swapped; levels and attackers' points per deal, A − B with 95% CIs."""
     from .tournament import tournament_lines
 
-    with progress_bar(n_deals, "deals", hidden=quiet or n_deals < 50_000) as bar:
-        res = api.tournament(policies, n_deals, rules, seed, progress=bar.update)
+    slow = "pimc" in policies.lower()
+    with progress_bar(n_deals, "deals", hidden=quiet or (n_deals < 50_000 and not slow)) as bar:
+        res = api.tournament(policies, n_deals, rules, seed, pimc_samples,
+                             progress=bar.update)
     if as_json:
         emit_json(res)
         return

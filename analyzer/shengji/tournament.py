@@ -26,6 +26,7 @@ from kernels.rng import states_from_seed
 from kernels.shengji import hand as kh
 from kernels.shengji import whole as kw
 from kernels.shengji.duplicate import duplicate_chunks
+from kernels.shengji.policies import HEURISTIC_DEFAULTS, P_PIMC_SAMPLES, POLICY_PIMC
 
 from ..core.stats import format_estimate, mean_ci
 from ..core.tournament import TournamentResult
@@ -34,6 +35,7 @@ from .sim import check_n, check_start, policy_ids, rule_arrays
 
 SEATINGS = ((0, 1, 0, 1), (1, 0, 1, 0))  # policy index per seat
 CHUNK = 256  # deals per random stream
+PIMC_CHUNK = 8  # with a pimc seat (its deals are slow)
 
 
 def _policies(policies) -> list[str]:
@@ -49,22 +51,25 @@ def _policies(policies) -> list[str]:
 
 
 def play_duplicate(names: list[str], n_deals: int, rules: ShengjiRules, seed: int,
-                   levels=(2, 2), banker: int | None = 0,
+                   levels=(2, 2), banker: int | None = 0, pimc_samples: int | None = None,
                    progress: Callable[[int], None] | None = None) -> np.ndarray:
     """Whole-hand rows (``whole.W_*``) ``[deal, seating]`` of the two seatings."""
     ids = policy_ids(",".join(names * 2))[:2]
     seat_pol = np.array([[ids[p] for p in s] for s in SEATINGS], dtype=np.int64)
     seat_hp = np.stack([kw.seat_policies(seat_pol[s])[1] for s in range(len(SEATINGS))])
+    if pimc_samples is not None:
+        seat_hp[:, :, P_PIMC_SAMPLES] = pimc_samples
+    chunk = PIMC_CHUNK if POLICY_PIMC in ids else CHUNK
     lv, b = check_start(levels, banker)
-    n_chunks = -(-n_deals // CHUNK)
+    n_chunks = -(-n_deals // chunk)
     states = states_from_seed(seed, n_chunks)
     out = np.empty((n_deals, len(SEATINGS), kw.N_WHOLE), dtype=np.int64)
     params = rule_arrays(rules)
     batch = max(1, 4 * numba.get_num_threads())
     for a in range(0, n_chunks, batch):
         z = min(a + batch, n_chunks)
-        lo, hi = a * CHUNK, min(z * CHUNK, n_deals)
-        duplicate_chunks(states[a:z], CHUNK, hi - lo, lv, b, params, seat_pol, seat_hp,
+        lo, hi = a * chunk, min(z * chunk, n_deals)
+        duplicate_chunks(states[a:z], chunk, hi - lo, lv, b, params, seat_pol, seat_hp,
                          out[lo:hi])
         if progress is not None:
             progress(hi - lo)
@@ -94,6 +99,7 @@ def scores(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def tournament(policies, n_deals: int, rules: str | ShengjiRules | None = None,
                seed: int = 0, levels=(2, 2), banker: int | None = 0,
+               pimc_samples: int | None = None,
                progress: Callable[[int], None] | None = None
                ) -> tuple[TournamentResult, TournamentResult, dict[str, Any]]:
     """Two policies in team duplicate over ``n_deals`` deals: the level result, the net
@@ -103,13 +109,18 @@ def tournament(policies, n_deals: int, rules: str | ShengjiRules | None = None,
     n = check_n(n_deals, "deals")
     if n < 2:
         raise ValueError(f"a tournament needs at least 2 deals, got {n_deals!r}")
+    if pimc_samples is not None and (isinstance(pimc_samples, bool)
+                                     or not isinstance(pimc_samples, int) or pimc_samples < 1):
+        raise ValueError(f"pimc samples must be an integer ≥ 1, got {pimc_samples!r}")
     r = get_rules(rules)
-    rows = play_duplicate(names, n, r, seed, levels, banker, progress)
+    rows = play_duplicate(names, n, r, seed, levels, banker, pimc_samples, progress)
     lv, net, attacker = scores(rows)
     pts = rows[:, :, kw.W_PLAY + kh.R_ATTACKER_POINTS]
     meta = {"game": "shengji", "rules": r.name, "seed": seed, "deals": n,
             "seatings": len(SEATINGS), "hands_played": n * len(SEATINGS),
             "levels": list(levels), "banker": banker}
+    if "pimc" in names:
+        meta["pimc_samples"] = int(pimc_samples or HEURISTIC_DEFAULTS[P_PIMC_SAMPLES])
     attacking = {p: mean_ci(pts[attacker == i]).as_dict() for i, p in enumerate(names)}
     return (TournamentResult(names, r.name, seed, n, lv, dict(meta), score="levels"),
             TournamentResult(names, r.name, seed, n, net, dict(meta),

@@ -23,8 +23,9 @@ from .planes import count, points, subtract
 from .play import kitty_multiplier, throw_units_in, trick_winner_in
 from .context import CX_SUIT_MASK
 from .heuristic import heuristic_follow, heuristic_lead
-from .policies import (KN_KITTY, KN_KITTY_SEAT, KN_KS, N_HEURISTIC, POLICY_RANDOM,
-                       new_knowledge, note_bury, note_play, reset_knowledge)
+from .pimc import new_pimc_scratch, pimc_choose
+from .policies import (KN_KS, N_HEURISTIC, POLICY_HEURISTIC, POLICY_RANDOM,
+                       new_knowledge, note_play, note_shown, reset_knowledge, reset_play)
 from .policy import lead_pairs, random_follow_shaped, random_lead_in
 from .units import effective_suit, new_units, new_work
 
@@ -67,7 +68,7 @@ def play_hand(hands, banker, ctx, params, rng, res, log):
     result row ``res`` (``R_*``) and, when ``log`` has rows, the trick log (``LG_*``)."""
     pol, hp = random_seats()
     play_hand_in(hands, banker, ctx, params, rng, res, log, new_scratch(), new_units(),
-                 new_work(), pol, hp, new_knowledge())
+                 new_work(), pol, hp, new_knowledge(), new_pimc_scratch())
 
 
 @njit(cache=True)
@@ -84,7 +85,7 @@ def new_scratch():
 
 
 @njit(cache=True)
-def _follow(h, plays, leader, ctx, params, rng, units, work, pol, hp, kn):
+def _follow(h, plays, leader, banker, ctx, params, rng, units, work, pol, hp, kn, pst):
     # the three follows to plays[0], each by its seat's policy, taken out of the hands
     e = effective_suit(plays[0, 0], ctx)
     mask = ctx[CX_SUIT_MASK + e]
@@ -95,19 +96,25 @@ def _follow(h, plays, leader, ctx, params, rng, units, work, pol, hp, kn):
         s = (leader + k) % 4
         if pol[s] == POLICY_RANDOM:
             o, tw = random_follow_shaped(e, n, ks, m, n2, h[s, 0], h[s, 1], ctx, rng, work)
-        else:
+        elif pol[s] == POLICY_HEURISTIC:
             o, tw = heuristic_follow(s, k, plays, ks, m, n2, h[s, 0], h[s, 1], ctx, params,
                                      hp[s], kn, units, work)
+        else:
+            o, tw = pimc_choose(s, k, plays, leader, banker, h, ctx, params, hp[s], kn, rng,
+                                pst, units, work)
+            m, n2 = lead_pairs(plays[0, 0], plays[0, 1], ctx, e, units, ks)
         plays[k, 0], plays[k, 1] = o, tw
         h[s, 0], h[s, 1] = subtract(h[s, 0], h[s, 1], o, tw)
         note_play(kn, s, o, tw, e, mask, n)
 
 
 @njit(cache=True)
-def play_hand_in(hands, banker, ctx, params, rng, res, log, sc, units, work, pol, hp, kn):
+def play_hand_in(hands, banker, ctx, params, rng, res, log, sc, units, work, pol, hp, kn,
+                 pst):
     """play_hand with caller-owned scratch (``new_scratch``, ``units.new_units``,
-    ``units.new_work``), each seat on its policy (``pol``, ``hp``: ``policies``) and the
-    knowledge ``kn`` (``policies``; its kitty entry is kept, the rest reset)."""
+    ``units.new_work``, ``pimc.new_pimc_scratch``), each seat on its policy (``pol``,
+    ``hp``: ``policies``) and the knowledge ``kn`` (``policies``; the kitty and the cards
+    shown in the bidding are kept, the rest reset)."""
     h, plays, others, forced = sc[0:4], sc[4:8], sc[8:11], sc[11]
     h[:] = hands[:4]
     res[:] = 0
@@ -115,15 +122,16 @@ def play_hand_in(hands, banker, ctx, params, rng, res, log, sc, units, work, pol
     penalty = params[P_THROW_FAIL_PENALTY_PER_CARD]
     leader = banker
     t = 0
-    kitty_seat, k_one, k_two = kn[KN_KITTY_SEAT], kn[KN_KITTY], kn[KN_KITTY + 1]
-    reset_knowledge(kn)
-    note_bury(kn, kitty_seat, k_one, k_two)
+    reset_play(kn)
     while h[leader, 0] != 0:
         if pol[leader] == POLICY_RANDOM:
             a_one, a_two = random_lead_in(h[leader, 0], h[leader, 1], ctx, params, rng, units)
-        else:
+        elif pol[leader] == POLICY_HEURISTIC:
             a_one, a_two = heuristic_lead(leader, h[leader, 0], h[leader, 1], ctx, params,
                                           hp[leader], kn, units)
+        else:
+            a_one, a_two = pimc_choose(leader, 0, plays, leader, banker, h, ctx, params,
+                                       hp[leader], kn, rng, pst, units, work)
         for k in range(3):
             others[k, 0], others[k, 1] = h[(leader + 1 + k) % 4, 0], h[(leader + 1 + k) % 4, 1]
         nu = throw_units_in(a_one, a_two, others, ctx, params, forced, units, work)
@@ -131,12 +139,14 @@ def play_hand_in(hands, banker, ctx, params, rng, res, log, sc, units, work, pol
             res[R_THROWS] += 1
         if nu < 0:
             res[R_FAILED_THROWS] += 1
+            s_one, s_two = subtract(a_one, a_two, forced[0], forced[1])
+            note_shown(kn, leader, s_one, s_two)
             cost = penalty * count(a_one, a_two)
             res[R_ATTACKER_POINTS] += -cost if leader % 2 == attackers else cost
         plays[0, 0], plays[0, 1] = forced[0], forced[1]
         h[leader, 0], h[leader, 1] = subtract(h[leader, 0], h[leader, 1], forced[0], forced[1])
         note_play(kn, leader, forced[0], forced[1], 0, 0, 0)
-        _follow(h, plays, leader, ctx, params, rng, units, work, pol, hp, kn)
+        _follow(h, plays, leader, banker, ctx, params, rng, units, work, pol, hp, kn, pst)
         w = trick_winner_in(plays, 4, ctx, params, units, work)
         pts = 0
         for k in range(4):
@@ -176,13 +186,14 @@ def _play_chunk(c, states, n_per_chunk, n_hands, level, trump, banker, params, o
     sc, units, work = new_scratch(), new_units(), new_work()
     pol, hp = random_seats()
     kn = new_knowledge()
+    pst = new_pimc_scratch()
     start = c * n_per_chunk
     stop = min(start + n_per_chunk, n_hands)
     for i in range(start, stop):
         deal(rng, deck, hands)
-        kn[KN_KITTY_SEAT] = -1
+        reset_knowledge(kn)
         play_hand_in(hands, banker, ctx, params, rng, out[i], log, sc, units, work, pol, hp,
-                     kn)
+                     kn, pst)
 
 
 def play_chunks(states, n_per_chunk, n_hands, level, trump, banker, params, out):

@@ -1,15 +1,17 @@
 """双升 policies by id, their parameter vector, and what a seat knows (SHENGJI-RULES §8).
 
 A policy is an integer per seat (``pol``, int64[4]): ``POLICY_RANDOM`` (the random policy
-of ``policy`` and ``whole``, whose draws are unchanged) or ``POLICY_HEURISTIC``
-(``heuristic`` for the play, ``heuristic_bid`` for 造反, declaring, the bury and 扒雞窩).
+of ``policy`` and ``whole``, whose draws are unchanged), ``POLICY_HEURISTIC``
+(``heuristic`` for the play, ``heuristic_bid`` for 造反, declaring, the bury and 扒雞窩) or
+``POLICY_PIMC`` (``pimc`` for leads and follows, the heuristic for the rest).
 Each seat has its own row of heuristic parameters (``hp``, float64[4, N_HEURISTIC]; names,
 defaults and meanings in docs/policies.md, the 双升 section).
 
 **Knowledge** (``kn``, int64[KN_SIZE]) holds only what is public or private to one seat:
 the cards played so far (``KN_PLAYED``: both planes), the effective suits each seat has
-shown void in by not following (``KN_VOID + seat``: bit e), and the final kitty with the
-seat that buried it (``KN_KITTY_SEAT``, the only seat that may read ``KN_KITTY``). A
+shown void in by not following (``KN_VOID + seat``: bit e), the cards each seat has shown
+(``KN_SHOWN``: declarations and failed throws) and played (``KN_BY``), and the final kitty
+with the seat that buried it (``KN_KITTY_SEAT``, the only seat that may read ``KN_KITTY``). A
 seat's unknown cards are the 108 less its hand, the cards played and, for the burier, the
 kitty. ``KN_KS`` is room for the lead's tractor lengths during a trick.
 """
@@ -23,7 +25,8 @@ from .planes import ALL_FACES, popcount, subtract
 
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
-POLICY_NAMES = ("random", "heuristic")
+POLICY_PIMC = 2
+POLICY_NAMES = ("random", "heuristic", "pimc")
 
 # Heuristic parameters (float64 vector, one row per seat).
 H_OPEN_BANKER = 0  # a banker-side seat opens when its trump value reaches this
@@ -49,15 +52,17 @@ H_LEAD_TRUMP_LOW = 19  # its penalty when it is trump
 H_PARTNER_RUFF = 20  # bonus for a low lead in a suit only the partner has shown void in
 H_WIN_POINTS = 21  # 2nd/3rd seat beats an opponent when the trick holds this many points
 H_RUFF_POINTS = 22  # trumps (斃) an opponent's plain trick holding this many points
-N_HEURISTIC = 23
+N_HEURISTIC = 25  # the heuristic's 23 and pimc's 2
+P_PIMC_SAMPLES = 23  # pimc: hidden deals sampled per decision
+P_PIMC_Z = 24  # pimc: leaves the heuristic's choice only for a gain this many SEs above 0
 HEURISTIC_NAMES = ("open_banker", "open_attacker", "grab", "overcall", "bajiwo",
                    "high_weight", "nt_ace", "reinforce", "rebel", "bury_void", "bury_points",
                    "lead_stand", "lead_stand_trump", "lead_size", "lead_points", "throw",
                    "ruff_risk", "lead_low", "lead_low_points", "lead_trump_low",
-                   "partner_ruff", "win_points", "ruff_points")
+                   "partner_ruff", "win_points", "ruff_points", "pimc_samples", "pimc_z")
 HEURISTIC_DEFAULTS = np.array([0.0, 12.0, 8.0, 11.0, 10.0, 0.5, 1.0, 1.0, 3.0, 4.0, 0.0,
                                50.0, 20.0, 5.0, 0.5, 60.0, 80.0, 10.0, 1.0, 15.0, 30.0,
-                               5.0, 5.0])
+                               5.0, 5.0, 16.0, 1.0])
 
 # Knowledge layout (int64[KN_SIZE]).
 KN_PLAYED = 0  # (one, two) of the cards played so far
@@ -65,7 +70,10 @@ KN_VOID = 2  # + seat: bit e when the seat has shown void in effective suit e
 KN_KITTY_SEAT = 6  # the seat that buried the final kitty (-1: none yet)
 KN_KITTY = 7  # (one, two) of the final kitty, for that seat only
 KN_KS = 9  # the current lead's tractor lengths (at most 12)
-KN_SIZE = KN_KS + 16
+KN_SHOWN = KN_KS + 16  # + 2 * seat: (one, two) of the cards the seat has shown (declared,
+#                        or in a failed throw), in its hand unless it has played them since
+KN_BY = KN_SHOWN + 8  # + 2 * seat: (one, two) of the cards the seat has played
+KN_SIZE = KN_BY + 8
 
 
 @njit(cache=True)
@@ -78,9 +86,25 @@ def new_knowledge():
 
 @njit(cache=True)
 def reset_knowledge(kn):
-    """Nothing played, no void shown, no kitty known."""
+    """Nothing played or shown, no void shown, no kitty known."""
     kn[:] = 0
     kn[KN_KITTY_SEAT] = -1
+
+
+@njit(cache=True)
+def reset_play(kn):
+    """Before trick 1: nothing played, no void; the kitty and the cards shown are kept."""
+    kn[KN_PLAYED], kn[KN_PLAYED + 1] = 0, 0
+    for s in range(4):
+        kn[KN_VOID + s] = 0
+        kn[KN_BY + 2 * s], kn[KN_BY + 2 * s + 1] = 0, 0
+
+
+@njit(cache=True)
+def note_shown(kn, seat, one, two):
+    """``seat`` showed ``(one, two)`` face up (a declaration, a failed throw)."""
+    kn[KN_SHOWN + 2 * seat] |= one
+    kn[KN_SHOWN + 2 * seat + 1] |= two
 
 
 @njit(cache=True)
@@ -97,6 +121,8 @@ def note_play(kn, seat, one, two, e, mask, n):
     play holds fewer than ``n`` cards of ``e``."""
     p1, p2 = kn[KN_PLAYED], kn[KN_PLAYED + 1]
     kn[KN_PLAYED], kn[KN_PLAYED + 1] = p1 | one, p2 | two | (p1 & one)
+    b1, b2 = kn[KN_BY + 2 * seat], kn[KN_BY + 2 * seat + 1]
+    kn[KN_BY + 2 * seat], kn[KN_BY + 2 * seat + 1] = b1 | one, b2 | two | (b1 & one)
     if popcount(one & mask) + popcount(two & mask) < n:
         kn[KN_VOID + seat] |= 1 << e
 

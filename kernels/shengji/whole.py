@@ -41,8 +41,9 @@ from .context import CX_SIZE, fill_context
 from .deal import KITTY, KITTY_SIZE, deal
 from .hand import N_RESULT, R_ATTACKER_POINTS, new_scratch, no_log, play_hand_in
 from .heuristic_bid import heuristic_bury, heuristic_declare, heuristic_rebel
+from .pimc import new_pimc_scratch
 from .policies import (N_HEURISTIC, POLICY_RANDOM, default_params, new_knowledge, note_bury,
-                       reset_knowledge)
+                       note_shown, reset_knowledge)
 from .params import (DECLARE_START_BANKER_NEXT, DECLARE_START_RANDOM, P_ATTACKER_GAIN_CAP,
                      P_BAJIWO_ENABLED, P_DECLARE_START, P_LEVEL_STEP, P_MUST_DEFEND_A,
                      P_NT_LEVEL_JOKER_TRACTOR, P_PARTNER_DECLARER_BECOMES_BANKER,
@@ -128,9 +129,9 @@ def _open_round(st, params, rng, chance):
 
 @njit(cache=True, inline="always")
 def _declare_turn(hands, levels, st, seat, bajiwo, params, rng, alog, chance, dcls, dsuit,
-                  res, pol, hp):
+                  res, pol, hp, kn):
     """One declaring or 扒雞窩 opportunity of ``seat`` under its policy; returns True when
-    it declared (the standing declaration is then its)."""
+    it declared (the standing declaration is then its, and its cards are shown)."""
     level = levels[seat % 2] if st[ST_GRAB] and not bajiwo else st[ST_LEVEL]
     k = legal_declarations(hands[seat, 0], hands[seat, 1], level, st[ST_CLS], st[ST_SUIT],
                            st[ST_SEAT], seat, bajiwo, params, dcls, dsuit)
@@ -146,6 +147,7 @@ def _declare_turn(hands, levels, st, seat, bajiwo, params, rng, alog, chance, dc
         return False
     cls, suit = dcls[pick - 1], dsuit[pick - 1]
     one, two = shown_cards(cls, suit, level, params)
+    note_shown(kn, seat, one, two)
     _log(alog, chance, seat, K_DECLARE, one, two, k + 1, legal)
     st[ST_CLS], st[ST_SUIT], st[ST_SEAT] = cls, suit, seat
     res[W_DECLARATIONS] += 1
@@ -153,13 +155,14 @@ def _declare_turn(hands, levels, st, seat, bajiwo, params, rng, alog, chance, dc
 
 
 @njit(cache=True)
-def _declare_round(hands, levels, st, params, rng, alog, chance, dcls, dsuit, res, pol, hp):
+def _declare_round(hands, levels, st, params, rng, alog, chance, dcls, dsuit, res, pol, hp,
+                   kn):
     """Turns until four passes in a row (§4.4)."""
     seat = _open_round(st, params, rng, chance)
     passes = 0
     while passes < 4:
         if _declare_turn(hands, levels, st, seat, False, params, rng, alog, chance, dcls,
-                         dsuit, res, pol, hp):
+                         dsuit, res, pol, hp, kn):
             passes = 0
             st[ST_DECLARERS] |= 1 << seat
         else:
@@ -225,7 +228,7 @@ def _bajiwo(hands, levels, st, burier, params, rng, alog, chance, dcls, dsuit, b
     seat = (burier + 1) % 4
     while passes < 3:
         if _declare_turn(hands, levels, st, seat, True, params, rng, alog, chance, dcls,
-                         dsuit, res, pol, hp):
+                         dsuit, res, pol, hp, kn):
             st[ST_TRUMP] = st[ST_SUIT]
             _take_and_bury(hands, seat, st, params, rng, alog, chance, buf, pol, hp, kn,
                            contexts)
@@ -304,7 +307,7 @@ def _bidding(hands, deals, levels, start_banker, st, params, rng, deck, alog, ch
     taker = -1
     while taker < 0:
         _declare_round(hands, levels, st, params, rng, alog, chance, dcls, dsuit, res, pol,
-                       hp)
+                       hp, kn)
         taker = _end_round(hands, levels, st, params, rng, chance, res)
     res[W_KITTY_TAKER] = taker
     _take_and_bury(hands, taker, st, params, rng, alog, chance, buf, pol, hp, kn, contexts)
@@ -318,11 +321,12 @@ def _bidding(hands, deals, levels, start_banker, st, params, rng, deck, alog, ch
 @njit(cache=True)
 def new_whole_scratch():
     """Scratch of whole_hand_in: ``(ints, hands, play scratch, units, work, contexts,
-    knowledge)``; ``contexts`` caches one context per (T, L), column CX_SIZE flags it
-    built; ``knowledge`` is what each seat knows (``policies``)."""
+    knowledge, pimc scratch)``; ``contexts`` caches one context per (T, L), column CX_SIZE
+    flags it built; ``knowledge`` is what each seat knows (``policies``)."""
     return (np.zeros(ST_SIZE + 2 * MAX_DECLS + 40, dtype=np.int64),
             np.empty((5, 2), dtype=np.int64), new_scratch(), new_units(), new_work(),
-            np.zeros((5 * 13, CX_SIZE + 1), dtype=np.int64), new_knowledge())
+            np.zeros((5 * 13, CX_SIZE + 1), dtype=np.int64), new_knowledge(),
+            new_pimc_scratch())
 
 
 @njit(cache=True)
@@ -352,7 +356,7 @@ def whole_hand(deals, levels, start_banker, params, rng, deck, res, alog, chance
 def whole_hand_in(deals, levels, start_banker, params, rng, deck, res, alog, chance, tlog,
                   scratch, pol, hp):
     """whole_hand with caller-owned scratch (``new_whole_scratch``)."""
-    ints, hands, sc, units, work, contexts, kn = scratch
+    ints, hands, sc, units, work, contexts, kn, pst = scratch
     reset_knowledge(kn)
     st, dcls = ints[:ST_SIZE], ints[ST_SIZE:ST_SIZE + MAX_DECLS]
     dsuit, buf = ints[ST_SIZE + MAX_DECLS:ST_SIZE + 2 * MAX_DECLS], ints[ST_SIZE + 2 * MAX_DECLS:]
@@ -367,7 +371,7 @@ def whole_hand_in(deals, levels, start_banker, params, rng, deck, res, alog, cha
     res[W_BANKER], res[W_LEVEL], res[W_TRUMP] = banker, level, trump
     ctx = context_for(contexts, trump, level, params[P_NT_LEVEL_JOKER_TRACTOR] != 0)
     play_hand_in(hands, banker, ctx, params, rng, res[W_PLAY:], tlog, sc, units, work, pol,
-                 hp, kn)
+                 hp, kn, pst)
     _settle(levels, banker, params, res)
 
 
