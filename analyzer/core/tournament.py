@@ -24,7 +24,7 @@ class TournamentResult:
     deals: int
     per_deal: np.ndarray  # [deals, policies]: mean points per seat-hand on each deal
     meta: dict[str, Any] = field(default_factory=dict)
-    score: str = "mean_points"  # the name of what per_deal holds (双升: "levels" …)
+    score: str = "mean_points"  # the name of what per_deal holds (e.g. "levels")
 
     def table(self) -> pd.DataFrame:
         """One row per policy: mean points per hand, 95% CI and n (deals)."""

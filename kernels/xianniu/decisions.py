@@ -18,6 +18,7 @@ from .hand import pimc_flag, play_both, play_on, track_passes
 from .pimc import sample_hidden
 from .policies import POLICY_PIMC
 from .bits import popcount
+from ..arrays import copy_into
 from ..rng import bounded, next_u64, seed_state
 from ..parallel import for_each_chunk
 from .tables import N_SEATS, P_CI
@@ -106,7 +107,7 @@ def _xian_query_chunk(c, hand, seat, pinned, states, per_chunk, rules, policies,
             track_passes(policies[0], ws)
             if ws[S_PHASE] != PH_LEAD:
                 continue  # someone holds a 抢刺: a different position
-            out[c, i, Q_HAND0:Q_HAND0 + 3] = hands
+            copy_into(out[c, i, Q_HAND0:Q_HAND0 + 3], hands)
             word = next_u64(rng)
             seed_state(word, play_rng)
             status = advance(rules, (stop_at, weights), play_rng, scratch, logbuf, np.int64(0),
@@ -152,14 +153,14 @@ def _kou_query_chunk(c, hand, pinned, states, per_chunk, rules, policies, out, t
             track_passes(policies[0], ws)
             if ws[S_PHASE] != PH_LEAD:
                 continue
-            out[c, i, Q_HAND0:Q_HAND0 + 3] = hands
+            copy_into(out[c, i, Q_HAND0:Q_HAND0 + 3], hands)
             word = next_u64(rng)
             seed_state(word, play_rng)
-            saved[:] = ws
+            copy_into(saved, ws)
             # 扣 is entry 0
             play_on(rules, policies, play_rng, scratch, logbuf, np.int64(0), np.int64(0), pimc)
             finish_hand(params, ws, res_a)
-            ws[:] = saved
+            copy_into(ws, saved)
             ws[S_MUST_LEAD] = 1  # the lead branch: 扣 is not offered
             seed_state(word, play_rng)
             play_on(rules, policies, play_rng, scratch, logbuf, np.int64(0), np.int64(-1), pimc)
@@ -191,8 +192,8 @@ def _xian_at_position_chunk(c, position, seat, states, per_chunk, rules, policie
             tries[c] += 1
             if not sample_hidden(position, seat, set_beats, rng, sample):
                 continue
-            out[c, i, Q_HAND0:Q_HAND0 + 3] = sample[WS_HANDS:WS_HANDS + 3]
-            ws[:] = sample
+            copy_into(out[c, i, Q_HAND0:Q_HAND0 + 3], sample[WS_HANDS:WS_HANDS + 3])
+            copy_into(ws, sample)
             seed_state(next_u64(rng), play_rng)
             play_both(rules, policies, play_rng, scratch, logbuf, sample, np.int64(1), np.int64(0),
                       res_a, res_b, pimc)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..arrays import copy_into
 from .game import R_ACTIONS, S_TRACK, advance, finish_hand, new_scratch, start_hand
 from .pimc import pimc_pick, seat_to_act
 from .policies import POLICY_PIMC
@@ -41,7 +42,7 @@ def pimc_loop(rules, policies, rng, scratch, logbuf, log_mode):
         status = advance(rules, policies, rng, scratch, logbuf, log_mode, pick)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined: a dispatcher of its own re-emits advance's code
 def play_on(rules, policies, rng, scratch, logbuf, log_mode, forced_pick, pimc):
     """Play the hand in ``scratch`` to the end, asking pimc for its seats' decisions.
 
@@ -54,19 +55,19 @@ def play_on(rules, policies, rng, scratch, logbuf, log_mode, forced_pick, pimc):
             pimc_loop(rules, policies, rng, scratch, logbuf, log_mode)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # as play_on
 def play_both(rules, policies, rng, scratch, logbuf, saved, pick_a, pick_b, res_a, res_b, pimc):
     """From the position in ``scratch``, play on twice from one stream: with entry ``pick_a``
     at the first decision into result row ``res_a``, then, position and stream restored, with
     ``pick_b`` into ``res_b`` (common random numbers). ``saved`` is a work copy of the state
     words."""
     ws = scratch[2]
-    saved[:] = ws
+    copy_into(saved, ws)
     branch_rng = rng.copy()
     play_on(rules, policies, rng, scratch, logbuf, np.int64(0), pick_a, pimc)
     finish_hand(rules[0], ws, res_a)
-    ws[:] = saved
-    rng[:] = branch_rng
+    copy_into(ws, saved)
+    copy_into(rng, branch_rng)
     play_on(rules, policies, rng, scratch, logbuf, np.int64(0), pick_b, pimc)
     finish_hand(rules[0], ws, res_b)
 

@@ -18,6 +18,7 @@ from .game import (N_RESULT, PASS_COLS, PH_LEAD, R_PTS0, S_LEAD, S_N_LIST, S_N_P
     S_TRACK, S_QI, WS_DISC, WS_HANDS, WS_PASS, WS_PLAYED, WS_PUBLIC, WS_QUEUE, advance,
     finish_hand, new_scratch, start_hand)
 from .policies import PIMC_SAMPLES, POLICY_HEURISTIC
+from ..arrays import copy_into
 from ..rng import bounded, next_u64, seed_state
 from .sampler import count_answers
 from .tables import N_SEATS
@@ -77,7 +78,7 @@ def sample_hidden(ws, seat, set_beats, rng, out):
             continue
         if not _consistent(ws, o2, hand2, order2, d2, set_beats):
             continue
-        out[:] = ws
+        copy_into(out, ws)
         out[WS_HANDS + o1] = hand1
         out[WS_HANDS + o2] = hand2
         disc1 = 0
@@ -137,7 +138,7 @@ def pimc_pick(rules, params_row, rng, scratch, work):
         word = next_u64(rng)
         got += 1
         for a in range(n):
-            w_ws[:] = sample
+            copy_into(w_ws, sample)
             seed_state(word, play_rng)  # the same stream for every candidate
             advance(rules, (ids, weights), play_rng, (w_am, w_ai, w_ws), logbuf, np.int64(0), a)
             finish_hand(rules[0], w_ws, res)
