@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import eq
 
 import numpy as np
 
@@ -103,12 +104,13 @@ def parse_cards(text: str) -> tuple[int, ...]:
 
 def check_cards(cards) -> tuple[int, ...]:
     """``cards`` as a sorted multiset; ValueError for a bad face or a third copy."""
-    out = tuple(sorted(int(f) for f in cards))
-    for i, f in enumerate(out):
-        if not 0 <= f < N_FACES:
-            raise ValueError(f"no card with face number {f}")
-        if i >= 2 and out[i - 2] == f:
-            raise ValueError(f"three copies of {card_name(f)} (the two decks hold two)")
+    out = tuple(sorted(map(int, cards)))
+    if out and not (0 <= out[0] and out[-1] < N_FACES):
+        bad = out[0] if out[0] < 0 else out[-1]
+        raise ValueError(f"no card with face number {bad}")
+    if any(map(eq, out, out[2:])):  # sorted: a third copy sits two places after the first
+        f = next(a for a, b in zip(out, out[2:]) if a == b)
+        raise ValueError(f"three copies of {card_name(f)} (the two decks hold two)")
     return out
 
 

@@ -49,7 +49,8 @@ def _canonical_order(u: Unit):
 
 def pair_faces(cards) -> list[int]:
     """Faces held twice (identical copies only: ♥5♣5 is no pair)."""
-    return sorted(f for f, c in Counter(cards).items() if c == 2)
+    s = sorted(cards)
+    return [a for a, b in zip(s, s[1:]) if a == b]  # at most two copies: each pair once
 
 
 def pair_ladder(cards, ctx: Context) -> tuple[int, ...]:
