@@ -89,3 +89,25 @@ def test_compiled_kernels_land_in_their_games_folder():
     assert path.parent.name.startswith("xianniu-kernels-dingniu-")
     assert Path(seed_state._cache._cache_path).parent.name.startswith(
         "xianniu-kernels-shared-")
+
+
+def test_a_compile_is_announced_once_per_game_and_a_cli_check_ignores_it(capsys):
+    """announce_compiles names the game whose kernel starts compiling, once; the shared CLI
+    checks drop that notice, so a test passes whichever test met the cold cache first."""
+    import numba
+
+    from kernels.cache import announce_compiles
+    from cli_checks import run
+
+    said = []
+    announce_compiles(said.append)
+    fake = Path(cache.__file__).parent / "dingniu" / "announce_probe.py"
+    scope: dict = {}
+    exec(compile("def probe(x):\n    return x + 1\n", str(fake), "exec"), scope)
+    first, second = numba.njit(scope["probe"]), numba.njit(lambda x: x - 1)
+    assert first(1) == 2 and first(2.5) == 3.5 and second(1) == 0
+    assert said == ["dingniu"]  # two compiles of a 顶牛 kernel, one notice; none for others
+    from analyzer.cli import _say_compiling
+    _say_compiling("dingniu")
+    rc, out, err = run(capsys, "dingniu", "--help")
+    assert rc == 0 and err == "" and out.strip()
