@@ -37,7 +37,7 @@ def knowledge_from_view(view) -> np.ndarray:
     return kn
 
 
-def check_samples(view, ctx, state, n_samples=15):
+def check_samples(view, ctx, state, n_samples=10):
     kn = knowledge_from_view(view)
     ps, _, buf, _ = kpm.new_pimc_scratch()
     buf[kpm.BUF_SIZES:kpm.BUF_SIZES + 4] = view.hand_sizes
@@ -68,10 +68,10 @@ def _apply(st, row, leader):
 
 @pytest.mark.parametrize("rules", [ZHENGZHOU, CLASSIC], ids=["zhengzhou", "classic"])
 def test_samples_respect_every_public_fact(rules):
-    hands = wr.kernel_hands(30, rules, 21, (2, 2), 0)  # random play: many voids, failed throws
+    hands = wr.kernel_hands(20, rules, 21, (2, 2), 0)  # random play: many voids, failed throws
     state = states_from_seed(5, 1)[0]
     checked = 0
-    for h in range(30):
+    for h in range(20):
         st = wr.start_state(hands, h, rules)
         assert wr._bidding(st, hands.alogs[h], int(hands.chances[h, kw.CH_ACTIONS])) is None
         ctx = new_context(st.trump, st.level, rules.nt_level_joker_tractor)
@@ -83,7 +83,7 @@ def test_samples_respect_every_public_fact(rules):
                     check_samples(st.public_view(seat), ctx, state)
                     checked += 1
             _apply(st, tlog[t], leader)
-    assert checked > 200
+    assert checked > 150
 
 
 @pytest.mark.parametrize("rules", [ZHENGZHOU, CLASSIC], ids=["zhengzhou", "classic"])
