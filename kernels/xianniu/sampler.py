@@ -125,7 +125,7 @@ def _quad_two_at(hand, quad_rank, r1, r2, idx):
         | (SUBS[n2, 1, idx % c2] << (4 * r2))
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def count_plays(hand, params, set_beats, max_size):
     """How many entries ``gen_plays(hand, params, set_beats, max_size, ...)`` appends."""
     n = 0
@@ -280,7 +280,7 @@ def _beating_quads(hand, top_rank, set_beats):
     return quads
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def count_answers(hand, top_kind, top_size, top_rank, top_k, set_beats):
     """How many entries ``gen_answers(hand, top_kind, ..., set_beats, ...)`` appends."""
     n = 0
@@ -305,7 +305,7 @@ def count_answers(hand, top_kind, top_size, top_rank, top_k, set_beats):
     return n
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def answer_at(hand, top_kind, top_size, top_rank, top_k, set_beats, index, out_info):
     """The mask gen_answers would put at position ``index``; its info goes to out_info[:5].
 
