@@ -122,6 +122,35 @@ def replay_record(record: Any) -> dict[str, Any]:
         out["to_act"] = state.current_player()
     return out
 
+def solve_record(record: Any, rules: str | None = None) -> dict[str, Any]:
+    """``xianniu solve``: max-n values, all hands open, of a record's position (under
+    ``rules`` when given); ValueError if the record is bad or the hand is over."""
+    import time
+
+    from .solver import solve
+
+    if rules is not None and isinstance(record, dict):
+        record = {**record, "rules": get_rules(rules).name}
+    state = replay(record)
+    if state.is_terminal():
+        raise ValueError(f"the hand is over ({state.end_reason}): nothing to solve")
+    t0 = time.perf_counter()
+    sol = solve(state)
+    seconds = time.perf_counter() - t0
+    seat = state.current_player()
+    return {"game": "xianniu", "rules": state.rules.name, "to_act": seat,
+            "values": list(sol.values), "best": str(sol.action),
+            "best_text": action_text(state, seat, sol.action),
+            "best_action": _action_entry(seat, sol.action), "positions": sol.positions,
+            "seconds": seconds, "table": state.table_count(),
+            "cards_left": [count(h) for h in state.hands]}
+
+
+def _action_entry(seat: int, action: Any) -> dict[str, Any]:
+    """An action as a record entry (what ``xianniu replay`` reads)."""
+    from .records import action_to_json
+
+    return action_to_json(seat, action)
 
 
 def simulate(n_hands: int, rules: str | None = None, policies: str = "heuristic", seed: int = 0,

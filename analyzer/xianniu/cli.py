@@ -15,7 +15,7 @@ from ..core.cli_common import (JSON_OPTION, batch_options, deals_option, emit_js
 from ..core.fileio import read_json
 from ..core.tournament import tournament_lines
 from .describe import (classify_line, decision_lines, odds_lines, replay_lines,
-                       settlement_json, settlement_lines, stats_lines)
+                       settlement_json, settlement_lines, solve_line, stats_lines)
 from .rules import DEFAULT_RULES, PRESETS
 
 RULES_OPTION = click.option("--rules", "rules", type=click.Choice(sorted(PRESETS)),
@@ -79,6 +79,20 @@ def replay(file: str, as_json: bool) -> None:
         emit_json(out)
         return
     click.echo("\n".join(replay_lines(out)))
+
+
+@group.command()
+@click.argument("file", metavar="FILE|-")
+@RULES_OPTION
+@JSON_OPTION
+def solve(file: str, rules: str | None, as_json: bool) -> None:
+    """Max-n values with all hands open, and the best action, at a record's position (its
+    deal and actions; --rules overrides the record's preset)."""
+    res = api.solve_record(read_json(file), rules)
+    if as_json:
+        emit_json(res)
+        return
+    click.echo(solve_line(res))
 
 
 @group.command()

@@ -280,3 +280,10 @@ def odds_lines(d: dict) -> list[str]:
         lines.append(f"  {label:<28} {format_percent(exact, 4):>9}   "
                      f"{format_estimate(mc, 4, percent=True)}")
     return lines
+
+
+def solve_line(d: dict) -> str:
+    """The solved values of a position (:func:`analyzer.xianniu.api.solve_record`), one line."""
+    return (f"seat {d['to_act']} to act; best {d['best_text']}; values (max-n, open hands) "
+            + ", ".join(f"seat {s} {v:+d}" for s, v in enumerate(d["values"]))
+            + f"; {d['positions']} positions in {d['seconds']:.2f} s")
