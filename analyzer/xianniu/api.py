@@ -122,6 +122,7 @@ def replay_record(record: Any) -> dict[str, Any]:
         out["to_act"] = state.current_player()
     return out
 
+
 def solve_record(record: Any, rules: str | None = None) -> dict[str, Any]:
     """``xianniu solve``: max-n values, all hands open, of a record's position (under
     ``rules`` when given); ValueError if the record is bad or the hand is over."""

@@ -20,9 +20,11 @@ from __future__ import annotations
 from itertools import combinations
 from typing import NamedTuple
 
+import numpy as np
+
 from .cards import KING, bit, cards_of, count, rank_counts
 from .combos import BAI, EIGHT_PAIRS, NIU, SET, XI, XI_BAO_LIANG, Play
-from .engine import DISCARD, DISCARD_PHASE, QIANGCI, Action, State
+from .engine import DISCARD, DISCARD_PHASE, KOU, QIANGCI, TIGHTEN, Action, State, new_hand
 
 
 class Solution(NamedTuple):
@@ -148,3 +150,23 @@ def principal_line(st: State) -> State:
     while not s.is_terminal():
         s.apply(solver.solve(s).action)
     return s
+
+
+def late_position(seed: np.random.SeedSequence, rules: str, max_cards: int,
+                  p_kou: float = 0.1) -> State:
+    """A position (not over) with at most ``max_cards`` cards in the three hands together:
+    random play from a seeded deal, calling 紧牌 whenever it may be called and 扣 with
+    probability ``p_kou`` — the small positions the solver is tested and timed on."""
+    from .reference_sim import deal_masks
+
+    rng = np.random.default_rng(seed)
+    while True:
+        st = new_hand(deal_masks(rng), rules, int(rng.integers(3)))
+        while not st.is_terminal() and sum(count(h) for h in st.hands) > max_cards:
+            acts = st.legal_actions()
+            tight = [a for a in acts if a.kind == TIGHTEN]
+            plain = [a for a in acts if a.kind != KOU]
+            pool = tight or (acts if not plain or rng.random() < p_kou else plain)
+            st.apply(pool[int(rng.integers(len(pool)))])
+        if not st.is_terminal():
+            return st

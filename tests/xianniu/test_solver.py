@@ -6,10 +6,8 @@ import numpy as np
 import pytest
 
 from analyzer.xianniu.engine import State
-from analyzer.xianniu.solver import (Solver, copy_state, position_key, principal_line, solve,
-                                     step)
-
-from solver_positions import late_position
+from analyzer.xianniu.solver import (Solver, copy_state, late_position, position_key,
+                                     principal_line, solve, step)
 
 N_POSITIONS = 120  # per preset
 
