@@ -189,6 +189,9 @@ def build_ruff(ks, m, n_pairs, n, t_one, t_two, high, ctx, work):
 def stands(one, two, e, unk_one, unk_two, ctx, units):
     """Whether every canonical unit of the play ``(one, two)`` of suit ``e`` stands against
     the unknown cards: no unknown unit of its shape ranks above it."""
+    if one & (one - 1) == 0:  # one face: a single or a pair, no decomposition needed
+        f = lowest_bit(one)
+        return (unk_two if two else unk_one) & ctx[CX_HIGHER + f] == 0
     mask = ctx[CX_SUIT_MASK + e]
     n = decompose_suit(one, two, ctx, e, units, 0)
     for i in range(n):
@@ -298,7 +301,7 @@ def heuristic_follow(seat, k, plays, ks, m, n2, hand_one, hand_two, ctx, params,
     n = count(lead_one, lead_two)
     mask = ctx[CX_SUIT_MASK + e]
     held = count(hand_one & mask, hand_two & mask)
-    w = trick_winner_in(plays, k, ctx, params, units, work)
+    w = 0 if k == 1 else trick_winner_in(plays, k, ctx, params, units, work)
     pts = 0
     for i in range(k):
         pts += points(plays[i, 0], plays[i, 1])
