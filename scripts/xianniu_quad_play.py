@@ -16,13 +16,14 @@ from collections import Counter
 from analyzer.core.stats import format_estimate, mean_ci, proportion_ci
 from analyzer.xianniu.cards import FIVE, NINE, count, rank_mask
 from analyzer.xianniu.combos import try_classify
-from analyzer.xianniu.engine import PLAY, XIAN, new_hand
+from analyzer.xianniu.engine import DISCARD, PLAY, XIAN, new_hand
 from analyzer.xianniu.rules import get_rules
 from analyzer.xianniu.sim import logged_hands
 
 
 def shape(lh, seat: int, rank: int, rules) -> tuple[str, int, bool]:
-    """(how the seat played its four cards of ``rank``, its points, whether it 掀ed)."""
+    """(how the seat played, discarded or kept its four cards of ``rank``, its points,
+    whether it 掀ed)."""
     quad = rank_mask(rank)
     parts = []
     xian = False
@@ -31,6 +32,8 @@ def shape(lh, seat: int, rank: int, rules) -> tuple[str, int, bool]:
         if s == seat and a.kind == PLAY and a.cards & quad:
             p = try_classify(a.cards, rules)
             parts.append(f"{p.kind}{count(a.cards & quad)}")
+        if s == seat and a.kind == DISCARD and a.cards & quad:
+            parts.append("discard1")
         xian |= s == seat and a.kind == XIAN
         st.apply(a)
     left = count(st.hands[seat] & quad)
