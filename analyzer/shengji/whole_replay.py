@@ -18,6 +18,7 @@ from kernels.rng import states_from_seed
 from kernels.shengji import hand as kh
 from kernels.shengji import whole as kw
 from kernels.shengji.planes import cards_of
+from kernels.shengji.policies import pimc_flag
 
 from . import bidding_phase as bp
 from .actions import BURY, DECLARE, PASS, PLAY, REBEL, REBEL_PHASE, Action
@@ -56,7 +57,7 @@ def kernel_hands(n: int, rules: str | ShengjiRules | None, seed: int, levels=(2,
     tlogs = np.zeros((n, kh.MAX_TRICKS, kh.LOG_WIDTH), dtype=np.int64)
     lv = np.array(levels, dtype=np.int64)
     kw.whole_logged(states, CHUNK, n, lv, -1 if banker is None else banker, params, pol, hp,
-                    res, deals, alogs, chances, tlogs)
+                    res, deals, alogs, chances, tlogs, pimc_flag(pol))
     return KernelHands(tuple(levels), banker, res, deals, alogs, chances, tlogs)
 
 

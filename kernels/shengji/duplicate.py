@@ -7,15 +7,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..arrays import copy_into
 from ..parallel import for_each_chunk
 from .deal import deal
 from .hand import no_log
+from .policies import pimc_flag
 from .whole import AL_WIDTH, CH_SIZE, new_whole_scratch, whole_hand_in
 
 
 @njit(nogil=True, cache=True)
 def _duplicate_chunk(c, states, n_per_chunk, n_deals, levels, start_banker, params,
-                     seat_pol, seat_hp, out):
+                     seat_pol, seat_hp, out, pimc):
     """Chunk ``c`` of :func:`duplicate_chunks`."""
     rng = states[c].copy()
     saved = np.empty(4, dtype=np.uint64)
@@ -24,12 +26,12 @@ def _duplicate_chunk(c, states, n_per_chunk, n_deals, levels, start_banker, para
     chance = np.empty(CH_SIZE, dtype=np.int64)
     alog = np.empty((0, AL_WIDTH), dtype=np.int64)
     tlog = no_log()
-    scratch = new_whole_scratch()
+    scratch = new_whole_scratch(pimc)
     for i in range(c * n_per_chunk, min((c + 1) * n_per_chunk, n_deals)):
         deal(rng, deck, deals[0])
-        saved[:] = rng
+        copy_into(saved, rng)
         for s in range(seat_pol.shape[0]):
-            rng[:] = saved
+            copy_into(rng, saved)
             whole_hand_in(deals, levels, start_banker, params, rng, deck, out[i, s], alog,
                           chance, tlog, scratch, seat_pol[s], seat_hp[s])
 
@@ -41,4 +43,4 @@ def duplicate_chunks(states, n_per_chunk, n_deals, levels, start_banker, params,
     ``c`` deals ``c * n_per_chunk …`` from stream ``states[c]``; ``out[d, s]`` receives the
     whole-hand row (``whole.W_*``) of deal ``d`` under seating ``s``."""
     for_each_chunk(_duplicate_chunk, states.shape[0], states, n_per_chunk, n_deals, levels,
-                   start_banker, params, seat_pol, seat_hp, out)
+                   start_banker, params, seat_pol, seat_hp, out, pimc_flag(seat_pol))

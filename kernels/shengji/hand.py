@@ -1,6 +1,8 @@
 """Play-only hands (SHENGJI-RULES §5–6, §8 "may simplify"): L, T and the banker are given,
 bidding and the bury are skipped, every seat plays the random policy (``policy``). The
 play itself (``play_hand_in``) takes a policy per seat (``policies``), for whole hands.
+Its pimc scratch is None when no seat plays pimc: Numba then prunes the pimc branches, and
+kernels without pimc seats compile without the pimc search.
 
 The banker (莊家) leads the first trick; the winner of each trick leads the next. A lead
 that fails its stand check (§5.2) is replaced by the forced unit, and the thrower's side
@@ -14,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..arrays import copy_rows
 from ..parallel import for_each_chunk
 from .context import new_context
 from .deal import KITTY, deal
@@ -23,8 +26,8 @@ from .planes import count, points, subtract
 from .play import kitty_multiplier, throw_units_in, trick_winner_in
 from .context import CX_SUIT_MASK
 from .heuristic import heuristic_follow, heuristic_lead
-from .pimc import new_pimc_scratch, pimc_choose
-from .policies import (KN_KS, N_HEURISTIC, POLICY_HEURISTIC, POLICY_RANDOM,
+from .pimc import pimc_choose
+from .policies import (KN_KS, N_HEURISTIC, POLICY_HEURISTIC, POLICY_PIMC, POLICY_RANDOM,
                        new_knowledge, note_play, note_shown, reset_knowledge, reset_play)
 from .policy import lead_pairs, random_follow_shaped, random_lead_in
 from .units import effective_suit, new_units, new_work
@@ -68,7 +71,7 @@ def play_hand(hands, banker, ctx, params, rng, res, log):
     result row ``res`` (``R_*``) and, when ``log`` has rows, the trick log (``LG_*``)."""
     pol, hp = random_seats()
     play_hand_in(hands, banker, ctx, params, rng, res, log, new_scratch(), new_units(),
-                 new_work(), pol, hp, new_knowledge(), new_pimc_scratch())
+                 new_work(), pol, hp, new_knowledge(), None)
 
 
 @njit(cache=True)
@@ -94,15 +97,17 @@ def _follow(h, plays, leader, banker, ctx, params, rng, units, work, pol, hp, kn
     m, n2 = lead_pairs(plays[0, 0], plays[0, 1], ctx, e, units, ks)
     for k in range(1, 4):
         s = (leader + k) % 4
+        o = tw = np.int64(0)
         if pol[s] == POLICY_RANDOM:
             o, tw = random_follow_shaped(e, n, ks, m, n2, h[s, 0], h[s, 1], ctx, rng, work)
         elif pol[s] == POLICY_HEURISTIC:
             o, tw = heuristic_follow(s, k, plays, ks, m, n2, h[s, 0], h[s, 1], ctx, params,
                                      hp[s], kn, units, work)
-        else:
-            o, tw = pimc_choose(s, k, plays, leader, banker, h, ctx, params, hp[s], kn, rng,
-                                pst, units, work)
-            m, n2 = lead_pairs(plays[0, 0], plays[0, 1], ctx, e, units, ks)
+        if pst is not None:  # pruned when no seat plays pimc
+            if pol[s] == POLICY_PIMC:
+                o, tw = pimc_choose(s, k, plays, leader, banker, h, ctx, params, hp[s], kn,
+                                    rng, pst, units, work)
+                m, n2 = lead_pairs(plays[0, 0], plays[0, 1], ctx, e, units, ks)
         plays[k, 0], plays[k, 1] = o, tw
         h[s, 0], h[s, 1] = subtract(h[s, 0], h[s, 1], o, tw)
         note_play(kn, s, o, tw, e, mask, n)
@@ -116,7 +121,7 @@ def play_hand_in(hands, banker, ctx, params, rng, res, log, sc, units, work, pol
     ``hp``: ``policies``) and the knowledge ``kn`` (``policies``; the kitty and the cards
     shown in the bidding are kept, the rest reset)."""
     h, plays, others, forced = sc[0:4], sc[4:8], sc[8:11], sc[11]
-    h[:] = hands[:4]
+    copy_rows(h, hands[:4])
     res[:] = 0
     attackers = (banker + 1) % 2  # seats of this parity
     penalty = params[P_THROW_FAIL_PENALTY_PER_CARD]
@@ -124,14 +129,16 @@ def play_hand_in(hands, banker, ctx, params, rng, res, log, sc, units, work, pol
     t = 0
     reset_play(kn)
     while h[leader, 0] != 0:
+        a_one = a_two = np.int64(0)
         if pol[leader] == POLICY_RANDOM:
             a_one, a_two = random_lead_in(h[leader, 0], h[leader, 1], ctx, params, rng, units)
         elif pol[leader] == POLICY_HEURISTIC:
             a_one, a_two = heuristic_lead(leader, h[leader, 0], h[leader, 1], ctx, params,
                                           hp[leader], kn, units)
-        else:
-            a_one, a_two = pimc_choose(leader, 0, plays, leader, banker, h, ctx, params,
-                                       hp[leader], kn, rng, pst, units, work)
+        if pst is not None:  # pruned when no seat plays pimc
+            if pol[leader] == POLICY_PIMC:
+                a_one, a_two = pimc_choose(leader, 0, plays, leader, banker, h, ctx, params,
+                                           hp[leader], kn, rng, pst, units, work)
         for k in range(3):
             others[k, 0], others[k, 1] = h[(leader + 1 + k) % 4, 0], h[(leader + 1 + k) % 4, 1]
         nu = throw_units_in(a_one, a_two, others, ctx, params, forced, units, work)
@@ -186,14 +193,13 @@ def _play_chunk(c, states, n_per_chunk, n_hands, level, trump, banker, params, o
     sc, units, work = new_scratch(), new_units(), new_work()
     pol, hp = random_seats()
     kn = new_knowledge()
-    pst = new_pimc_scratch()
     start = c * n_per_chunk
     stop = min(start + n_per_chunk, n_hands)
     for i in range(start, stop):
         deal(rng, deck, hands)
         reset_knowledge(kn)
         play_hand_in(hands, banker, ctx, params, rng, out[i], log, sc, units, work, pol, hp,
-                     kn, pst)
+                     kn, None)
 
 
 def play_chunks(states, n_per_chunk, n_hands, level, trump, banker, params, out):

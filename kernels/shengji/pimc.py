@@ -22,12 +22,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..arrays import copy_into, copy_rows
 from ..rng import bounded
 from .context import CX_ESUIT, CX_SUIT_MASK, TRUMP
 from .heuristic import (MODE_FEED, MODE_HIGH, MODE_LOW, build_follow, build_ruff,
                         heuristic_follow, heuristic_lead)
 from .params import KITTY_BASIS_LEAD_SHAPE, P_KITTY_BASIS
-from .planes import add_face, count, lowest_bit, points, popcount, subtract
+from .planes import add_face, count, lowest_bit, points, subtract
 from .play import kitty_multiplier, throw_units_in, trick_winner_in
 from .policies import (KN_BY, KN_KITTY, KN_KITTY_SEAT, KN_KS, KN_SHOWN, KN_SIZE, KN_VOID,
                        P_PIMC_SAMPLES, P_PIMC_Z, note_play, unknown_cards)
@@ -112,7 +113,7 @@ def sample_hidden(seat, hand_one, hand_two, kn, ctx, rng, ps, buf):
 def _place(seat, n, kn, ctx, rng, ps, buf):
     # one random placement of buf[:n]; False at a dead end
     caps = buf[BUF_FREE:BUF_FREE + 5]
-    caps[:] = buf[BUF_CAPS:BUF_CAPS + 5]
+    copy_into(caps, buf[BUF_CAPS:BUF_CAPS + 5])
     for j in range(4):
         ps[PS_HANDS + j, 0], ps[PS_HANDS + j, 1] = ps[PS_FIXED + j, 0], ps[PS_FIXED + j, 1]
     if caps[4] > 0:
@@ -179,7 +180,7 @@ def playout(ps, kn2, k, leader, banker, cand, ctx, params, hp, units, work):
     trick ``ps[PS_TRICK:PS_TRICK + k]`` led by ``leader``, every seat heuristic; ``kn2``
     is a copy of the knowledge, changed."""
     h = ps[PS_PLAY:PS_PLAY + 4]
-    h[:] = ps[PS_HANDS:PS_HANDS + 4]
+    copy_rows(h, ps[PS_HANDS:PS_HANDS + 4])
     plays = ps[PS_TRICK:PS_TRICK + 4]
     others, forced = ps[PS_OTHERS:PS_OTHERS + 3], ps[PS_FORCED]
     attackers = (banker + 1) % 2
@@ -291,7 +292,7 @@ def pimc_choose(seat, k, plays, leader, banker, h, ctx, params, hp, kn, rng, pst
             break
         done += 1
         for c in range(n):
-            kn2[:] = kn
+            copy_into(kn2, kn)
             for i in range(k):
                 ps[PS_TRICK + i, 0], ps[PS_TRICK + i, 1] = plays[i, 0], plays[i, 1]
             if k > 0:

@@ -138,6 +138,13 @@ def unknown_cards(kn, seat, hand_one, hand_two):
     return one, two
 
 
+def pimc_flag(pol) -> bool | None:
+    """The ``pimc`` argument of the whole-hand kernels for seats on ``pol`` (any shape): True
+    when a seat plays pimc, else None, which Numba prunes, leaving the pimc search out of
+    the compiled kernel."""
+    return True if np.any(np.asarray(pol) == POLICY_PIMC) else None
+
+
 def default_params(n_seats: int = 4) -> np.ndarray:
     """The default heuristic parameters, one row per seat."""
     return np.tile(HEURISTIC_DEFAULTS, (n_seats, 1))

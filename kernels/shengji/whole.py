@@ -33,6 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..arrays import copy_rows
 from ..parallel import for_each_chunk
 from ..rng import bounded
 from .bidding import (CLS_NONE, MAX_DECLS, legal_declarations, nth_card, rebel_candidates,
@@ -43,7 +44,7 @@ from .hand import N_RESULT, R_ATTACKER_POINTS, new_scratch, no_log, play_hand_in
 from .heuristic_bid import heuristic_bury, heuristic_declare, heuristic_rebel
 from .pimc import new_pimc_scratch
 from .policies import (N_HEURISTIC, POLICY_RANDOM, default_params, new_knowledge, note_bury,
-                       note_shown, reset_knowledge)
+                       note_shown, pimc_flag, reset_knowledge)
 from .params import (DECLARE_START_BANKER_NEXT, DECLARE_START_RANDOM, P_ATTACKER_GAIN_CAP,
                      P_BAJIWO_ENABLED, P_DECLARE_START, P_LEVEL_STEP, P_MUST_DEFEND_A,
                      P_NT_LEVEL_JOKER_TRACTOR, P_PARTNER_DECLARER_BECOMES_BANKER,
@@ -256,7 +257,7 @@ def _rebel_phase(hands, deals, st, params, rng, deck, alog, chance, res, seats, 
             continue
         _log(alog, chance, seats[i], K_REBEL, 0, 0, 2, 0)
         deal(rng, deck, deals[1])
-        hands[:] = deals[1]
+        copy_rows(hands, deals[1])
         st[ST_GRAB], st[ST_PRIORITY], st[ST_BANKER] = 1, seats[i], -1
         res[W_REBEL], res[W_GRAB] = seats[i], 1
         return
@@ -319,14 +320,23 @@ def _bidding(hands, deals, levels, start_banker, st, params, rng, deck, alog, ch
 
 
 @njit(cache=True)
-def new_whole_scratch():
+def _pimc_scratch(pimc):
+    # None without pimc seats: the play kernels then compile without the pimc search
+    if pimc is None:
+        return None
+    return new_pimc_scratch()
+
+
+@njit(cache=True)
+def new_whole_scratch(pimc):
     """Scratch of whole_hand_in: ``(ints, hands, play scratch, units, work, contexts,
     knowledge, pimc scratch)``; ``contexts`` caches one context per (T, L), column CX_SIZE
-    flags it built; ``knowledge`` is what each seat knows (``policies``)."""
+    flags it built; ``knowledge`` is what each seat knows (``policies``). ``pimc``: None
+    when no seat plays pimc (``policies.pimc_flag``), else True."""
     return (np.zeros(ST_SIZE + 2 * MAX_DECLS + 40, dtype=np.int64),
             np.empty((5, 2), dtype=np.int64), new_scratch(), new_units(), new_work(),
             np.zeros((5 * 13, CX_SIZE + 1), dtype=np.int64), new_knowledge(),
-            new_pimc_scratch())
+            _pimc_scratch(pimc))
 
 
 @njit(cache=True)
@@ -349,7 +359,7 @@ def whole_hand(deals, levels, start_banker, params, rng, deck, res, alog, chance
     ``alog`` (``AL_*``) and the trick log ``tlog`` (``hand.LG_*``); ``chance`` (``CH_*``)
     receives the random outcomes. ``deck`` (uint8[108]) is scratch."""
     whole_hand_in(deals, levels, start_banker, params, rng, deck, res, alog, chance, tlog,
-                  new_whole_scratch(), pol, hp)
+                  new_whole_scratch(True), pol, hp)
 
 
 @njit(cache=True)
@@ -364,7 +374,7 @@ def whole_hand_in(deals, levels, start_banker, params, rng, deck, res, alog, cha
     chance[:] = 0
     chance[CH_TRUMP_INDEX] = -1
     st[:] = 0
-    hands[:] = deals[0]
+    copy_rows(hands, deals[0])
     _bidding(hands, deals, levels, start_banker, st, params, rng, deck, alog, chance, res,
              dcls, dsuit, buf, pol, hp, kn, contexts)
     banker, level, trump = st[ST_BANKER], st[ST_LEVEL], st[ST_TRUMP]
@@ -377,7 +387,7 @@ def whole_hand_in(deals, levels, start_banker, params, rng, deck, res, alog, cha
 
 @njit(nogil=True, cache=True)
 def _whole_chunk(c, states, n_per_chunk, n_hands, levels, start_banker, params, pol, hp,
-                 out):
+                 out, pimc):
     """Chunk ``c`` of :func:`whole_chunks`."""
     rng = states[c].copy()
     deck = np.empty(108, dtype=np.uint8)
@@ -385,7 +395,7 @@ def _whole_chunk(c, states, n_per_chunk, n_hands, levels, start_banker, params, 
     chance = np.empty(CH_SIZE, dtype=np.int64)
     alog = np.empty((0, AL_WIDTH), dtype=np.int64)
     tlog = no_log()
-    scratch = new_whole_scratch()
+    scratch = new_whole_scratch(pimc)
     for i in range(c * n_per_chunk, min((c + 1) * n_per_chunk, n_hands)):
         deal(rng, deck, deals[0])
         whole_hand_in(deals, levels, start_banker, params, rng, deck, out[i], alog,
@@ -399,7 +409,7 @@ def whole_chunks(states, n_per_chunk, n_hands, levels, start_banker, params, out
     ``pol``, ``hp``: each seat's policy and parameters (``seat_policies``; default random)."""
     pol, hp = seat_policies(pol, hp)
     for_each_chunk(_whole_chunk, states.shape[0], states, n_per_chunk, n_hands, levels,
-                   start_banker, params, pol, hp, out)
+                   start_banker, params, pol, hp, out, pimc_flag(pol))
 
 
 def seat_policies(pol=None, hp=None):
@@ -414,14 +424,14 @@ def seat_policies(pol=None, hp=None):
 
 @njit(nogil=True, cache=True)
 def _whole_dealt_chunk(c, states, n_per_chunk, n_hands, levels, start_banker, params, pol,
-                      hp, deals, out):
+                      hp, deals, out, pimc):
     """Chunk ``c`` of :func:`whole_dealt_chunks`."""
     rng = states[c].copy()
     deck = np.empty(108, dtype=np.uint8)
     chance = np.empty(CH_SIZE, dtype=np.int64)
     alog = np.empty((0, AL_WIDTH), dtype=np.int64)
     tlog = no_log()
-    scratch = new_whole_scratch()
+    scratch = new_whole_scratch(pimc)
     for i in range(c * n_per_chunk, min((c + 1) * n_per_chunk, n_hands)):
         deal(rng, deck, deals[i, 0])
         whole_hand_in(deals[i], levels, start_banker, params, rng, deck, out[i], alog,
@@ -435,16 +445,17 @@ def whole_dealt_chunks(states, n_per_chunk, n_hands, levels, start_banker, param
     streams."""
     pol, hp = seat_policies(pol, hp)
     for_each_chunk(_whole_dealt_chunk, states.shape[0], states, n_per_chunk, n_hands,
-                   levels, start_banker, params, pol, hp, deals, out)
+                   levels, start_banker, params, pol, hp, deals, out, pimc_flag(pol))
 
 
 @njit(cache=True)
 def whole_logged(states, n_per_chunk, n_hands, levels, start_banker, params, pol, hp, out,
-                 deals, alogs, chances, tlogs):
+                 deals, alogs, chances, tlogs, pimc):
     """``whole_chunks`` on one thread that also keeps each hand's deals (``deals[h]``
-    int64[2, 5, 2]), action log, chance log and trick log, for replays."""
+    int64[2, 5, 2]), action log, chance log and trick log, for replays; ``pimc`` as for
+    ``new_whole_scratch``."""
     deck = np.empty(108, dtype=np.uint8)
-    scratch = new_whole_scratch()
+    scratch = new_whole_scratch(pimc)
     for c in range(states.shape[0]):
         rng = states[c].copy()
         for i in range(c * n_per_chunk, min((c + 1) * n_per_chunk, n_hands)):
