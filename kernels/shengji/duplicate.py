@@ -10,9 +10,8 @@ from numba import njit
 from ..arrays import copy_into
 from ..parallel import for_each_chunk
 from .deal import deal
-from .hand import no_log
 from .policies import pimc_flag
-from .whole import AL_WIDTH, CH_SIZE, new_whole_scratch, whole_hand_in
+from .whole import chunk_buffers, whole_hand_in
 
 
 @njit(nogil=True, cache=True)
@@ -21,12 +20,7 @@ def _duplicate_chunk(c, states, n_per_chunk, n_deals, levels, start_banker, para
     """Chunk ``c`` of :func:`duplicate_chunks`."""
     rng = states[c].copy()
     saved = np.empty(4, dtype=np.uint64)
-    deck = np.empty(108, dtype=np.uint8)
-    deals = np.empty((2, 5, 2), dtype=np.int64)
-    chance = np.empty(CH_SIZE, dtype=np.int64)
-    alog = np.empty((0, AL_WIDTH), dtype=np.int64)
-    tlog = no_log()
-    scratch = new_whole_scratch(pimc)
+    deck, deals, chance, alog, tlog, scratch = chunk_buffers(pimc)
     for i in range(c * n_per_chunk, min((c + 1) * n_per_chunk, n_deals)):
         deal(rng, deck, deals[0])
         copy_into(saved, rng)

@@ -385,17 +385,21 @@ def whole_hand_in(deals, levels, start_banker, params, rng, deck, res, alog, cha
     _settle(levels, banker, params, res)
 
 
+@njit(cache=True)
+def chunk_buffers(pimc):
+    """What a chunk of whole hands works in: ``(deck uint8[108], deals int64[2, 5, 2],
+    chance log, an action log and a trick log without rows, new_whole_scratch(pimc))``."""
+    return (np.empty(108, dtype=np.uint8), np.empty((2, 5, 2), dtype=np.int64),
+            np.empty(CH_SIZE, dtype=np.int64), np.empty((0, AL_WIDTH), dtype=np.int64),
+            no_log(), new_whole_scratch(pimc))
+
+
 @njit(nogil=True, cache=True)
 def _whole_chunk(c, states, n_per_chunk, n_hands, levels, start_banker, params, pol, hp,
                  out, pimc):
     """Chunk ``c`` of :func:`whole_chunks`."""
     rng = states[c].copy()
-    deck = np.empty(108, dtype=np.uint8)
-    deals = np.empty((2, 5, 2), dtype=np.int64)
-    chance = np.empty(CH_SIZE, dtype=np.int64)
-    alog = np.empty((0, AL_WIDTH), dtype=np.int64)
-    tlog = no_log()
-    scratch = new_whole_scratch(pimc)
+    deck, deals, chance, alog, tlog, scratch = chunk_buffers(pimc)
     for i in range(c * n_per_chunk, min((c + 1) * n_per_chunk, n_hands)):
         deal(rng, deck, deals[0])
         whole_hand_in(deals, levels, start_banker, params, rng, deck, out[i], alog,
@@ -427,11 +431,7 @@ def _whole_dealt_chunk(c, states, n_per_chunk, n_hands, levels, start_banker, pa
                       hp, deals, out, pimc):
     """Chunk ``c`` of :func:`whole_dealt_chunks`."""
     rng = states[c].copy()
-    deck = np.empty(108, dtype=np.uint8)
-    chance = np.empty(CH_SIZE, dtype=np.int64)
-    alog = np.empty((0, AL_WIDTH), dtype=np.int64)
-    tlog = no_log()
-    scratch = new_whole_scratch(pimc)
+    deck, _, chance, alog, tlog, scratch = chunk_buffers(pimc)
     for i in range(c * n_per_chunk, min((c + 1) * n_per_chunk, n_hands)):
         deal(rng, deck, deals[i, 0])
         whole_hand_in(deals[i], levels, start_banker, params, rng, deck, out[i], alog,
