@@ -51,7 +51,7 @@ def policy_ids(policies: str | list[str], known=BATCH_POLICIES) -> np.ndarray:
 def tuned_vector(rules: str | DingniuRules | None = None) -> np.ndarray:
     """The tuned heuristic weights of a preset (``tuned.json``, written by
     ``scripts/dingniu_tune.py``); the defaults for a preset not tuned."""
-    data = json.loads(TUNED_FILE.read_text()) if TUNED_FILE.exists() else {}
+    data = json.loads(TUNED_FILE.read_text())  # package data: missing means a broken install
     got = data.get(get_rules(rules).name)
     vec = np.array(got["weights"] if got else kd.HEURISTIC_DEFAULTS, dtype=np.float64)
     if vec.shape != (kd.N_HEURISTIC,):

@@ -154,3 +154,24 @@ def test_no_import_cycle():
         if m not in state:
             visit(m, [m])
     assert cycles == []
+
+
+def test_every_data_file_of_the_packages_is_installed():
+    """A file the code reads beside its modules (fonts, tuned weights) must be package data,
+    or an installed copy runs without it."""
+    import fnmatch
+    import tomllib
+
+    root = Path(__file__).resolve().parents[2]
+    data = tomllib.loads((root / "pyproject.toml").read_text())
+    patterns = data["tool"]["setuptools"]["package-data"]
+    missing = []
+    for top in ("analyzer", "kernels"):
+        for f in (root / top).rglob("*"):
+            if not f.is_file() or f.suffix in (".py", ".pyc") or "__pycache__" in f.parts \
+                    or f.suffix in (".nbi", ".nbc"):
+                continue
+            package = ".".join(f.parent.relative_to(root).parts)
+            if not any(fnmatch.fnmatch(f.name, p) for p in patterns.get(package, [])):
+                missing.append(str(f.relative_to(root)))
+    assert missing == [], f"not package data: {missing}"
