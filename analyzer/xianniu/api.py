@@ -302,3 +302,23 @@ def odds(rules: str | None = None, n_deals: int = 1_000_000, seed: int = 0) -> d
     return {"game": "xianniu", "rules": res["rules"], "seed": seed, "deals": int(n_deals),
             "seat_cards": res["seat_cards"], "exact": res["exact"],
             "monte_carlo": res["monte_carlo"]}
+
+
+def advise(record: Any, *, samples: int | None = None, precision: float = 0.1,
+           policy: str = "heuristic", seed: int | None = None,
+           progress: Callable[[int, int], None] | None = None):
+    """``xianniu advise``: every legal action where ``record`` stops, valued by paired
+    play-outs on hidden deals that fit the public record; an
+    :class:`analyzer.xianniu.advise.Advice` (``.to_json()`` is the command's JSON)."""
+    from .advise import advise as run
+
+    return run(record, samples=samples, precision=precision, policy=policy, seed=seed,
+               progress=progress)
+
+
+def legal_actions(record: Any) -> list[dict[str, Any]]:
+    """The record-format actions open to the seat to act where ``record`` stops, in groups
+    of equivalent ones (:func:`analyzer.xianniu.advise.legal_actions`)."""
+    from .advise import legal_actions as run
+
+    return run(record)

@@ -1,0 +1,348 @@
+"""What should the seat to act do? Every legal action of a recorded decision, valued.
+
+A game record that stops where a seat must choose is replayed in the reference engine. The
+hidden cards are dealt anew for every sample, consistent with every public fact the acting
+seat knows (:mod:`kernels.xianniu.advise`), and each legal action is played out from the
+same deal and the same random stream (paired play-outs: the seat plays on with ``policy``,
+the other seats with the heuristic). Sampling runs in batches as a race: after each batch an
+action whose paired difference to the leader excludes 0 at z = 3.29 (a stricter bound than
+95%, since the race looks many times) leaves the race; sampling stops when only the leader
+is left, when every action still racing is within ``precision`` points of the leader (95%
+CI half-width of the paired difference), or after ``samples`` deals.
+
+Actions are grouped only where the rules cannot tell them apart: two actions whose cards
+differ only by swapping cards of one rank (for 9s and 5s, of one rank and one colour) that
+the acting seat holds lead to positions that are images of each other under that swap, so
+they have the same value. One action of each group is played out; the group lists them all.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from kernels.rng import states_for_chunks
+from kernels.xianniu import advise as ka
+
+from .cards import FIVE, NINE, cards_of, format_cards
+from .engine import ACTION_KINDS, PLAY, QIANGCI, Action, State
+from .kernel_state import ws_from_state
+from .records import action_to_json, record_of, replay, start_of
+from .sim import policy_arrays, rule_arrays
+from ..core.stats import Z95, Estimate, mean_ci
+
+POLICIES = ("heuristic", "pimc")
+DEFAULT_POLICY = "heuristic"
+DEFAULT_PRECISION = 0.1  # points: CI half-width of the paired differences still racing
+DEFAULT_SAMPLES = 20_000  # deals at most
+CHUNKS = 8  # random streams per batch: fixed, so the numbers depend on the seed alone
+PER_CHUNK = 32  # deals per chunk and batch
+RACE_Z = 3.29  # an action leaves the race when its gap to the leader excludes 0 at this z
+GROUPING = ("actions whose cards differ only by cards of one rank (9s and 5s: of one rank and "
+            "colour) held by the seat to act are equivalent; one of each group is played out")
+
+
+@dataclass(frozen=True)
+class ActionValue:
+    """One group of equivalent legal actions and the acting seat's points after it.
+
+    ``action`` is the group's first action in record format (append it to the record to play
+    it); ``group`` lists every action of the group; ``ev`` and ``ci95`` are the mean points
+    and 95% CI over ``n`` deals; ``diff`` is the paired difference best − this action over
+    the deals both were played on (``{"value", "low", "high", "n"}``).
+    """
+
+    action: dict[str, Any]
+    group: tuple[dict[str, Any], ...]
+    ev: float
+    ci95: tuple[float, float]
+    n: int
+    diff: dict[str, float | int]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"action": dict(self.action), "ev": self.ev, "ci95": list(self.ci95),
+                "n": self.n, "diff": dict(self.diff), "group": [dict(a) for a in self.group]}
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The answer of :func:`advise`: actions ranked best first (by the paired difference to
+    the best), the best, and whether the best is separated from the second (the 95% CI of
+    their paired difference excludes 0; also true when the best's group is the only one)."""
+
+    rules: str
+    seat: int
+    phase: str
+    hand: str
+    policy: str
+    seed: int
+    precision: float
+    samples: int
+    deals: int  # deals played (the best action's n)
+    dealt: int  # sampler calls, kept or not
+    stopped: str  # "leader alone", "precision" or "samples"
+    actions: tuple[ActionValue, ...]
+    separated: bool
+
+    @property
+    def best(self) -> ActionValue:
+        return self.actions[0]
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready; the head keys are those of the other 掀牛 commands."""
+        return {"game": "xianniu", "rules": self.rules, "seed": self.seed, "deals": self.deals,
+                "policy": self.policy, "others_policy": "heuristic", "seat": self.seat,
+                "phase": self.phase, "hand": self.hand, "precision": self.precision,
+                "samples": self.samples, "dealt": self.dealt, "stopped": self.stopped,
+                "grouping": GROUPING, "actions": [a.to_json() for a in self.actions],
+                "best": self.best.to_json(), "separated": self.separated}
+
+
+def _state_of(record: Any) -> State:
+    """The replayed position of a record given as a dict, JSON text or engine state."""
+    if isinstance(record, State):
+        record = record_of(record)
+    elif isinstance(record, (str, bytes)):
+        try:
+            record = json.loads(record)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"the record is not valid JSON: {e}") from None
+    return replay(record)
+
+
+def _class_key(mask: int) -> tuple[int, ...]:
+    """Cards per class the rules tell apart: a rank, or for 9s and 5s a rank and colour."""
+    counts: dict[int, int] = {}
+    for c in cards_of(mask):
+        r = c >> 2
+        k = 4 * r + (c & 1) if r in (NINE, FIVE) else 4 * r  # ♠♣ even suits, ♥♦ odd
+        counts[k] = counts.get(k, 0) + 1
+    return tuple(sorted(counts.items()))
+
+
+def _groups(state: State) -> list[list[Action]]:
+    """The legal actions of the seat to act in groups of equivalent ones, engine order."""
+    by_key: dict[tuple, list[Action]] = {}
+    for a in state.legal_actions():
+        by_key.setdefault((a.kind, _class_key(a.cards)), []).append(a)
+    return list(by_key.values())
+
+
+def _decision(record: Any) -> tuple[State, int, list[list[Action]]]:
+    state = _state_of(record)
+    if state.is_terminal():
+        raise ValueError("the hand is over: there is no decision to advise on")
+    seat = state.current_player()
+    groups = _groups(state)
+    if sum(len(g) for g in groups) < 2:
+        only = state.legal_actions()[0]
+        raise ValueError(f"the record does not stop at a decision: seat {seat} has one legal "
+                         f"action ({only})")
+    return state, seat, groups
+
+
+def legal_actions(record: Any) -> list[dict[str, Any]]:
+    """The record-format actions open to the seat to act, in groups of equivalent ones:
+    ``[{"action": first of the group, "group": [every action of the group]}, ...]``.
+
+    ``record`` is a record dict, its JSON text or an engine state; ValueError if it is
+    malformed or the hand is over.
+    """
+    state = _state_of(record)
+    if state.is_terminal():
+        raise ValueError("the hand is over: no seat is to act")
+    seat = state.current_player()
+    return [{"action": action_to_json(seat, g[0]), "group": [action_to_json(seat, a) for a in g]}
+            for g in _groups(state)]
+
+
+def qiangci_known(state: State) -> np.ndarray:
+    """Per seat, what the 抢刺 phase showed about its dealt hand: 1 it held a 龙凤 or 八大对,
+    0 it did not, -1 not known (always -1 for the seat to act, which sees its own hand).
+
+    The phase offers the holders their 抢刺 in turn order from the banker (under a
+    mandatory 抢刺 only the first holder): a seat seen acting held one; a seat skipped
+    before the last one seen held none; after it, nothing is known if that seat played
+    its 抢刺 or is deciding now, and otherwise (every holder passed) none held one.
+    """
+    known = np.full(3, -1, dtype=np.int64)
+    shadow = start_of(record_of(state))
+    if shadow.phase != QIANGCI:
+        known[:] = 0
+    else:
+        actors, played = [], False
+        for seat, action in state.history:
+            if shadow.phase == QIANGCI:
+                actors.append(seat)
+                played = played or action.kind == PLAY
+            shadow.apply(action)
+        open_now = state.phase == QIANGCI
+        if open_now:
+            actors.append(state.current_player())
+        order = [(state.banker + i) % 3 for i in range(3)]
+        last = max(order.index(s) for s in actors)
+        for i, s in enumerate(order):
+            if i <= last:
+                known[s] = int(s in actors)
+            elif not (played or open_now):
+                known[s] = 0
+    known[state.current_player()] = -1
+    return known
+
+
+def _picks(position: np.ndarray, rules, groups: list[list[Action]]) -> np.ndarray:
+    """The kernel's list index of each group's first action; the kernel's list must hold
+    exactly the engine's legal actions."""
+    types = np.empty(1024, dtype=np.int64)
+    masks = np.empty(1024, dtype=np.int64)
+    n = ka.list_actions(position, rules, types, masks)
+    index = {(ACTION_KINDS[int(types[i])], int(masks[i])): i for i in range(n)}
+    engine = {(a.kind, a.cards) for g in groups for a in g}
+    if set(index) != engine or n != len(engine):
+        raise RuntimeError("the kernels list other actions than the reference engine here")
+    return np.array([index[(g[0].kind, g[0].cards)] for g in groups], dtype=np.int64)
+
+
+def _check_args(samples: int | None, precision: float, policy: str,
+                seed: int | None) -> tuple[int, float, int]:
+    if policy not in POLICIES:
+        raise ValueError(f"policy must be one of {', '.join(POLICIES)}, got {policy!r}")
+    samples = DEFAULT_SAMPLES if samples is None else samples
+    if not isinstance(samples, (int, np.integer)) or isinstance(samples, bool) or samples < 2:
+        raise ValueError(f"samples must be an integer of at least 2, got {samples!r}")
+    if (not isinstance(precision, (int, float)) or isinstance(precision, bool)
+            or not math.isfinite(precision) or precision <= 0):
+        raise ValueError(f"precision must be a positive number of points, got {precision!r}")
+    if seed is None:
+        seed = secrets.randbits(63)  # reported in the answer, so it can be replayed
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    return int(samples), float(precision), int(seed)
+
+
+class _Race:
+    """The deals played so far (one row per deal, one column per action) and the sums the
+    race reads: per action Σx and, over the deals all racing actions share, Σ x_a x_b."""
+
+    def __init__(self, k: int, samples: int):
+        self.rows = np.empty((samples, k), dtype=np.int64)
+        self.n = 0
+        self.active = np.ones(k, dtype=np.int64)
+        self.total = np.zeros(k)
+        self.gram = np.zeros((k, k))
+
+    def add(self, got: np.ndarray) -> None:
+        self.rows[self.n:self.n + len(got)] = got
+        self.n += len(got)
+        on = np.flatnonzero(self.active)
+        x = got[:, on].astype(np.float64)
+        self.total[on] += x.sum(axis=0)
+        self.gram[np.ix_(on, on)] += x.T @ x
+
+    def leader(self) -> int:
+        on = np.flatnonzero(self.active)
+        return int(on[np.argmax(self.total[on])])  # ties: the first in engine order
+
+    def gaps(self, lead: int) -> list[tuple[int, float, float]]:
+        """(action, mean gap leader − action, its standard error) for each racing action."""
+        n, out = self.n, []
+        for a in np.flatnonzero(self.active):
+            if a == lead:
+                continue
+            s = self.total[lead] - self.total[a]
+            ss = self.gram[lead, lead] + self.gram[a, a] - 2 * self.gram[lead, a]
+            var = max(ss - s * s / n, 0.0) / (n - 1)
+            out.append((int(a), s / n, math.sqrt(var / n)))
+        return out
+
+    def step(self, precision: float, samples: int, min_deals: int) -> str | None:
+        """Drop the actions clearly behind; the stopping reason, or None to go on."""
+        if self.n < min(min_deals, samples):
+            return None
+        lead = self.leader()
+        for a, gap, se in self.gaps(lead):
+            if gap - RACE_Z * se > 0:
+                self.active[a] = 0
+        if self.active.sum() == 1:
+            return "leader alone"
+        if all(Z95 * se <= precision for _, _, se in self.gaps(lead)):
+            return "precision"
+        return "samples" if self.n >= samples else None
+
+
+def _run_race(position, seat, picks, known, rk, pol, samples, precision, seed,
+              progress) -> tuple[_Race, int, str]:
+    k = len(picks)
+    race = _Race(k, samples)
+    per_batch = CHUNKS * PER_CHUNK
+    dealt, batch = 0, 0
+    while True:
+        states = states_for_chunks(seed, batch * CHUNKS, CHUNKS)
+        out = np.empty((CHUNKS, PER_CHUNK, k), dtype=np.int64)
+        tries = np.empty(CHUNKS, dtype=np.int64)
+        ka.advise_chunks(position, seat, picks, race.active.copy(), known, states, PER_CHUNK,
+                         rk, pol, out, tries)
+        got = out.reshape(-1, k)
+        got = got[got[:, race.leader()] != ka.NOT_PLAYED][:samples - race.n]
+        race.add(got)
+        dealt += int(tries.sum())
+        batch += 1
+        if progress is not None:
+            progress(race.n, samples)
+        if race.n == 0 and dealt >= 20 * per_batch:
+            raise ValueError("no deal of the hidden cards fits this record's public facts")
+        stop = race.step(precision, samples, per_batch)
+        if stop is not None:
+            return race, dealt, stop
+
+
+def _values(race: _Race, groups: list[list[Action]], seat: int,
+            best: int) -> list[ActionValue]:
+    """Each group's value and its paired difference to ``best``, ranked best first."""
+    rows = race.rows[:race.n]
+    vals = []
+    for a, g in enumerate(groups):
+        col = rows[:, a]
+        n_a = int(np.count_nonzero(col != ka.NOT_PLAYED))  # a prefix: racing stops for good
+        e = mean_ci(col[:n_a])
+        d = Estimate(0.0, 0.0, 0.0, n_a) if a == best else mean_ci(rows[:n_a, best] - col[:n_a])
+        vals.append(ActionValue(action_to_json(seat, g[0]),
+                                tuple(action_to_json(seat, x) for x in g), e.value,
+                                (e.low, e.high), n_a, d.as_dict()))
+    order = sorted(range(len(groups)), key=lambda a: (a != best, vals[a].diff["value"], a))
+    return [vals[a] for a in order]
+
+
+def advise(record: Any, *, samples: int | None = None, precision: float = DEFAULT_PRECISION,
+           policy: str = DEFAULT_POLICY, seed: int | None = None,
+           progress: Callable[[int, int], None] | None = None) -> Advice:
+    """Value every legal action where ``record`` stops (see the module docstring).
+
+    ``record``: a record dict, its JSON text or an engine state, stopping where a seat has a
+    choice. ``samples``: deals at most (default 20,000). ``precision``: points (95% CI
+    half-width of the paired gaps still racing). ``policy``: how the acting seat plays on
+    (``heuristic`` or ``pimc``; the others play the heuristic). ``seed``: None draws one
+    (reported). ``progress(done, total)`` is called after each batch of deals.
+    ValueError on a bad record, a finished hand or a seat without a choice.
+    """
+    samples, precision, seed = _check_args(samples, precision, policy, seed)
+    state, seat, groups = _decision(record)
+    position = ws_from_state(state)
+    rk = rule_arrays(state.rules)
+    names = ["heuristic"] * 3
+    names[seat] = policy
+    pol = policy_arrays(names)
+    picks = _picks(position, rk, groups)
+    race, dealt, stop = _run_race(position, seat, picks, qiangci_known(state), rk, pol,
+                                  samples, precision, seed, progress)
+    best = race.leader()
+    vals = _values(race, groups, seat, best)
+    separated = len(vals) == 1 or vals[1].diff["low"] > 0
+    return Advice(state.rules.name, seat, state.phase, format_cards(state.hands[seat]), policy,
+                  seed, precision, samples, race.n, dealt, stop, tuple(vals), bool(separated))
