@@ -284,3 +284,8 @@ def tournament(policies: str, n_deals: int, rules: str, seed: int, pimc_samples:
         emit_json(res)
         return
     click.echo("\n".join(tournament_lines(res)))
+
+
+from .analysis_cli import stats  # noqa: E402  (xianniu shengji stats …)
+
+group.add_command(stats)
