@@ -1,0 +1,183 @@
+"""``xianniu shengji stats …``: the statistics of :mod:`analyzer.shengji.analysis` as
+commands, and their text. Bad input raises ValueError (one line on stderr, exit status 2)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from ..core.cli_common import JSON_OPTION, deals_option, emit_json
+from ..core.stats import format_estimate
+from .rules import DEFAULT_RULES, PRESETS
+
+PCT = {"percent": True}
+SWITCHES = ("bajiwo", "rebel")  # analysis.SWITCHES, without importing the kernels here
+
+
+def _common(default_deals: int, help: str):
+    """The options every ``stats`` command shares (the names 掀牛's ``xianniu stats`` uses)."""
+    options = [
+        deals_option(default_deals, help=help, hands_alias=True),
+        click.option("--rules", "rules", type=click.Choice(sorted(PRESETS)),
+                     default=DEFAULT_RULES, show_default=True, help="双升 preset."),
+        click.option("--policy", default="heuristic", show_default=True,
+                     help="Policy of every seat (random or heuristic), or one per seat "
+                          "a,b,c,d."),
+        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+                     help="Root seed (numpy SeedSequence); the same seed gives the same "
+                          "numbers on any number of threads."),
+        JSON_OPTION,
+    ]
+
+    def decorate(f):
+        for option in reversed(options):
+            f = option(f)
+        return f
+
+    return decorate
+
+
+def _n(e: dict) -> str:
+    return format_estimate(e, 3, True)
+
+
+def _pct(e: dict) -> str:
+    return format_estimate(e, **PCT)
+
+
+def head_line(d: dict[str, Any], what: str) -> str:
+    return (f"{what}: {d['deals']:,} deals of whole 双升 hands, rules {d['rules']}, policy "
+            f"{d['policy']}, seed {d['seed']}; team levels {d['levels'][0]} and "
+            f"{d['levels'][1]} unless stated, seat {d['start_banker']} banker going in; 95% CIs")
+
+
+def _side_lines(s: dict[str, Any], indent: str = "    ") -> list[str]:
+    return [f"{indent}P(banker side holds) {_pct(s['p_banker_holds'])}",
+            f"{indent}banker side's level swing per hand {_n(s['banker_swing'])}",
+            f"{indent}attackers' points {_n(s['attacker_points'])}"]
+
+
+def outcomes_lines(d: dict[str, Any]) -> list[str]:
+    lines = [head_line(d, "摳底, points and level changes"),
+             f"  P(摳底: the attackers take the last trick) {_pct(d['p_kou_di'])}",
+             f"  points 摳底 adds per hand {_n(d['points_added_per_hand'])}",
+             f"  banker side's levels lost to 摳底 per hand {_n(d['banker_levels_lost_per_hand'])}",
+             f"  P(the bank changes hands because of 摳底) {_pct(d['p_bank_lost_to_kou_di'])}",
+             "  by multiplier: P(×m); points added; banker levels lost; P(bank lost) given ×m"]
+    for b in d["by_multiplier"]:
+        lines.append(f"    ×{b['multiplier']:<3} {_pct(b['p'])}; {_n(b['points_added'])}; "
+                     f"{_n(b['banker_levels_lost'])}; {_pct(b['p_bank_lost'])}")
+    lines.append(f"  attackers' points {_n(d['attacker_points'])}; by value (P ≥ 0.5%; all "
+                 "in --json):")
+    for e in d["attacker_points_distribution"]:
+        if e["value"] >= 0.005:
+            lines.append(f"    {e['points']:>4}  {_pct(e)}")
+    lines.append("  level change:")
+    for e in d["level_change"]:
+        lines.append(f"    {e['label']:<32} {_pct(e)}")
+    lines.append("  banker side by trump kind:")
+    for kind, label in (("all", "all hands"), ("suit", "suit trump"), ("nt", "無主 (NT)")):
+        lines.append(f"   {label}" + (f" ({_pct(d['banker_side']['p_nt'])} of hands)"
+                                      if kind == "nt" else ""))
+        lines += _side_lines(d["banker_side"][kind])
+    return lines
+
+
+def banker_lines(d: dict[str, Any]) -> list[str]:
+    lines = [head_line(d, "Banker side by level (both teams at L; the same deals at each L)")]
+    for row in d["by_level"]:
+        lines.append(f"  L = {row['level']}: 無主 in {_pct(row['p_nt'])} of hands")
+        for kind, label in (("all", "all"), ("suit", "suit"), ("nt", "無主")):
+            s = row[kind]
+            lines.append(f"    {label:<4} P(holds) {_pct(s['p_banker_holds'])}; swing "
+                         f"{_n(s['banker_swing'])}")
+    return lines
+
+
+def values_lines(d: dict[str, Any]) -> list[str]:
+    lines = [head_line(d, "Counterfactual values (one swap, the same deal and stream)"),
+             "  the seat's team, with − without: levels per hand; net attacker points per "
+             "hand (n = swapped deals)"]
+    for r in d["rows"]:
+        lines.append(f"  {r['label']:<48} {r['role']:<11} {_n(r['levels'])}; "
+                     f"{_n(r['points'])}")
+    return lines
+
+
+def rule_effect_lines(d: dict[str, Any]) -> list[str]:
+    lines = [head_line(d, "Rule on and off on the same deals")]
+    for s in d["switches"]:
+        lines.append(f"  {s['parameter']} (preset: {s['preset_value']}); acted in "
+                     f"{_pct(s['p_acted'])} of hands, changed {_pct(s['p_changed'])}")
+        for key in ("on", "off"):
+            lines.append(f"   {key}")
+            lines += _side_lines(s[key])
+        df = s["diff"]
+        lines.append(f"   on − off, paired: P(holds) {_n(df['p_banker_holds'])}; swing "
+                     f"{_n(df['banker_swing'])}; attackers' points {_n(df['attacker_points'])}")
+    return lines
+
+
+LINES = {"outcomes": outcomes_lines, "banker": banker_lines, "values": values_lines,
+         "rule-effect": rule_effect_lines}
+
+
+def _show(res: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        emit_json(res)
+        return
+    click.echo("\n".join(LINES[res["analysis"].replace("_", "-")](res)))
+
+
+@click.group()
+def stats() -> None:
+    """Statistics of whole hands (heuristic seats by default), every number with n and a
+    95% CI: outcomes (摳底, points, level changes), banker (by level and trump kind), values
+    (joker pair, level card, trump by one swap), rule-effect (扒雞窩, 造反 on and off)."""
+
+
+@stats.command()
+@_common(20_000, "Whole hands (deals).")
+def outcomes(n_deals: int, rules: str, policy: str, seed: int, as_json: bool) -> None:
+    """P(摳底) and its value by multiplier; attackers' points and level changes; the
+    banker side by trump kind (suit or 無主)."""
+    from . import analysis
+
+    _show(analysis.outcomes(n_deals, rules, policy, seed), as_json)
+
+
+@stats.command()
+@_common(20_000, "Deals, played at every level.")
+@click.option("--levels", default="2,5,10,K,A", show_default=True,
+              help="Levels L, comma-separated (both teams at L).")
+def banker(n_deals: int, rules: str, policy: str, seed: int, as_json: bool,
+           levels: str) -> None:
+    """The banker side's advantage by level and trump kind, on the same deals."""
+    from . import analysis
+
+    lv = [x.strip() for x in levels.split(",") if x.strip()]
+    _show(analysis.banker_by_level(n_deals, rules, policy, seed, lv), as_json)
+
+
+@stats.command()
+@_common(5_000, "Deals (each is played once more per pattern).")
+def values(n_deals: int, rules: str, policy: str, seed: int, as_json: bool) -> None:
+    """What 對大王, 對小王, one more level card and one more trump are worth, by one swap
+    on the same deal."""
+    from . import analysis
+
+    _show(analysis.values(n_deals, rules, policy, seed), as_json)
+
+
+@stats.command("rule-effect")
+@_common(20_000, "Deals, each played with the rule on and off.")
+@click.option("--switch", "switches", type=click.Choice(SWITCHES),
+              multiple=True, help="Only these rules (default: bajiwo and rebel).")
+def rule_effect(n_deals: int, rules: str, policy: str, seed: int, as_json: bool,
+                switches: tuple[str, ...]) -> None:
+    """How much 扒雞窩 and 造反 change outcomes: the same deals with the rule on and off."""
+    from . import analysis
+
+    _show(analysis.rule_effect(n_deals, rules, policy, seed,
+                               switches or SWITCHES), as_json)
