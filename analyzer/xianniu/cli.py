@@ -152,7 +152,8 @@ def _decision_options(f):
     f = click.option("--precision", type=click.FloatRange(min=0, min_open=True), default=0.1,
                      show_default=True, help="Stop when the 95% CI half-width of the "
                      "difference is below this (points).")(f)
-    f = click.option("--policy", type=click.Choice(["heuristic", "pimc"]), default="heuristic",
+    f = click.option("--policy", type=click.Choice(["heuristic", "heuristic2", "pimc"]),
+                     default="heuristic",
                      show_default=True, help="How this seat plays on (others: heuristic).")(f)
     f = RULES_OPTION(f)
     return click.argument("hand", nargs=-1)(f)

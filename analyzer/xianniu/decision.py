@@ -100,8 +100,8 @@ def _run(question: str, hand_text: str | int, seat: int, rules: str | Rules | No
     hand = hand_text if isinstance(hand_text, int) else parse_hand(hand_text)
     if position is not None and not isinstance(hand_text, int):
         raise ValueError("a recorded position carries its own hand")
-    if policy not in ("heuristic", "pimc"):
-        raise ValueError(f"policy must be heuristic or pimc, got {policy!r}")
+    if policy not in ("heuristic", "heuristic2", "pimc"):
+        raise ValueError(f"policy must be heuristic, heuristic2 or pimc, got {policy!r}")
     if not precision > 0:
         raise ValueError(f"precision must be positive, got {precision}")
     if max_hands < 100:

@@ -6,7 +6,9 @@ it reads comes from the state words ``ws`` at the offsets named in :mod:`kernels
 never reads another seat's hand.
 
 ``heuristic`` weighs its choices with a float64 parameter vector (``H_*`` below; defaults
-in :data:`HEURISTIC_DEFAULTS`, meanings in docs/policies.md).
+in :data:`HEURISTIC_DEFAULTS`, meanings in docs/policies.md). ``heuristic2`` reads the same
+vector plus the ``H2_*`` entries placed after pimc's sample count, and plays four 9s (5s) as
+two 牛 (喜) pairs: see :func:`heuristic2_choice`.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from .bits import (EIGHT, FIVE, KING, NINE, NSUB, POP4, QUEEN, TEN, nib, popcount,
-    ranks_with_at_least)
+    ranks_with_at_least, same_rank_kind)
 from ..rng import bounded
 from .tables import (ACT_KOU, ACT_PLAY, ACT_TIGHTEN, ACT_XIAN, KIND_BAI_LIANG, KIND_EIGHT_PAIRS,
     KIND_FISH, KIND_FISH_LIANG, KIND_LONG_FENG, KIND_NIU, KIND_SET, KIND_XI, KIND_XI_BAO_LIANG)
@@ -23,7 +25,8 @@ from .tables import (ACT_KOU, ACT_PLAY, ACT_TIGHTEN, ACT_XIAN, KIND_BAI_LIANG, K
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
 POLICY_PIMC = 2  # decided outside these kernels, by kernels.xianniu.pimc
-POLICY_NAMES = ("random", "heuristic", "pimc")
+POLICY_HEURISTIC2 = 3
+POLICY_NAMES = ("random", "heuristic", "pimc", "heuristic2")
 
 # Heuristic parameters (float64 vector).
 H_XIAN_AT = 0  # 掀 when the estimated final capture is at least this
@@ -42,8 +45,15 @@ HEURISTIC_DEFAULTS = np.array([6.0, 4.0, 1.0, 1.0, 0.5, 10.0, 2.0, 1.0, 0.6, 4.0
 HEURISTIC_NAMES = ("xian_at", "kou_below", "kou_when_gou", "sure_weight", "strong_weight",
                    "lead_sure", "lead_points", "lead_low", "break", "answer_niu", "tighten_at")
 PIMC_SAMPLES = N_HEURISTIC  # pimc: hidden deals sampled per decision
-N_POLICY_PARAMS = N_HEURISTIC + 1
-POLICY_DEFAULTS = np.append(HEURISTIC_DEFAULTS, 24.0)
+# heuristic2 only (after PIMC_SAMPLES, so the heuristic's indices keep their meaning).
+H2_PLAN = PIMC_SAMPLES + 1  # sure lead: weight of a 牛/喜 pair it leaves behind
+H2_LOSE = PIMC_SAMPLES + 2  # penalty per 牛/喜 point a play gives up
+H2_CASH = PIMC_SAMPLES + 3  # > 0.5: once 够, lead sure point plays before 扣
+H2_INDICES = (H2_PLAN, H2_LOSE, H2_CASH)
+HEURISTIC2_EXTRA_DEFAULTS = np.array([1.0, 6.0, 1.0])
+HEURISTIC2_EXTRA_NAMES = ("plan", "lose", "cash")
+N_POLICY_PARAMS = H2_CASH + 1
+POLICY_DEFAULTS = np.concatenate((HEURISTIC_DEFAULTS, [24.0], HEURISTIC2_EXTRA_DEFAULTS))
 
 @njit(cache=True)
 def is_sure(kind, size, rank, k, unseen, beaters):
@@ -184,6 +194,129 @@ def heuristic_choice(phase_lead, phase_trick, phase_kou, phase_discard, seat, ha
 
 
 @njit(cache=True)
+def rank_points(r, hn):
+    """Most 牛/喜 points the cards ``hn`` (a nibble) of rank ``r`` can score: four 9s (5s) as
+    two pairs, two or three holding both colours as one play."""
+    if r != NINE and r != FIVE:
+        return 0
+    c = POP4[hn]
+    if c == 4:
+        return 4
+    if c >= 2 and (hn & 5) != 0 and (hn & 10) != 0:
+        return c
+    return 0
+
+
+@njit(cache=True)
+def sure_cards2(hand, unseen, beaters):
+    """As :func:`sure_cards`, and four 9s (5s) count as two 牛 (喜) pairs."""
+    total = 0
+    for r in range(12):
+        hn = nib(hand, r)
+        c = POP4[hn]
+        if c == 0:
+            continue
+        if rank_points(r, hn) > 0:
+            total += c  # 牛 and 喜 are never beaten
+        elif is_sure(np.int64(KIND_SET), c, r, np.int64(0), unseen, beaters):
+            total += c
+    return total
+
+
+@njit(cache=True)
+def _estimate2(hand, unseen, captured, beaters, w):
+    """:func:`estimate_capture` with :func:`sure_cards2`."""
+    sure = sure_cards2(hand, unseen, beaters)
+    strong = POP4[nib(hand, KING)] + POP4[nib(hand, QUEEN)]
+    return captured + w[H_SURE_WEIGHT] * sure + w[H_STRONG_WEIGHT] * max(strong - sure, 0)
+
+
+@njit(cache=True)
+def _sure_point_play(am, ai, n, unseen, beaters):
+    """True when one of the ``n`` listed actions is a sure play that scores points."""
+    for i in range(n):
+        if ai[i, 0] != ACT_PLAY:
+            continue
+        kind, size = ai[i, 1], ai[i, 2]
+        if play_points(kind, size) > 0 and is_sure(kind, size, ai[i, 3], ai[i, 4], unseen,
+                                                   beaters):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _play_score2(kind, size, rank, k, mask, trick, hand, unseen, beaters, w):
+    """heuristic2's score of one play: the heuristic's, with the 牛/喜 points a play keeps or
+    gives up in its rank (a pair that leaves a 牛/喜 pair behind plans both)."""
+    rank_proxy = float(rank) if rank >= 0 else 6.0
+    left, lost, plan = 0, 0, 0.0
+    if kind == KIND_SET or kind == KIND_NIU or kind == KIND_XI:
+        hn = nib(hand, rank)
+        rem = hn & ~nib(mask, rank)
+        left = POP4[rem]
+        own = size if kind != KIND_SET else 0  # a 牛/喜 scores its own cards
+        lost = rank_points(rank, hn) - own - rank_points(rank, rem)
+        if left >= 2 and same_rank_kind(rank, rem, left) != KIND_SET:
+            plan = w[H_LEAD_SURE] * left + w[H_LEAD_POINTS] * left  # a sure pair kept
+            left = 0  # keeping a 牛/喜 breaks nothing
+    if trick:
+        s = -rank_proxy - w[H_BREAK] * left - w[H2_LOSE] * lost
+        if kind == KIND_NIU:
+            s -= w[H_ANSWER_NIU]
+        return s
+    if is_sure(kind, size, rank, k, unseen, beaters):
+        return 100.0 + w[H_LEAD_SURE] * size + w[H_LEAD_POINTS] * play_points(kind, size) \
+            - w[H_BREAK] * left + w[H2_PLAN] * plan - w[H2_LOSE] * lost
+    return -w[H_LEAD_LOW] * rank_proxy - w[H_BREAK] * left - 2.0 * (size - 1) \
+        - w[H2_LOSE] * lost
+
+
+@njit(cache=True)
+def heuristic2_choice(phase_lead, phase_trick, phase_kou, phase_discard, seat, hand, unseen,
+                      captured, said_kou, gou_min, am, ai, n, beaters, w):
+    """Index of heuristic2's choice: the heuristic with four 9s (5s) counted and led as two
+    牛 (喜) pairs, plays scored by :func:`_play_score2`, and (``H2_CASH``) sure point plays
+    led before a 扣 once 够."""
+    if phase_kou:
+        est = _estimate2(hand, unseen, captured, beaters, w)
+        for i in range(n):
+            if ai[i, 0] == ACT_XIAN and said_kou == 0 and est >= w[H_XIAN_AT]:
+                return i
+        for i in range(n):
+            if ai[i, 0] == ACT_KOU:
+                return i
+        return 0
+    if phase_discard:
+        return heuristic_choice(phase_lead, phase_trick, phase_kou, phase_discard, seat, hand,
+                                unseen, captured, said_kou, gou_min, am, ai, n, beaters, w)
+    if phase_lead:
+        for i in range(n):
+            t = ai[i, 0]
+            if t == ACT_KOU:
+                if captured >= gou_min:
+                    if w[H_KOU_WHEN_GOU] > 0.5 and not (
+                            w[H2_CASH] > 0.5 and _sure_point_play(am, ai, n, unseen, beaters)):
+                        return i
+                elif _estimate2(hand, unseen, captured, beaters, w) < w[H_KOU_BELOW]:
+                    return i
+            elif t == ACT_TIGHTEN:
+                if sure_cards2(hand, unseen, beaters) >= w[H_TIGHTEN_AT]:
+                    return i
+    best, best_s = 0, -1e18
+    for i in range(n):
+        if ai[i, 0] != ACT_PLAY:
+            continue
+        kind = ai[i, 1]
+        if kind == KIND_LONG_FENG or kind == KIND_EIGHT_PAIRS:
+            return i  # 抢刺: always take it
+        s = _play_score2(kind, ai[i, 2], ai[i, 3], ai[i, 4], am[i], phase_trick, hand, unseen,
+                         beaters, w)
+        if s > best_s:
+            best, best_s = i, s
+    return best
+
+
+@njit(cache=True)
 def choose(policy, w, phase_lead, phase_trick, phase_kou, phase_discard, seat, hand, unseen,
            captured, said_kou, gou_min, am, ai, n, beaters, rng):
     """Index of the action policy ``policy`` takes among ``n`` listed legal actions."""
@@ -192,5 +325,8 @@ def choose(policy, w, phase_lead, phase_trick, phase_kou, phase_discard, seat, h
     if policy == POLICY_HEURISTIC:
         return heuristic_choice(phase_lead, phase_trick, phase_kou, phase_discard, seat, hand,
                                 unseen, captured, said_kou, gou_min, am, ai, n, beaters, w)
+    if policy == POLICY_HEURISTIC2:
+        return heuristic2_choice(phase_lead, phase_trick, phase_kou, phase_discard, seat, hand,
+                                 unseen, captured, said_kou, gou_min, am, ai, n, beaters, w)
     return bounded(rng, n)
 
