@@ -1,0 +1,190 @@
+"""The Starlette application of the web table, for any game (:class:`.game.WebGame`).
+
+Every answer of ``/api`` is JSON; every error is ``{"error": one line}`` with a 4xx status
+(400 bad input, 404 unknown game or job, 409 out of turn or stale, 413 too large) and
+leaves the game as it was. Routes:
+
+- ``GET /`` the page; ``/static/…`` its scripts, style and font; ``/game/…`` the board.
+- ``GET /api/info``: the game, its words in both languages, the new-game options.
+- ``POST /api/games`` ``{"options": {…}}``: a new game, ``{"id", "view"}``.
+- ``GET /api/games/{id}``: the view; ``POST /api/games/{id}/act`` ``{"version", "action"}``.
+- ``POST /api/games/{id}/advice`` ``{"version"}`` and ``POST /api/games/{id}/review``:
+  start a job, ``{"job"}``; ``GET /api/jobs/{job}``: its progress, then its result.
+- ``GET /api/games/{id}/record``: the record of a finished game.
+- ``POST /api/records/review`` ``{"record"}``: a record replayed, position by position.
+- ``POST /api/queries/{name}`` ``{…}``: start one of the game's queries as a job.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from .game import Conflict, WebGame
+from .i18n import DEFAULT_LANG, merged
+from .jobs import JobRunner
+from .sessions import SessionError, SessionStore
+
+STATIC = Path(__file__).resolve().parent / "static"
+MAX_BODY = 1 << 20  # a record of a whole hand is a few kB
+
+log = logging.getLogger(__name__)
+
+
+class BadRequest(ValueError):
+    """Input the request itself gets wrong (HTTP 400)."""
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": " ".join(str(message).split())}, status_code=status,
+                        headers={"Cache-Control": "no-store"})
+
+
+def _ok(data: Any) -> JSONResponse:
+    return JSONResponse(data, headers={"Cache-Control": "no-store"})
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    """The request's JSON object; BadRequest if it is too large, not JSON or not an object."""
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise HTTPException(413, f"the request is larger than {MAX_BODY} bytes")
+    if not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise BadRequest(f"the request is not valid JSON ({e})") from None
+    if not isinstance(data, dict):
+        raise BadRequest("the request must be a JSON object")
+    return data
+
+
+def make_app(game: WebGame, sessions: SessionStore | None = None,
+             jobs: JobRunner | None = None) -> Starlette:
+    """The web table for ``game``; ``sessions`` and ``jobs`` are made when not given."""
+    sessions = sessions or SessionStore()
+    jobs = jobs or JobRunner()
+    words = merged(game.strings)
+
+    def page(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+    def info(request: Request) -> Response:
+        return _ok({"game": game.name, "strings": words, "lang": DEFAULT_LANG,
+                    "options": game.options, "queries": sorted(game.queries)})
+
+    async def new_game(request: Request) -> Response:
+        options = (await _body(request)).get("options", {})
+        obj = game.new_game(options)
+        sid = sessions.add(obj)
+        return _ok({"id": sid, "view": obj.view()})
+
+    def _slot(request: Request):
+        return sessions.slot(request.path_params["sid"])
+
+    def view(request: Request) -> Response:
+        slot = _slot(request)
+        with slot.lock:
+            return _ok(slot.obj.view())
+
+    def _check_version(obj: Any, body: dict[str, Any]) -> None:
+        version = body.get("version")
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise BadRequest("the request needs \"version\": the number of actions the page "
+                             "has seen")
+        if version != obj.version:
+            raise Conflict(f"this page is stale: the hand has moved on to action "
+                           f"{obj.version} (this page saw {version}); reload it")
+
+    async def act(request: Request) -> Response:
+        body = await _body(request)
+        slot = _slot(request)
+        with slot.lock:
+            _check_version(slot.obj, body)
+            if "action" not in body:
+                raise BadRequest("the request needs \"action\"")
+            slot.obj.act(body["action"])
+            return _ok(slot.obj.view())
+
+    async def advice(request: Request) -> Response:
+        body = await _body(request)
+        slot = _slot(request)
+        with slot.lock:
+            _check_version(slot.obj, body)
+            task = slot.obj.advice_task()
+        return _ok({"job": jobs.submit(task)})
+
+    def review(request: Request) -> Response:
+        slot = _slot(request)
+        with slot.lock:
+            task = slot.obj.review_task()
+        return _ok({"job": jobs.submit(task)})
+
+    def record(request: Request) -> Response:
+        slot = _slot(request)
+        with slot.lock:
+            return _ok(slot.obj.record())
+
+    def job(request: Request) -> Response:
+        return _ok(jobs.get(request.path_params["jid"]).as_dict())
+
+    async def review_record(request: Request) -> Response:
+        body = await _body(request)
+        if "record" not in body:
+            raise BadRequest("the request needs \"record\": a game record")
+        return _ok(game.review_record(body["record"]))
+
+    async def query(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in game.queries:
+            raise HTTPException(404, f"no query {name!r} (choose {', '.join(sorted(game.queries))})")
+        task = game.queries[name](await _body(request))
+        return _ok({"job": jobs.submit(task)})
+
+    routes = [
+        Route("/", page),
+        Route("/api/info", info),
+        Route("/api/games", new_game, methods=["POST"]),
+        Route("/api/games/{sid}", view),
+        Route("/api/games/{sid}/act", act, methods=["POST"]),
+        Route("/api/games/{sid}/advice", advice, methods=["POST"]),
+        Route("/api/games/{sid}/review", review, methods=["POST"]),
+        Route("/api/games/{sid}/record", record),
+        Route("/api/jobs/{jid}", job),
+        Route("/api/records/review", review_record, methods=["POST"]),
+        Route("/api/queries/{name}", query, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Mount("/game", StaticFiles(directory=game.static_dir), name="game"),
+    ]
+
+    async def http_error(request: Request, exc: HTTPException) -> Response:
+        return _error(exc.status_code, exc.detail)
+
+    async def bad_request(request: Request, exc: Exception) -> Response:
+        return _error(400, str(exc))
+
+    async def conflict(request: Request, exc: Exception) -> Response:
+        return _error(409, str(exc))
+
+    async def unknown(request: Request, exc: Exception) -> Response:
+        return _error(404, str(exc))
+
+    async def internal(request: Request, exc: Exception) -> Response:
+        log.exception("internal error", exc_info=exc)
+        return _error(500, f"internal error: {type(exc).__name__}")
+
+    handlers = {HTTPException: http_error, Conflict: conflict, ValueError: bad_request,
+                SessionError: unknown, Exception: internal}
+    app = Starlette(routes=routes, exception_handlers=handlers)
+    app.state.sessions, app.state.jobs, app.state.game = sessions, jobs, game
+    return app

@@ -1,0 +1,57 @@
+"""What a game gives the web machinery: :class:`WebGame` and the sessions it makes.
+
+The machinery knows nothing of cards or tiles: it stores the game's sessions, turns its
+errors into HTTP answers, runs its long computations as jobs and serves its board script.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Protocol
+
+Progress = Callable[[int, int], None]
+Task = Callable[[Progress], Any]
+
+
+class Conflict(ValueError):
+    """A request that is well formed but does not fit the game's state now (HTTP 409):
+    an action sent from a stale page, an action after the end, a record before the end."""
+
+
+class GameSession(Protocol):
+    """One game at the table, seen from the human seat."""
+
+    finished: bool  # the game is over (its session then expires sooner)
+    version: int  # actions taken so far: a request naming another version is stale
+
+    def view(self) -> dict[str, Any]:
+        """Everything the human seat may see now, JSON-ready."""
+
+    def act(self, action: Any) -> None:
+        """Play the human's ``action`` (then the bots' moves); ValueError if illegal."""
+
+    def record(self) -> dict[str, Any]:
+        """The game record (only once the game is over: it shows every hand)."""
+
+    def advice_task(self) -> Task:
+        """A computation of the advice for the human's current decision."""
+
+    def review_task(self) -> Task:
+        """A computation of the review of the finished game."""
+
+
+class WebGame(Protocol):
+    """A game's part of the web table."""
+
+    name: str  # the game's registry name
+    static_dir: Path  # its board.js and board.css
+    strings: dict[str, dict[str, str]]  # its words: {"zh": {key: text}, "en": {...}}
+    options: dict[str, Any]  # the new-game form: {option: {"choices": [...], "default": x}}
+    queries: dict[str, Callable[[Any], Task]]  # name -> check input, return the computation
+
+    def new_game(self, options: Any) -> GameSession:
+        """A new game with ``options`` (ValueError if bad)."""
+
+    def review_record(self, record: Any) -> dict[str, Any]:
+        """A record replayed move by move, every position of it (ValueError if bad)."""

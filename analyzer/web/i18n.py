@@ -1,0 +1,52 @@
+"""The page's words in Chinese (the default) and English, shared by every game.
+
+A game adds its own words (:attr:`analyzer.web.game.WebGame.strings`); the page looks a
+word up by key in the chosen language and falls back to the key itself, so that a missing
+word shows up in the tests rather than as an empty label.
+"""
+
+from __future__ import annotations
+
+LANGS = ("zh", "en")
+DEFAULT_LANG = "zh"
+
+COMMON = {
+    "zh": {
+        "new_game": "新开一局", "rules": "规则", "opponents": "对手", "seed": "种子",
+        "lang_switch": "English", "advice": "提示", "advice_on": "显示提示",
+        "computing": "计算中", "review": "复盘", "save_record": "保存记录",
+        "load_record": "载入记录", "record_loaded": "记录已载入", "prev": "上一步",
+        "next": "下一步", "first": "开头", "last": "结尾", "error": "错误",
+        "your_turn": "轮到你", "waiting": "等待", "game_over": "本局结束", "seat": "座位",
+        "you": "你", "bot": "机器人", "points": "得分", "log": "出牌记录", "n": "样本",
+        "ci95": "95% 置信区间", "ev": "期望得分", "best": "最佳", "lost": "估计损失",
+        "your_action": "你的选择", "forced": "唯一选择", "query": "问一问",
+        "ask": "计算", "hand_16": "16 张牌", "stale": "页面已过期，请刷新",
+        "offline": "本页不需要网络", "start": "开始", "step": "步",
+    },
+    "en": {
+        "new_game": "New hand", "rules": "Rules", "opponents": "Opponents", "seed": "Seed",
+        "lang_switch": "中文", "advice": "Advice", "advice_on": "Show advice",
+        "computing": "Computing", "review": "Review", "save_record": "Save record",
+        "load_record": "Load record", "record_loaded": "Record loaded", "prev": "Back",
+        "next": "Next", "first": "Start", "last": "End", "error": "Error",
+        "your_turn": "Your turn", "waiting": "Waiting", "game_over": "Hand over", "seat": "Seat",
+        "you": "You", "bot": "Bot", "points": "Points", "log": "Moves", "n": "n",
+        "ci95": "95% CI", "ev": "EV", "best": "Best", "lost": "Est. points lost",
+        "your_action": "Your choice", "forced": "forced", "query": "Ask",
+        "ask": "Compute", "hand_16": "16 cards", "stale": "This page is stale: reload it",
+        "offline": "This page needs no network", "start": "Start", "step": "step",
+    },
+}
+
+
+def merged(game_strings: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
+    """The common words with the game's own (the game's win on a shared key); ValueError
+    if a language misses a key the other has."""
+    out = {lang: {**COMMON[lang], **game_strings.get(lang, {})} for lang in LANGS}
+    for a in LANGS:
+        for b in LANGS:
+            missing = sorted(set(out[a]) - set(out[b]))
+            if missing:
+                raise ValueError(f"words missing in {b}: {', '.join(missing)}")
+    return out

@@ -1,0 +1,51 @@
+"""Serve a web table on this machine only (127.0.0.1), and open it in the browser."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import webbrowser
+from collections.abc import Callable
+
+HOST = "127.0.0.1"  # never another interface: the table holds no password
+
+
+def free_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+def check_port(port: int) -> int:
+    """``port`` if it is free on 127.0.0.1 (0: any free one); ValueError otherwise."""
+    if not isinstance(port, int) or not 0 <= port <= 65535:
+        raise ValueError(f"--port must be 0-65535, got {port!r}")
+    if port == 0:
+        return free_port()
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        try:
+            s.bind((HOST, port))
+        except OSError as e:
+            raise ValueError(f"port {port} on {HOST} is taken ({e.strerror})") from None
+    return port
+
+
+def serve(app, port: int = 0, open_browser: bool = True,
+          say: Callable[[str], None] = print) -> None:
+    """Run ``app`` on 127.0.0.1:``port`` until interrupted; say its address first."""
+    import uvicorn
+
+    port = check_port(port)
+    url = f"http://{HOST}:{port}/"
+    config = uvicorn.Config(app, host=HOST, port=port, log_level="warning", access_log=False)
+    server = uvicorn.Server(config)
+    say(f"serving the table at {url} (Ctrl-C to stop)")
+    if open_browser:
+        def opener() -> None:
+            while not server.started and not server.should_exit:
+                threading.Event().wait(0.05)
+            if server.started:
+                webbrowser.open(url)
+        threading.Thread(target=opener, daemon=True).start()
+    server.run()

@@ -1,0 +1,1 @@
+"""The page of the web table: HTML, JavaScript, CSS and its CJK web font."""

@@ -1,0 +1,149 @@
+"use strict";
+// The table's common machinery: words in two languages, JSON calls with clear errors,
+// background jobs with a progress bar, downloads. The game's board.js calls XN.start.
+const XN = (() => {
+  const st = { info: null, lang: null, onLang: [], busy: 0 };
+
+  function t(key) {
+    const words = (st.info && st.info.strings[st.lang]) || {};
+    return Object.prototype.hasOwnProperty.call(words, key) ? words[key] : key;
+  }
+
+  // el("div", {class: "x", onclick: f}, child, "text", ...)
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+      else if (k === "text") node.textContent = v;
+      else node.setAttribute(k, v === true ? "" : v);
+    }
+    for (const c of children.flat()) {
+      if (c === null || c === undefined || c === false) continue;
+      node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return node;
+  }
+
+  function busy(delta) {
+    st.busy += delta;
+    document.body.dataset.busy = String(st.busy);
+  }
+
+  function showError(message) {
+    const box = document.getElementById("error");
+    box.textContent = `${t("error")}: ${message}`;
+    box.hidden = false;
+  }
+
+  function clearError() { document.getElementById("error").hidden = true; }
+
+  async function api(method, url, body) {
+    busy(1);
+    try {
+      const opts = { method, headers: {} };
+      if (body !== undefined) {
+        opts.headers["Content-Type"] = "application/json";
+        opts.body = JSON.stringify(body);
+      }
+      const res = await fetch(url, opts);
+      let data = null;
+      try { data = await res.json(); } catch (e) { data = { error: res.statusText }; }
+      if (!res.ok) {
+        const err = new Error(data.error || res.statusText);
+        err.status = res.status;
+        throw err;
+      }
+      return data;
+    } finally { busy(-1); }
+  }
+
+  function progressBar() {
+    const fill = el("div", { class: "fill indeterminate" });
+    const label = el("span", { class: "label muted" }, t("computing"), "…");
+    const node = el("span", { class: "progress", role: "progressbar" },
+      el("span", { class: "track" }, fill), label);
+    return {
+      node,
+      set(done, total) {
+        if (total > 0) {
+          fill.classList.remove("indeterminate");
+          fill.style.width = `${Math.min(100, (100 * done) / total)}%`;
+          label.textContent = `${t("computing")} ${done} / ${total}`;
+        } else if (done > 0) {
+          label.textContent = `${t("computing")} ${done}`;
+        }
+      },
+    };
+  }
+
+  // Start a job with POST url and poll it, showing progress, until its result.
+  async function job(url, body, bar) {
+    const { job: id } = await api("POST", url, body);
+    busy(1);
+    try {
+      for (;;) {
+        const res = await fetch(`/api/jobs/${id}`);
+        const data = await res.json();
+        if (!res.ok) throw new Error(data.error || res.statusText);
+        if (bar) bar.set(data.done, data.total);
+        if (data.finished) {
+          if (data.error) throw new Error(data.error);
+          return data.result;
+        }
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    } finally { busy(-1); }
+  }
+
+  function download(name, obj) {
+    const blob = new Blob([JSON.stringify(obj, null, 1) + "\n"], { type: "application/json" });
+    const a = el("a", { href: URL.createObjectURL(blob), download: name });
+    document.body.append(a);
+    a.click();
+    setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+  }
+
+  function setLang(lang) {
+    st.lang = lang;
+    try { localStorage.setItem("xn-lang", lang); } catch (e) { /* private mode */ }
+    document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
+    document.getElementById("lang-btn").textContent = t("lang_switch");
+    document.getElementById("title").textContent = t("title");
+    document.getElementById("subtitle").textContent = t("subtitle");
+    document.title = t("title");
+    document.getElementById("footer").textContent = t("offline");
+    for (const f of st.onLang) f();
+  }
+
+  function fmt(x, digits = 2) {
+    const s = Number(x).toFixed(digits);
+    return x > 0 ? `+${s}` : s;
+  }
+
+  // "ev [low, high] (n=…)": every estimate shown with its CI and sample size
+  function estimate(ev, ci, n) {
+    return `${fmt(ev)} [${fmt(ci[0])}, ${fmt(ci[1])}] (${t("n")}=${n})`;
+  }
+
+  async function start(init) {
+    try {
+      st.info = await api("GET", "/api/info");
+    } catch (e) { showError(e.message); return; }
+    let lang = null;
+    try { lang = localStorage.getItem("xn-lang"); } catch (e) { /* private mode */ }
+    st.lang = st.info.strings[lang] ? lang : st.info.lang;
+    document.getElementById("lang-btn").addEventListener("click", () => {
+      setLang(st.lang === "zh" ? "en" : "zh");
+    });
+    await init(st.info);
+    setLang(st.lang);
+  }
+
+  return {
+    t, el, api, job, progressBar, download, showError, clearError, start, fmt, estimate,
+    onLang: (f) => st.onLang.push(f),
+    get lang() { return st.lang; },
+    get info() { return st.info; },
+  };
+})();

@@ -1,0 +1,397 @@
+"""掀牛 at the web table (``xianniu play``): one hand against two bots, seen from seat 0.
+
+The machinery (:mod:`analyzer.web`) stores the sessions and serves the page; this module
+deals, runs the bots (:mod:`.web_bot`), checks every action of the human through the
+reference engine, and builds what the page may show: the human's hand, every public move,
+the captured counts; the other hands only once the hand is over. Advice is
+:func:`analyzer.xianniu.advise.advise` on the record of the hand so far, computed on demand.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..web.game import Conflict, Progress, Task
+from .cards import N_SEATS, cards_of, format_card, parse_hand, parse_mask
+from .combos import KIND_NAMES_ZH, SET, try_classify
+from .describe import SEAT_NAMES, settlement_json, settlement_lines
+from .engine import ACTION_KINDS, PLAY, Action, State, new_hand
+from .records import record_of, replay, start_of
+from .rules import DEFAULT_RULES, PRESETS
+from .web_bot import Bot
+from .web_strings import STRINGS
+
+HUMAN = 0  # the seat at the keyboard
+OPPONENTS = ("heuristic", "pimc")
+STATIC_DIR = Path(__file__).resolve().parent / "web_static"
+MAX_SEED = 2**63 - 1
+REVIEW_PRECISION = 0.5  # points: the review asks the advice of every decision, so coarser
+
+
+def cards_json(mask: int) -> list[str]:
+    """A mask as card strings in rank order, ``["9♠", "9♥"]``."""
+    return [format_card(c) for c in cards_of(mask)]
+
+
+def _play_json(mask: int, rules) -> dict[str, Any]:
+    play = try_classify(mask, rules)
+    kind = play.kind if play else ""
+    return {"cards": cards_json(mask), "kind": kind,
+            "kind_zh": KIND_NAMES_ZH.get(kind, "") if kind != SET else "",
+            "size": play.size if play else 0}
+
+
+def action_json(state_before: State, seat: int, action: Action) -> dict[str, Any]:
+    """One move as the page shows it: who, what, in which phase."""
+    out = {"seat": seat, "kind": action.kind, "phase": state_before.phase, "cards": []}
+    if action.cards:
+        out.update(_play_json(action.cards, state_before.rules))
+    if action.kind == "xian":
+        out["target"] = state_before.lead_holder
+    return out
+
+
+def parse_action(data: Any) -> Action:
+    """``{"kind": "play", "cards": "9♠ 9♥"}`` (cards as a string or a list of strings) as an
+    Action; ValueError if malformed. Whether it is legal is the engine's question."""
+    if not isinstance(data, dict):
+        raise ValueError("an action must be an object {\"kind\", \"cards\"}")
+    kind = data.get("kind")
+    if kind not in ACTION_KINDS:
+        raise ValueError(f"unknown action {kind!r} (expected one of {', '.join(ACTION_KINDS)})")
+    cards = data.get("cards", "")
+    if isinstance(cards, list) and all(isinstance(c, str) for c in cards):
+        cards = " ".join(cards)
+    if not isinstance(cards, str):
+        raise ValueError("\"cards\" must be a string of cards or a list of card strings")
+    mask = parse_mask(cards) if cards.strip() else 0
+    if kind not in (PLAY, "discard") and mask:
+        raise ValueError(f"a {kind} takes no cards")
+    return Action(kind, mask)
+
+
+def _seed(value: Any) -> int:
+    if value is None or value == "":
+        return secrets.randbits(32)
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_SEED:
+        raise ValueError(f"the seed must be an integer 0-{MAX_SEED}, got {value!r}")
+    return value
+
+
+def _choice(options: dict, key: str, choices, default: str) -> str:
+    value = options.get(key) or default
+    if value not in choices:
+        raise ValueError(f"unknown {key} {value!r} (choose {', '.join(choices)})")
+    return value
+
+
+class XianniuTable:
+    """One hand at the table: the engine state, the bots, the moves so far, the advice."""
+
+    def __init__(self, rules: str, opponents: str, seed: int, advisor=None):
+        self.seed, self.opponents = seed, opponents
+        deal_seed, banker_seed, *bot_seeds = np.random.SeedSequence(seed).spawn(2 + N_SEATS)
+        order = np.random.default_rng(deal_seed).permutation(48)
+        hands = [sum(1 << int(c) for c in order[16 * s:16 * s + 16]) for s in range(N_SEATS)]
+        banker = int(np.random.default_rng(banker_seed).integers(N_SEATS))
+        self.state: State = new_hand(hands, rules, banker)
+        self.bots = {s: Bot(s, opponents, bot_seeds[s]) for s in range(N_SEATS) if s != HUMAN}
+        self.moves: list[dict[str, Any]] = []
+        self.decisions: list[dict[str, Any]] = []  # the human's: where, how many options
+        self.advice: dict[int, dict[str, Any]] = {}  # by version
+        self._advisor = advisor
+        self._run_bots()
+
+    # -- the session API (analyzer.web.game.GameSession) ------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return self.state.is_terminal()
+
+    @property
+    def version(self) -> int:
+        return len(self.state.history)
+
+    def act(self, data: Any) -> None:
+        action = parse_action(data)
+        if self.finished:
+            raise Conflict("the hand is over: start a new one")
+        if self.state.current_player() != HUMAN:
+            raise Conflict(f"it is seat {self.state.current_player()}'s turn")
+        n_legal = len(self.state.legal_actions())
+        self._apply(HUMAN, action)  # the engine checks it first: ValueError names why
+        self.decisions.append({"version": self.version - 1, "n_legal": n_legal,
+                               "action": self.moves[-1]})
+        self._run_bots()
+
+    def record(self) -> dict[str, Any]:
+        if not self.finished:
+            raise Conflict("the record shows every hand: save it once the hand is over")
+        return record_of(self.state)
+
+    def view(self) -> dict[str, Any]:
+        st = self.state
+        seat = st.current_player()
+        out: dict[str, Any] = {
+            "game": "xianniu", "rules": st.rules.name, "seed": self.seed,
+            "opponents": self.opponents, "you": HUMAN, "banker": st.banker,
+            "roles": [SEAT_NAMES[(s - st.banker) % N_SEATS] for s in range(N_SEATS)],
+            "version": self.version, "phase": st.phase, "to_act": seat,
+            "hand": cards_json(st.hands[HUMAN]),
+            "counts": [bin(h).count("1") for h in st.hands],
+            "captured": [sum(p.size for p in plays) for plays in st.captured],
+            "captured_plays": [[_play_json(p.mask, st.rules) for p in plays]
+                               for plays in st.captured],
+            "table": st.table_count(), "table_cap": st.rules.table_cap,
+            "gou": st.rules.gou_min, "ci": st.rules.ci_min,
+            "top": (None if st.top is None else
+                    {**_play_json(st.top.mask, st.rules), "owner": st.top_owner}),
+            "lead_holder": st.lead_holder,
+            "xian": [list(e) for e in st.xian_events],
+            "my_discards": cards_json(self._my_discards()),
+            "moves": self.moves if self.finished else [_public(m) for m in self.moves],
+            "legal": [], "over": self.finished,
+            "advice": self.advice.get(self.version),
+        }
+        if seat == HUMAN:
+            out["legal"] = [action_json(st, HUMAN, a) for a in st.legal_actions()]
+        if self.finished:
+            sett = st.settlement()
+            out.update(end=st.end_reason, settlement=settlement_json(sett),
+                       settlement_lines=settlement_lines(sett, st.banker),
+                       dealt=[cards_json(h) for h in st.dealt],
+                       left=[cards_json(h) for h in st.hands])
+        return out
+
+    def advice_task(self) -> Task:
+        if self.finished:
+            raise Conflict("the hand is over: there is no decision to advise")
+        if self.state.current_player() != HUMAN:
+            raise Conflict("it is not your turn")
+        version, record = self.version, record_of(self.state)
+        advisor = self._advisor_fn()
+
+        def task(progress: Progress) -> dict[str, Any]:
+            res = _advice_json(advisor(record, seed=self.seed, progress=progress),
+                               self.state.rules)
+            self.advice[version] = res
+            return res
+        return task
+
+    def review_task(self) -> Task:
+        if not self.finished:
+            raise Conflict("the review comes once the hand is over")
+        advisor = self._advisor_fn()
+        base = record_of(self.state)
+        todo = [d for d in self.decisions if d["n_legal"] > 1]
+
+        def task(progress: Progress) -> dict[str, Any]:
+            rows, done = [], 0
+            progress(0, len(todo))
+            for d in self.decisions:
+                row = {"version": d["version"], "action": d["action"], "forced": d["n_legal"] < 2}
+                if not row["forced"]:
+                    adv = self.advice.get(d["version"])
+                    if adv is None:
+                        rec = {**base, "actions": base["actions"][:d["version"]]}
+                        adv = _advice_json(advisor(rec, precision=REVIEW_PRECISION,
+                                                   seed=self.seed), self.state.rules)
+                        self.advice[d["version"]] = adv
+                    row.update(_loss(adv, d["action"]))
+                    done += 1
+                    progress(done, len(todo))
+                rows.append(row)
+            return {"rows": rows, "total_lost": _total(r["lost"] for r in rows if r.get("lost")),
+                    "decisions": len(rows)}
+        return task
+
+    # -- inside ----------------------------------------------------------------------
+
+    def _my_discards(self) -> int:
+        m = 0
+        for s, a in self.state.history:
+            if s == HUMAN and a.kind == "discard":
+                m |= a.cards
+        return m
+
+    def _apply(self, seat: int, action: Action) -> None:
+        before = action_json(self.state, seat, action)
+        self.state.apply(action)
+        self.moves.append(before)
+
+    def _run_bots(self) -> None:
+        while not self.finished and self.state.current_player() != HUMAN:
+            seat = self.state.current_player()
+            self._apply(seat, self.bots[seat].choose(self.state))
+
+    def _advisor_fn(self):
+        if self._advisor is not None:
+            return self._advisor
+        try:
+            from .advise import advise
+        except ImportError:
+            raise Conflict("advice is not available in this installation") from None
+        return advise
+
+
+def _public(move: dict[str, Any]) -> dict[str, Any]:
+    """A move as the human seat saw it: another seat's 紧牌 discard is face down."""
+    if move["kind"] == "discard" and move["seat"] != HUMAN:
+        return {k: v for k, v in move.items() if k not in ("cards", "kind_zh", "size")} | \
+            {"cards": [], "size": 1}
+    return move
+
+
+def _entry_action(entry: dict[str, Any], rules) -> dict[str, Any]:
+    """A record entry ``{"seat", "action", "cards"}`` as the page's action."""
+    mask = parse_mask(entry["cards"]) if entry.get("cards") else 0
+    out = {"kind": entry["action"], "cards": []}
+    if mask:
+        out.update(_play_json(mask, rules))
+    return out
+
+
+def _advice_json(advice: Any, rules) -> dict[str, Any]:
+    """The advice as the page shows it, best first: each action (and the equivalent ones
+    of its group), its EV with 95% CI and n, and the paired difference best − it. Only
+    these fields: nothing of another hand leaves the server."""
+    data = advice.to_json() if hasattr(advice, "to_json") else advice
+    rows = []
+    for a in data["actions"]:
+        diff = a["diff"]
+        rows.append({"action": _entry_action(a["action"], rules),
+                     "group": [_entry_action(g, rules) for g in a.get("group", [a["action"]])],
+                     "ev": float(a["ev"]), "ci95": [float(x) for x in a["ci95"]], "n": int(a["n"]),
+                     "diff": {k: float(diff[k]) for k in ("value", "low", "high")} |
+                             {"n": int(diff["n"])}})
+    return {"seat": data.get("seat"), "actions": rows,
+            "separated": bool(data.get("separated", False)),
+            "deals": int(data.get("deals", rows[0]["n"] if rows else 0)),
+            "policy": str(data.get("policy", "")), "seed": data.get("seed")}
+
+
+def _total(losses) -> dict[str, Any]:
+    """The sum of the decisions' losses; its 95% CI adds their variances (normal
+    approximation, the decisions' play-outs taken as independent); n: decisions."""
+    losses = list(losses)
+    value = sum(x["value"] for x in losses)
+    half = sum(((x["high"] - x["low"]) / 2) ** 2 for x in losses) ** 0.5
+    return {"value": value, "low": value - half, "high": value + half, "n": len(losses)}
+
+
+def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return a["kind"] == b["kind"] and sorted(a.get("cards", [])) == sorted(b.get("cards", []))
+
+
+def _loss(adv: dict[str, Any], chosen: dict[str, Any]) -> dict[str, Any]:
+    """The best action beside the chosen one, and the estimated points lost: the paired
+    difference best − chosen, with its 95% CI and n (0 when the chosen one is the best)."""
+    best = adv["actions"][0]
+    mine = next((r for r in adv["actions"] if any(_same(g, chosen) for g in r["group"])), None)
+    return {"best": best, "mine": mine, "separated": adv["separated"],
+            "lost": None if mine is None else mine["diff"]}
+
+
+def review_record(record: Any) -> dict[str, Any]:
+    """A record replayed move by move: every position with all hands open (it is the
+    reader's own record), the moves, and the settlement if the hand ended."""
+    state = replay(record)
+    shadow = start_of(record)
+    frames = [_frame(shadow, None)]
+    for seat, action in state.history:
+        move = action_json(shadow, seat, action)
+        shadow.apply(action)
+        frames.append(_frame(shadow, move))
+    out = {"rules": state.rules.name, "banker": state.banker, "frames": frames,
+           "roles": [SEAT_NAMES[(s - state.banker) % N_SEATS] for s in range(N_SEATS)],
+           "over": state.is_terminal()}
+    if state.is_terminal():
+        sett = state.settlement()
+        out.update(end=state.end_reason, settlement=settlement_json(sett),
+                   settlement_lines=settlement_lines(sett, state.banker))
+    return out
+
+
+def _frame(st: State, move: dict[str, Any] | None) -> dict[str, Any]:
+    return {"move": move, "hands": [cards_json(h) for h in st.hands],
+            "captured": [sum(p.size for p in plays) for plays in st.captured],
+            "top": None if st.top is None else {**_play_json(st.top.mask, st.rules),
+                                                "owner": st.top_owner},
+            "to_act": st.current_player(), "table": st.table_count()}
+
+
+def _query(name: str):
+    """The should-xian / should-kou form: check the input now, compute in the job."""
+    def make(body: Any) -> Task:
+        from . import api
+
+        if not isinstance(body, dict):
+            raise ValueError("the query must be an object {\"hand\", ...}")
+        hand = body.get("hand")
+        if not isinstance(hand, str):
+            raise ValueError("give \"hand\": 16 cards, e.g. \"As Ah 2s ...\"")
+        parse_hand(hand)
+        rules = _choice(body, "rules", sorted(PRESETS), DEFAULT_RULES)
+        seed = _seed(body.get("seed", 0))
+        seat = body.get("seat", 1)
+        if name == "should_xian" and seat not in (1, 2):
+            raise ValueError(f"the answering seat is 1 or 2, got {seat!r}")
+        max_deals = 20_000
+
+        def task(progress: Progress) -> dict[str, Any]:
+            count = {"n": 0}
+
+            def step(n: int) -> None:
+                count["n"] += int(n)
+                progress(count["n"], max_deals)
+            if name == "should_xian":
+                return api.should_xian(hand, seat, rules, "heuristic", 0.1, max_deals, seed,
+                                       progress=step)
+            return api.should_kou(hand, rules, "heuristic", 0.1, max_deals, seed, progress=step)
+        return task
+    return make
+
+
+class XianniuWeb:
+    """掀牛's part of the web table (:class:`analyzer.web.game.WebGame`)."""
+
+    name = "xianniu"
+    static_dir = STATIC_DIR
+    strings = STRINGS
+
+    def __init__(self, rules: str | None = None, opponents: str = "heuristic",
+                 seed: int | None = None, advisor=None):
+        self.rules = _choice({"rules": rules}, "rules", sorted(PRESETS), DEFAULT_RULES)
+        self.opponents = _choice({"opponents": opponents}, "opponents", OPPONENTS, "heuristic")
+        self.seed = seed
+        self.advisor = advisor
+        self.options = {"rules": {"choices": sorted(PRESETS), "default": self.rules},
+                        "opponents": {"choices": list(OPPONENTS), "default": self.opponents},
+                        "seed": {"default": seed}}
+        self.queries = {"should_xian": _query("should_xian"), "should_kou": _query("should_kou")}
+
+    def new_game(self, options: Any) -> XianniuTable:
+        if not isinstance(options, dict):
+            raise ValueError("\"options\" must be an object")
+        rules = _choice(options, "rules", sorted(PRESETS), self.rules)
+        opponents = _choice(options, "opponents", OPPONENTS, self.opponents)
+        return XianniuTable(rules, opponents, _seed(options.get("seed")), self.advisor)
+
+    def review_record(self, record: Any) -> dict[str, Any]:
+        return review_record(record)
+
+
+def make_app(rules: str | None = None, opponents: str = "heuristic", seed: int | None = None,
+             advisor=None, **kwargs):
+    """The Starlette app of the 掀牛 table."""
+    from ..web.app import make_app as make
+
+    return make(XianniuWeb(rules, opponents, seed, advisor), **kwargs)
+
+

@@ -1,0 +1,1 @@
+"""The 掀牛 board: plain JavaScript and CSS served to the page."""
