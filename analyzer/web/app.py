@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -72,8 +73,8 @@ async def _body(request: Request) -> dict[str, Any]:
 def make_app(game: WebGame, sessions: SessionStore | None = None,
              jobs: JobRunner | None = None) -> Starlette:
     """The web table for ``game``; ``sessions`` and ``jobs`` are made when not given."""
-    sessions = sessions or SessionStore()
-    jobs = jobs or JobRunner()
+    sessions = SessionStore() if sessions is None else sessions
+    jobs = JobRunner() if jobs is None else jobs
     words = merged(game.strings)
 
     def page(request: Request) -> Response:
@@ -85,7 +86,7 @@ def make_app(game: WebGame, sessions: SessionStore | None = None,
 
     async def new_game(request: Request) -> Response:
         options = (await _body(request)).get("options", {})
-        obj = game.new_game(options)
+        obj = await run_in_threadpool(game.new_game, options)  # the bots may move first
         sid = sessions.add(obj)
         return _ok({"id": sid, "view": obj.view()})
 
@@ -109,12 +110,15 @@ def make_app(game: WebGame, sessions: SessionStore | None = None,
     async def act(request: Request) -> Response:
         body = await _body(request)
         slot = _slot(request)
-        with slot.lock:
-            _check_version(slot.obj, body)
-            if "action" not in body:
-                raise BadRequest("the request needs \"action\"")
-            slot.obj.act(body["action"])
-            return _ok(slot.obj.view())
+
+        def run() -> dict[str, Any]:
+            with slot.lock:
+                _check_version(slot.obj, body)
+                if "action" not in body:
+                    raise BadRequest("the request needs \"action\"")
+                slot.obj.act(body["action"])  # and the bots' answers
+                return slot.obj.view()
+        return _ok(await run_in_threadpool(run))
 
     async def advice(request: Request) -> Response:
         body = await _body(request)
@@ -142,7 +146,7 @@ def make_app(game: WebGame, sessions: SessionStore | None = None,
         body = await _body(request)
         if "record" not in body:
             raise BadRequest("the request needs \"record\": a game record")
-        return _ok(game.review_record(body["record"]))
+        return _ok(await run_in_threadpool(game.review_record, body["record"]))
 
     async def query(request: Request) -> Response:
         name = request.path_params["name"]

@@ -55,3 +55,6 @@ class WebGame(Protocol):
 
     def review_record(self, record: Any) -> dict[str, Any]:
         """A record replayed move by move, every position of it (ValueError if bad)."""
+
+    def warmup(self) -> None:
+        """Make the first game fast (load the bots' compiled code)."""

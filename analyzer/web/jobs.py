@@ -61,7 +61,7 @@ class JobRunner:
     """Submits jobs to a small pool and keeps them, by random id, in a SessionStore."""
 
     def __init__(self, store: SessionStore | None = None, workers: int = WORKERS):
-        self.store = store or SessionStore()
+        self.store = SessionStore() if store is None else store
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="web-job")
 
     def submit(self, fn: Callable[[Callable[[int, int], None]], Any]) -> str:

@@ -37,6 +37,9 @@ def serve(app, port: int = 0, open_browser: bool = True,
     import uvicorn
 
     port = check_port(port)
+    game = getattr(app.state, "game", None)
+    if game is not None:
+        game.warmup()
     url = f"http://{HOST}:{port}/"
     config = uvicorn.Config(app, host=HOST, port=port, log_level="warning", access_log=False)
     server = uvicorn.Server(config)

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..web.game import Conflict, Progress, Task
 from .cards import N_SEATS, cards_of, format_card, parse_hand, parse_mask
-from .combos import KIND_NAMES_ZH, SET, try_classify
+from .combos import try_classify
 from .describe import SEAT_NAMES, settlement_json, settlement_lines
 from .engine import ACTION_KINDS, PLAY, Action, State, new_hand
 from .records import record_of, replay, start_of
@@ -38,10 +38,9 @@ def cards_json(mask: int) -> list[str]:
 
 
 def _play_json(mask: int, rules) -> dict[str, Any]:
+    """Cards, and the combination they make (``combo``: a kind of :mod:`.combos`)."""
     play = try_classify(mask, rules)
-    kind = play.kind if play else ""
-    return {"cards": cards_json(mask), "kind": kind,
-            "kind_zh": KIND_NAMES_ZH.get(kind, "") if kind != SET else "",
+    return {"cards": cards_json(mask), "combo": play.kind if play else "",
             "size": play.size if play else 0}
 
 
@@ -94,8 +93,10 @@ def _choice(options: dict, key: str, choices, default: str) -> str:
 class XianniuTable:
     """One hand at the table: the engine state, the bots, the moves so far, the advice."""
 
-    def __init__(self, rules: str, opponents: str, seed: int, advisor=None):
+    def __init__(self, rules: str, opponents: str, seed: int, advisor=None,
+                 advice_options: dict[str, Any] | None = None):
         self.seed, self.opponents = seed, opponents
+        self._advice_options = dict(advice_options or {})
         deal_seed, banker_seed, *bot_seeds = np.random.SeedSequence(seed).spawn(2 + N_SEATS)
         order = np.random.default_rng(deal_seed).permutation(48)
         hands = [sum(1 << int(c) for c in order[16 * s:16 * s + 16]) for s in range(N_SEATS)]
@@ -139,7 +140,9 @@ class XianniuTable:
         st = self.state
         seat = st.current_player()
         out: dict[str, Any] = {
-            "game": "xianniu", "rules": st.rules.name, "seed": self.seed,
+            # the seed alone would tell the deal: shown once the hand is over
+            "game": "xianniu", "rules": st.rules.name,
+            "seed": self.seed if self.finished else None,
             "opponents": self.opponents, "you": HUMAN, "banker": st.banker,
             "roles": [SEAT_NAMES[(s - st.banker) % N_SEATS] for s in range(N_SEATS)],
             "version": self.version, "phase": st.phase, "to_act": seat,
@@ -178,7 +181,8 @@ class XianniuTable:
         advisor = self._advisor_fn()
 
         def task(progress: Progress) -> dict[str, Any]:
-            res = _advice_json(advisor(record, seed=self.seed, progress=progress),
+            res = _advice_json(advisor(record, seed=self.seed, progress=progress,
+                                       **self._advice_options),
                                self.state.rules)
             self.advice[version] = res
             return res
@@ -200,8 +204,9 @@ class XianniuTable:
                     adv = self.advice.get(d["version"])
                     if adv is None:
                         rec = {**base, "actions": base["actions"][:d["version"]]}
-                        adv = _advice_json(advisor(rec, precision=REVIEW_PRECISION,
-                                                   seed=self.seed), self.state.rules)
+                        opts = {"precision": REVIEW_PRECISION, **self._advice_options}
+                        adv = _advice_json(advisor(rec, seed=self.seed, **opts),
+                                           self.state.rules)
                         self.advice[d["version"]] = adv
                     row.update(_loss(adv, d["action"]))
                     done += 1
@@ -243,7 +248,7 @@ class XianniuTable:
 def _public(move: dict[str, Any]) -> dict[str, Any]:
     """A move as the human seat saw it: another seat's 紧牌 discard is face down."""
     if move["kind"] == "discard" and move["seat"] != HUMAN:
-        return {k: v for k, v in move.items() if k not in ("cards", "kind_zh", "size")} | \
+        return {k: v for k, v in move.items() if k not in ("cards", "combo", "size")} | \
             {"cards": [], "size": 1}
     return move
 
@@ -273,7 +278,7 @@ def _advice_json(advice: Any, rules) -> dict[str, Any]:
     return {"seat": data.get("seat"), "actions": rows,
             "separated": bool(data.get("separated", False)),
             "deals": int(data.get("deals", rows[0]["n"] if rows else 0)),
-            "policy": str(data.get("policy", "")), "seed": data.get("seed")}
+            "policy": str(data.get("policy", ""))}
 
 
 def _total(losses) -> dict[str, Any]:
@@ -366,11 +371,13 @@ class XianniuWeb:
     strings = STRINGS
 
     def __init__(self, rules: str | None = None, opponents: str = "heuristic",
-                 seed: int | None = None, advisor=None):
+                 seed: int | None = None, advisor=None,
+                 advice_options: dict[str, Any] | None = None):
         self.rules = _choice({"rules": rules}, "rules", sorted(PRESETS), DEFAULT_RULES)
         self.opponents = _choice({"opponents": opponents}, "opponents", OPPONENTS, "heuristic")
         self.seed = seed
         self.advisor = advisor
+        self.advice_options = advice_options  # advise's samples, precision, policy
         self.options = {"rules": {"choices": sorted(PRESETS), "default": self.rules},
                         "opponents": {"choices": list(OPPONENTS), "default": self.opponents},
                         "seed": {"default": seed}}
@@ -381,17 +388,22 @@ class XianniuWeb:
             raise ValueError("\"options\" must be an object")
         rules = _choice(options, "rules", sorted(PRESETS), self.rules)
         opponents = _choice(options, "opponents", OPPONENTS, self.opponents)
-        return XianniuTable(rules, opponents, _seed(options.get("seed")), self.advisor)
+        return XianniuTable(rules, opponents, _seed(options.get("seed")), self.advisor,
+                            self.advice_options)
 
     def review_record(self, record: Any) -> dict[str, Any]:
         return review_record(record)
 
+    def warmup(self) -> None:
+        """Load (or compile, once) the bots' kernels before the first page asks."""
+        XianniuTable(self.rules, self.opponents, 0)
+
 
 def make_app(rules: str | None = None, opponents: str = "heuristic", seed: int | None = None,
-             advisor=None, **kwargs):
-    """The Starlette app of the 掀牛 table."""
+             advisor=None, advice_options: dict[str, Any] | None = None, **kwargs):
+    """The Starlette app of the 掀牛 table (``kwargs``: the machinery's sessions, jobs)."""
     from ..web.app import make_app as make
 
-    return make(XianniuWeb(rules, opponents, seed, advisor), **kwargs)
+    return make(XianniuWeb(rules, opponents, seed, advisor, advice_options), **kwargs)
 
 

@@ -17,9 +17,9 @@
   }
   const cards = (list, opts) => el("span", { class: "cards" }, list.map((c) => card(c, opts)));
   const role = (v, s) => (s === v.you ? `${t("you")} · ` : "") + t(`role_${v.roles[s]}`);
-  function kindName(p) {
-    if (!p.kind) return "";
-    return p.kind === "set" ? t(`k_set${p.size}`) : t(`k_${p.kind}`);
+  function kindName(p) {  // the combination some cards make
+    if (!p.combo) return "";
+    return p.combo === "set" ? t(`k_set${p.size}`) : t(`k_${p.combo}`);
   }
   function moveWords(m, v) {
     switch (m.kind) {
@@ -127,7 +127,7 @@
           if (S.selected.has(c)) S.selected.delete(c); else S.selected.add(c);
           render();
         });
-      } else node.classList.add("idle");
+      } else if (usable.size) node.classList.add("idle");
       if (S.selected.has(c)) node.classList.add("selected");
       return node;
     }));

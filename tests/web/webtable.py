@@ -1,0 +1,92 @@
+"""Helpers of the web-table tests: a live server on 127.0.0.1, the browser, the checks that
+no hidden card reaches the page."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+CARD = re.compile(r"(10|[AJQK2-9])([♠♥♣♦])")
+
+
+def card_tokens(text: str) -> set[str]:
+    """Every card written in ``text`` (``9♠``, ``10♦``)."""
+    return {m.group(0) for m in CARD.finditer(text)}
+
+
+def hidden_cards(table) -> set[str]:
+    """The cards the human seat of a 掀牛 table cannot see now: the bots' hands and their
+    face-down discards."""
+    from analyzer.xianniu.cards import cards_of, format_card
+
+    st = table.state
+    mask = 0
+    for s in range(3):
+        if s != 0:
+            mask |= st.hands[s]
+    for s, a in st.history:
+        if s != 0 and a.kind == "discard":
+            mask |= a.cards
+    return {format_card(c) for c in cards_of(mask)}
+
+
+def chromium_path() -> str:
+    """The system Chromium (``XIANNIU_CHROMIUM`` overrides); fails the test if none."""
+    env = os.environ.get("XIANNIU_CHROMIUM")
+    if env:
+        return env
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        path = shutil.which(name)
+        if path:
+            return path
+    pytest.fail("no Chromium found: apt-get install chromium (or set XIANNIU_CHROMIUM)")
+
+
+def dejavu_only_fontconfig(tmp: Path) -> Path:
+    """A fontconfig that shows Chromium the DejaVu fonts only (no CJK): Chinese that renders
+    at all comes from the page's own web font."""
+    conf = tmp / "fonts.conf"
+    conf.write_text(f"""<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+<fontconfig>
+  <dir>/usr/share/fonts/truetype/dejavu</dir>
+  <cachedir>{tmp}/cache</cachedir>
+</fontconfig>
+""", encoding="utf-8")
+    return conf
+
+
+@contextmanager
+def live_server(app):
+    """Serve ``app`` with uvicorn on a free 127.0.0.1 port in a thread; yields the URL."""
+    import uvicorn
+
+    from analyzer.web.server import HOST, free_port
+
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host=HOST, port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://{HOST}:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+def pick(view: dict, rng) -> dict:
+    """A random legal action of the view, as the page sends it."""
+    a = view["legal"][int(rng.integers(len(view["legal"])))]
+    return {"kind": a["kind"], "cards": a["cards"]}
