@@ -48,9 +48,9 @@ PIMC_SAMPLES = N_HEURISTIC  # pimc: hidden deals sampled per decision
 # heuristic2 only (after PIMC_SAMPLES, so the heuristic's indices keep their meaning).
 H2_PLAN = PIMC_SAMPLES + 1  # sure lead: weight of a 牛/喜 pair it leaves behind
 H2_LOSE = PIMC_SAMPLES + 2  # penalty per 牛/喜 point a play gives up
-H2_CASH = PIMC_SAMPLES + 3  # > 0.5: once 够, lead sure point plays before 扣
+H2_CASH = PIMC_SAMPLES + 3  # once 够, before 扣 lead: > 0.5 sure point plays, > 1.5 any sure play
 H2_INDICES = (H2_PLAN, H2_LOSE, H2_CASH)
-HEURISTIC2_EXTRA_DEFAULTS = np.array([1.0, 6.0, 1.0])
+HEURISTIC2_EXTRA_DEFAULTS = np.array([1.0, 6.0, 2.0])
 HEURISTIC2_EXTRA_NAMES = ("plan", "lose", "cash")
 N_POLICY_PARAMS = H2_CASH + 1
 POLICY_DEFAULTS = np.concatenate((HEURISTIC_DEFAULTS, [24.0], HEURISTIC2_EXTRA_DEFAULTS))
@@ -232,13 +232,14 @@ def _estimate2(hand, unseen, captured, beaters, w):
 
 
 @njit(cache=True)
-def _sure_point_play(am, ai, n, unseen, beaters):
-    """True when one of the ``n`` listed actions is a sure play that scores points."""
+def _sure_point_play(am, ai, n, unseen, beaters, any_sure):
+    """True when one of the ``n`` listed actions is a sure play that scores points (with
+    ``any_sure``: any sure play)."""
     for i in range(n):
         if ai[i, 0] != ACT_PLAY:
             continue
         kind, size = ai[i, 1], ai[i, 2]
-        if play_points(kind, size) > 0 and is_sure(kind, size, ai[i, 3], ai[i, 4], unseen,
+        if (any_sure or play_points(kind, size) > 0) and is_sure(kind, size, ai[i, 3], ai[i, 4], unseen,
                                                    beaters):
             return True
     return False
@@ -295,7 +296,8 @@ def heuristic2_choice(phase_lead, phase_trick, phase_kou, phase_discard, seat, h
             if t == ACT_KOU:
                 if captured >= gou_min:
                     if w[H_KOU_WHEN_GOU] > 0.5 and not (
-                            w[H2_CASH] > 0.5 and _sure_point_play(am, ai, n, unseen, beaters)):
+                            w[H2_CASH] > 0.5 and _sure_point_play(am, ai, n, unseen, beaters,
+                                                               w[H2_CASH] > 1.5)):
                         return i
                 elif _estimate2(hand, unseen, captured, beaters, w) < w[H_KOU_BELOW]:
                     return i

@@ -12,12 +12,14 @@ PRESETS = ("lanzhou", "kanniutui")
 
 
 @pytest.mark.parametrize("rules", PRESETS)
-@pytest.mark.parametrize("policies,themed", [("heuristic", False), ("heuristic", True),
-                                             ("heuristic,random,heuristic", False)])
-def test_heuristic_plays_only_legal_actions(rules, policies, themed):
+@pytest.mark.parametrize("policies,themed,hands", [
+    ("heuristic", False, 1500), ("heuristic", True, 1500),
+    ("heuristic,random,heuristic", False, 1500),
+    ("heuristic2", False, 1000), ("heuristic2,heuristic,random", True, 1000)])
+def test_heuristic_plays_only_legal_actions(rules, policies, themed, hands):
     """Every heuristic hand replays in the reference engine with equal legal sets and points."""
-    report = crosscheck(1500, rules, seed=99, policies=policies, themed=themed)
-    assert report.hands == 1500
+    report = crosscheck(hands, rules, seed=99, policies=policies, themed=themed)
+    assert report.hands == hands
     assert report.mismatches == []
 
 
@@ -41,6 +43,19 @@ def test_heuristic_beats_random_in_duplicate(rules):
     assert table["n_deals"].tolist() == [3000, 3000]
     # two policies: every seating sums to zero, so the two means are opposite
     assert table["mean_points"].sum() == pytest.approx(0.0, abs=1e-12)
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_heuristic2_beats_heuristic_in_duplicate(rules):
+    res = tournament("heuristic2,heuristic", 3000, rules, seed=4)
+    diff = res.differences().iloc[0]
+    assert diff["a"] == "heuristic2" and diff["significant"] and diff["ci_low"] > 0.1
+
+
+def test_heuristic2_against_itself_is_even():
+    res = tournament("heuristic2,heuristic2:copy", 400, "lanzhou", seed=2,
+                     heuristic_params={"heuristic2:copy": _defaults()})
+    assert np.array_equal(res.per_deal, np.zeros_like(res.per_deal))
 
 
 def test_tournament_is_reproducible_and_three_way():
