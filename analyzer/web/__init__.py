@@ -1,4 +1,4 @@
-"""The local web table: game-neutral machinery for ``xianniu play`` and ``xianniu dingniu play``.
+"""The local web table: game-neutral machinery for every game's ``play`` command.
 
 :mod:`.app` builds the Starlette application from a game's :class:`.game.WebGame`;
 :mod:`.sessions` keeps each game in its own session under a random id and drops idle and

@@ -19,7 +19,7 @@ FONT_FILE = Path(__file__).resolve().parent / "static" / "XianniuWeb-Regular.otf
 LICENSE_FILE = FONT_FILE.with_name("OFL.txt")
 SOURCE = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
 SC_INDEX = 2  # the Simplified Chinese face in the collection
-EXTRA = "−×±≥≤·…—–‘’“”，。：；（）、！？《》【】％♠♥♣♦°✓▶◀"
+EXTRA = "−×±≥≤·…—–‘’“”，。：；（）、！？《》【】％♠♥♣♦°✓▶◀→←"
 
 
 def game_strings() -> dict[str, dict[str, dict[str, str]]]:

@@ -1,6 +1,6 @@
 """What a game gives the web machinery: :class:`WebGame` and the sessions it makes.
 
-The machinery knows nothing of cards or tiles: it stores the game's sessions, turns its
+The machinery knows nothing of a game's pieces: it stores the game's sessions, turns its
 errors into HTTP answers, runs its long computations as jobs and serves its board script.
 """
 

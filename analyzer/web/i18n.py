@@ -21,7 +21,7 @@ COMMON = {
         "you": "你", "bot": "机器人", "points": "得分", "log": "出牌记录", "n": "样本",
         "ci95": "95% 置信区间", "ev": "期望得分", "best": "最佳", "lost": "估计损失",
         "your_action": "你的选择", "forced": "唯一选择", "query": "问一问",
-        "ask": "计算", "hand_16": "16 张牌", "stale": "页面已过期，请刷新",
+        "ask": "计算", "stale": "页面已过期，请刷新",
         "offline": "本页不需要网络", "start": "开始", "step": "步",
     },
     "en": {
@@ -34,7 +34,7 @@ COMMON = {
         "you": "You", "bot": "Bot", "points": "Points", "log": "Moves", "n": "n",
         "ci95": "95% CI", "ev": "EV", "best": "Best", "lost": "Est. points lost",
         "your_action": "Your choice", "forced": "forced", "query": "Ask",
-        "ask": "Compute", "hand_16": "16 cards", "stale": "This page is stale: reload it",
+        "ask": "Compute", "stale": "This page is stale: reload it",
         "offline": "This page needs no network", "start": "Start", "step": "step",
     },
 }

@@ -30,7 +30,7 @@ STRINGS = {
         "diff": "差值", "deals": "牌局", "my_discards": "我弃的牌",
         "separated": "最佳动作与其它已分开", "not_separated": "最佳动作与次佳尚未分开",
         "total_lost": "总估计损失", "xian_of": "掀了", "review_needs_advice": "复盘需要计算每一步的提示",
-        "points_unit": "分", "decisions": "个决定", "hand_over_why": "结束原因", "human": "你",
+        "points_unit": "分", "hand_16": "16 张牌", "decisions": "个决定", "hand_over_why": "结束原因", "human": "你",
     },
     "en": {
         "title": "Lanzhou Xianniu", "subtitle": "you against two bots",
@@ -64,6 +64,6 @@ STRINGS = {
         "not_separated": "the best action is not yet told apart from the next",
         "total_lost": "Total est. points lost", "xian_of": "xian on",
         "review_needs_advice": "The review computes the advice of each decision",
-        "points_unit": "pts", "decisions": "decisions", "hand_over_why": "Ended", "human": "you",
+        "points_unit": "pts", "hand_16": "16 cards", "decisions": "decisions", "hand_over_why": "Ended", "human": "you",
     },
 }

@@ -1,5 +1,5 @@
 "use strict";
-// The 掀牛 board: my hand against two bots. Every word comes from XN.t (both languages);
+// The board of xianniu (Lanzhou): my hand against two bots. Every word comes from XN.t (both languages);
 // every action goes to the server, which checks it in the reference engine.
 (() => {
   const { t, el } = XN;
