@@ -74,8 +74,8 @@ def _head(analysis: str, r: ShengjiRules, policy: str, seed: int, n: int, **more
 def whole_rows(n: int, rules=None, policy: str = "heuristic", seed: int = 0,
                levels=LEVELS) -> np.ndarray:
     """Result rows (``whole.W_*``) of ``n`` whole hands on ``policy`` with team ``levels``,
-    seat 0 the banker going in; the deals come from ``seed`` alone (not from the rules,
-    levels or policy), so runs that differ only in those are paired deal by deal."""
+    seat 0 the banker going in; one stream per chunk of hands (a 造反 redeal or a random
+    draw shifts the later deals of its chunk: :func:`paired_rows` pairs deal by deal)."""
     n = check_n(n, "deals")
     pol = check_policy(policy)
     lv = np.array([parse_level(v) if isinstance(v, str) else v for v in levels], np.int64)
@@ -84,6 +84,24 @@ def whole_rows(n: int, rules=None, policy: str = "heuristic", seed: int = 0,
     states = states_from_seed(_check_seed(seed), -(-n // CHUNK))
     out = np.empty((n, kw.N_WHOLE), dtype=np.int64)
     kw.whole_chunks(states, CHUNK, n, lv, START_BANKER, rule_arrays(rules), out, pol)
+    return out
+
+
+def paired_rows(n: int, variants, policy: str = "heuristic", seed: int = 0) -> np.ndarray:
+    """Rows ``[deal, variant]`` (``whole.W_*``) of ``n`` deals, each played once per
+    variant ``(rules, levels)`` from the same stream after the deal (``kernels.shengji.
+    stats.paired_chunks``): a difference between variants is the rule's or level's alone."""
+    n = check_n(n, "deals")
+    pol = check_policy(policy)
+    lv = np.array([[parse_level(v) if isinstance(v, str) else v for v in levels]
+                   for _, levels in variants], dtype=np.int64)
+    if lv.ndim != 2 or lv.shape[1] != 2 or not np.all((lv >= 2) & (lv <= 14)):
+        raise ValueError(f"levels are two team levels 2..14 (A), got "
+                         f"{[v[1] for v in variants]!r}")
+    params = np.stack([rule_arrays(r) for r, _ in variants])
+    states = states_from_seed(_check_seed(seed), -(-n // CHUNK))
+    out = np.empty((n, len(variants), kw.N_WHOLE), dtype=np.int64)
+    ks.paired_chunks(states, CHUNK, n, lv, START_BANKER, params, out, pol)
     return out
 
 
@@ -175,10 +193,8 @@ def banker_by_level(n_deals: int = 20_000, rules=None, policy: str = "heuristic"
     lvls = [parse_level(v) if isinstance(v, str) else v for v in levels]
     if not lvls:
         raise ValueError("give at least one level")
-    out = []
-    for lv in lvls:
-        rows = whole_rows(n_deals, r, policy, seed, (lv, lv))
-        out.append({"level": int(lv), **by_trump_kind(rows)})
+    rows = paired_rows(n_deals, [(r, (lv, lv)) for lv in lvls], policy, seed)
+    out = [{"level": int(lv), **by_trump_kind(rows[:, k])} for k, lv in enumerate(lvls)]
     return {**_head("banker", r, policy, int(seed), int(n_deals)), "by_level": out}
 
 
@@ -227,8 +243,9 @@ def rule_effect(n_deals: int = 20_000, rules=None, policy: str = "heuristic", se
         if name not in SWITCHES:
             raise ValueError(f"unknown rule switch {name!r} (choose {', '.join(SWITCHES)})")
         field = SWITCHES[name]
-        on = whole_rows(n_deals, r.with_(**{field: True}), policy, seed)
-        off = whole_rows(n_deals, r.with_(**{field: False}), policy, seed)
+        rows = paired_rows(n_deals, [(r.with_(**{field: v}), LEVELS) for v in (True, False)],
+                           policy, seed)
+        on, off = rows[:, 0], rows[:, 1]
         acted = on[:, kw.W_BAJIWO] > 0 if name == "bajiwo" else on[:, kw.W_REBEL] >= 0
         hold = on[:, kw.W_BANKER_HOLDS] - off[:, kw.W_BANKER_HOLDS]
         pts = on[:, kw.W_PLAY + kh.R_ATTACKER_POINTS] - off[:, kw.W_PLAY + kh.R_ATTACKER_POINTS]

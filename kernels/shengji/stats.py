@@ -1,6 +1,6 @@
 """Paired experiments on whole 双升 hands (``whole``): what holding a joker pair, one more
-level card (級牌) or one more trump (主) is worth, by one swap on the same deal, and what
-摳底 changed in levels.
+level card (級牌) or one more trump (主) is worth, by one swap on the same deal; the same
+deals under several rule vectors or levels; and what 摳底 changed in levels.
 
 A counterfactual plays each deal once as dealt, then once per pattern with that pattern made
 (or, for a joker pair, made or broken) in one random seat's hand by a single swap with
@@ -191,6 +191,33 @@ def values_chunks(states, n_per_chunk, n_deals, levels, start_banker, params, ou
     ``out[c, pattern, role]`` (int64[CF_SIZE], ``CF_*``)."""
     pol, hp = seat_policies(pol, hp)
     for_each_chunk(_values_chunk, states.shape[0], states, n_per_chunk, n_deals, levels,
+                   start_banker, params, pol, hp, out, pimc_flag(pol))
+
+
+@njit(nogil=True, cache=True)
+def _paired_chunk(c, states, n_per_chunk, n_deals, levels, start_banker, params, pol, hp,
+                  out, pimc):
+    """Chunk ``c`` of :func:`paired_chunks`."""
+    rng = states[c].copy()
+    play = np.empty(4, dtype=np.uint64)
+    deck, deals, chance, alog, tlog, scratch = chunk_buffers(pimc)
+    for i in range(c * n_per_chunk, min((c + 1) * n_per_chunk, n_deals)):
+        deal(rng, deck, deals[0])
+        word = next_u64(rng)  # every variant's hand starts from this stream
+        for k in range(params.shape[0]):
+            seed_state(word, play)
+            whole_hand_in(deals, levels[k], start_banker, params[k], play, deck, out[i, k],
+                          alog, chance, tlog, scratch, pol, hp)
+
+
+def paired_chunks(states, n_per_chunk, n_deals, levels, start_banker, params, out, pol=None,
+                  hp=None):
+    """Each deal played once per variant ``k`` (team levels ``levels[k]`` int64[2], rule
+    vector ``params[k]``), every variant from the same stream after the deal, so that a 造反
+    redeal or a random draw in one hand never shifts the next deal; chunk ``c`` deals
+    ``c * n_per_chunk …`` from ``states[c]``; ``out[d, k]`` receives the whole-hand row."""
+    pol, hp = seat_policies(pol, hp)
+    for_each_chunk(_paired_chunk, states.shape[0], states, n_per_chunk, n_deals, levels,
                    start_banker, params, pol, hp, out, pimc_flag(pol))
 
 
