@@ -239,8 +239,8 @@ def odds(level, trump=None, deals: int = 200_000, seed: int = 0, rules=None) -> 
     return odds_module.odds_table(r, lv, t, deals, seed)
 
 
-__all__ = ["classify", "legal", "odds", "overcall", "settle", "simulate", "throw",
-           "tournament", "winner"]
+__all__ = ["bury", "classify", "legal", "odds", "overcall", "settle", "should_declare",
+           "should_rebel", "should_throw", "simulate", "throw", "tournament", "winner"]
 
 
 def replay(record) -> dict[str, Any]:
@@ -291,3 +291,47 @@ def tournament(policies: str = "heuristic,random", n_deals: int = 20_000,
         raise ValueError(f"seed must be an integer ≥ 0, got {seed!r}")
     return tournament_dict(*run(policies, n_deals, rules, seed, pimc_samples=pimc_samples,
                                 progress=progress))
+
+
+def should_declare(hand, level, seat: int = 0, banker: int = 0, standing=None,
+                   standing_seat: int | None = None, rules=None, policy: str = "heuristic",
+                   precision: float = 0.1, max_deals: int = 200_000, seed: int = 0,
+                   progress=None) -> dict[str, Any]:
+    """``xianniu shengji should-declare``: each declaration ``hand`` can show, or pass
+    (:func:`analyzer.shengji.decision.should_declare`), as JSON-ready data."""
+    from .decision import should_declare as ask
+
+    return ask(hand, level, seat, banker, standing, standing_seat, rules, policy, precision,
+               max_deals, seed, progress).as_dict()
+
+
+def bury(hand, level, trump, seat: int = 0, banker: int | None = None, standing=None,
+         standing_seat: int | None = None, candidates=(), rules=None,
+         policy: str = "heuristic", precision: float = 0.1, max_deals: int = 200_000,
+         seed: int = 0, progress=None) -> dict[str, Any]:
+    """``xianniu shengji bury``: 8-card buries of 33 cards ranked
+    (:func:`analyzer.shengji.decision.bury`), as JSON-ready data."""
+    from .decision import bury as ask
+
+    return ask(hand, level, trump, seat, banker, standing, standing_seat, candidates, rules,
+               policy, precision, max_deals, seed, progress).as_dict()
+
+
+def should_rebel(hand, seat: int = 1, banker: int = 0, level=2, rules=None,
+                 policy: str = "heuristic", precision: float = 0.1, max_deals: int = 200_000,
+                 seed: int = 0, progress=None) -> dict[str, Any]:
+    """``xianniu shengji should-rebel``: 造反 or not
+    (:func:`analyzer.shengji.decision.should_rebel`), as JSON-ready data."""
+    from .decision import should_rebel as ask
+
+    return ask(hand, seat, banker, level, rules, policy, precision, max_deals, seed,
+               progress).as_dict()
+
+
+def should_throw(record, cards=None, policy: str = "heuristic", precision: float = 0.1,
+                 max_deals: int = 200_000, seed: int = 0, progress=None) -> dict[str, Any]:
+    """``xianniu shengji should-throw``: throw or the safest unit at a recorded lead
+    (:func:`analyzer.shengji.decision_throw.should_throw`), as JSON-ready data."""
+    from .decision_throw import should_throw as ask
+
+    return ask(record, cards, policy, precision, max_deals, seed, progress).as_dict()

@@ -289,3 +289,7 @@ def tournament(policies: str, n_deals: int, rules: str, seed: int, pimc_samples:
 from .analysis_cli import stats  # noqa: E402  (xianniu shengji stats …)
 
 group.add_command(stats)
+
+from .decision_cli import register  # noqa: E402  (should-declare, bury, should-rebel, should-throw)
+
+register(group)
