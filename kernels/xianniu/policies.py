@@ -49,10 +49,11 @@ PIMC_SAMPLES = N_HEURISTIC  # pimc: hidden deals sampled per decision
 H2_PLAN = PIMC_SAMPLES + 1  # sure lead: weight of a 牛/喜 pair it leaves behind
 H2_LOSE = PIMC_SAMPLES + 2  # penalty per 牛/喜 point a play gives up
 H2_CASH = PIMC_SAMPLES + 3  # once 够, before 扣 lead: > 0.5 sure point plays, > 1.5 any sure play
-H2_INDICES = (H2_PLAN, H2_LOSE, H2_CASH)
-HEURISTIC2_EXTRA_DEFAULTS = np.array([1.0, 6.0, 2.0])
-HEURISTIC2_EXTRA_NAMES = ("plan", "lose", "cash")
-N_POLICY_PARAMS = H2_CASH + 1
+H2_QUAD = PIMC_SAMPLES + 4  # bonus of a 亮子 lead that is not sure (few hands can beat it)
+H2_INDICES = (H2_PLAN, H2_LOSE, H2_CASH, H2_QUAD)
+HEURISTIC2_EXTRA_DEFAULTS = np.array([1.0, 6.0, 2.0, 30.0])
+HEURISTIC2_EXTRA_NAMES = ("plan", "lose", "cash", "quad")
+N_POLICY_PARAMS = H2_QUAD + 1
 POLICY_DEFAULTS = np.concatenate((HEURISTIC_DEFAULTS, [24.0], HEURISTIC2_EXTRA_DEFAULTS))
 
 @njit(cache=True)
@@ -248,7 +249,8 @@ def _sure_point_play(am, ai, n, unseen, beaters, any_sure):
 @njit(cache=True)
 def _play_score2(kind, size, rank, k, mask, trick, hand, unseen, beaters, w):
     """heuristic2's score of one play: the heuristic's, with the 牛/喜 points a play keeps or
-    gives up in its rank (a pair that leaves a 牛/喜 pair behind plans both)."""
+    gives up in its rank (a pair that leaves a 牛/喜 pair behind plans both), and a bonus for
+    a 亮子 lead that is not sure (it takes a higher 亮子 in one hand to beat it)."""
     rank_proxy = float(rank) if rank >= 0 else 6.0
     left, lost, plan = 0, 0, 0.0
     if kind == KIND_SET or kind == KIND_NIU or kind == KIND_XI:
@@ -268,16 +270,18 @@ def _play_score2(kind, size, rank, k, mask, trick, hand, unseen, beaters, w):
     if is_sure(kind, size, rank, k, unseen, beaters):
         return 100.0 + w[H_LEAD_SURE] * size + w[H_LEAD_POINTS] * play_points(kind, size) \
             - w[H_BREAK] * left + w[H2_PLAN] * plan - w[H2_LOSE] * lost
-    return -w[H_LEAD_LOW] * rank_proxy - w[H_BREAK] * left - 2.0 * (size - 1) \
-        - w[H2_LOSE] * lost
+    s = -w[H_LEAD_LOW] * rank_proxy - w[H_BREAK] * left - 2.0 * (size - 1) - w[H2_LOSE] * lost
+    if size == 4 and kind == KIND_SET:
+        s += w[H2_QUAD]
+    return s
 
 
 @njit(cache=True)
 def heuristic2_choice(phase_lead, phase_trick, phase_kou, phase_discard, seat, hand, unseen,
                       captured, said_kou, gou_min, am, ai, n, beaters, w):
     """Index of heuristic2's choice: the heuristic with four 9s (5s) counted and led as two
-    牛 (喜) pairs, plays scored by :func:`_play_score2`, and (``H2_CASH``) sure point plays
-    led before a 扣 once 够."""
+    牛 (喜) pairs, plays scored by :func:`_play_score2`, and (``H2_CASH``) sure plays led
+    before a 扣 once 够."""
     if phase_kou:
         est = _estimate2(hand, unseen, captured, beaters, w)
         for i in range(n):

@@ -12,7 +12,7 @@ from analyzer.xianniu.sim import rule_arrays
 from kernels.xianniu.bits import FIVE, NINE, nib
 from kernels.xianniu.game import MAX_ACTIONS
 from kernels.xianniu.plays import INFO_COLS, _push, gen_answers, gen_plays
-from kernels.xianniu.policies import (H2_CASH, KIND_NIU, KIND_SET, KIND_XI, POLICY_DEFAULTS,
+from kernels.xianniu.policies import (H2_CASH, H2_QUAD, KIND_NIU, KIND_SET, KIND_XI, POLICY_DEFAULTS,
     heuristic2_choice, heuristic_choice, rank_points, sure_cards, sure_cards2)
 from kernels.xianniu.tables import ACT_KOU, ACT_PLAY, P_GOU
 
@@ -63,6 +63,12 @@ CASES = [
     # 5555 is a sure 亮子 here (one card of each higher rank held): still two 喜 (4 > 2 points)
     ("lanzhou", "5s 5h 5c 5d 6s 7s 8s 9s 10s Js Qs Ks", "lead", None, 0, False,
      lambda t, k, s, m, h: (k, s) == (KIND_XI, 2) and _left_points(FIVE, h, m) == 2),
+    # 2222 is not sure (a higher 亮子 may be out) but only a higher 亮子 in one hand beats it:
+    # led whole, not as a lone 2 (the heuristic's smallest lead)
+    ("lanzhou", "2s 2h 2c 2d 3s 6h 7c", "lead", None, 0, False,
+     lambda t, k, s, m, h: (k, s) == (KIND_SET, 4)),
+    ("kanniutui", "As Ah Ac Ad 3s 6h 7c", "lead", None, 0, False,
+     lambda t, k, s, m, h: (k, s) == (KIND_SET, 4)),
     # a pair of 8s to beat with 9999: a 牛 pair keeps a 牛 pair (not a same-colour pair)
     ("lanzhou", "9s 9h 9c 9d 2c 3d", "trick", (KIND_SET, 2, 6, 0), 0, False,
      lambda t, k, s, m, h: k == KIND_NIU and _left_points(NINE, h, m) == 2),
@@ -104,6 +110,13 @@ def test_cash_parameter_switches_the_cashing():
     assert pick(1.0, "Ks 2c 3d") == ACT_KOU  # a sure K scores no points
     assert pick(2.0, "Ks 2c 3d") == ACT_PLAY
     assert pick(2.0, "2c 3d 6h") == ACT_KOU  # nothing sure to lead
+
+
+def test_quad_parameter_switches_the_liang_lead():
+    w = POLICY_DEFAULTS.copy()
+    w[H2_QUAD] = 0.0
+    t, k, s, m, h = _decide(heuristic2_choice, "lanzhou", "2s 2h 2c 2d 3s 6h 7c", "lead", w=w)
+    assert (k, s) == (KIND_SET, 1)  # without the bonus: the smallest single, as the heuristic
 
 
 @pytest.mark.parametrize("nibble,rank,points", [
