@@ -331,7 +331,7 @@ def _frame(st: State, move: dict[str, Any] | None) -> dict[str, Any]:
             "to_act": st.current_player(), "table": st.table_count()}
 
 
-def _query(name: str):
+def _query(name: str, max_deals: int):
     """The should-xian / should-kou form: check the input now, compute in the job."""
     def make(body: Any) -> Task:
         from . import api
@@ -347,7 +347,6 @@ def _query(name: str):
         seat = body.get("seat", 1)
         if name == "should_xian" and seat not in (1, 2):
             raise ValueError(f"the answering seat is 1 or 2, got {seat!r}")
-        max_deals = 20_000
 
         def task(progress: Progress) -> dict[str, Any]:
             count = {"n": 0}
@@ -372,7 +371,7 @@ class XianniuWeb:
 
     def __init__(self, rules: str | None = None, opponents: str = "heuristic",
                  seed: int | None = None, advisor=None,
-                 advice_options: dict[str, Any] | None = None):
+                 advice_options: dict[str, Any] | None = None, query_deals: int = 20_000):
         self.rules = _choice({"rules": rules}, "rules", sorted(PRESETS), DEFAULT_RULES)
         self.opponents = _choice({"opponents": opponents}, "opponents", OPPONENTS, "heuristic")
         self.seed = seed
@@ -381,7 +380,9 @@ class XianniuWeb:
         self.options = {"rules": {"choices": sorted(PRESETS), "default": self.rules},
                         "opponents": {"choices": list(OPPONENTS), "default": self.opponents},
                         "seed": {"default": seed}}
-        self.queries = {"should_xian": _query("should_xian"), "should_kou": _query("should_kou")}
+        # the form's queries stop at their precision, or at ``query_deals`` deals
+        self.queries = {q: _query(q, query_deals)
+                        for q in ("should_xian", "should_kou")}
 
     def new_game(self, options: Any) -> XianniuTable:
         if not isinstance(options, dict):
@@ -400,10 +401,12 @@ class XianniuWeb:
 
 
 def make_app(rules: str | None = None, opponents: str = "heuristic", seed: int | None = None,
-             advisor=None, advice_options: dict[str, Any] | None = None, **kwargs):
+             advisor=None, advice_options: dict[str, Any] | None = None,
+             query_deals: int = 20_000, **kwargs):
     """The Starlette app of the 掀牛 table (``kwargs``: the machinery's sessions, jobs)."""
     from ..web.app import make_app as make
 
-    return make(XianniuWeb(rules, opponents, seed, advisor, advice_options), **kwargs)
+    return make(XianniuWeb(rules, opponents, seed, advisor, advice_options, query_deals),
+                **kwargs)
 
 

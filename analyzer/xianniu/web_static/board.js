@@ -198,11 +198,11 @@
     finally { S.adviceFor = -1; }
   }
 
-  function adviceTable(adv, mark) {
-    return el("table", { class: "data advice-table" },
+  function adviceTable(adv, version) {
+    return el("table", { class: "data advice-table", "data-version": version },
       el("tr", {}, el("th", {}, t("advice")), el("th", {}, `${t("ev")} [${t("ci95")}]`)),
       adv.actions.map((r, i) => el("tr", { class: i === 0 ? "best" : "", "data-row": i },
-        el("td", {}, actionNode(r.action), mark && mark(r) ? " ✓" : ""),
+        el("td", {}, actionNode(r.action), i === 0 ? " ✓" : ""),
         el("td", {}, XN.estimate(r.ev, r.ci95, r.n)))));
   }
 
@@ -210,9 +210,12 @@
     const panel = document.getElementById("advice");
     const v = S.view;
     if (!S.adviceOn || !v || v.over) { if (S.adviceFor < 0) panel.hidden = true; return; }
-    if (!v.advice) return;  // being computed: the progress bar stays
+    if (!v.advice) {  // being computed (the progress bar stays), or not yet asked
+      if (S.adviceFor !== v.version) panel.replaceChildren();
+      return;
+    }
     panel.hidden = false;
-    panel.replaceChildren(el("h2", {}, t("advice")), adviceTable(v.advice),
+    panel.replaceChildren(el("h2", {}, t("advice")), adviceTable(v.advice, v.version),
       el("div", { class: "muted" }, t(v.advice.separated ? "separated" : "not_separated")));
   }
 
