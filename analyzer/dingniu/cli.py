@@ -128,3 +128,22 @@ def solve(file: str, rules: str | None, as_json: bool) -> None:
         emit_json(res)
         return
     click.echo(solve_line(res))
+
+
+@group.command()
+@RULES_OPTION
+@click.option("--opponents", type=click.Choice(["heuristic", "tuned", "pimc"]),
+              default="heuristic", show_default=True, help="The policy of the three bots.")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="Seed of the first hand (default: a fresh seed, shown on the page).")
+@click.option("--port", type=click.IntRange(0, 65535), default=0,
+              help="Port on 127.0.0.1 (default: any free one).")
+@click.option("--no-open", is_flag=True, help="Do not open the browser.")
+def play(rules: str | None, opponents: str, seed: int | None, port: int, no_open: bool) -> None:
+    """Play a hand against three bots in the browser, with best-play as advice, review and
+    records (served on 127.0.0.1 only, no network needed)."""
+    from ..web.server import serve
+    from .web import make_app
+
+    serve(make_app(rules, opponents, seed), port, open_browser=not no_open,
+          say=lambda line: click.echo(line))

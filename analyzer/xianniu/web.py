@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..web.game import Conflict, Progress, Task
+from ..web.review import review
 from .cards import N_SEATS, cards_of, format_card, parse_hand, parse_mask
 from .combos import try_classify
 from .describe import SEAT_NAMES, settlement_json, settlement_lines
@@ -193,28 +194,18 @@ class XianniuTable:
             raise Conflict("the review comes once the hand is over")
         advisor = self._advisor_fn()
         base = record_of(self.state)
-        todo = [d for d in self.decisions if d["n_legal"] > 1]
 
-        def task(progress: Progress) -> dict[str, Any]:
-            rows, done = [], 0
-            progress(0, len(todo))
-            for d in self.decisions:
-                row = {"version": d["version"], "action": d["action"], "forced": d["n_legal"] < 2}
-                if not row["forced"]:
-                    adv = self.advice.get(d["version"])
-                    if adv is None:
-                        rec = {**base, "actions": base["actions"][:d["version"]]}
-                        opts = {"precision": REVIEW_PRECISION, **self._advice_options}
-                        adv = _advice_json(advisor(rec, seed=self.seed, **opts),
-                                           self.state.rules)
-                        self.advice[d["version"]] = adv
-                    row.update(_loss(adv, d["action"]))
-                    done += 1
-                    progress(done, len(todo))
-                rows.append(row)
-            return {"rows": rows, "total_lost": _total(r["lost"] for r in rows if r.get("lost")),
-                    "decisions": len(rows)}
-        return task
+        def advice_at(version: int) -> dict[str, Any]:
+            if version not in self.advice:
+                rec = {**base, "actions": base["actions"][:version]}
+                opts = {"precision": REVIEW_PRECISION, **self._advice_options}
+                self.advice[version] = _advice_json(advisor(rec, seed=self.seed, **opts),
+                                                    self.state.rules)
+            return self.advice[version]
+
+        def same(row: dict[str, Any], move: dict[str, Any]) -> bool:
+            return any(_same(g, move) for g in row["group"])
+        return lambda progress: review(self.decisions, advice_at, same, progress)
 
     # -- inside ----------------------------------------------------------------------
 
@@ -281,26 +272,8 @@ def _advice_json(advice: Any, rules) -> dict[str, Any]:
             "policy": str(data.get("policy", ""))}
 
 
-def _total(losses) -> dict[str, Any]:
-    """The sum of the decisions' losses; its 95% CI adds their variances (normal
-    approximation, the decisions' play-outs taken as independent); n: decisions."""
-    losses = list(losses)
-    value = sum(x["value"] for x in losses)
-    half = sum(((x["high"] - x["low"]) / 2) ** 2 for x in losses) ** 0.5
-    return {"value": value, "low": value - half, "high": value + half, "n": len(losses)}
-
-
 def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return a["kind"] == b["kind"] and sorted(a.get("cards", [])) == sorted(b.get("cards", []))
-
-
-def _loss(adv: dict[str, Any], chosen: dict[str, Any]) -> dict[str, Any]:
-    """The best action beside the chosen one, and the estimated points lost: the paired
-    difference best − chosen, with its 95% CI and n (0 when the chosen one is the best)."""
-    best = adv["actions"][0]
-    mine = next((r for r in adv["actions"] if any(_same(g, chosen) for g in r["group"])), None)
-    return {"best": best, "mine": mine, "separated": adv["separated"],
-            "lost": None if mine is None else mine["diff"]}
 
 
 def review_record(record: Any) -> dict[str, Any]:

@@ -1,0 +1,321 @@
+"""顶牛 at the web table (``xianniu dingniu play``): one hand against three bots, from seat 0
+(头牌, who leads).
+
+The machinery (:mod:`analyzer.web`) stores the sessions and serves the page; this module
+deals, runs the bots, checks every action of the human in the reference engine, and builds
+what seat 0 may see: its own tiles, every tile laid, the open ends, each seat's tiles in
+hand and number of 扣 (face down: their tiles stay hidden until the hand is over). Advice
+is ``best-play`` (:func:`analyzer.dingniu.analysis.best_play`) on seat 0's position.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from kernels.dingniu import game as kd
+from kernels.dingniu import pimc as kp
+
+from ..web.game import Conflict, Progress, Task
+from ..web.review import review
+from .engine import State, new_hand
+from .records import action_to_json, replay, to_record
+from .rules import N_KINDS, N_SEATS, PRESETS, TILES, get_rules
+from .sim import POLICIES, policy_vector, rule_arrays, state_array
+from .tiles import KOU, LEAD, split_action
+from .web_strings import STRINGS
+
+HUMAN = 0
+OPPONENTS = ("heuristic", "tuned", "pimc")
+STATIC_DIR = Path(__file__).resolve().parent / "web_static"
+MAX_SEED = 2**63 - 1
+ADVICE_SAMPLES = 400  # best-play's default
+
+
+def tile_json(k: int) -> dict[str, Any]:
+    """A kind of tile as the page draws it: its name and its two ends."""
+    return {"name": TILES[k].name, "ends": list(TILES[k].ends)}
+
+
+def hand_json(counts) -> list[dict[str, Any]]:
+    return [tile_json(k) for k in range(N_KINDS) for _ in range(int(counts[k]))]
+
+
+def move_json(st: State, seat: int, a: int, laid: int = 1) -> dict[str, Any]:
+    """One move: who, lead / play / 扣, the tile (``laid`` of them), the end it went on."""
+    k, s = split_action(a)
+    kind = "lead" if s == LEAD else "kou" if s == KOU else "play"
+    out = {"seat": seat, "kind": kind, "tile": tile_json(k), "n": laid, "id": a}
+    if kind == "play":
+        out["end"] = s
+    return out
+
+
+def _public(move: dict[str, Any]) -> dict[str, Any]:
+    """A move as seat 0 saw it: another seat's 扣 is face down."""
+    if move["kind"] == "kou" and move["seat"] != HUMAN:
+        return {"seat": move["seat"], "kind": "kou", "tile": None, "n": 1}
+    return move
+
+
+def _seed(value: Any) -> int:
+    if value is None or value == "":
+        return secrets.randbits(32)
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_SEED:
+        raise ValueError(f"the seed must be an integer 0-{MAX_SEED}, got {value!r}")
+    return value
+
+
+def _choice(options: dict, key: str, choices, default: str) -> str:
+    value = options.get(key) or default
+    if value not in choices:
+        raise ValueError(f"unknown {key} {value!r} (choose {', '.join(choices)})")
+    return value
+
+
+def parse_action(data: Any, st: State) -> int:
+    """``{"id": n}`` or ``{"kind": "play", "tile": "虎头", "end": 5}`` as an action number;
+    ValueError if malformed (whether it is legal is the engine's question)."""
+    if not isinstance(data, dict):
+        raise ValueError("an action must be an object {\"kind\", \"tile\", \"end\"}")
+    if "id" in data:
+        a = data["id"]
+        if isinstance(a, bool) or not isinstance(a, int) or not 0 <= a < N_KINDS * 8:
+            raise ValueError(f"no action {a!r}")
+        return a
+    entry = {"action": data.get("kind"), "tile": data.get("tile"), "end": data.get("end")}
+    from .records import parse_action as parse_entry
+
+    _, _, k, slot = parse_entry(entry, "action")
+    return k * 8 + slot
+
+
+class Bot:
+    """A seat played by a kernel policy from a state whose hidden tiles (other hands, the
+    tiles of others' 扣) are redrawn from its own view first (pimc's sampler)."""
+
+    def __init__(self, seat: int, policy: str, rules, seed: np.random.SeedSequence):
+        from kernels.rng import states_from_seed
+
+        self.seat, self.policy = seat, policy
+        self.tiles, self.params = rule_arrays(rules)
+        self.vector = policy_vector(policy, rules)
+        self.rng = states_from_seed(seed, 1)[0].copy()
+
+    def choose(self, st: State) -> int:
+        if st.current_player() != self.seat:
+            raise ValueError(f"seat {self.seat} is not to act")
+        truth = state_array(st)
+        view = np.empty_like(truth)
+        kp.sample_hidden(truth, self.tiles, self.seat, self.rng, view)
+        acts = np.array(st.legal_actions(), dtype=np.int64)
+        if self.policy == "pimc":
+            a = kp.pimc_action(view, self.tiles, self.params, self.vector, self.rng, acts,
+                               len(acts))
+        else:
+            a = kd.choose(view, self.tiles, self.params, POLICIES[self.policy], self.vector,
+                          self.rng, acts, len(acts))
+        st.verify(int(a))
+        return int(a)
+
+
+class DingniuTable:
+    """One hand at the table: the engine state, three bots, the moves, the advice."""
+
+    def __init__(self, rules: str, opponents: str, seed: int, advice_samples: int):
+        self.seed, self.opponents, self.advice_samples = seed, opponents, advice_samples
+        r = get_rules(rules)
+        deal_seed, *bot_seeds = np.random.SeedSequence(seed).spawn(1 + N_SEATS)
+        tiles = [k for k in range(N_KINDS) for _ in range(r.counts[k])]
+        order = np.random.default_rng(deal_seed).permutation(len(tiles))
+        hands = [[0] * N_KINDS for _ in range(N_SEATS)]
+        for i, j in enumerate(order):
+            hands[i // r.hand_size][tiles[j]] += 1
+        self.state = new_hand(hands, r)
+        self.bots = {s: Bot(s, opponents, r, bot_seeds[s]) for s in range(1, N_SEATS)}
+        self.moves: list[dict[str, Any]] = []
+        self.decisions: list[dict[str, Any]] = []
+        self.advice: dict[int, dict[str, Any]] = {}
+        self._run_bots()
+
+    @property
+    def finished(self) -> bool:
+        return self.state.is_terminal()
+
+    @property
+    def version(self) -> int:
+        return len(self.state.history)
+
+    def act(self, data: Any) -> None:
+        a = parse_action(data, self.state)
+        if self.finished:
+            raise Conflict("the hand is over: start a new one")
+        n_legal = len(self.state.legal_actions())
+        self._apply(HUMAN, a)  # the engine checks it first
+        self.decisions.append({"version": self.version - 1, "n_legal": n_legal,
+                               "action": self.moves[-1]})
+        self._run_bots()
+
+    def _apply(self, seat: int, a: int) -> None:
+        before = sum(self.state.laid)
+        self.state.apply(a)
+        self.moves.append(move_json(self.state, seat, a, sum(self.state.laid) - before or 1))
+
+    def _run_bots(self) -> None:
+        while not self.finished and self.state.current_player() != HUMAN:
+            seat = self.state.current_player()
+            self._apply(seat, self.bots[seat].choose(self.state))
+
+    def record(self) -> dict[str, Any]:
+        if not self.finished:
+            raise Conflict("the record shows every hand: save it once the hand is over")
+        return to_record(self.state)
+
+    def view(self) -> dict[str, Any]:
+        st = self.state
+        out: dict[str, Any] = {
+            "game": "dingniu", "rules": st.rules.name,
+            "seed": self.seed if self.finished else None,  # the seed would tell the deal
+            "opponents": self.opponents, "you": HUMAN, "version": self.version,
+            "to_act": st.current_player(), "hand": hand_json(st.hands[HUMAN]),
+            "ends": list(st.ends) if st.ends else None,
+            "left": [sum(h) for h in st.hands], "n_kou": [sum(k) for k in st.kou],
+            "my_kou": hand_json(st.kou[HUMAN]), "my_kou_pips": st.kou_pips()[HUMAN],
+            "laid": hand_json(st.laid), "over": self.finished,
+            "moves": self.moves if self.finished else [_public(m) for m in self.moves],
+            "legal": [], "advice": self.advice.get(self.version),
+        }
+        if st.current_player() == HUMAN:
+            out["legal"] = [move_json(st, HUMAN, a) for a in st.legal_actions()]
+        if self.finished:
+            out.update(end=st.end_reason, suan_seat=st.suan_seat, totals=st.totals(),
+                       points=st.returns(), kou_pips=st.kou_pips(),
+                       dealt=[hand_json(h) for h in st.dealt],
+                       kou=[hand_json(k) for k in st.kou],
+                       left_hands=[hand_json(h) for h in st.hands])
+        return out
+
+    def position(self, upto: int | None = None) -> dict[str, Any]:
+        """Seat 0's position (what best-play reads) after the first ``upto`` actions."""
+        hist = self.state.history[:upto]
+        shadow = new_hand([list(h) for h in self.state.dealt], self.state.rules)
+        entries = []
+        for seat, a in hist:
+            before = sum(shadow.laid)
+            shadow.apply(a)
+            entry = action_to_json(seat, a)
+            if entry["action"] == "lead" and sum(shadow.laid) - before == 2:
+                entry["tile"] = f"{entry['tile']} {entry['tile']}"  # R4: a pair led together
+            if entry["action"] == "kou" and seat != HUMAN:
+                del entry["tile"]  # face down
+            entries.append(entry)
+        hand = " ".join(TILES[k].name for k in range(N_KINDS)
+                        for _ in range(shadow.hands[HUMAN][k]))
+        return {"rules": self.state.rules.name, "hand": hand, "history": entries}
+
+    def _best_play(self, upto: int | None = None) -> dict[str, Any]:
+        from .analysis import best_play
+
+        res = best_play(self.position(upto), self.advice_samples, self.seed % (2**32), 0)
+        rows = []
+        for row in res["actions"]:
+            behind = row.get("behind_best", {"value": 0.0, "low": 0.0, "high": 0.0,
+                                             "n": row["pimc"]["n"]})
+            rows.append({"action": move_json(self.state, HUMAN, row["action_id"]),
+                         "ev": row["pimc"]["value"],
+                         "ci95": [row["pimc"]["low"], row["pimc"]["high"]],
+                         "n": row["pimc"]["n"], "diff": behind})
+        sep = len(rows) == 1 or rows[1]["diff"]["low"] > 0
+        return {"seat": HUMAN, "actions": rows, "separated": bool(sep),
+                "deals": res["samples"], "policy": "heuristic"}
+
+    def advice_task(self) -> Task:
+        if self.finished:
+            raise Conflict("the hand is over: there is no decision to advise")
+        version = self.version
+
+        def task(progress: Progress) -> dict[str, Any]:
+            res = self._best_play(version)
+            self.advice[version] = res
+            return res
+        return task
+
+    def review_task(self) -> Task:
+        if not self.finished:
+            raise Conflict("the review comes once the hand is over")
+
+        def advice_at(version: int) -> dict[str, Any]:
+            if version not in self.advice:
+                self.advice[version] = self._best_play(version)
+            return self.advice[version]
+
+        def same(row: dict[str, Any], move: dict[str, Any]) -> bool:
+            return row["action"]["id"] == move["id"]
+        return lambda progress: review(self.decisions, advice_at, same, progress)
+
+
+def review_record(record: Any) -> dict[str, Any]:
+    """A 顶牛 record replayed move by move, all hands open."""
+    st = replay(record)
+    shadow = new_hand([list(h) for h in st.dealt], st.rules)
+    frames = [_frame(shadow, None)]
+    for seat, a in st.history:
+        before = sum(shadow.laid)
+        shadow.apply(a)
+        frames.append(_frame(shadow, move_json(shadow, seat, a, sum(shadow.laid) - before or 1)))
+    out = {"rules": st.rules.name, "frames": frames, "over": st.is_terminal()}
+    if st.is_terminal():
+        out.update(end=st.end_reason, suan_seat=st.suan_seat, totals=st.totals(),
+                   points=st.returns())
+    return out
+
+
+def _frame(st: State, move) -> dict[str, Any]:
+    return {"move": move, "hands": [hand_json(h) for h in st.hands],
+            "kou": [hand_json(k) for k in st.kou], "ends": list(st.ends) if st.ends else None,
+            "to_act": st.current_player()}
+
+
+class DingniuWeb:
+    """顶牛's part of the web table (:class:`analyzer.web.game.WebGame`)."""
+
+    name = "dingniu"
+    static_dir = STATIC_DIR
+    strings = STRINGS
+    queries: dict[str, Any] = {}
+
+    def __init__(self, rules: str | None = None, opponents: str = "heuristic",
+                 seed: int | None = None, advice_samples: int = ADVICE_SAMPLES):
+        self.rules = get_rules(rules).name
+        self.opponents = _choice({"opponents": opponents}, "opponents", OPPONENTS, "heuristic")
+        self.seed, self.advice_samples = seed, advice_samples
+        self.options = {"rules": {"choices": sorted(PRESETS), "default": self.rules},
+                        "opponents": {"choices": list(OPPONENTS), "default": self.opponents},
+                        "seed": {"default": seed}}
+
+    def new_game(self, options: Any) -> DingniuTable:
+        if not isinstance(options, dict):
+            raise ValueError("\"options\" must be an object")
+        rules = _choice(options, "rules", sorted(PRESETS), self.rules)
+        opponents = _choice(options, "opponents", OPPONENTS, self.opponents)
+        return DingniuTable(rules, opponents, _seed(options.get("seed")), self.advice_samples)
+
+    def review_record(self, record: Any) -> dict[str, Any]:
+        return review_record(record)
+
+    def warmup(self) -> None:
+        """Load (or compile, once) the bots' kernels before the first page asks."""
+        DingniuTable(self.rules, self.opponents, 0, self.advice_samples)
+
+
+def make_app(rules: str | None = None, opponents: str = "heuristic", seed: int | None = None,
+             advice_samples: int = ADVICE_SAMPLES, **kwargs):
+    """The Starlette app of the 顶牛 table (``kwargs``: the machinery's sessions, jobs)."""
+    from ..web.app import make_app as make
+
+    return make(DingniuWeb(rules, opponents, seed, advice_samples), **kwargs)

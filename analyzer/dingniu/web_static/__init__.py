@@ -1,0 +1,1 @@
+"""The dingniu board: plain JavaScript and CSS served to the page."""

@@ -1,0 +1,36 @@
+"""The 顶牛 table's words, Chinese and English (the page looks them up by key)."""
+
+from __future__ import annotations
+
+from .rules import TILES
+
+STRINGS = {
+    "zh": {
+        "title": "顶牛", "subtitle": "你对三个机器人",
+        "seat_0": "头牌", "seat_1": "二家", "seat_2": "三家", "seat_3": "四家",
+        "mv_lead": "出", "mv_play": "接", "mv_kou": "扣", "on_end": "接在",
+        "ends": "两头", "no_ends": "还没出牌", "tiles_left": "手牌", "kou_count": "扣牌",
+        "my_kou": "我扣的牌", "pips": "点", "totals": "扣点", "end_normal": "牌出完了",
+        "end_suan": "算帐", "suan_by": "算帐者", "laid": "已出的牌", "act_kou_btn": "扣这张",
+        "pick_tile": "点一张牌，再选接在哪头", "dealt": "发的牌", "review_needs_advice": "复盘需要计算每一步的提示",
+        "separated": "最佳动作与其它已分开", "not_separated": "最佳动作与次佳尚未分开",
+        "total_lost": "总估计损失", "decisions": "个决定", "hand_over_why": "结束原因",
+        **{f"tile_{t.name}": t.name for t in TILES},
+    },
+    "en": {
+        "title": "Dingniu (dominoes)", "subtitle": "you against three bots",
+        "seat_0": "lead seat", "seat_1": "second", "seat_2": "third", "seat_3": "fourth",
+        "mv_lead": "leads", "mv_play": "lays", "mv_kou": "kou (face down)", "on_end": "on",
+        "ends": "Open ends", "no_ends": "no tile laid yet", "tiles_left": "In hand",
+        "kou_count": "Kou", "my_kou": "My kou", "pips": "pips", "totals": "Kou pips",
+        "end_normal": "all tiles out", "end_suan": "suan zhang", "suan_by": "suan by",
+        "laid": "Laid", "act_kou_btn": "Kou this tile",
+        "pick_tile": "Pick a tile, then the end to lay it on", "dealt": "Dealt",
+        "review_needs_advice": "The review computes the advice of each decision",
+        "separated": "the best action stands apart from the rest",
+        "not_separated": "the best action is not yet told apart from the next",
+        "total_lost": "Total est. points lost", "decisions": "decisions",
+        "hand_over_why": "Ended",
+        **{f"tile_{t.name}": f"{t.name} {t.ends[0]}-{t.ends[1]}" for t in TILES},
+    },
+}
