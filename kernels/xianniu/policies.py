@@ -50,10 +50,11 @@ H2_PLAN = PIMC_SAMPLES + 1  # sure lead: weight of a 牛/喜 pair it leaves behi
 H2_LOSE = PIMC_SAMPLES + 2  # penalty per 牛/喜 point a play gives up
 H2_CASH = PIMC_SAMPLES + 3  # once 够, before 扣 lead: > 0.5 sure point plays, > 1.5 any sure play
 H2_QUAD = PIMC_SAMPLES + 4  # bonus of a 亮子 lead that is not sure (few hands can beat it)
-H2_INDICES = (H2_PLAN, H2_LOSE, H2_CASH, H2_QUAD)
-HEURISTIC2_EXTRA_DEFAULTS = np.array([1.0, 6.0, 2.0, 30.0])
-HEURISTIC2_EXTRA_NAMES = ("plan", "lose", "cash", "quad")
-N_POLICY_PARAMS = H2_QUAD + 1
+H2_STRONG = PIMC_SAMPLES + 5  # > 0.5: the estimate's strong cards are the K, Q not sure
+H2_INDICES = (H2_PLAN, H2_LOSE, H2_CASH, H2_QUAD, H2_STRONG)
+HEURISTIC2_EXTRA_DEFAULTS = np.array([1.0, 6.0, 2.0, 30.0, 1.0])
+HEURISTIC2_EXTRA_NAMES = ("plan", "lose", "cash", "quad", "strong")
+N_POLICY_PARAMS = H2_STRONG + 1
 POLICY_DEFAULTS = np.concatenate((HEURISTIC_DEFAULTS, [24.0], HEURISTIC2_EXTRA_DEFAULTS))
 
 @njit(cache=True)
@@ -226,9 +227,16 @@ def sure_cards2(hand, unseen, beaters):
 
 @njit(cache=True)
 def _estimate2(hand, unseen, captured, beaters, w):
-    """:func:`estimate_capture` with :func:`sure_cards2`."""
+    """:func:`estimate_capture` with :func:`sure_cards2`; with ``H2_STRONG`` > 0.5 the strong
+    cards are the K and Q that are not sure (the heuristic takes all sure cards off them)."""
     sure = sure_cards2(hand, unseen, beaters)
     strong = POP4[nib(hand, KING)] + POP4[nib(hand, QUEEN)]
+    if w[H2_STRONG] > 0.5:
+        for r in (KING, QUEEN):
+            c = POP4[nib(hand, r)]
+            if c > 0 and is_sure(np.int64(KIND_SET), c, r, np.int64(0), unseen, beaters):
+                strong -= c
+        return captured + w[H_SURE_WEIGHT] * sure + w[H_STRONG_WEIGHT] * strong
     return captured + w[H_SURE_WEIGHT] * sure + w[H_STRONG_WEIGHT] * max(strong - sure, 0)
 
 

@@ -14,7 +14,7 @@ from kernels.xianniu.game import MAX_ACTIONS
 from kernels.xianniu.plays import INFO_COLS, _push, gen_answers, gen_plays
 from kernels.xianniu.policies import (H2_CASH, H2_QUAD, KIND_NIU, KIND_SET, KIND_XI, POLICY_DEFAULTS,
     heuristic2_choice, heuristic_choice, rank_points, sure_cards, sure_cards2)
-from kernels.xianniu.tables import ACT_KOU, ACT_PLAY, P_GOU
+from kernels.xianniu.tables import ACT_KOU, ACT_PLAY, ACT_XIAN, P_GOU
 
 PHASES = {"lead": (True, False, False, False), "trick": (False, True, False, False),
           "kou": (False, False, True, False)}
@@ -39,6 +39,9 @@ def _decide(fn, rules: str, hand_text: str, phase: str, top=None, captured: int 
         n = gen_plays(hand, params, set_beats, 16, am, ai, n)
     elif phase == "trick":
         n = gen_answers(hand, top[0], top[1], top[2], top[3], set_beats, am, ai, 0)
+    else:  # asked to agree to a 扣
+        n = _push(am, ai, 0, ACT_KOU, 0, -1, 0, -1, 0)
+        n = _push(am, ai, n, ACT_XIAN, 0, -1, 0, -1, 0)
     assert n > 1
     w = POLICY_DEFAULTS if w is None else w
     i = fn(*PHASES[phase], 1, hand, unseen, captured, 0, params[P_GOU], am, ai, n, beaters, w)
@@ -69,6 +72,10 @@ CASES = [
      lambda t, k, s, m, h: (k, s) == (KIND_SET, 4)),
     ("kanniutui", "As Ah Ac Ad 3s 6h 7c", "lead", None, 0, False,
      lambda t, k, s, m, h: (k, s) == (KIND_SET, 4)),
+    # the hand, asked to agree to the banker's opening 扣: two 牛 pairs and a K are 5
+    # sure cards, the two Q are strong (the heuristic took the sure cards off them): 掀
+    ("lanzhou", "9s 9h 9c 9d Ks Qh Qc Js 10h 8c 7h 6s 3c 3h 2s Ad", "kou", None, 0, False,
+     lambda t, k, s, m, h: t == ACT_XIAN),
     # a pair of 8s to beat with 9999: a 牛 pair keeps a 牛 pair (not a same-colour pair)
     ("lanzhou", "9s 9h 9c 9d 2c 3d", "trick", (KIND_SET, 2, 6, 0), 0, False,
      lambda t, k, s, m, h: k == KIND_NIU and _left_points(NINE, h, m) == 2),
