@@ -34,10 +34,11 @@ from .cards import FIVE, NINE, cards_of, format_cards
 from .engine import ACTION_KINDS, PLAY, QIANGCI, Action, State
 from .kernel_state import ws_from_state
 from .records import action_to_json, record_of, replay, start_of
+from .sim import POLICIES as _ALL_POLICIES
 from .sim import policy_arrays, rule_arrays
 from ..core.stats import Z95, Estimate, mean_ci
 
-POLICIES = ("heuristic", "pimc")
+POLICIES = tuple(p for p in _ALL_POLICIES if p != "random")  # play-out policies
 DEFAULT_POLICY = "heuristic"
 DEFAULT_PRECISION = 0.1  # points: CI half-width of the paired differences still racing
 DEFAULT_SAMPLES = 20_000  # deals at most
@@ -192,7 +193,8 @@ def qiangci_known(state: State) -> np.ndarray:
                 known[s] = int(s in actors)
             elif not (played or open_now):
                 known[s] = 0
-    known[state.current_player()] = -1
+    if not state.is_terminal():
+        known[state.current_player()] = -1
     return known
 
 
@@ -346,3 +348,37 @@ def advise(record: Any, *, samples: int | None = None, precision: float = DEFAUL
     separated = len(vals) == 1 or vals[1].diff["low"] > 0
     return Advice(state.rules.name, seat, state.phase, format_cards(state.hands[seat]), policy,
                   seed, precision, samples, race.n, dealt, stop, tuple(vals), bool(separated))
+
+
+_LABEL = {"kou": "扣 kou", "xian": "掀 xian", "tighten": "紧牌 tighten", "pass": "pass"}
+
+
+def _action_label(entry: dict[str, Any], group: int) -> str:
+    text = _LABEL.get(entry["action"], entry["action"])
+    if entry.get("cards"):
+        text += " " + entry["cards"]
+    return text + (f" (+{group - 1} equivalent)" if group > 1 else "")
+
+
+def advice_lines(d: dict[str, Any]) -> list[str]:
+    """:meth:`Advice.to_json` as a table: rank, action, EV with 95% CI and n, and the paired
+    gap best − action with its 95% CI."""
+    from ..core.stats import format_estimate
+
+    lines = [f"seat {d['seat']} to act ({d['phase']}), rules {d['rules']}, hand {d['hand']}",
+             f"play-outs: this seat {d['policy']}, others {d['others_policy']}; seed "
+             f"{d['seed']}; {d['deals']:,} deals (stopped: {d['stopped']}, precision "
+             f"{d['precision']:g}); points per hand, 95% CIs",
+             f"  {'#':>2}  {'action':<30} {'EV [95% CI] (n)':<36} best − this [95% CI] (n)"]
+    for i, a in enumerate(d["actions"], 1):
+        ev = {"value": a["ev"], "low": a["ci95"][0], "high": a["ci95"][1], "n": a["n"]}
+        gap = "—" if i == 1 else format_estimate(a["diff"])
+        lines.append(f"  {i:>2}  {_action_label(a['action'], len(a['group'])):<30} "
+                     f"{format_estimate(ev):<36} {gap}")
+    b = d["best"]
+    lines.append(f"best: {_action_label(b['action'], len(b['group']))}; "
+                 + ("separated from the second (the CI of the gap excludes 0)"
+                    if d["separated"] else "not separated from the second (the CI of the gap "
+                    "holds 0)"))
+    lines.append("record entry: " + json.dumps(b["action"], ensure_ascii=False))
+    return lines

@@ -203,6 +203,36 @@ def should_kou(hand: tuple[str, ...], rules: str | None, policy: str, precision:
 
 
 @group.command()
+@click.argument("record_path", metavar="RECORD|-")
+@click.option("--samples", type=click.IntRange(min=2), default=None,
+              help="Deals at most (default 20,000).")
+@click.option("--precision", type=click.FloatRange(min=0, min_open=True), default=0.1,
+              show_default=True, help="Stop when every action still racing is within this "
+              "of the leader (95% CI half-width of the paired gap, points).")
+@click.option("--policy", default="heuristic", show_default=True,
+              help="How the seat to act plays on in the play-outs (others: heuristic).")
+@SEED_OPTION
+@click.option("--quiet", is_flag=True, help="No progress bar (shown for pimc).")
+@JSON_OPTION
+def advise(record_path: str, samples: int | None, precision: float, policy: str, seed: int,
+           quiet: bool, as_json: bool) -> None:
+    """Every legal action where a game record stops, ranked by the acting seat's expected
+    points (paired play-outs on hidden deals that fit the public record)."""
+    from .advise import DEFAULT_SAMPLES, advice_lines
+
+    record = read_json(record_path)
+    with progress_bar(samples or DEFAULT_SAMPLES, "deals (stops at the precision)",
+                      hidden=quiet or policy != "pimc") as bar:
+        res = api.advise(record, samples=samples, precision=precision, policy=policy,
+                         seed=seed, progress=lambda done, total: bar.update(done - bar.pos))
+    data = res.to_json()
+    if as_json:
+        emit_json(data)
+        return
+    click.echo("\n".join(advice_lines(data)))
+
+
+@group.command()
 @click.argument("what", type=click.Choice(api.STATS))
 @deals_option(20_000, help="Deals (values: each is played once per pattern as well).",
               hands_alias=True)
