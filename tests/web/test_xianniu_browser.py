@@ -13,7 +13,7 @@ import pytest
 
 from analyzer.xianniu.advise import advise
 from analyzer.xianniu.web import make_app
-from webtable import chromium_path, dejavu_only_fontconfig, live_server
+from webtable import TOFU_JS, chromium_path, dejavu_only_fontconfig, live_server
 
 ADVICE = {"samples": 64, "precision": 5.0}
 SAVED: dict[str, object] = {}
@@ -162,28 +162,6 @@ def test_the_should_kou_form_answers_with_cis(page):
     page.click("#q-ask")
     page.wait_for_selector("#error:not([hidden])")
     assert "16" in page.inner_text("#error")
-
-
-# The tofu detector: each character is drawn on a canvas in the page's font stack and
-# compared with a character no font here has; equal pixels mean a missing glyph.
-TOFU_JS = """(text) => {
-  const chars = [...new Set([...text].filter((c) => c.codePointAt(0) > 0x7e && c.trim()))];
-  const canvas = document.createElement("canvas");
-  canvas.width = 64; canvas.height = 64;
-  const ctx = canvas.getContext("2d", { willReadFrequently: true });
-  const family = getComputedStyle(document.body).fontFamily;
-  const draw = (c) => {
-    ctx.clearRect(0, 0, 64, 64);
-    ctx.font = `48px ${family}`;
-    ctx.fillStyle = "#000";
-    ctx.fillText(c, 4, 52);
-    return Array.from(ctx.getImageData(0, 0, 64, 64).data).join(",");
-  };
-  const tofu = draw("\\u{10FFFD}");
-  const blank = draw(" ");
-  const bad = chars.filter((c) => { const img = draw(c); return img === tofu || img === blank; });
-  return { chars: chars.length, bad };
-}"""
 
 
 def _page_text(page) -> str:

@@ -90,3 +90,25 @@ def pick(view: dict, rng) -> dict:
     """A random legal action of the view, as the page sends it."""
     a = view["legal"][int(rng.integers(len(view["legal"])))]
     return {"kind": a["kind"], "cards": a["cards"]}
+
+
+# The tofu detector: each character is drawn on a canvas in the page's font stack and
+# compared with a character no font here has; equal pixels mean a missing glyph.
+TOFU_JS = """(text) => {
+  const chars = [...new Set([...text].filter((c) => c.codePointAt(0) > 0x7e && c.trim()))];
+  const canvas = document.createElement("canvas");
+  canvas.width = 64; canvas.height = 64;
+  const ctx = canvas.getContext("2d", { willReadFrequently: true });
+  const family = getComputedStyle(document.body).fontFamily;
+  const draw = (c) => {
+    ctx.clearRect(0, 0, 64, 64);
+    ctx.font = `48px ${family}`;
+    ctx.fillStyle = "#000";
+    ctx.fillText(c, 4, 52);
+    return Array.from(ctx.getImageData(0, 0, 64, 64).data).join(",");
+  };
+  const tofu = draw("\\u{10FFFD}");
+  const blank = draw(" ");
+  const bad = chars.filter((c) => { const img = draw(c); return img === tofu || img === blank; });
+  return { chars: chars.length, bad };
+}"""
