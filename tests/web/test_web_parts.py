@@ -18,7 +18,7 @@ from analyzer.web.i18n import COMMON, merged
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "analyzer" / "web"
-GAME_STATIC = {"xianniu": ROOT / "analyzer" / "xianniu" / "web_static"}
+GAME_STATIC = {g: ROOT / "analyzer" / g / "web_static" for g in ("xianniu", "dingniu")}
 GAME_TERMS = re.compile(r"刺|掀|扣|够|牛|喜|亮子|lanzhou|kanniutui|顶牛|算帐|牌九|双升|升级|"
                         r"拖拉机|zhengzhou|dingniu|shengji|xianniu\.|cards?\b|tiles?\b")
 
@@ -111,6 +111,12 @@ def test_the_page_scripts_hold_no_chinese_words():
     assert cjk == []
 
 
+def _board_js(game: str) -> str:
+    """The page's scripts for ``game``: the machinery's and the game's board."""
+    return "".join(p.read_text(encoding="utf-8")
+                   for p in (WEB / "static" / "app.js", GAME_STATIC[game] / "board.js"))
+
+
 def _keys_used(js: str) -> set[str]:
     return set(re.findall(r"\bt\(\"([a-z0-9_]+)\"\)", js))
 
@@ -123,13 +129,25 @@ def test_every_word_the_scripts_ask_for_exists_in_both_languages():
 
     words = merged(STRINGS)
     assert set(words["zh"]) == set(words["en"])
-    used = _keys_used(_static_text())
+    used = _keys_used(_board_js("xianniu"))
     assert len(used) > 30 and used - set(words["zh"]) == set()
     dynamic = {f"k_{k}" for k in KINDS if k != "set"} | {f"k_set{n}" for n in range(1, 5)}
     dynamic |= {f"act_{k}" for k in ACTION_KINDS} | {f"r_{r}" for r in REASONS_EN}
     dynamic |= {f"ph_{p}" for p in ("qiangci", "lead", "kou_ask", "trick", "discard", "over")}
     dynamic |= {f"end_{e}" for e in ("kou", "table full", "lead holder has no cards")}
     dynamic |= {f"role_{r}" for r in ("头家", "二家", "三家")}
+    assert dynamic - set(words["zh"]) == set()
+
+
+def test_every_word_the_dingniu_board_asks_for_exists_in_both_languages():
+    from analyzer.dingniu.rules import TILES
+    from analyzer.dingniu.web_strings import STRINGS
+
+    words = merged(STRINGS)
+    used = _keys_used(_board_js("dingniu"))
+    assert len(used) > 30 and used - set(words["zh"]) == set()
+    dynamic = {f"tile_{t.name}" for t in TILES} | {f"seat_{s}" for s in range(4)}
+    dynamic |= {"end_normal", "end_suan"}
     assert dynamic - set(words["zh"]) == set()
 
 
