@@ -232,15 +232,15 @@ class _Race:
     """The deals played so far (one row per deal, one column per action) and the sums the
     race reads: per action Σx and, over the deals all racing actions share, Σ x_a x_b."""
 
-    def __init__(self, k: int, samples: int):
-        self.rows = np.empty((samples, k), dtype=np.int64)
+    def __init__(self, k: int):
+        self.batches: list[np.ndarray] = []  # grown as deals come: memory follows n
         self.n = 0
         self.active = np.ones(k, dtype=np.int64)
         self.total = np.zeros(k)
         self.gram = np.zeros((k, k))
 
     def add(self, got: np.ndarray) -> None:
-        self.rows[self.n:self.n + len(got)] = got
+        self.batches.append(got)
         self.n += len(got)
         on = np.flatnonzero(self.active)
         x = got[:, on].astype(np.float64)
@@ -281,7 +281,7 @@ class _Race:
 def _run_race(position, seat, picks, known, rk, pol, samples, precision, seed,
               progress) -> tuple[_Race, int, str]:
     k = len(picks)
-    race = _Race(k, samples)
+    race = _Race(k)
     per_batch = CHUNKS * PER_CHUNK
     dealt, batch = 0, 0
     while True:
@@ -307,7 +307,7 @@ def _run_race(position, seat, picks, known, rk, pol, samples, precision, seed,
 def _values(race: _Race, groups: list[list[Action]], seat: int,
             best: int) -> list[ActionValue]:
     """Each group's value and its paired difference to ``best``, ranked best first."""
-    rows = race.rows[:race.n]
+    rows = np.concatenate(race.batches)
     vals = []
     for a, g in enumerate(groups):
         col = rows[:, a]
