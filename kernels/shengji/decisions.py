@@ -105,6 +105,7 @@ def _begin(scratch, dealt, res, chance, levels, banker, st_cls, st_suit, st_seat
     st[ST_GRAB], st[ST_PRIORITY], st[ST_BANKER] = 0, banker, banker
     st[ST_LEVEL], st[ST_ROUND] = levels[banker % 2], 1
     res[W_REBEL] = -1
+    st[ST_SEAT] = -1  # as whole._open_round: no standing declarer
     if st_cls != CLS_NONE:
         st[ST_CLS], st[ST_SUIT], st[ST_SEAT] = st_cls, st_suit, st_seat
         st[ST_DECLARERS] = 1 << st_seat
@@ -300,12 +301,11 @@ def _rebel_option(seat, rebel, levels, params, rng, deck, deals, alog, chance, t
         copy_rows(hands, deals[1])
         st[ST_GRAB], st[ST_PRIORITY], st[ST_BANKER] = 1, rebel_seat, -1
         res[W_REBEL], res[W_GRAB] = rebel_seat, 1
+    taker = -1
+    while taker < 0:  # as whole._bidding: rounds from the priority seat (declare_start)
         _declare_round(hands, levels, st, params, rng, alog, chance, dcls, dsuit, res, pol,
                        hp, kn)
         taker = _end_round(hands, levels, st, params, rng, chance, res)
-    else:
-        taker = _rounds_from(st[ST_PRIORITY], 0, levels, params, rng, alog, chance, res,
-                             pol, hp, scratch)
     _kitty_and_play(taker, False, levels, params, rng, alog, chance, tlog, res, pol, hp,
                     scratch)
 
