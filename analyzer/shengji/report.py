@@ -1,0 +1,387 @@
+"""郑州双升's section of the strategy report: what it runs, its tables and its words.
+
+Nothing is computed here that the package's own functions do not compute: the exact deal
+odds (:mod:`.odds`), the statistics of whole hands (:mod:`.analysis`) and the team duplicate
+tournaments (:mod:`.tournament`). Both presets run every part, side by side, from the same
+part seeds, so they are compared on the same deals. Each part's seed spawns from the
+section's root (:func:`analyzer.report.seed_sequence` with the key ``shengji``), and
+:func:`commands` names the ``xianniu shengji`` commands that reproduce each part alone. The
+figures are drawn by :mod:`.analysis_plots`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from ..report.labels import SHARED, Labels
+from ..report.section import MIN_HANDS, ReportSpec, seed_sequence
+from .rules import PRESETS, get_rules
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from ..report.render import Block
+
+KEY = "shengji"
+RULE_NAMES = tuple(PRESETS)  # zhengzhou (the default) and classic, side by side
+PARTS = ("odds", "outcomes", "banker", "values", "rule_effect", "ladder", "pimc",
+         "kou_random")
+LADDERS = {"ladder": "heuristic,random", "pimc": "pimc,heuristic"}
+ODDS_LEVEL = 2
+BY_LEVEL = ("2", "5", "10", "K", "A")
+KERNEL_POLICIES = ("random", "heuristic")
+TABLES = ("shengji_odds", "shengji_kou_di", "shengji_points", "shengji_levels",
+          "shengji_banker", "shengji_values", "shengji_rule_effect", "shengji_ladder")
+FIGURES = ("shengji_outcomes", "shengji_banker", "shengji_values")
+assert RULE_NAMES[0] == get_rules().name
+
+TEXT: dict[str, tuple[str, str]] = {
+    "sec_shengji": ("郑州双升", "zhengzhou shengji (双升)"),
+    "step_shengji": ("双升：两种规则下的发牌概率、整局统计、反事实价值、规则开关、策略阶梯",
+                     "shengji: odds, whole-hand statistics, values, rule switches, ladder "
+                     "under both presets"),
+    "intro_shengji": (
+        "双升是四人两队、两副牌 108 张的升级游戏：每人 25 张，底牌 8 张；规则与未定之处见 "
+        "docs/shengji.md 与 SHENGJI-RULES。两种规则并列：zhengzhou（郑州双升：亮主须带同色王、"
+        "造反、扒鸡窝、抠底按对数翻倍）与 classic（常见的拖拉机：无造反、无扒鸡窝、抠底按张数"
+        "翻倍、闲家一次最多升 3 级），两者用同样的牌与种子。每局都是从发牌开始的整局（造反、"
+        "亮主、扣底、扒鸡窝、出牌），两队都在 L 级（默认 2），座位 0 先坐庄；除策略阶梯外四家"
+        "都用 {policy} 策略。",
+        "shengji is a four-player, two-team climbing game with two decks (108 cards): 25 "
+        "cards each and an 8-card kitty; docs/shengji.md and SHENGJI-RULES have the rules "
+        "and their readings. Two presets side by side, on the same deals and seeds: "
+        "zhengzhou (a level card declares only beside its joker, 造反 redeals, 扒鸡窝 "
+        "kitty swaps, kitty capture doubles per pair) and classic (the common tuolaji: no "
+        "造反, no 扒鸡窝, kitty capture doubles per card, attackers gain at most 3 levels a "
+        "hand). Every hand is a whole hand from the deal (造反, declaring, the bury, 扒鸡窝, "
+        "the play), both teams at level L (2 unless stated), seat 0 the banker going in; "
+        "every seat plays the {policy} policy except in the ladder."),
+    "sj_per_preset": ("每种规则 {n}", "{n} per preset"),
+    "sj_colon": ("：", ": "),
+    "sj_h_odds": ("发牌的精确概率（一家 25 张，{level} 级）", "Exact deal odds (one seat's 25 "
+                  "cards, level {level})"),
+    "sj_odds_text": ("精确值由计数得到，旁列内核发牌的蒙特卡洛估计与 95% 置信区间作为核对。",
+                     "Exact by counting, beside a Monte Carlo estimate from the kernels' deals "
+                     "with its 95% CI, as a check."),
+    "sj_h_kou": ("抠底：概率与按倍数的价值", "Kitty capture (抠底): how often, and its value "
+                 "by multiplier"),
+    "sj_kou_text": ("闲家赢最后一墩即抠底，底牌分乘以倍数加给闲家。启发式策略扣底从不扣分牌，所以它的抠底不加分；"
+                    "下表另列四家都随机出牌（底牌常有分）的结果。“庄家方因抠底少升的级”为同一"
+                    "局去掉抠底所加分数后庄家方的级数差；“因抠底丢庄”为本可守庄、因抠底而下台的局。",
+                    "The attackers capture the kitty when they win the last trick: the kitty's "
+                    "points times the multiplier go to them. The heuristic never buries a point "
+                    "card, so its kitty captures add nothing; the tables also show every seat "
+                    "random (its kitty often holds points). \"Banker levels lost\" is the "
+                    "banker side's level swing as played less the swing of the same hand "
+                    "without the added points; \"bank lost\" counts hands the banker side "
+                    "would have held without them."),
+    "sj_h_dist": ("闲家得分与升级的分布", "Attackers' points and level changes"),
+    "sj_h_banker": ("庄家方优势：按级别与主的种类", "The banker side's advantage by level and "
+                    "trump kind"),
+    "sj_banker_text": ("两队都在 L 级，各级别用同样的牌；“无主”为打无主的局（对王亮主或翻底翻到王）。"
+                       "级数差：庄家方守庄所升的级，或减去闲家所升的级。",
+                       "Both teams at level L, the same deals at every level; NT hands are those "
+                       "played without a trump suit (a joker pair declared, or a joker drawn "
+                       "from the kitty). Level swing: levels the banker side gains, or minus "
+                       "the levels the attackers gain."),
+    "sj_h_values": ("对王、级牌与主牌的价值（反事实，同一副牌换一张）",
+                    "What a joker pair, a level card and a trump are worth (counterfactual, one "
+                    "swap on the same deal)"),
+    "sj_values_text": ("每副牌先照发的牌打一局，再在随机一家手中用一次与他家的换牌做成（或拆散）该"
+                       "牌型，从同一随机流重打；差值为该家所在队“有 − 无”的级数差与闲家得分（坐庄"
+                       "时计负）。主与级牌按原局最终的主与级别；换出的是一张副牌。",
+                       "Each deal is played as dealt, then again from the same stream after one "
+                       "swap with another seat makes (or breaks) the pattern in a random seat's "
+                       "hand; the difference is the seat's team's level swing and net attackers' "
+                       "points (negative when it banks), with − without. Trump and level are "
+                       "those the hand as dealt ended with; the card given away is a plain one."),
+    "sj_h_rules": ("扒鸡窝与造反改变了多少（同一副牌，规则开与关）",
+                   "How much 扒鸡窝 and 造反 change (the same deals, the rule on and off)"),
+    "sj_rules_text": ("同一副牌、同一随机流各打一次规则开与关，其余规则不变；差值为配对差。",
+                      "Each deal is played with the rule on and with it off from the same "
+                      "stream, the rest of the preset unchanged; differences are paired."),
+    "sj_h_ladder": ("策略阶梯（两队复式：换边再打同一副牌）", "Policy ladder (team duplicate: "
+                    "each deal again with the teams swapped)"),
+    "sj_decision_note": ("扣底与亮主的决策查询（analyzer/shengji/decision.py）尚未并入本报告。",
+                         "The bury and declaring decision queries (analyzer/shengji/"
+                         "decision.py) are not part of this report yet."),
+    "sj_rules": ("规则", "preset"),
+    "sj_feature": ("牌型", "feature"),
+    "sj_exact": ("精确值", "exact"),
+    "sj_mc": ("蒙特卡洛 [95% 置信区间]", "Monte Carlo [95% CI]"),
+    "sj_stat": ("统计量", "statistic"),
+    "sj_p_kou": ("P(抠底)", "P(kitty capture)"),
+    "sj_kou_pts": ("抠底所加分/局", "points it adds per hand"),
+    "sj_kou_lv": ("庄家方因抠底少升的级/局", "banker levels lost per hand"),
+    "sj_kou_bank": ("P(因抠底丢庄)", "P(bank lost to it)"),
+    "sj_mult": ("倍数", "multiplier"),
+    "sj_policy": ("策略", "policy"),
+    "sj_p_mult": ("P(此倍数)", "P(this multiplier)"),
+    "sj_given": ("（在此倍数下）", " (given it)"),
+    "sj_level": ("级别 L", "level L"),
+    "sj_kind": ("主", "trump"),
+    "sj_kind_all": ("全部", "all"),
+    "sj_kind_suit": ("有主", "suit"),
+    "sj_kind_nt": ("无主", "NT"),
+    "sj_p_hold": ("P(庄家方守庄)", "P(banker side holds)"),
+    "sj_swing": ("庄家方级数差/局", "banker level swing per hand"),
+    "sj_att_pts": ("闲家得分/局", "attackers' points per hand"),
+    "sj_pattern": ("牌型", "pattern"),
+    "sj_role": ("该家所在队", "the seat's team"),
+    "sj_role_all": ("全部", "all"),
+    "sj_role_banker_team": ("先坐庄的队", "banker team going in"),
+    "sj_role_defenders": ("先做闲家的队", "defenders going in"),
+    "sj_val_lv": ("价值（级/局）", "value (levels per hand)"),
+    "sj_val_pts": ("价值（闲家分/局）", "value (attackers' points per hand)"),
+    "sj_pairs": ("换牌的副数 n", "swapped deals n"),
+    "sj_made": ("做成占比", "share made"),
+    "pat_big_joker_pair": ("对大王", "big joker pair"),
+    "pat_small_joker_pair": ("对小王", "small joker pair"),
+    "pat_level_card": ("多一张级牌", "one more level card"),
+    "pat_trump": ("多一张主（主花色）", "one more trump (of the trump suit)"),
+    "sw_bajiwo": ("扒鸡窝", "扒鸡窝 (kitty swap)"),
+    "sw_rebel": ("造反", "造反 (redeal)"),
+    "sj_switch": ("规则", "rule"),
+    "sj_on": ("开", "on"),
+    "sj_off": ("关", "off"),
+    "sj_diff": ("开 − 关", "on − off"),
+    "sj_acted": ("P(规则起作用)", "P(rule acted)"),
+    "sj_changed": ("P(该局有变)", "P(hand changed)"),
+    "sj_lv_diff": ("级/副牌 A − B", "levels per deal A − B"),
+    "sj_pt_diff": ("闲家分/副牌 A − B", "attackers' points per deal A − B"),
+    "sj_points_axis": ("闲家得分（抠底后）", "attackers' points (after kitty capture)"),
+    "sj_share": ("局数占比", "share of hands"),
+    "sj_level_change": ("升级（庄家方 + / 闲家 −）", "level change (banker side + / "
+                        "attackers −)"),
+    "sj_take": ("闲家上台", "attackers take the bank"),
+    "sj_banker_plus": ("庄 +{k}", "banker +{k}"),
+    "sj_att_plus": ("闲 上台+{k}", "attackers +{k}"),
+    "sj_by_level_title": ("庄家方守庄的概率，按级别", "P(banker side holds) by level"),
+    "sj_dist_title": ("闲家得分分布", "distribution of the attackers' points"),
+    "sj_change_title": ("升级分布", "level changes"),
+    "sj_values_title": ("反事实价值（级/局）", "counterfactual value (levels per hand)"),
+    "sj_values_pts_title": ("反事实价值（闲家分/局）", "counterfactual value (attackers' points "
+                            "per hand)"),
+    "sj_threshold": ("下台线 {turn} 分", "turnover at {turn}"),
+    "sj_mean_points": ("一家 25 张的平均分", "mean points in 25 cards"),
+    "sj_mean_trump": ("主的平均张数（{trump}）", "mean trump length ({trump})"),
+    "feat_declare_any": ("能亮主（含对王）", "can declare (joker pairs included)"),
+    "feat_declare_suited": ("能亮花色主", "can declare a suit"),
+    "feat_joker_pair": ("有对王", "holds a joker pair"),
+    "feat_big_joker_pair": ("有对大王", "holds the big joker pair"),
+    "feat_small_joker_pair": ("有对小王", "holds the small joker pair"),
+    "feat_rebel": ("分不足 15，可造反", "under 15 points (may 造反)"),
+}
+T = Labels(TEXT, base=SHARED)
+
+
+def sizes(hands: int) -> dict[str, int]:
+    """Per preset: whole hands of the outcomes, deals at each level, deals of the values
+    (each plays up to four more hands), deals of each rule switch (played on and off), of
+    the heuristic − random and pimc − heuristic matches, and of the odds check. At
+    ``--hands 100`` (the least) this is the quick size the tests use."""
+    h = int(hands)
+    return {"outcomes": max(200, h // 8), "banker": max(100, h // 80),
+            "values": max(50, h // 100), "rule_effect": max(100, h // 80),
+            "ladder": max(20, h // 40), "pimc": max(2, h // 20_000),
+            "odds": max(1000, h // 4), "kou_random": max(200, h // 8)}
+
+
+QUICK = sizes(MIN_HANDS)
+
+
+def policy_of(spec: ReportSpec) -> str:
+    """The policy of every seat: ``--policy`` when it names one 双升 kernel policy (random or
+    heuristic), else the heuristic (``--policy`` may name 掀牛's three seats)."""
+    p = str(spec.policy).strip().lower()
+    return p if p in KERNEL_POLICIES else "heuristic"
+
+
+def seeds(spec: ReportSpec, root: np.random.SeedSequence | None = None) -> dict[str, int]:
+    """One seed per part, spawned from ``root`` (default: the section's root for
+    ``spec.seed``); both presets play the same seeds."""
+    root = root if root is not None else seed_sequence(spec.seed, KEY)
+    return {p: int(c.generate_state(1)[0]) for p, c in zip(PARTS, root.spawn(len(PARTS)))}
+
+
+def command(part: str, preset: str, spec: ReportSpec, s: dict[str, int]) -> str:
+    """The ``xianniu shengji`` command that reproduces one part of one preset alone."""
+    n, pol = sizes(spec.hands)[part], policy_of(spec)
+    common = f"--deals {n} --rules {preset} --policy {pol} --seed {s[part]}"
+    if part == "odds":
+        return (f"xianniu shengji odds --level {ODDS_LEVEL} --deals {n} --rules {preset} "
+                f"--seed {s[part]}")
+    if part in LADDERS:
+        return (f"xianniu shengji tournament --policies {LADDERS[part]} --deals {n} "
+                f"--rules {preset} --seed {s[part]}")
+    if part == "kou_random":  # 摳底 where the kitty holds points: every seat random
+        return (f"xianniu shengji stats outcomes --deals {n} --rules {preset} --policy random "
+                f"--seed {s[part]}")
+    if part == "banker":
+        return f"xianniu shengji stats banker {common} --levels {','.join(BY_LEVEL)}"
+    return f"xianniu shengji stats {part.replace('_', '-')} {common}"
+
+
+def commands(spec: ReportSpec, s: dict[str, int] | None = None) -> list[str]:
+    """Every part's command, preset by preset (the default preset first); kou_random only
+    when the policy is not random already."""
+    s = s if s is not None else seeds(spec)
+    return [command(p, r, spec, s) for r in RULE_NAMES for p in parts(spec)]
+
+
+def parts(spec: ReportSpec) -> tuple[str, ...]:
+    """The parts the section runs under ``spec``."""
+    return PARTS if policy_of(spec) != "random" else PARTS[:-1]
+
+
+@dataclass
+class ShengjiData:
+    """The section's tables and what made them."""
+
+    spec: ReportSpec
+    seeds: dict[str, int]
+    tables: dict[str, pd.DataFrame]
+
+
+def _est(e: dict, **extra) -> dict[str, Any]:
+    """A flat row: ``extra``, then value, CI and n of the estimate ``e``."""
+    return {**extra, "value": e["value"], "ci_low": e["low"], "ci_high": e["high"],
+            "n": e["n"]}
+
+
+def _odds_rows(r, n: int, seed: int) -> list[dict[str, Any]]:
+    from .odds import odds_table
+
+    d = odds_table(r, ODDS_LEVEL, None, n, seed)
+    rows = [{"feature": f["feature"], "exact": f["exact"],
+             **_est(f["monte_carlo"])} for f in d["features"]]
+    pts = d["points"]["mean"]
+    rows.append({"feature": "mean_points", "exact": pts["exact"], **_est(pts["monte_carlo"])})
+    for b in d["trump_length"]:
+        m = b["mean"]
+        rows.append({"feature": f"mean_trump_{b['trump']}", "exact": m["exact"],
+                     **_est(m["monte_carlo"])})
+    return rows
+
+
+def _outcome_rows(d: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """The 摳底, points and level-change rows of one preset's :func:`analysis.outcomes`."""
+    kou = [_est(d[k], statistic=k, multiplier=0) for k in
+           ("p_kou_di", "points_added_per_hand", "banker_levels_lost_per_hand",
+            "p_bank_lost_to_kou_di")]
+    for b in d["by_multiplier"]:
+        kou += [_est(b[k], statistic=k, multiplier=b["multiplier"])
+                for k in ("p", "points_added", "banker_levels_lost", "p_bank_lost")]
+    pts = [_est(e, points=e["points"]) for e in d["attacker_points_distribution"]]
+    lv = [_est(e, code=e["code"], label=e["label"]) for e in d["level_change"]]
+    return {"shengji_kou_di": kou, "shengji_points": pts, "shengji_levels": lv}
+
+
+def _side_rows(side: dict[str, Any], **extra) -> list[dict[str, Any]]:
+    rows = []
+    for kind in ("all", "suit", "nt"):
+        for stat in ("p_banker_holds", "banker_swing", "attacker_points"):
+            rows.append(_est(side[kind][stat], **extra, trump=kind, statistic=stat))
+    rows.append(_est(side["p_nt"], **extra, trump="nt", statistic="p_nt"))
+    return rows
+
+
+def _preset_rows(name: str, spec: ReportSpec, s: dict[str, int]) -> dict[str, list[dict]]:
+    """Every table's rows of one preset, each stamped with the preset and its part's seed."""
+    from . import analysis
+    from .tournament import tournament, tournament_dict
+
+    r, n, pol = get_rules(name), sizes(spec.hands), policy_of(spec)
+    out: dict[str, list[dict]] = {t: [] for t in TABLES}
+
+    def add(table: str, part: str, rows: list[dict]) -> None:
+        out[table] += [{"rules": name, **row, "seed": s[part]} for row in rows]
+
+    add("shengji_odds", "odds", _odds_rows(r, n["odds"], s["odds"]))
+    for table, rows in _outcome_rows(analysis.outcomes(n["outcomes"], r, pol,
+                                                       s["outcomes"])).items():
+        add(table, "outcomes", [{"policy": pol, **row} for row in rows])
+    if "kou_random" in parts(spec):
+        # the heuristic buries no point cards, so 摳底 is also shown with every seat random
+        add("shengji_kou_di", "kou_random", [{"policy": "random", **row} for row in
+                                             _outcome_rows(analysis.outcomes(
+                                                 n["kou_random"], r, "random",
+                                                 s["kou_random"]))["shengji_kou_di"]])
+    add("shengji_banker", "banker", [row for b in analysis.banker_by_level(
+        n["banker"], r, pol, s["banker"], BY_LEVEL)["by_level"]
+        for row in _side_rows(b, level=b["level"])])
+    add("shengji_values", "values", [
+        {"pattern": v["pattern"], "role": v["role"], "share_made": v["share_made"],
+         **{f"{k}_{c}": v[k][x] for k in ("levels", "points")
+            for c, x in (("value", "value"), ("ci_low", "low"), ("ci_high", "high"))},
+         "n": v["pairs"]} for v in analysis.values(n["values"], r, pol, s["values"])["rows"]])
+    eff = analysis.rule_effect(n["rule_effect"], r, pol, s["rule_effect"])
+    add("shengji_rule_effect", "rule_effect", [
+        _est(e, switch=sw["switch"], preset_value=sw["preset_value"], arm=arm, statistic=stat)
+        for sw in eff["switches"]
+        for arm, stats in (("on", sw["on"]), ("off", sw["off"]), ("diff", sw["diff"]))
+        for stat, e in stats.items()] + [
+        _est(sw[k], switch=sw["switch"], preset_value=sw["preset_value"], arm="on",
+             statistic=k) for sw in eff["switches"] for k in ("p_acted", "p_changed")])
+    for part, pols in LADDERS.items():
+        d = tournament_dict(*tournament(pols, n[part], r, s[part]))
+        add("shengji_ladder", part, [
+            _est(row[k], a=row["a"], b=row["b"], statistic=k)
+            for row in d["differences"] for k in ("levels", "attacker_points")])
+    return out
+
+
+def section_tables(spec: ReportSpec, s: dict[str, int]) -> dict[str, pd.DataFrame]:
+    """The section's tables from the part seeds ``s``, both presets, every row with its n,
+    95% CI and seed."""
+    rows: dict[str, list[dict]] = {t: [] for t in TABLES}
+    for name in RULE_NAMES:
+        for table, rs in _preset_rows(name, spec, s).items():
+            rows[table] += rs
+    return {t: pd.DataFrame(rs) for t, rs in rows.items()}
+
+
+class ShengjiSection:
+    """郑州双升 in the report, both presets side by side: exact odds, 摳底, points and level
+    changes, the banker side by level and trump kind, counterfactual values, 扒雞窩 and 造反
+    on and off, and the policy ladder."""
+
+    key = KEY
+    labels = T
+    outputs = (*TABLES, *FIGURES)
+
+    def title(self, lang: str) -> str:
+        return T("sec_shengji", lang)
+
+    def check(self, spec: ReportSpec) -> None:
+        pass  # --rules concerns 掀牛; 双升 plays both its presets; --policy: policy_of
+
+    def steps(self, spec: ReportSpec) -> int:
+        return 1
+
+    def run(self, spec: ReportSpec, root: np.random.SeedSequence,
+            progress: Callable[[str], None]) -> ShengjiData:
+        progress(T("step_shengji", spec.lang))
+        s = seeds(spec, root)
+        return ShengjiData(spec, s, section_tables(spec, s))
+
+    def tables(self, data: ShengjiData) -> dict[str, pd.DataFrame]:
+        return data.tables
+
+    def figures(self, data: ShengjiData, lang: str) -> dict[str, Figure]:
+        from .analysis_plots import figures
+
+        return figures(data, lang)
+
+    def blocks(self, data: ShengjiData, lang: str) -> list[Block]:
+        from .analysis_plots import blocks
+
+        return blocks(data, lang)
+
+
+SECTION = ShengjiSection()

@@ -1,0 +1,101 @@
+"""双升's report section at its quick size (``--hands 100``): it writes its tables and
+figures, every number on its page carries n and a 95% CI in both languages, its seeds come
+from its own key, and its commands reproduce its numbers."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import zlib
+
+import pandas as pd
+import pytest
+
+from analyzer.cli import main
+from analyzer.report import MIN_HANDS, ReportSpec, build_report, registered, seed_sequence
+from analyzer.report import fonts
+from analyzer.shengji import report as sr
+from analyzer.shengji.analysis_plots import blocks
+
+CI = re.compile(r"\[[^\]]*,[^\]]*\]")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("sj") / "report"
+    rep = build_report(hands=MIN_HANDS, seed=2, out=out, lang="zh", sections=["shengji"])
+    return out, rep
+
+
+def test_the_section_is_registered_and_seeds_from_its_key():
+    assert "shengji" in [s.key for s in registered()]
+    spec = ReportSpec(hands=MIN_HANDS, seed=2)
+    root = seed_sequence(2, "shengji")
+    assert root.spawn_key == (zlib.crc32(b"shengji"),)
+    assert sr.seeds(spec) == sr.seeds(spec, seed_sequence(2, "shengji"))
+    assert sr.seeds(spec) != sr.seeds(ReportSpec(hands=MIN_HANDS, seed=3))
+    assert sr.sizes(MIN_HANDS) == sr.QUICK and sr.QUICK["pimc"] == 2
+
+
+def test_writes_every_table_and_figure(built):
+    out, rep = built
+    names = {p.name for p in out.iterdir()}
+    assert names == ({"report.md", "report.html"} | {f"{t}.csv" for t in sr.TABLES}
+                     | {f"{f}.png" for f in sr.FIGURES})
+    for t in sr.TABLES:
+        df = pd.read_csv(out / f"{t}.csv")
+        assert set(df["rules"]) == set(sr.RULE_NAMES), t
+        assert {"n", "seed"} <= set(df.columns) and (df["n"] >= 0).all() and df["n"].max() > 0, t
+        assert set(df["seed"]) <= set(rep.data.result("shengji").seeds.values()), t
+
+
+def _cells(bs) -> list[str]:
+    return [str(v) for b in bs if b.kind == "table" for v in b.content.to_numpy().ravel()]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_every_number_on_the_page_has_n_and_a_ci(built, lang):
+    data = built[1].data.result("shengji")
+    bs = blocks(data, lang)
+    tables = [b for b in bs if b.kind == "table"]
+    assert len(tables) == 8
+    for b in tables:
+        assert any(CI.search(str(v)) for v in b.content.to_numpy().ravel())
+    for cell in _cells(bs):
+        if CI.search(cell):
+            assert re.search(r"\(n=[\d,]+\)$", cell), cell
+        else:  # labels, and exact odds (exact: no sampling error)
+            assert not re.search(r"\d\.\d", cell) or cell.endswith("%") or \
+                re.fullmatch(r"\d+\.\d{3}", cell), cell
+    text = " ".join(str(b.content) for b in bs if b.kind == "p")
+    for p in sr.parts(data.spec):  # every part's seed is stated
+        assert str(data.seeds[p]) in text
+    cmds = [c for b in bs if b.kind == "code" for c in b.content]
+    assert set(cmds) == set(sr.commands(data.spec, data.seeds))
+    assert all(c.startswith("xianniu shengji ") for c in cmds)
+    kinds = [b.kind for b in bs if b.kind in ("h2", "code")]
+    assert kinds == ["h2", "code"] * 7  # every part states its own commands
+    cmap = fonts.charmap()
+    missing = {c for c in " ".join(_cells(bs)) + text if not c.isspace() and c not in cmap}
+    assert not missing, "".join(sorted(missing))
+
+
+def test_a_stated_command_reproduces_its_numbers(built, capsys):
+    out, rep = built
+    data = rep.data.result("shengji")
+    cmd = sr.command("outcomes", "classic", data.spec, data.seeds)
+    assert main(shlex.split(cmd)[1:] + ["--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    kou = pd.read_csv(out / "shengji_kou_di.csv")
+    row = kou[(kou["rules"] == "classic") & (kou["statistic"] == "p_kou_di")].iloc[0]
+    assert d["p_kou_di"]["value"] == pytest.approx(row["value"])
+    assert d["p_kou_di"]["n"] == row["n"] == sr.QUICK["outcomes"]
+
+
+def test_english_page_and_policy_choice(tmp_path):
+    spec = ReportSpec(hands=MIN_HANDS, policy="random", lang="en")
+    assert sr.policy_of(spec) == "random"
+    assert sr.policy_of(ReportSpec(hands=MIN_HANDS, policy="heuristic,random,random")) == \
+        "heuristic"
+    assert "--policy random" in sr.command("values", "zhengzhou", spec, sr.seeds(spec))
