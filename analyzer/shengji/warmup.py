@@ -5,12 +5,12 @@ from __future__ import annotations
 
 def warmup() -> None:
     """Run ``simulate`` (counts and per-hand rows, whole and play-only hands), the team
-    ``tournament`` and the ``odds`` deal kernels once on tiny inputs, both presets (cached
-    on disk)."""
+    ``tournament``, the ``odds`` deal kernels and the ``stats`` kernels once on tiny
+    inputs, both presets (cached on disk)."""
     from kernels.rng import states_from_seed
 
     from ..core.runner import RunSpec
-    from . import batch
+    from . import analysis, batch
     from .odds import kernel_monte_carlo
     from .rules import PRESETS
     from .tournament import tournament
@@ -22,3 +22,6 @@ def warmup() -> None:
             batch.task_rows(spec, states_from_seed(0, 1), 8)
         kernel_monte_carlo(rules, 2, None, 8, 0)
         tournament("heuristic,random", 2, name)
+        analysis.outcomes(2, rules)
+        analysis.values(2, rules)
+        analysis.banker_by_level(2, rules, levels=(2, 5))
