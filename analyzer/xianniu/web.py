@@ -179,6 +179,12 @@ class XianniuTable:
         if self.state.current_player() != HUMAN:
             raise Conflict("it is not your turn")
         version, record = self.version, record_of(self.state)
+        legal = self.state.legal_actions()
+        if len(legal) == 1:  # nothing to choose: nothing to estimate
+            forced = {"seat": HUMAN, "forced": True, "separated": True, "deals": 0,
+                      "actions": [{"action": action_json(self.state, HUMAN, legal[0])}]}
+            self.advice[version] = forced
+            return lambda progress: forced
         advisor = self._advisor_fn()
 
         def task(progress: Progress) -> dict[str, Any]:

@@ -19,9 +19,12 @@ ADVICE = {"samples": 64, "precision": 5.0}
 SAVED: dict[str, object] = {}
 
 
-def _slow_advise(record, **kwargs):
-    """The real advice, a little slower, so that the progress indicator can be seen."""
-    time.sleep(0.6)
+def _slow_advise(record, _calls=[0], **kwargs):
+    """The real advice; the first one a little slower, so that the progress indicator can
+    be seen (the page shows it while any advice is computed)."""
+    _calls[0] += 1
+    if _calls[0] == 1:
+        time.sleep(1.0)
     return advise(record, **kwargs)
 
 
@@ -68,11 +71,16 @@ def _play_hand(page, advice: bool) -> int:
         if advice:
             table = page.wait_for_selector(f"#advice .advice-table[data-version='{version}']")
             assert table.query_selector_all("tr[data-row]")
-            assert "n=" in table.inner_text() or "样本=" in table.inner_text()
+            forced = page.get_attribute("#board", "data-legal") == "1"
+            text = table.inner_text()
+            assert ("唯一选择" in text) if forced else ("样本=" in text), text
         else:
             assert page.locator("#advice").is_hidden()
         chips = page.locator("button.legal-play")
-        if chips.count():
+        xian = page.locator("#actions button.act[data-kind='xian']")
+        if xian.count():  # refuse the 扣: the hand goes on, more decisions to click
+            xian.click()
+        elif chips.count():
             for c in chips.first.get_attribute("data-cards").split(" "):
                 page.click(f"#hand .card[data-card='{c}']")
             page.click("#play-btn:not([disabled])")
@@ -112,8 +120,9 @@ def test_whole_hands_by_clicking_with_advice_off_then_on(page, capsys):
         if advice and page.get_attribute("#board", "data-turn") == "me":
             # the progress indicator shows while the advice is computed
             page.wait_for_selector("#advice .progress", state="visible", timeout=5000)
-        _play_hand(page, advice)
+        decisions = _play_hand(page, advice)
         record, path = _review_and_save(page, f"hand-{seed}.json")
+        assert decisions >= 2 and page.locator("#review-table tr").count() == decisions + 1
         assert main(["replay", str(path)]) == 0
         assert "hand over" in capsys.readouterr().out
         SAVED[seed] = path

@@ -173,6 +173,7 @@
     const others = [1, 2].map((d) => (v.you + d) % 3);
     board.dataset.turn = v.over ? "over" : v.to_act === v.you ? "me" : "bot";
     board.dataset.version = v.version;
+    board.dataset.legal = v.legal.length;
     board.replaceChildren(
       el("div", { class: "felt" },
         el("div", { class: "opponents" }, others.map((s) => seatBox(v, s))),
@@ -203,7 +204,7 @@
       el("tr", {}, el("th", {}, t("advice")), el("th", {}, `${t("ev")} [${t("ci95")}]`)),
       adv.actions.map((r, i) => el("tr", { class: i === 0 ? "best" : "", "data-row": i },
         el("td", {}, actionNode(r.action), i === 0 ? " ✓" : ""),
-        el("td", {}, XN.estimate(r.ev, r.ci95, r.n)))));
+        el("td", {}, adv.forced ? t("forced") : XN.estimate(r.ev, r.ci95, r.n)))));
   }
 
   function renderAdvice() {
