@@ -107,9 +107,11 @@ TEXT: dict[str, tuple[str, str]] = {
                       "stream, the rest of the preset unchanged; differences are paired."),
     "sj_h_ladder": ("策略阶梯（两队复式：换边再打同一副牌）", "Policy ladder (team duplicate: "
                     "each deal again with the teams swapped)"),
-    "sj_decision_note": ("扣底与亮主的决策查询（analyzer/shengji/decision.py）尚未并入本报告。",
-                         "The bury and declaring decision queries (analyzer/shengji/"
-                         "decision.py) are not part of this report yet."),
+    "sj_decision_note": ("扣底、亮主、造反与甩牌的决策查询（xianniu shengji should-declare、bury、"
+                         "should-rebel、should-throw）逐手作答，不在本报告中列表。",
+                         "The bury, declaring, 造反 and throw decision queries (xianniu "
+                         "shengji should-declare, bury, should-rebel, should-throw) answer one "
+                         "hand at a time; they are not tabulated in this report."),
     "sj_rules": ("规则", "preset"),
     "sj_feature": ("牌型", "feature"),
     "sj_exact": ("精确值", "exact"),
@@ -186,10 +188,10 @@ def sizes(hands: int) -> dict[str, int]:
     the heuristic − random and pimc − heuristic matches, and of the odds check. At
     ``--hands 100`` (the least) this is the quick size the tests use."""
     h = int(hands)
-    return {"outcomes": max(200, h // 8), "banker": max(100, h // 80),
+    return {"outcomes": max(200, h // 16), "banker": max(100, h // 80),
             "values": max(50, h // 100), "rule_effect": max(100, h // 80),
             "ladder": max(20, h // 40), "pimc": max(2, h // 20_000),
-            "odds": max(1000, h // 4), "kou_random": max(200, h // 8)}
+            "odds": max(1000, h // 8), "kou_random": max(200, h // 16)}
 
 
 QUICK = sizes(MIN_HANDS)
