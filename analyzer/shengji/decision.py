@@ -31,8 +31,8 @@ from kernels.shengji.policies import H_BURY_POINTS, H_BURY_VOID, HEURISTIC_DEFAU
 
 from ..core.stats import Estimate, mean_ci
 from .bidding import CLASS_NAMES, classify_declaration
-from .cards import NT, RANK_NAMES, SUIT_SYMBOLS, as_cards, card_name, format_cards, \
-    parse_level, parse_trump, points
+from .cards import NT, RANK_NAMES, SUIT_SYMBOLS, as_cards, card_name, context, \
+    format_cards, parse_level, parse_trump, points
 from .rules import ShengjiRules, get_rules
 from .sim import POLICIES, rule_arrays
 
@@ -302,7 +302,23 @@ def _default_standing(one: int, two: int, lv: int, t: int, params) -> str:
     return ""
 
 
-def _bury_options(mine, one: int, two: int, ctx, candidates) -> tuple[list, list, np.ndarray]:
+def _void_buries(mine, cx) -> list[tuple[str, tuple[int, ...]]]:
+    """Per plain suit of at most 8 cards: bury all of it, then the lowest other cards
+    (plain before trump, point cards last)."""
+    out = []
+    for e in range(4):
+        held = cx.suit_cards(mine, e)
+        if not 0 < len(held) <= KITTY:
+            continue
+        rest = list((Counter(mine) - Counter(held)).elements())
+        rest.sort(key=lambda f: (cx.is_trump(f), points((f,)) > 0, cx.rung[f], f))
+        out.append((f"void {SUIT_SYMBOLS[e]}", tuple(sorted(held + tuple(rest[:KITTY -
+                                                                          len(held)])))))
+    return out
+
+
+def _bury_options(mine, one: int, two: int, ctx, cx, candidates
+                  ) -> tuple[list, list, np.ndarray]:
     hp = np.tile(HEURISTIC_DEFAULTS, (len(BURY_VARIANTS), 1))
     for k, (_, changes) in enumerate(BURY_VARIANTS):
         for i, v in changes.items():
@@ -314,6 +330,11 @@ def _bury_options(mine, one: int, two: int, ctx, candidates) -> tuple[list, list
         if (int(o), int(t)) not in planes:
             names.append(name)
             planes.append((int(o), int(t)))
+    for name, cards in _void_buries(mine, cx):
+        p = planes_of(cards)
+        if p not in planes:
+            names.append(name)
+            planes.append(p)
     for i, text in enumerate(candidates or ()):
         cards = _cards(text, f"CANDIDATE {i + 1}", KITTY)
         missing = Counter(cards) - Counter(mine)
@@ -336,7 +357,8 @@ def bury(hand, level, trump, seat: int = 0, banker: int | None = None, standing=
          policy: str = "heuristic", precision: float = 0.1, max_deals: int = 200_000,
          seed: int = 0, progress: Progress = None) -> DecisionResult:
     """``seat`` holds its 33 cards (hand and kitty) at trump ``trump``: rank the heuristic's
-    bury, its variants (``BURY_VARIANTS``) and ``candidates`` by the level change. The
+    bury, its variants (``BURY_VARIANTS``), a void of each plain suit of at most 8 cards
+    (``_void_buries``) and ``candidates`` by the level change. The
     standing declaration (for 扒雞窩) defaults to the cheapest one of ``trump`` the 33 cards
     show, made by ``seat``; "" means none (T was drawn from the kitty)."""
     r = get_rules(rules)
@@ -361,7 +383,8 @@ def bury(hand, level, trump, seat: int = 0, banker: int | None = None, standing=
     else:
         _copies(HAND33=mine, STANDING=shown)
     ctx = new_context(t, lv, r.nt_level_joker_tractor)
-    names, cards, buries = _bury_options(mine, one, two, ctx, candidates)
+    cx = context(lv, t, r.nt_level_joker_tractor)
+    names, cards, buries = _bury_options(mine, one, two, ctx, cx, candidates)
     fixed, sizes = _fixed()
     fixed[seat], sizes[seat], sizes[4] = (one, two), HAND33, 0
     if st[0] and st[2] != seat:
