@@ -98,7 +98,9 @@ def _play_out(client, sid, view, rng, advice_every=0):
 def test_whole_hands_show_no_hidden_card_before_the_end(client):
     rng = np.random.default_rng(11)
     for seed in (1, 2, 3):
-        sid, view = _new(client, seed)
+        r = client.post("/api/games", json={"options": {"seed": seed}})
+        sid, view = r.json()["id"], r.json()["view"]
+        _no_hidden(client, sid, r)
         assert view["seed"] is None  # the seed would tell the deal
         _no_hidden(client, sid, client.get(f"/api/games/{sid}"))
         view = _play_out(client, sid, view, rng, advice_every=4 if seed == 1 else 0)
