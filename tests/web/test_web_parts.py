@@ -234,3 +234,17 @@ def test_a_taken_port_is_one_clear_line(tmp_path):
         s.listen()
         port = s.getsockname()[1]
         assert main(["play", "--no-open", "--port", str(port)]) == 2
+
+
+def _remote(text: str) -> list[str]:
+    """References in ``text`` to anything but the page's own server."""
+    return (re.findall(r"https?://|//[a-z0-9.-]+\.[a-z]{2,}/|@import", text)
+            + re.findall(r"(?:src|href)=\"(?!/|data:)", text)
+            + re.findall(r"(?:src|href)=\"/(?!static/|game/)", text))
+
+
+def test_the_page_loads_nothing_from_the_network():
+    """Every asset is served by the package: no address outside the page's own server."""
+    assert _remote(_static_text()) == []
+    assert _remote('<script src="https://cdn.example.org/x.js"></script>') != []
+    assert _remote('<link href="fonts.css">') != []
