@@ -241,24 +241,11 @@ def _estimate2(hand, unseen, captured, beaters, w):
 
 
 @njit(cache=True)
-def _sure_point_play(am, ai, n, unseen, beaters, any_sure):
-    """True when one of the ``n`` listed actions is a sure play that scores points (with
-    ``any_sure``: any sure play)."""
-    for i in range(n):
-        if ai[i, 0] != ACT_PLAY:
-            continue
-        kind, size = ai[i, 1], ai[i, 2]
-        if (any_sure or play_points(kind, size) > 0) and is_sure(kind, size, ai[i, 3], ai[i, 4], unseen,
-                                                   beaters):
-            return True
-    return False
-
-
-@njit(cache=True)
-def _play_score2(kind, size, rank, k, mask, trick, hand, unseen, beaters, w):
-    """heuristic2's score of one play: the heuristic's, with the 牛/喜 points a play keeps or
-    gives up in its rank (a pair that leaves a 牛/喜 pair behind plans both), and a bonus for
-    a 亮子 lead that is not sure (it takes a higher 亮子 in one hand to beat it)."""
+def _play_score2(kind, size, rank, mask, trick, sure, hand, w):
+    """heuristic2's score of one play (``sure``: a lead nothing can beat): the heuristic's,
+    with the 牛/喜 points a play keeps or gives up in its rank (a pair that leaves a 牛/喜
+    pair behind plans both), and a bonus for a 亮子 lead that is not sure (it takes a higher
+    亮子 in one hand to beat it)."""
     rank_proxy = float(rank) if rank >= 0 else 6.0
     left, lost, plan = 0, 0, 0.0
     if kind == KIND_SET or kind == KIND_NIU or kind == KIND_XI:
@@ -275,7 +262,7 @@ def _play_score2(kind, size, rank, k, mask, trick, hand, unseen, beaters, w):
         if kind == KIND_NIU:
             s -= w[H_ANSWER_NIU]
         return s
-    if is_sure(kind, size, rank, k, unseen, beaters):
+    if sure:
         return 100.0 + w[H_LEAD_SURE] * size + w[H_LEAD_POINTS] * play_points(kind, size) \
             - w[H_BREAK] * left + w[H2_PLAN] * plan - w[H2_LOSE] * lost
     s = -w[H_LEAD_LOW] * rank_proxy - w[H_BREAK] * left - 2.0 * (size - 1) - w[H2_LOSE] * lost
@@ -302,31 +289,40 @@ def heuristic2_choice(phase_lead, phase_trick, phase_kou, phase_discard, seat, h
     if phase_discard:
         return heuristic_choice(phase_lead, phase_trick, phase_kou, phase_discard, seat, hand,
                                 unseen, captured, said_kou, gou_min, am, ai, n, beaters, w)
+    # the lead holder's 扣 and 紧牌 come first in the list; a 扣 once 够 waits for the scores
+    kou, tighten, cash_kou = -1, -1, False
     if phase_lead:
-        for i in range(n):
-            t = ai[i, 0]
-            if t == ACT_KOU:
+        for i in range(min(n, 2)):
+            if ai[i, 0] == ACT_KOU:
                 if captured >= gou_min:
-                    if w[H_KOU_WHEN_GOU] > 0.5 and not (
-                            w[H2_CASH] > 0.5 and _sure_point_play(am, ai, n, unseen, beaters,
-                                                               w[H2_CASH] > 1.5)):
-                        return i
+                    if w[H_KOU_WHEN_GOU] > 0.5:
+                        kou, cash_kou = i, w[H2_CASH] > 0.5
                 elif _estimate2(hand, unseen, captured, beaters, w) < w[H_KOU_BELOW]:
                     return i
-            elif t == ACT_TIGHTEN:
-                if sure_cards2(hand, unseen, beaters) >= w[H_TIGHTEN_AT]:
-                    return i
+            elif ai[i, 0] == ACT_TIGHTEN:
+                tighten = i
+        if kou >= 0 and not cash_kou:
+            return kou
     best, best_s = 0, -1e18
+    cashable = False  # a sure play to lead before the 扣 (H2_CASH)
     for i in range(n):
         if ai[i, 0] != ACT_PLAY:
             continue
-        kind = ai[i, 1]
+        kind, size = ai[i, 1], ai[i, 2]
         if kind == KIND_LONG_FENG or kind == KIND_EIGHT_PAIRS:
             return i  # 抢刺: always take it
-        s = _play_score2(kind, ai[i, 2], ai[i, 3], ai[i, 4], am[i], phase_trick, hand, unseen,
-                         beaters, w)
+        sure = False
+        if phase_lead:
+            sure = is_sure(kind, size, ai[i, 3], ai[i, 4], unseen, beaters)
+            if sure and (w[H2_CASH] > 1.5 or play_points(kind, size) > 0):
+                cashable = True
+        s = _play_score2(kind, size, ai[i, 3], am[i], phase_trick, sure, hand, w)
         if s > best_s:
             best, best_s = i, s
+    if kou >= 0 and not cashable:
+        return kou
+    if tighten >= 0 and sure_cards2(hand, unseen, beaters) >= w[H_TIGHTEN_AT]:
+        return tighten
     return best
 
 
