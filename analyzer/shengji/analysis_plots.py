@@ -80,7 +80,7 @@ def outcomes_figure(data: ShengjiData, lang: str) -> Figure:
         a1.step(edges, share[:len(edges)], where="post", color=COLORS[name], label=name)
     turn = get_rules().turnover_at
     a1.axvline(turn, color="0.4", lw=0.8, ls="--", label=T("sj_threshold", lang, turn=turn))
-    a1.set_xlabel(T("sj_points_axis", lang) + f" (bins of {POINT_BIN}; ≥ {POINT_TOP} last)")
+    a1.set_xlabel(f"{T('sj_points_axis', lang)} ({T('sj_bins', lang, w=POINT_BIN, top=POINT_TOP)})")
     a1.set_ylabel(T("sj_share", lang))
     a1.set_title(T("sj_dist_title", lang), fontsize=10)
     a1.legend(frameon=False, fontsize=8)

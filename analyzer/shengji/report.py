@@ -144,8 +144,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "sj_made": ("做成占比", "share made"),
     "pat_big_joker_pair": ("对大王", "big joker pair"),
     "pat_small_joker_pair": ("对小王", "small joker pair"),
-    "pat_level_card": ("多一张级牌", "one more level card"),
-    "pat_trump": ("多一张主（主花色）", "one more trump (of the trump suit)"),
+    "pat_level_card": ("多一张级牌", "+1 level card"),
+    "pat_trump": ("多一张主（主花色）", "+1 trump-suit card"),
     "sw_bajiwo": ("扒鸡窝", "扒鸡窝 (kitty swap)"),
     "sw_rebel": ("造反", "造反 (redeal)"),
     "sj_switch": ("规则", "rule"),
@@ -169,6 +169,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "sj_values_title": ("反事实价值（级/局）", "counterfactual value (levels per hand)"),
     "sj_values_pts_title": ("反事实价值（闲家分/局）", "counterfactual value (attackers' points "
                             "per hand)"),
+    "sj_bins": ("每格 {w} 分，≥ {top} 分并入最后一格", "bins of {w}; ≥ {top} in the last"),
     "sj_threshold": ("下台线 {turn} 分", "turnover at {turn}"),
     "sj_mean_points": ("一家 25 张的平均分", "mean points in 25 cards"),
     "sj_mean_trump": ("主的平均张数（{trump}）", "mean trump length ({trump})"),
