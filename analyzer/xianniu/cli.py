@@ -239,7 +239,7 @@ def advise(record_path: str, samples: int | None, precision: float, policy: str,
               hands_alias=True)
 @RULES_OPTION
 @click.option("--policy", default="heuristic", show_default=True,
-              help="Policy of every seat (random or heuristic).")
+              help="Policy of every seat (random, heuristic or heuristic2).")
 @click.option("--policies", default=None, help="One policy per seat, A,B,C (overrides --policy).")
 @SEED_OPTION
 @JSON_OPTION
