@@ -54,8 +54,10 @@ H2_STRONG = PIMC_SAMPLES + 5  # > 0.5: the estimate's strong cards are the K, Q 
 H2_INDICES = (H2_PLAN, H2_LOSE, H2_CASH, H2_QUAD, H2_STRONG)
 HEURISTIC2_EXTRA_DEFAULTS = np.array([1.0, 6.0, 2.0, 30.0, 1.0])
 HEURISTIC2_EXTRA_NAMES = ("plan", "lose", "cash", "quad", "strong")
-N_POLICY_PARAMS = H2_STRONG + 1
-POLICY_DEFAULTS = np.concatenate((HEURISTIC_DEFAULTS, [24.0], HEURISTIC2_EXTRA_DEFAULTS))
+PIMC_ROLLOUT = H2_STRONG + 1  # pimc: the policy id of every seat in its play-outs
+N_POLICY_PARAMS = PIMC_ROLLOUT + 1
+POLICY_DEFAULTS = np.concatenate((HEURISTIC_DEFAULTS, [24.0], HEURISTIC2_EXTRA_DEFAULTS,
+                                  [float(POLICY_HEURISTIC)]))
 
 @njit(cache=True)
 def is_sure(kind, size, rank, k, unseen, beaters):
