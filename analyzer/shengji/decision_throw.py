@@ -19,8 +19,8 @@ import numpy as np
 from kernels.shengji import decisions as kd
 from kernels.shengji.context import new_context
 from kernels.shengji.planes import cards_of, planes_of
-from kernels.shengji.policies import (KN_BY, KN_KITTY, KN_KITTY_SEAT, KN_PLAYED, KN_SHOWN,
-                                      KN_VOID, new_knowledge)
+from kernels.shengji.policies import (KN_KITTY, KN_KITTY_SEAT, KN_PLAYED, KN_SHOWN, KN_VOID,
+                                      new_knowledge)
 
 from ..core.stats import proportion_ci
 from . import combos
@@ -46,24 +46,19 @@ def _add(kn, at: int, cards) -> None:
 
 
 def knowledge(state, seat: int) -> np.ndarray:
-    """The kernels' knowledge array (``policies.KN_*``) at a recorded position: cards played
-    (in all and per seat), voids shown, cards shown, and the kitty for its burier only."""
+    """The kernels' knowledge array (``policies.KN_*``) at a recorded position: cards played,
+    voids shown, the kitty for its burier only, and as cards shown the engine's cards known
+    to be held (shown and not played or buried since), with no play counted against them
+    yet (``KN_BY`` starts empty: plays from here on are subtracted as they happen)."""
     kn = new_knowledge()
     for t in state.tricks:
-        for i, play in enumerate(t.plays):
+        for play in t.plays:
             _add(kn, KN_PLAYED, play)
-            _add(kn, KN_BY + 2 * ((t.leader + i) % 4), play)
     for s in range(4):
         for e in state.voids[s]:
             kn[KN_VOID + s] |= 1 << e
-    for s, cards, _ in state.declarations:
-        one, two = planes_of(cards)
-        kn[KN_SHOWN + 2 * s] |= one
-        kn[KN_SHOWN + 2 * s + 1] |= two
-    for s, tried, led in state.failed_throws:
-        one, two = planes_of(list((Counter(tried) - Counter(led)).elements()))
-        kn[KN_SHOWN + 2 * s] |= one
-        kn[KN_SHOWN + 2 * s + 1] |= two
+        one, two = planes_of(list(state.known[s].elements()))
+        kn[KN_SHOWN + 2 * s], kn[KN_SHOWN + 2 * s + 1] = one, two
     kn[KN_KITTY_SEAT] = -1 if state.last_burier is None else state.last_burier
     if state.last_burier == seat:
         kn[KN_KITTY], kn[KN_KITTY + 1] = planes_of(state.kitty)

@@ -151,3 +151,34 @@ def test_bad_records_exit_2_with_one_line(capsys, tmp_path):
                              "--cards", "Ah Ah Kh Kh")
     no_hands = write_json(tmp_path / "n.json", {"format": "xianniu-shengji-record"})
     bad(capsys, "shengji", "should-throw", "--record", no_hands)
+
+
+def test_throw_query_samples_respect_every_public_fact():
+    import random
+
+    from analyzer.shengji.engine import PLAY_PHASE, new_hand, random_action
+    from analyzer.shengji.records import make_record
+
+    for seed in range(40):  # a position where voids and cards still shown are public
+        rng = random.Random(seed)
+        st = new_hand("zhengzhou", levels=(5, 5), banker=0, seed=seed)
+        while not (st.phase == PLAY_PHASE and len(st.tricks) >= 10
+                   and not st.tricks[-1].plays):
+            st.apply(random_action(st, rng))
+        if sum(map(len, st.voids)) >= 2 and any(st.known[s] for s in range(4) if s != st.turn):
+            break
+    else:
+        raise AssertionError("no position with voids and shown cards")  # pragma: no cover
+    res = should_throw(make_record(st), **FAST)
+    seat, ctx = st.turn, st.ctx
+    played = Counter(f for t in st.tricks for p in t.plays for f in p)
+    for row in res.rows:
+        got = [Counter(cards_of(int(row[2 * s]), int(row[2 * s + 1]))) for s in range(5)]
+        assert got[seat] == Counter(st.hands[seat])
+        assert [sum(g.values()) for g in got] == [len(h) for h in st.hands] + [8]
+        assert sum(got, Counter()) + played == Counter({f: 2 for f in range(54)})
+        for s in range(4):
+            assert not st.known[s] - got[s]
+            assert not any(ctx.esuit[f] in st.voids[s] for f in got[s])
+        if st.last_burier == seat:
+            assert got[4] == Counter(st.kitty)
