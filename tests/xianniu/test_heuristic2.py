@@ -146,3 +146,21 @@ def test_sure_cards_count_four_nines_as_two_niu(hand_text, old, new):
     unseen = FULL_DECK & ~hand
     assert sure_cards2(hand, unseen, beaters) == new
     assert sure_cards(hand, unseen, beaters) == old
+
+
+def test_cli_accepts_heuristic2(capsys):
+    """should-xian and stats values take heuristic2 by name; an unknown name is one error line."""
+    import json
+
+    from analyzer.cli import main
+
+    hand = "9s 9h 9c 9d Ks Qh Qc Js 10h 8c 7h 6s 3c 3h 2s Ad".split()
+    assert main(["should-xian", *hand, "--policy", "heuristic2", "--max-deals", "100",
+                 "--precision", "50", "--json", "--quiet"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["policy"] == "heuristic2"
+    assert main(["stats", "values", "--policy", "heuristic2", "--deals", "50", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["policy"] == "heuristic2"
+    assert main(["should-xian", *hand, "--policy", "heuristic3", "--quiet"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
