@@ -18,7 +18,8 @@ from kernels.xianniu import batch as kb
 from kernels.xianniu import game as kg
 from kernels.xianniu.batch import deal_many, play_chunks, play_logged
 from kernels.rng import states_from_seed
-from kernels.xianniu.policies import N_HEURISTIC, PIMC_SAMPLES, POLICY_DEFAULTS, POLICY_NAMES
+from kernels.xianniu.policies import (N_HEURISTIC, PIMC_ROLLOUT, PIMC_SAMPLES, POLICY_DEFAULTS,
+    POLICY_HEURISTIC2, POLICY_NAMES, POLICY_PIMC)
 from kernels.xianniu import tables as kt
 
 from .aggregate import Aggregate
@@ -31,6 +32,9 @@ from ..core.seats import seat_policy_names
 from .rules import Rules, get_rules
 
 POLICIES = {name: i for i, name in enumerate(POLICY_NAMES)}
+# pimc variants: the kernel's pimc with another play-out policy (PIMC_ROLLOUT)
+PIMC_ROLLOUTS = {"pimc2": POLICY_HEURISTIC2}
+POLICIES.update({name: POLICY_PIMC for name in PIMC_ROLLOUTS})
 CHUNK_SIZE = 2048  # hands per chunk and per random stream; fixed so results ignore threads
 
 RESULT_COLUMNS = ["banker", "captured0", "captured1", "captured2", "points0", "points1", "points2",
@@ -52,8 +56,12 @@ def policy_arrays(policies: str | list[str] | tuple[str, ...] = "random",
     ``heuristic`` replaces the heuristic's default parameters (one vector for all seats, or
     one row per seat); ``pimc_samples`` sets the hidden deals pimc samples per decision.
     """
-    ids = np.array([POLICIES[n] for n in policy_names(policies)], dtype=np.int64)
+    names = policy_names(policies)
+    ids = np.array([POLICIES[n] for n in names], dtype=np.int64)
     params = np.tile(POLICY_DEFAULTS, (N_SEATS, 1))
+    for s, name in enumerate(names):
+        if name in PIMC_ROLLOUTS:
+            params[s, PIMC_ROLLOUT] = PIMC_ROLLOUTS[name]
     if heuristic is not None:
         h = np.asarray(heuristic, dtype=np.float64)
         if h.shape not in ((N_HEURISTIC,), (N_SEATS, N_HEURISTIC)):

@@ -4,8 +4,9 @@ At a decision of a pimc seat, hidden cards are dealt to the other seats many tim
 deal consistent with everything public: the cards played, each seat's card and discard
 counts, and every pass (a seat that passed holds nothing that beats the play it passed on,
 counting the cards it has played or discarded since). Every legal action is then played out
-on every sampled deal by the heuristic for all seats, from one random stream per deal, and
-the action with the best mean result for the seat is taken.
+on every sampled deal by one policy for all seats (``PIMC_ROLLOUT``: the heuristic for
+``pimc``, heuristic2 for ``pimc2``), from one random stream per deal, and the action with the
+best mean result for the seat is taken.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from .bits import popcount
 from .game import (N_RESULT, PASS_COLS, PH_LEAD, R_PTS0, S_LEAD, S_N_LIST, S_N_PASS, S_PHASE,
     S_TRACK, S_QI, WS_DISC, WS_HANDS, WS_PASS, WS_PLAYED, WS_PUBLIC, WS_QUEUE, advance,
     finish_hand, new_scratch, start_hand)
-from .policies import PIMC_SAMPLES, POLICY_HEURISTIC
+from .policies import PIMC_ROLLOUT, PIMC_SAMPLES, POLICY_HEURISTIC, POLICY_HEURISTIC2
 from ..arrays import copy_into
 from ..rng import bounded, next_u64, seed_state
 from .sampler import count_answers
@@ -114,7 +115,8 @@ def pimc_pick(rules, params_row, rng, scratch, work):
     """Index of the pimc choice among the ``ws[S_N_LIST]`` actions listed in ``scratch``.
 
     ``work`` is a second scratch (from :func:`kernels.xianniu.game.new_scratch`) for the play-outs;
-    ``params_row`` holds the heuristic weights used in play-outs and the samples per decision.
+    ``params_row`` holds the weights used in play-outs, the samples per decision and the
+    play-out policy (``PIMC_ROLLOUT``: heuristic2's id, else the heuristic).
     """
     ws = scratch[2]
     n = ws[S_N_LIST]
@@ -123,7 +125,10 @@ def pimc_pick(rules, params_row, rng, scratch, work):
     total = np.zeros(n, dtype=np.float64)
     sample = np.empty_like(ws)
     play_rng = np.empty(4, dtype=np.uint64)
-    ids = np.full(3, POLICY_HEURISTIC, dtype=np.int64)
+    rollout = POLICY_HEURISTIC
+    if int(params_row[PIMC_ROLLOUT]) == POLICY_HEURISTIC2:
+        rollout = POLICY_HEURISTIC2
+    ids = np.full(3, rollout, dtype=np.int64)
     weights = np.empty((3, params_row.shape[0]), dtype=np.float64)
     for s in range(N_SEATS):
         weights[s, :] = params_row

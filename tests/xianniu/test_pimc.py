@@ -100,11 +100,13 @@ def _discards_of(history, seat):
 
 
 @pytest.mark.parametrize("rules", PRESETS)
-def test_pimc_plays_only_legal_actions(rules):
+@pytest.mark.parametrize("policies,n", [("pimc,heuristic,random", 1000),
+                                        ("pimc2,heuristic2,pimc", 300)])
+def test_pimc_plays_only_legal_actions(rules, policies, n):
     from analyzer.xianniu.crosscheck import crosscheck
 
-    report = crosscheck(1000, rules, seed=8, policies="pimc,heuristic,random", pimc_samples=3)
-    assert report.hands == 1000 and report.mismatches == []
+    report = crosscheck(n, rules, seed=8, policies=policies, pimc_samples=3)
+    assert report.hands == n and report.mismatches == []
 
 
 def test_pimc_beats_heuristic_on_a_small_duplicate_run():

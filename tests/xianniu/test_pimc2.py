@@ -1,0 +1,95 @@
+"""pimc and pimc2 read only their seat's view, and pimc2's play-outs are heuristic2's."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from analyzer.xianniu.rules import get_rules
+from analyzer.xianniu.sim import deal_hands, policy_arrays, rule_arrays
+from kernels.arrays import copy_into
+from kernels.rng import states_from_seed
+from kernels.xianniu import game as kg
+from kernels.xianniu.pimc import pimc_pick, seat_to_act
+from kernels.xianniu.policies import (PIMC_ROLLOUT, PIMC_SAMPLES, POLICY_HEURISTIC,
+    POLICY_HEURISTIC2, POLICY_PIMC)
+
+PRESETS = ("lanzhou", "kanniutui")
+
+
+def _positions(rules, n_hands, seed):
+    """Every pimc decision (state words and listed actions) of ``n_hands`` hands played by
+    pimc (4 samples) at every seat."""
+    rk = rule_arrays(get_rules(rules))
+    ids, params = policy_arrays("pimc", pimc_samples=4)
+    rng = states_from_seed(seed, 1)[0]
+    scratch, work = kg.new_scratch(), kg.new_scratch()
+    ws = scratch[2]
+    logbuf = (np.empty((kg.MAX_LOG, 3), dtype=np.int64), np.empty((1, 2), dtype=np.int64),
+              np.empty(1, dtype=np.int64))
+    out = []
+    for d, deal in enumerate(deal_hands(n_hands, seed=seed).astype(np.int64)):
+        kg.start_hand(deal, np.int64(d % 3), rk[0], ws)
+        ws[kg.S_TRACK] = 1
+        status = kg.advance(rk, (ids, params), rng, scratch, logbuf, np.int64(0), np.int64(-1))
+        while status != 0:
+            out.append((ws.copy(), scratch[0].copy(), scratch[1].copy()))
+            pick = pimc_pick(rk, params[0], rng, scratch, work)
+            status = kg.advance(rk, (ids, params), rng, scratch, logbuf, np.int64(0),
+                                np.int64(pick))
+    return rk, out
+
+
+def _redeal_hidden(ws, seat, gen):
+    """``ws`` with the cards ``seat`` cannot see (the other seats' hands and discards) dealt
+    anew, every count kept."""
+    other = [(seat + 1) % 3, (seat + 2) % 3]
+    slots = [kg.WS_HANDS + o for o in other] + [kg.WS_DISC + o for o in other]
+    cards = [c for s in slots for c in range(48) if int(ws[s]) >> c & 1]
+    sizes = [bin(int(ws[s])).count("1") for s in slots]
+    gen.shuffle(cards)
+    out = ws.copy()
+    at = 0
+    for s, k in zip(slots, sizes):
+        out[s] = sum(1 << c for c in cards[at:at + k])
+        at += k
+    return out
+
+
+def _pick(rk, row, ws, lists, seed):
+    scratch, work = kg.new_scratch(), kg.new_scratch()
+    copy_into(scratch[2], ws)
+    scratch[0][:] = lists[0]
+    scratch[1][:] = lists[1]
+    return pimc_pick(rk, row, states_from_seed(seed, 1)[0], scratch, work)
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_pimc_choices_ignore_cards_the_seat_cannot_see(rules):
+    rk, positions = _positions(rules, 6, seed=31)
+    gen = np.random.default_rng(7)
+    checked = moved = 0
+    for name in ("pimc", "pimc2"):
+        row = policy_arrays(name, pimc_samples=6)[1][0]
+        for i, (ws, am, ai) in enumerate(positions):
+            seat = seat_to_act(ws)
+            other = _redeal_hidden(ws, seat, gen)
+            hidden = [kg.WS_HANDS + o for o in range(3) if o != seat]
+            moved += any(ws[s] != other[s] for s in hidden)
+            assert _pick(rk, row, ws, (am, ai), i) == _pick(rk, row, other, (am, ai), i)
+            checked += 1
+    assert checked >= 60 and moved >= checked - 4  # the hidden hands really changed
+
+
+def test_pimc2_plays_out_with_heuristic2_and_pimc_with_the_heuristic():
+    ids, params = policy_arrays("pimc,pimc2,heuristic")
+    assert list(ids[:2]) == [POLICY_PIMC, POLICY_PIMC]
+    assert params[0, PIMC_ROLLOUT] == POLICY_HEURISTIC
+    assert params[1, PIMC_ROLLOUT] == POLICY_HEURISTIC2
+    assert params[0, PIMC_SAMPLES] == params[1, PIMC_SAMPLES] == 24
+    # the play-out policy matters: on some positions the two choose differently
+    rk, positions = _positions("lanzhou", 8, seed=5)
+    rows = [policy_arrays(n, pimc_samples=8)[1][0] for n in ("pimc", "pimc2")]
+    differ = sum(_pick(rk, rows[0], ws, (am, ai), i) != _pick(rk, rows[1], ws, (am, ai), i)
+                 for i, (ws, am, ai) in enumerate(positions))
+    assert differ > 0
