@@ -10,7 +10,6 @@ is ``best-play`` (:func:`analyzer.dingniu.analysis.best_play`) on seat 0's posit
 
 from __future__ import annotations
 
-import secrets
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,7 @@ import numpy as np
 from kernels.dingniu import game as kd
 from kernels.dingniu import pimc as kp
 
-from ..web.game import Conflict, Progress, Task
+from ..web.game import Conflict, Progress, Task, parse_choice, parse_seed
 from ..web.review import review
 from .engine import State, new_hand
 from .records import action_to_json, replay, to_record
@@ -31,7 +30,6 @@ from .web_strings import STRINGS
 HUMAN = 0
 OPPONENTS = ("heuristic", "tuned", "pimc")
 STATIC_DIR = Path(__file__).resolve().parent / "web_static"
-MAX_SEED = 2**63 - 1
 ADVICE_SAMPLES = 400  # best-play's default
 
 
@@ -60,22 +58,6 @@ def _public(move: dict[str, Any]) -> dict[str, Any]:
         return {"seat": move["seat"], "kind": "kou", "tile": None, "n": 1}
     return move
 
-
-def _seed(value: Any) -> int:
-    if value is None or value == "":
-        return secrets.randbits(32)
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value)
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_SEED:
-        raise ValueError(f"the seed must be an integer 0-{MAX_SEED}, got {value!r}")
-    return value
-
-
-def _choice(options: dict, key: str, choices, default: str) -> str:
-    value = options.get(key) or default
-    if value not in choices:
-        raise ValueError(f"unknown {key} {value!r} (choose {', '.join(choices)})")
-    return value
 
 
 def parse_action(data: Any, st: State) -> int:
@@ -292,7 +274,7 @@ class DingniuWeb:
     def __init__(self, rules: str | None = None, opponents: str = "heuristic",
                  seed: int | None = None, advice_samples: int = ADVICE_SAMPLES):
         self.rules = get_rules(rules).name
-        self.opponents = _choice({"opponents": opponents}, "opponents", OPPONENTS, "heuristic")
+        self.opponents = parse_choice({"opponents": opponents}, "opponents", OPPONENTS, "heuristic")
         self.seed, self.advice_samples = seed, advice_samples
         self.options = {"rules": {"choices": sorted(PRESETS), "default": self.rules},
                         "opponents": {"choices": list(OPPONENTS), "default": self.opponents},
@@ -301,9 +283,9 @@ class DingniuWeb:
     def new_game(self, options: Any) -> DingniuTable:
         if not isinstance(options, dict):
             raise ValueError("\"options\" must be an object")
-        rules = _choice(options, "rules", sorted(PRESETS), self.rules)
-        opponents = _choice(options, "opponents", OPPONENTS, self.opponents)
-        return DingniuTable(rules, opponents, _seed(options.get("seed")), self.advice_samples)
+        rules = parse_choice(options, "rules", sorted(PRESETS), self.rules)
+        opponents = parse_choice(options, "opponents", OPPONENTS, self.opponents)
+        return DingniuTable(rules, opponents, parse_seed(options.get("seed")), self.advice_samples)
 
     def review_record(self, record: Any) -> dict[str, Any]:
         return review_record(record)

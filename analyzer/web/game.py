@@ -6,12 +6,34 @@ errors into HTTP answers, runs its long computations as jobs and serves its boar
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import secrets
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Protocol
 
 Progress = Callable[[int, int], None]
 Task = Callable[[Progress], Any]
+MAX_SEED = 2**63 - 1
+
+
+def parse_seed(value: Any) -> int:
+    """The seed a new-game request names (a fresh random one when it names none)."""
+    if value is None or value == "":
+        return secrets.randbits(32)
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_SEED:
+        raise ValueError(f"the seed must be an integer 0-{MAX_SEED}, got {value!r}")
+    return value
+
+
+def parse_choice(options: dict, key: str, choices: Iterable[str], default: str) -> str:
+    """``options[key]`` (``default`` when absent), which must be one of ``choices``."""
+    choices = list(choices)
+    value = options.get(key) or default
+    if value not in choices:
+        raise ValueError(f"unknown {key} {value!r} (choose {', '.join(choices)})")
+    return value
 
 
 class Conflict(ValueError):

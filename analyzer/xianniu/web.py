@@ -9,13 +9,12 @@ the captured counts; the other hands only once the hand is over. Advice is
 
 from __future__ import annotations
 
-import secrets
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..web.game import Conflict, Progress, Task
+from ..web.game import Conflict, Progress, Task, parse_choice, parse_seed
 from ..web.review import review
 from .cards import N_SEATS, cards_of, format_card, parse_hand, parse_mask
 from .combos import try_classify
@@ -29,7 +28,6 @@ from .web_strings import STRINGS
 HUMAN = 0  # the seat at the keyboard
 OPPONENTS = ("heuristic", "pimc")
 STATIC_DIR = Path(__file__).resolve().parent / "web_static"
-MAX_SEED = 2**63 - 1
 REVIEW_PRECISION = 0.5  # points: the review asks the advice of every decision, so coarser
 
 
@@ -73,22 +71,6 @@ def parse_action(data: Any) -> Action:
         raise ValueError(f"a {kind} takes no cards")
     return Action(kind, mask)
 
-
-def _seed(value: Any) -> int:
-    if value is None or value == "":
-        return secrets.randbits(32)
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value)
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_SEED:
-        raise ValueError(f"the seed must be an integer 0-{MAX_SEED}, got {value!r}")
-    return value
-
-
-def _choice(options: dict, key: str, choices, default: str) -> str:
-    value = options.get(key) or default
-    if value not in choices:
-        raise ValueError(f"unknown {key} {value!r} (choose {', '.join(choices)})")
-    return value
 
 
 class XianniuTable:
@@ -321,8 +303,8 @@ def _query(name: str, max_deals: int):
         if not isinstance(hand, str):
             raise ValueError("give \"hand\": 16 cards, e.g. \"As Ah 2s ...\"")
         parse_hand(hand)
-        rules = _choice(body, "rules", sorted(PRESETS), DEFAULT_RULES)
-        seed = _seed(body.get("seed", 0))
+        rules = parse_choice(body, "rules", sorted(PRESETS), DEFAULT_RULES)
+        seed = parse_seed(body.get("seed", 0))
         seat = body.get("seat", 1)
         if name == "should_xian" and seat not in (1, 2):
             raise ValueError(f"the answering seat is 1 or 2, got {seat!r}")
@@ -351,8 +333,8 @@ class XianniuWeb:
     def __init__(self, rules: str | None = None, opponents: str = "heuristic",
                  seed: int | None = None, advisor=None,
                  advice_options: dict[str, Any] | None = None, query_deals: int = 20_000):
-        self.rules = _choice({"rules": rules}, "rules", sorted(PRESETS), DEFAULT_RULES)
-        self.opponents = _choice({"opponents": opponents}, "opponents", OPPONENTS, "heuristic")
+        self.rules = parse_choice({"rules": rules}, "rules", sorted(PRESETS), DEFAULT_RULES)
+        self.opponents = parse_choice({"opponents": opponents}, "opponents", OPPONENTS, "heuristic")
         self.seed = seed
         self.advisor = advisor
         self.advice_options = advice_options  # advise's samples, precision, policy
@@ -366,9 +348,9 @@ class XianniuWeb:
     def new_game(self, options: Any) -> XianniuTable:
         if not isinstance(options, dict):
             raise ValueError("\"options\" must be an object")
-        rules = _choice(options, "rules", sorted(PRESETS), self.rules)
-        opponents = _choice(options, "opponents", OPPONENTS, self.opponents)
-        return XianniuTable(rules, opponents, _seed(options.get("seed")), self.advisor,
+        rules = parse_choice(options, "rules", sorted(PRESETS), self.rules)
+        opponents = parse_choice(options, "opponents", OPPONENTS, self.opponents)
+        return XianniuTable(rules, opponents, parse_seed(options.get("seed")), self.advisor,
                             self.advice_options)
 
     def review_record(self, record: Any) -> dict[str, Any]:

@@ -126,6 +126,28 @@ const XN = (() => {
     return `${fmt(ev)} [${fmt(ci[0])}, ${fmt(ci[1])}] (${t("n")}=${n})`;
   }
 
+  // The new-hand form (rules, opponents, seed), kept across a language switch.
+  function formOptions() {
+    const get = (id) => document.getElementById(id);
+    const seed = get("opt-seed").value.trim();
+    return { rules: get("opt-rules").value, opponents: get("opt-opponents").value,
+             seed: seed === "" ? null : seed };
+  }
+
+  function renderForm(info, newGame) {
+    const form = document.getElementById("new-form");
+    const prev = document.getElementById("opt-seed") ? formOptions() : null;
+    const sel = (id, name) => el("label", {}, `${t(name)} `, el("select", { id },
+      info.options[name].choices.map((c) => el("option", { value: c,
+        selected: (prev ? prev[name] : info.options[name].default) === c }, c))));
+    const seed = el("input", { id: "opt-seed", size: 10, inputmode: "numeric" });
+    seed.value = prev ? (prev.seed ?? "") : (info.options.seed.default ?? "");
+    form.replaceChildren(sel("opt-rules", "rules"), sel("opt-opponents", "opponents"),
+      el("label", {}, `${t("seed")} `, seed),
+      el("button", { type: "submit", class: "primary", id: "new-btn" }, t("new_game")));
+    form.onsubmit = (e) => { e.preventDefault(); newGame(formOptions()); };
+  }
+
   async function start(init) {
     try {
       st.info = await api("GET", "/api/info");
@@ -142,6 +164,7 @@ const XN = (() => {
 
   return {
     t, el, api, job, progressBar, download, showError, clearError, start, fmt, estimate,
+    formOptions, renderForm,
     onLang: (f) => st.onLang.push(f),
     get lang() { return st.lang; },
     get info() { return st.info; },

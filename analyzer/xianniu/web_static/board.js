@@ -365,27 +365,8 @@
         el("div", { id: "q-result" }, S.query ? queryResult(S.query) : "")));
   }
 
-  // -- the new-hand form ---------------------------------------------------------------------
-  function formOptions() {
-    const get = (id) => document.getElementById(id);
-    const seed = get("opt-seed").value.trim();
-    return { rules: get("opt-rules").value, opponents: get("opt-opponents").value,
-             seed: seed === "" ? null : seed };
-  }
-
-  function renderForm(info) {
-    const form = document.getElementById("new-form");
-    const prev = document.getElementById("opt-seed") ? formOptions() : null;
-    const sel = (id, name) => el("label", {}, `${t(name)} `, el("select", { id },
-      info.options[name].choices.map((c) => el("option", { value: c,
-        selected: (prev ? prev[name] : info.options[name].default) === c }, c))));
-    const seed = el("input", { id: "opt-seed", size: 10, inputmode: "numeric" });
-    seed.value = prev ? (prev.seed ?? "") : (info.options.seed.default ?? "");
-    form.replaceChildren(sel("opt-rules", "rules"), sel("opt-opponents", "opponents"),
-      el("label", {}, `${t("seed")} `, seed),
-      el("button", { type: "submit", class: "primary", id: "new-btn" }, t("new_game")));
-    form.onsubmit = (e) => { e.preventDefault(); newGame(formOptions()); };
-  }
+  const formOptions = XN.formOptions;
+  const renderForm = (info) => XN.renderForm(info, newGame);
 
   XN.start(async (info) => {
     XN.onLang(() => { renderForm(info); render(); renderTools(); });
