@@ -70,16 +70,17 @@ TEXT: dict[str, tuple[str, str]] = {
                      "with its 95% CI, as a check."),
     "sj_h_kou": ("抠底：概率与按倍数的价值", "Kitty capture (抠底): how often, and its value "
                  "by multiplier"),
-    "sj_kou_text": ("闲家赢最后一墩即抠底，底牌分乘以倍数加给闲家。启发式策略扣底从不扣分牌，所以它的抠底不加分；"
-                    "下表另列四家都随机出牌（底牌常有分）的结果。“庄家方因抠底少升的级”为同一"
-                    "局去掉抠底所加分数后庄家方的级数差；“因抠底丢庄”为本可守庄、因抠底而下台的局。",
+    "sj_kou_text": ("闲家赢最后一墩即抠底，底牌分乘以倍数加给闲家。启发式策略扣底几乎从不扣分牌，"
+                    "它的抠底几乎不加分；下表另列四家都随机出牌（底牌常有分）的结果。"
+                    "“庄家方因抠底少升的级”为同一局去掉抠底所加分数后庄家方的级数差；"
+                    "“因抠底丢庄”为本可守庄、因抠底而下台的局。",
                     "The attackers capture the kitty when they win the last trick: the kitty's "
-                    "points times the multiplier go to them. The heuristic never buries a point "
-                    "card, so its kitty captures add nothing; the tables also show every seat "
-                    "random (its kitty often holds points). \"Banker levels lost\" is the "
-                    "banker side's level swing as played less the swing of the same hand "
-                    "without the added points; \"bank lost\" counts hands the banker side "
-                    "would have held without them."),
+                    "points times the multiplier go to them. The heuristic almost never buries "
+                    "a point card, so its kitty captures add almost nothing; the tables also "
+                    "show every seat random (its kitty often holds points). \"Banker levels "
+                    "lost\" is the banker side's level swing as played less the swing of the "
+                    "same hand without the added points; \"bank lost\" counts hands the banker "
+                    "side would have held without them."),
     "sj_h_dist": ("闲家得分与升级的分布", "Attackers' points and level changes"),
     "sj_h_banker": ("庄家方优势：按级别与主的种类", "The banker side's advantage by level and "
                     "trump kind"),
@@ -310,7 +311,7 @@ def _preset_rows(name: str, spec: ReportSpec, s: dict[str, int]) -> dict[str, li
                                                        s["outcomes"])).items():
         add(table, "outcomes", [{"policy": pol, **row} for row in rows])
     if "kou_random" in parts(spec):
-        # the heuristic buries no point cards, so 摳底 is also shown with every seat random
+        # the heuristic almost never buries a point card, so 摳底 is shown with random seats too
         add("shengji_kou_di", "kou_random", [{"policy": "random", **row} for row in
                                              _outcome_rows(analysis.outcomes(
                                                  n["kou_random"], r, "random",
