@@ -6,7 +6,7 @@ so load on a shared machine falls on both alike), and its wall time is kept. Pri
 median and 95th percentile per policy and the ratios to the first policy.
 
 Usage: python scripts/pimc_timing.py [--hands K] [--seed S] [--rules lanzhou]
-       [--policies pimc,pimc2] [--samples N]
+       [--policies pimc,pimc2] [--samples N] [--budget B]
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from kernels.arrays import copy_into
 from kernels.rng import states_from_seed
 from kernels.xianniu import game as kg
 from kernels.xianniu.pimc import pimc_pick
+from kernels.xianniu.policies import PIMC_BUDGET
 
 
 def main() -> int:
@@ -32,10 +33,15 @@ def main() -> int:
     ap.add_argument("--rules", default="lanzhou")
     ap.add_argument("--policies", default="pimc,pimc2")
     ap.add_argument("--samples", type=int, default=None, help="pimc samples per decision")
+    ap.add_argument("--budget", type=int, default=None,
+                    help="play-outs per decision of the policies after the first")
     args = ap.parse_args()
     names = args.policies.split(",")
     rk = rule_arrays(get_rules(args.rules))
     rows = {n: policy_arrays(n, pimc_samples=args.samples)[1][0] for n in names}
+    for n in names[1:]:
+        if args.budget is not None:
+            rows[n][PIMC_BUDGET] = args.budget
     ids, params = policy_arrays(names[0], pimc_samples=args.samples)
     rng = states_from_seed(args.seed, 1)[0]
     scratch, work = kg.new_scratch(), kg.new_scratch()

@@ -18,8 +18,8 @@ from kernels.xianniu import batch as kb
 from kernels.xianniu import game as kg
 from kernels.xianniu.batch import deal_many, play_chunks, play_logged
 from kernels.rng import states_from_seed
-from kernels.xianniu.policies import (N_HEURISTIC, PIMC_ROLLOUT, PIMC_SAMPLES, POLICY_DEFAULTS,
-    POLICY_HEURISTIC2, POLICY_NAMES, POLICY_PIMC)
+from kernels.xianniu.policies import (N_HEURISTIC, PIMC_BUDGET, PIMC_ROLLOUT, PIMC_SAMPLES,
+    POLICY_DEFAULTS, POLICY_HEURISTIC2, POLICY_NAMES, POLICY_PIMC)
 from kernels.xianniu import tables as kt
 
 from .aggregate import Aggregate
@@ -32,9 +32,9 @@ from ..core.seats import seat_policy_names
 from .rules import Rules, get_rules
 
 POLICIES = {name: i for i, name in enumerate(POLICY_NAMES)}
-# pimc variants: the kernel's pimc with another play-out policy (PIMC_ROLLOUT)
-PIMC_ROLLOUTS = {"pimc2": POLICY_HEURISTIC2}
-POLICIES.update({name: POLICY_PIMC for name in PIMC_ROLLOUTS})
+# pimc variants: the kernel's pimc with other parameters (entry index: value)
+PIMC_VARIANTS = {"pimc2": {PIMC_ROLLOUT: POLICY_HEURISTIC2, PIMC_BUDGET: 512}}
+POLICIES.update({name: POLICY_PIMC for name in PIMC_VARIANTS})
 CHUNK_SIZE = 2048  # hands per chunk and per random stream; fixed so results ignore threads
 
 RESULT_COLUMNS = ["banker", "captured0", "captured1", "captured2", "points0", "points1", "points2",
@@ -60,8 +60,8 @@ def policy_arrays(policies: str | list[str] | tuple[str, ...] = "random",
     ids = np.array([POLICIES[n] for n in names], dtype=np.int64)
     params = np.tile(POLICY_DEFAULTS, (N_SEATS, 1))
     for s, name in enumerate(names):
-        if name in PIMC_ROLLOUTS:
-            params[s, PIMC_ROLLOUT] = PIMC_ROLLOUTS[name]
+        for k, v in PIMC_VARIANTS.get(name, {}).items():
+            params[s, k] = v
     if heuristic is not None:
         h = np.asarray(heuristic, dtype=np.float64)
         if h.shape not in ((N_HEURISTIC,), (N_SEATS, N_HEURISTIC)):

@@ -17,13 +17,13 @@ import numpy as np
 
 from kernels.xianniu.batch import duplicate_chunks
 from kernels.xianniu.policies import (HEURISTIC_DEFAULTS, HEURISTIC_NAMES, N_HEURISTIC,
-    PIMC_ROLLOUT, PIMC_SAMPLES, POLICY_DEFAULTS)
+    PIMC_SAMPLES, POLICY_DEFAULTS)
 from kernels.rng import states_from_seed
 
 from .cards import N_SEATS
 from ..core.fileio import read_json
 from .rules import Rules, get_rules
-from .sim import PIMC_ROLLOUTS, POLICIES, rule_arrays
+from .sim import PIMC_VARIANTS, POLICIES, rule_arrays
 from ..core.tournament import TournamentResult
 
 
@@ -93,8 +93,8 @@ def tournament(policies: str | list[str], n_deals: int, rules: str | Rules | Non
         vec = POLICY_DEFAULTS.copy()
         if POLICIES[base] == POLICIES["pimc"] and pimc_samples is not None:
             vec[PIMC_SAMPLES] = pimc_samples  # pimc and its variants alike
-        if base in PIMC_ROLLOUTS:
-            vec[PIMC_ROLLOUT] = PIMC_ROLLOUTS[base]
+        for k, v in PIMC_VARIANTS.get(base, {}).items():
+            vec[k] = v
         if heuristic_params and name in heuristic_params:
             h = np.asarray(heuristic_params[name], dtype=np.float64)
             if h.shape != (N_HEURISTIC,):

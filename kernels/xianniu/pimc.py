@@ -18,7 +18,7 @@ from .bits import popcount
 from .game import (N_RESULT, PASS_COLS, PH_LEAD, R_PTS0, S_LEAD, S_N_LIST, S_N_PASS, S_PHASE,
     S_TRACK, S_QI, WS_DISC, WS_HANDS, WS_PASS, WS_PLAYED, WS_PUBLIC, WS_QUEUE, advance,
     finish_hand, new_scratch, start_hand)
-from .policies import PIMC_ROLLOUT, PIMC_SAMPLES, POLICY_HEURISTIC, POLICY_HEURISTIC2
+from .policies import PIMC_BUDGET, PIMC_ROLLOUT, PIMC_SAMPLES, POLICY_HEURISTIC, POLICY_HEURISTIC2
 from ..arrays import copy_into
 from ..rng import bounded, next_u64, seed_state
 from .sampler import count_answers
@@ -116,12 +116,14 @@ def pimc_pick(rules, params_row, rng, scratch, work):
 
     ``work`` is a second scratch (from :func:`kernels.xianniu.game.new_scratch`) for the play-outs;
     ``params_row`` holds the weights used in play-outs, the samples per decision and the
-    play-out policy (``PIMC_ROLLOUT``: heuristic2's id, else the heuristic).
+    play-out policy (``PIMC_ROLLOUT``: heuristic2's id, else the heuristic). A play-out budget
+    (``PIMC_BUDGET`` > 0) raises the samples to ``budget // actions`` where that is more, so a
+    decision among few actions looks at more deals for about the time of one among many.
     """
     ws = scratch[2]
     n = ws[S_N_LIST]
     seat = seat_to_act(ws)
-    n_samples = max(1, int(params_row[PIMC_SAMPLES]))
+    n_samples = max(1, int(params_row[PIMC_SAMPLES]), int(params_row[PIMC_BUDGET]) // n)
     total = np.zeros(n, dtype=np.float64)
     sample = np.empty_like(ws)
     play_rng = np.empty(4, dtype=np.uint64)

@@ -11,8 +11,8 @@ from kernels.arrays import copy_into
 from kernels.rng import states_from_seed
 from kernels.xianniu import game as kg
 from kernels.xianniu.pimc import pimc_pick, seat_to_act
-from kernels.xianniu.policies import (PIMC_ROLLOUT, PIMC_SAMPLES, POLICY_HEURISTIC,
-    POLICY_HEURISTIC2, POLICY_PIMC)
+from kernels.xianniu.policies import (PIMC_BUDGET, PIMC_ROLLOUT, PIMC_SAMPLES,
+    POLICY_HEURISTIC, POLICY_HEURISTIC2, POLICY_PIMC)
 
 PRESETS = ("lanzhou", "kanniutui")
 
@@ -56,6 +56,19 @@ def _redeal_hidden(ws, seat, gen):
     return out
 
 
+def _played_out(rk, ws, seed):
+    """The points of the hand at ``ws`` played out by the heuristic at every seat."""
+    scratch = kg.new_scratch()
+    copy_into(scratch[2], ws)
+    logbuf = (np.empty((kg.MAX_LOG, 3), dtype=np.int64), np.empty((1, 2), dtype=np.int64),
+              np.empty(1, dtype=np.int64))
+    kg.advance(rk, policy_arrays("heuristic"), states_from_seed(seed, 1)[0], scratch, logbuf,
+               np.int64(0), np.int64(0))
+    res = np.empty(kg.N_RESULT, dtype=np.int64)
+    kg.finish_hand(rk[0], scratch[2], res)
+    return tuple(res[kg.R_PTS0:kg.R_PTS0 + 3])
+
+
 def _pick(rk, row, ws, lists, seed):
     scratch, work = kg.new_scratch(), kg.new_scratch()
     copy_into(scratch[2], ws)
@@ -68,7 +81,7 @@ def _pick(rk, row, ws, lists, seed):
 def test_pimc_choices_ignore_cards_the_seat_cannot_see(rules):
     rk, positions = _positions(rules, 6, seed=31)
     gen = np.random.default_rng(7)
-    checked = moved = 0
+    checked = moved = outcome_changed = 0
     for name in ("pimc", "pimc2"):
         row = policy_arrays(name, pimc_samples=6)[1][0]
         for i, (ws, am, ai) in enumerate(positions):
@@ -77,8 +90,10 @@ def test_pimc_choices_ignore_cards_the_seat_cannot_see(rules):
             hidden = [kg.WS_HANDS + o for o in range(3) if o != seat]
             moved += any(ws[s] != other[s] for s in hidden)
             assert _pick(rk, row, ws, (am, ai), i) == _pick(rk, row, other, (am, ai), i)
+            outcome_changed += _played_out(rk, ws, i) != _played_out(rk, other, i)
             checked += 1
-    assert checked >= 60 and moved >= checked - 4  # the hidden hands really changed
+    # the check has teeth: the hidden hands really changed, and often changed how the hand ends
+    assert checked >= 60 and moved >= checked - 4 and outcome_changed >= checked // 4
 
 
 def test_pimc2_plays_out_with_heuristic2_and_pimc_with_the_heuristic():
@@ -87,6 +102,7 @@ def test_pimc2_plays_out_with_heuristic2_and_pimc_with_the_heuristic():
     assert params[0, PIMC_ROLLOUT] == POLICY_HEURISTIC
     assert params[1, PIMC_ROLLOUT] == POLICY_HEURISTIC2
     assert params[0, PIMC_SAMPLES] == params[1, PIMC_SAMPLES] == 24
+    assert params[0, PIMC_BUDGET] == 0 and params[1, PIMC_BUDGET] == 512
     # the play-out policy matters: on some positions the two choose differently
     rk, positions = _positions("lanzhou", 8, seed=5)
     rows = [policy_arrays(n, pimc_samples=8)[1][0] for n in ("pimc", "pimc2")]
