@@ -31,6 +31,7 @@ from kernels.rng import states_for_chunks
 from kernels.xianniu import advise as ka
 
 from .cards import FIVE, NINE, cards_of, format_cards
+from .defaults import ADVICE_POLICY
 from .engine import ACTION_KINDS, PLAY, QIANGCI, Action, State
 from .kernel_state import ws_from_state
 from .records import action_to_json, record_of, replay, start_of
@@ -39,7 +40,7 @@ from .sim import policy_arrays, rule_arrays
 from ..core.stats import Z95, Estimate, mean_ci
 
 POLICIES = tuple(p for p in _ALL_POLICIES if p != "random")  # play-out policies
-DEFAULT_POLICY = "heuristic"
+DEFAULT_POLICY = ADVICE_POLICY
 DEFAULT_PRECISION = 0.1  # points: CI half-width of the paired differences still racing
 DEFAULT_SAMPLES = 20_000  # deals at most
 CHUNKS = 8  # random streams per batch: fixed, so the numbers depend on the seed alone

@@ -13,6 +13,7 @@ from typing import Any
 
 from .cards import N_SEATS, count, format_cards, parse_mask
 from .combos import Play, beats, classify
+from .defaults import ADVICE_POLICY
 from .describe import action_text, beat_verdict, play_info, settlement_json
 from .records import replay, start_of
 from .rules import Rules, get_rules
@@ -213,7 +214,7 @@ def tournament(policies: str = "heuristic,random", n_deals: int = 20_000,
 
 
 def should_xian(hand: str | None = None, seat: int = 1, rules: str | None = None,
-                policy: str = "heuristic", precision: float = 0.1, max_deals: int = 200_000,
+                policy: str = ADVICE_POLICY, precision: float = 0.1, max_deals: int = 200_000,
                 seed: int = 0, record: Any = None,
                 progress: Callable[[int], None] | None = None) -> dict[str, Any]:
     """``xianniu should-xian``: after a 扣, should ``hand`` (16 cards, answering from
@@ -233,7 +234,7 @@ def should_xian(hand: str | None = None, seat: int = 1, rules: str | None = None
     return res.as_dict()
 
 
-def should_kou(hand: str, rules: str | None = None, policy: str = "heuristic",
+def should_kou(hand: str, rules: str | None = None, policy: str = ADVICE_POLICY,
                precision: float = 0.1, max_deals: int = 200_000, seed: int = 0,
                progress: Callable[[int], None] | None = None) -> dict[str, Any]:
     """``xianniu should-kou``: the banker holds ``hand`` at its first decision: 扣 or lead?"""
@@ -305,7 +306,7 @@ def odds(rules: str | None = None, n_deals: int = 1_000_000, seed: int = 0) -> d
 
 
 def advise(record: Any, *, samples: int | None = None, precision: float = 0.1,
-           policy: str = "heuristic", seed: int | None = None,
+           policy: str = ADVICE_POLICY, seed: int | None = None,
            progress: Callable[[int, int], None] | None = None):
     """``xianniu advise``: every legal action where ``record`` stops, valued by paired
     play-outs on hidden deals that fit the public record; an

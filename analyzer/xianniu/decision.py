@@ -20,6 +20,7 @@ from kernels.xianniu import decisions as kd
 from kernels.rng import states_for_chunks
 
 from .cards import format_cards, parse_hand
+from .defaults import ADVICE_POLICY
 from .kernel_state import ws_from_state
 from .records import replay
 from .rules import Rules, get_rules
@@ -165,7 +166,7 @@ def _run(question: str, hand_text: str | int, seat: int, rules: str | Rules | No
 
 
 def should_xian(hand: str | int, seat: int = 1, rules: str | Rules | None = None,
-                policy: str = "heuristic", precision: float = 0.1, max_hands: int = 200_000,
+                policy: str = ADVICE_POLICY, precision: float = 0.1, max_hands: int = 200_000,
                 seed: int = 0, progress: Callable[[int], None] | None = None) -> DecisionResult:
     """After the banker's opening 扣 (and, for seat 2, seat 1's 扣): 掀 or 扣 with ``hand``?"""
     if seat not in (1, 2):
@@ -173,7 +174,7 @@ def should_xian(hand: str | int, seat: int = 1, rules: str | Rules | None = None
     return _run("xian", hand, seat, rules, policy, precision, max_hands, seed, progress)
 
 
-def should_xian_record(record: Any, policy: str = "heuristic", precision: float = 0.1,
+def should_xian_record(record: Any, policy: str = ADVICE_POLICY, precision: float = 0.1,
                        max_hands: int = 200_000, seed: int = 0,
                        progress: Callable[[int], None] | None = None) -> DecisionResult:
     """A partial game record that stops where a seat answers a 扣: 掀 or 扣?
@@ -194,7 +195,7 @@ def should_xian_record(record: Any, policy: str = "heuristic", precision: float 
                 seed, progress, position=ws)
 
 
-def should_kou(hand: str | int, rules: str | Rules | None = None, policy: str = "heuristic",
+def should_kou(hand: str | int, rules: str | Rules | None = None, policy: str = ADVICE_POLICY,
                precision: float = 0.1, max_hands: int = 200_000, seed: int = 0,
                progress: Callable[[int], None] | None = None) -> DecisionResult:
     """The banker holds ``hand`` at its first decision: 扣 (risking a 掀) or lead?"""
