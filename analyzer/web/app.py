@@ -70,46 +70,37 @@ async def _body(request: Request) -> dict[str, Any]:
     return data
 
 
-def make_app(game: WebGame, sessions: SessionStore | None = None,
-             jobs: JobRunner | None = None) -> Starlette:
-    """The web table for ``game``; ``sessions`` and ``jobs`` are made when not given."""
-    sessions = SessionStore() if sessions is None else sessions
-    jobs = JobRunner() if jobs is None else jobs
-    words = merged(game.strings)
+class _Routes:
+    """The handlers of one app: each reads its request, asks the game, answers JSON."""
 
-    def page(request: Request) -> Response:
+    def __init__(self, game: WebGame, sessions: SessionStore, jobs: JobRunner):
+        self.game, self.sessions, self.jobs = game, sessions, jobs
+        self.words = merged(game.strings)
+
+    def page(self, request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
 
-    def info(request: Request) -> Response:
-        return _ok({"game": game.name, "strings": words, "lang": DEFAULT_LANG,
-                    "options": game.options, "queries": sorted(game.queries)})
+    def info(self, request: Request) -> Response:
+        return _ok({"game": self.game.name, "strings": self.words, "lang": DEFAULT_LANG,
+                    "options": self.game.options, "queries": sorted(self.game.queries)})
 
-    async def new_game(request: Request) -> Response:
+    async def new_game(self, request: Request) -> Response:
         options = (await _body(request)).get("options", {})
-        obj = await run_in_threadpool(game.new_game, options)  # the bots may move first
-        sid = sessions.add(obj)
+        obj = await run_in_threadpool(self.game.new_game, options)  # the bots may move first
+        sid = self.sessions.add(obj)
         return _ok({"id": sid, "view": obj.view()})
 
-    def _slot(request: Request):
-        return sessions.slot(request.path_params["sid"])
+    def _slot(self, request: Request):
+        return self.sessions.slot(request.path_params["sid"])
 
-    def view(request: Request) -> Response:
-        slot = _slot(request)
+    def view(self, request: Request) -> Response:
+        slot = self._slot(request)
         with slot.lock:
             return _ok(slot.obj.view())
 
-    def _check_version(obj: Any, body: dict[str, Any]) -> None:
-        version = body.get("version")
-        if not isinstance(version, int) or isinstance(version, bool):
-            raise BadRequest("the request needs \"version\": the number of actions the page "
-                             "has seen")
-        if version != obj.version:
-            raise Conflict(f"this page is stale: the hand has moved on to action "
-                           f"{obj.version} (this page saw {version}); reload it")
-
-    async def act(request: Request) -> Response:
+    async def act(self, request: Request) -> Response:
         body = await _body(request)
-        slot = _slot(request)
+        slot = self._slot(request)
 
         def run() -> dict[str, Any]:
             with slot.lock:
@@ -120,75 +111,92 @@ def make_app(game: WebGame, sessions: SessionStore | None = None,
                 return slot.obj.view()
         return _ok(await run_in_threadpool(run))
 
-    async def advice(request: Request) -> Response:
+    async def advice(self, request: Request) -> Response:
         body = await _body(request)
-        slot = _slot(request)
+        slot = self._slot(request)
         with slot.lock:
             _check_version(slot.obj, body)
             task = slot.obj.advice_task()
-        return _ok({"job": jobs.submit(task)})
+        return _ok({"job": self.jobs.submit(task)})
 
-    def review(request: Request) -> Response:
-        slot = _slot(request)
+    def review(self, request: Request) -> Response:
+        slot = self._slot(request)
         with slot.lock:
             task = slot.obj.review_task()
-        return _ok({"job": jobs.submit(task)})
+        return _ok({"job": self.jobs.submit(task)})
 
-    def record(request: Request) -> Response:
-        slot = _slot(request)
+    def record(self, request: Request) -> Response:
+        slot = self._slot(request)
         with slot.lock:
             return _ok(slot.obj.record())
 
-    def job(request: Request) -> Response:
-        return _ok(jobs.get(request.path_params["jid"]).as_dict())
+    def job(self, request: Request) -> Response:
+        return _ok(self.jobs.get(request.path_params["jid"]).as_dict())
 
-    async def review_record(request: Request) -> Response:
+    async def review_record(self, request: Request) -> Response:
         body = await _body(request)
         if "record" not in body:
             raise BadRequest("the request needs \"record\": a game record")
-        return _ok(await run_in_threadpool(game.review_record, body["record"]))
+        return _ok(await run_in_threadpool(self.game.review_record, body["record"]))
 
-    async def query(request: Request) -> Response:
+    async def query(self, request: Request) -> Response:
         name = request.path_params["name"]
-        if name not in game.queries:
-            raise HTTPException(404, f"no query {name!r} (choose {', '.join(sorted(game.queries))})")
-        task = game.queries[name](await _body(request))
-        return _ok({"job": jobs.submit(task)})
+        if name not in self.game.queries:
+            raise HTTPException(404, f"no query {name!r} (choose "
+                                f"{', '.join(sorted(self.game.queries))})")
+        task = self.game.queries[name](await _body(request))
+        return _ok({"job": self.jobs.submit(task)})
 
+
+def _check_version(obj: Any, body: dict[str, Any]) -> None:
+    """Refuse an action or advice request sent from a page that has not seen the last move."""
+    version = body.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise BadRequest("the request needs \"version\": the number of actions the page "
+                         "has seen")
+    if version != obj.version:
+        raise Conflict(f"this page is stale: the hand has moved on to action "
+                       f"{obj.version} (this page saw {version}); reload it")
+
+
+def _handler(status: int):
+    async def answer(request: Request, exc: Exception) -> Response:
+        return _error(status, str(exc))
+    return answer
+
+
+async def _http_error(request: Request, exc: HTTPException) -> Response:
+    return _error(exc.status_code, exc.detail)
+
+
+async def _internal(request: Request, exc: Exception) -> Response:
+    log.exception("internal error", exc_info=exc)
+    return _error(500, f"internal error: {type(exc).__name__}")
+
+
+def make_app(game: WebGame, sessions: SessionStore | None = None,
+             jobs: JobRunner | None = None) -> Starlette:
+    """The web table for ``game``; ``sessions`` and ``jobs`` are made when not given."""
+    sessions = SessionStore() if sessions is None else sessions
+    jobs = JobRunner() if jobs is None else jobs
+    r = _Routes(game, sessions, jobs)
     routes = [
-        Route("/", page),
-        Route("/api/info", info),
-        Route("/api/games", new_game, methods=["POST"]),
-        Route("/api/games/{sid}", view),
-        Route("/api/games/{sid}/act", act, methods=["POST"]),
-        Route("/api/games/{sid}/advice", advice, methods=["POST"]),
-        Route("/api/games/{sid}/review", review, methods=["POST"]),
-        Route("/api/games/{sid}/record", record),
-        Route("/api/jobs/{jid}", job),
-        Route("/api/records/review", review_record, methods=["POST"]),
-        Route("/api/queries/{name}", query, methods=["POST"]),
+        Route("/", r.page),
+        Route("/api/info", r.info),
+        Route("/api/games", r.new_game, methods=["POST"]),
+        Route("/api/games/{sid}", r.view),
+        Route("/api/games/{sid}/act", r.act, methods=["POST"]),
+        Route("/api/games/{sid}/advice", r.advice, methods=["POST"]),
+        Route("/api/games/{sid}/review", r.review, methods=["POST"]),
+        Route("/api/games/{sid}/record", r.record),
+        Route("/api/jobs/{jid}", r.job),
+        Route("/api/records/review", r.review_record, methods=["POST"]),
+        Route("/api/queries/{name}", r.query, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         Mount("/game", StaticFiles(directory=game.static_dir), name="game"),
     ]
-
-    async def http_error(request: Request, exc: HTTPException) -> Response:
-        return _error(exc.status_code, exc.detail)
-
-    async def bad_request(request: Request, exc: Exception) -> Response:
-        return _error(400, str(exc))
-
-    async def conflict(request: Request, exc: Exception) -> Response:
-        return _error(409, str(exc))
-
-    async def unknown(request: Request, exc: Exception) -> Response:
-        return _error(404, str(exc))
-
-    async def internal(request: Request, exc: Exception) -> Response:
-        log.exception("internal error", exc_info=exc)
-        return _error(500, f"internal error: {type(exc).__name__}")
-
-    handlers = {HTTPException: http_error, Conflict: conflict, ValueError: bad_request,
-                SessionError: unknown, Exception: internal}
+    handlers = {HTTPException: _http_error, Conflict: _handler(409),
+                ValueError: _handler(400), SessionError: _handler(404), Exception: _internal}
     app = Starlette(routes=routes, exception_handlers=handlers)
     app.state.sessions, app.state.jobs, app.state.game = sessions, jobs, game
     return app
