@@ -41,7 +41,7 @@ FIGURES = ("shengji_outcomes", "shengji_banker", "shengji_values")
 assert RULE_NAMES[0] == get_rules().name
 
 TEXT: dict[str, tuple[str, str]] = {
-    "sec_shengji": ("郑州双升", "zhengzhou shengji (双升)"),
+    "sec_shengji": ("郑州双升", "zhengzhou shengji (shuang sheng)"),
     "step_shengji": ("双升：两种规则下的发牌概率、整局统计、反事实价值、规则开关、策略阶梯",
                      "shengji: odds, whole-hand statistics, values, rule switches, ladder "
                      "under both presets"),
@@ -55,10 +55,10 @@ TEXT: dict[str, tuple[str, str]] = {
         "shengji is a four-player, two-team climbing game with two decks (108 cards): 25 "
         "cards each and an 8-card kitty; docs/shengji.md and SHENGJI-RULES have the rules "
         "and their readings. Two presets side by side, on the same deals and seeds: "
-        "zhengzhou (a level card declares only beside its joker, 造反 redeals, 扒鸡窝 "
+        "zhengzhou (a level card declares only beside its joker, zao fan redeals, ba ji wo "
         "kitty swaps, kitty capture doubles per pair) and classic (the common tuolaji: no "
-        "造反, no 扒鸡窝, kitty capture doubles per card, attackers gain at most 3 levels a "
-        "hand). Every hand is a whole hand from the deal (造反, declaring, the bury, 扒鸡窝, "
+        "zao fan, no ba ji wo, kitty capture doubles per card, attackers gain at most 3 levels a "
+        "hand). Every hand is a whole hand from the deal (zao fan, declaring, the bury, ba ji wo, "
         "the play), both teams at level L (2 unless stated), seat 0 the banker going in; "
         "every seat plays the {policy} policy except in the ladder."),
     "sj_per_preset": ("每种规则 {n}", "{n} per preset"),
@@ -68,7 +68,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "sj_odds_text": ("精确值由计数得到，旁列内核发牌的蒙特卡洛估计与 95% 置信区间作为核对。",
                      "Exact by counting, beside a Monte Carlo estimate from the kernels' deals "
                      "with its 95% CI, as a check."),
-    "sj_h_kou": ("抠底：概率与按倍数的价值", "Kitty capture (抠底): how often, and its value "
+    "sj_h_kou": ("抠底：概率与按倍数的价值", "Kitty capture (kou di): how often, and its value "
                  "by multiplier"),
     "sj_kou_text": ("闲家赢最后一墩即抠底，底牌分乘以倍数加给闲家。启发式策略扣底几乎从不扣分牌，"
                     "它的抠底几乎不加分；下表另列四家都随机出牌（底牌常有分）的结果。"
@@ -102,7 +102,7 @@ TEXT: dict[str, tuple[str, str]] = {
                        "points (negative when it banks), with − without. Trump and level are "
                        "those the hand as dealt ended with; the card given away is a plain one."),
     "sj_h_rules": ("扒鸡窝与造反改变了多少（同一副牌，规则开与关）",
-                   "How much 扒鸡窝 and 造反 change (the same deals, the rule on and off)"),
+                   "How much ba ji wo and zao fan change (the same deals, the rule on and off)"),
     "sj_rules_text": ("同一副牌、同一随机流各打一次规则开与关，其余规则不变；差值为配对差。",
                       "Each deal is played with the rule on and with it off from the same "
                       "stream, the rest of the preset unchanged; differences are paired."),
@@ -110,7 +110,7 @@ TEXT: dict[str, tuple[str, str]] = {
                     "each deal again with the teams swapped)"),
     "sj_decision_note": ("扣底、亮主、造反与甩牌的决策查询（xianniu shengji should-declare、bury、"
                          "should-rebel、should-throw）逐手作答，不在本报告中列表。",
-                         "The bury, declaring, 造反 and throw decision queries (xianniu "
+                         "The bury, declaring, zao fan and throw decision queries (xianniu "
                          "shengji should-declare, bury, should-rebel, should-throw) answer one "
                          "hand at a time; they are not tabulated in this report."),
     "sj_rules": ("规则", "preset"),
@@ -147,8 +147,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "pat_small_joker_pair": ("对小王", "small joker pair"),
     "pat_level_card": ("多一张级牌", "+1 level card"),
     "pat_trump": ("多一张主（主花色）", "+1 trump-suit card"),
-    "sw_bajiwo": ("扒鸡窝", "扒鸡窝 (kitty swap)"),
-    "sw_rebel": ("造反", "造反 (redeal)"),
+    "sw_bajiwo": ("扒鸡窝", "ba ji wo (kitty swap)"),
+    "sw_rebel": ("造反", "zao fan (redeal)"),
     "sj_switch": ("规则", "rule"),
     "sj_on": ("开", "on"),
     "sj_off": ("关", "off"),
@@ -179,7 +179,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "feat_joker_pair": ("有对王", "holds a joker pair"),
     "feat_big_joker_pair": ("有对大王", "holds the big joker pair"),
     "feat_small_joker_pair": ("有对小王", "holds the small joker pair"),
-    "feat_rebel": ("分不足 15，可造反", "under 15 points (may 造反)"),
+    "feat_rebel": ("分不足 15，可造反", "under 15 points (may zao fan)"),
 }
 T = Labels(TEXT, base=SHARED)
 
