@@ -175,3 +175,12 @@ def test_every_data_file_of_the_packages_is_installed():
             if not any(fnmatch.fnmatch(f.name, p) for p in patterns.get(package, [])):
                 missing.append(str(f.relative_to(root)))
     assert missing == [], f"not package data: {missing}"
+
+
+def test_test_files_have_distinct_names():
+    """The test folders are not packages, so pytest imports each test file by its bare name:
+    two files of one name in different folders stop the whole suite at collection."""
+    names: dict[str, list[str]] = {}
+    for f in (ROOT / "tests").rglob("test_*.py"):
+        names.setdefault(f.name, []).append(str(f.relative_to(ROOT)))
+    assert {n: p for n, p in names.items() if len(p) > 1} == {}
