@@ -14,10 +14,15 @@ from analyzer.cli import main
 _COMPILE_NOTICE = re.compile(r"^xianniu: compiling the \w+ kernels, once .*\n", re.M)
 
 
+def without_compile_notice(err: str) -> str:
+    """``err`` less the cold-cache compile notice."""
+    return _COMPILE_NOTICE.sub("", err)
+
+
 def run(capsys, *args: str) -> tuple[int, str, str]:
     rc = main(list(args))
     out, err = capsys.readouterr()
-    return rc, out, _COMPILE_NOTICE.sub("", err)
+    return rc, out, without_compile_notice(err)
 
 
 def ok(capsys, *args: str) -> str:

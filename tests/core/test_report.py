@@ -31,6 +31,7 @@ from analyzer.report import fonts
 from analyzer.report.labels import TEXT, all_text, t
 from analyzer.report.section import seed_sequence
 from analyzer.xianniu.report import ANALYSES, PRESET_ORDER, Plan
+from cli_checks import without_compile_notice
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 TINY = 300
@@ -41,7 +42,7 @@ def _cli(*args: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         rc = main(list(args))
-    return rc, out.getvalue(), err.getvalue()
+    return rc, out.getvalue(), without_compile_notice(err.getvalue())
 
 
 @pytest.fixture(scope="module")
