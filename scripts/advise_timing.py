@@ -23,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from analyzer.xianniu.advise import DEFAULT_PRECISION, advise
+from analyzer.xianniu.advise import DEFAULT_POLICY, DEFAULT_PRECISION, advise
 from analyzer.xianniu.records import replay
 from analyzer.xianniu.sim import hand_records
 
@@ -59,7 +59,7 @@ def main() -> int:
     ap.add_argument("--decisions", type=int, default=10, help="decisions per rule preset")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--rules", default="lanzhou,kanniutui")
-    ap.add_argument("--policy", default="heuristic")
+    ap.add_argument("--policy", default=DEFAULT_POLICY)
     ap.add_argument("--samples", type=int, default=None)
     ap.add_argument("--precision", type=float, default=DEFAULT_PRECISION)
     ap.add_argument("--cli", action="store_true", help="also time fresh CLI processes")
