@@ -118,20 +118,7 @@
     renderEnd();
   }
 
-  async function requestAdvice() {
-    const v = S.view;
-    if (!S.adviceOn || v.over || v.to_act !== v.you || v.advice || S.adviceFor === v.version) return;
-    S.adviceFor = v.version;
-    const bar = XN.progressBar();
-    const panel = document.getElementById("advice");
-    panel.hidden = false;
-    panel.replaceChildren(el("h2", {}, t("advice")), bar.node);
-    try {
-      const res = await XN.job(`/api/games/${S.sid}/advice`, { version: v.version }, bar);
-      if (S.view.version === v.version) { S.view.advice = res; renderAdvice(); }
-    } catch (e) { XN.showError(e.message); panel.hidden = true; }
-    finally { S.adviceFor = -1; }
-  }
+  const requestAdvice = () => XN.requestAdvice(S, renderAdvice);
 
   function renderAdvice() {
     const panel = document.getElementById("advice");

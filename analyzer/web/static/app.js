@@ -126,6 +126,22 @@ const XN = (() => {
     return `${fmt(ev)} [${fmt(ci[0])}, ${fmt(ci[1])}] (${t("n")}=${n})`;
   }
 
+  // Ask once per position for the advice on the human's decision in board state S.
+  async function requestAdvice(S, renderAdvice) {
+    const v = S.view;
+    if (!S.adviceOn || v.over || v.to_act !== v.you || v.advice || S.adviceFor === v.version) return;
+    S.adviceFor = v.version;
+    const bar = progressBar();
+    const panel = document.getElementById("advice");
+    panel.hidden = false;
+    panel.replaceChildren(el("h2", {}, t("advice")), bar.node);
+    try {
+      const res = await job(`/api/games/${S.sid}/advice`, { version: v.version }, bar);
+      if (S.view.version === v.version) { S.view.advice = res; renderAdvice(); }
+    } catch (e) { showError(e.message); panel.hidden = true; }
+    finally { S.adviceFor = -1; }
+  }
+
   // The new-hand form (rules, opponents, seed), kept across a language switch.
   function formOptions() {
     const get = (id) => document.getElementById(id);
@@ -164,7 +180,7 @@ const XN = (() => {
 
   return {
     t, el, api, job, progressBar, download, showError, clearError, start, fmt, estimate,
-    formOptions, renderForm,
+    formOptions, renderForm, requestAdvice,
     onLang: (f) => st.onLang.push(f),
     get lang() { return st.lang; },
     get info() { return st.info; },
