@@ -56,9 +56,10 @@ HEURISTIC2_EXTRA_DEFAULTS = np.array([1.0, 6.0, 2.0, 30.0, 1.0])
 HEURISTIC2_EXTRA_NAMES = ("plan", "lose", "cash", "quad", "strong")
 PIMC_ROLLOUT = H2_STRONG + 1  # pimc: the policy id of every seat in its play-outs
 PIMC_BUDGET = PIMC_ROLLOUT + 1  # pimc: play-outs per decision; 0 keeps PIMC_SAMPLES fixed
-N_POLICY_PARAMS = PIMC_BUDGET + 1
+PIMC_ENDGAME = PIMC_BUDGET + 1  # pimc: solve play-outs exactly at this many cards left; 0: never
+N_POLICY_PARAMS = PIMC_ENDGAME + 1
 POLICY_DEFAULTS = np.concatenate((HEURISTIC_DEFAULTS, [24.0], HEURISTIC2_EXTRA_DEFAULTS,
-                                  [float(POLICY_HEURISTIC), 0.0]))
+                                  [float(POLICY_HEURISTIC), 0.0, 0.0]))
 
 @njit(cache=True)
 def is_sure(kind, size, rank, k, unseen, beaters):
