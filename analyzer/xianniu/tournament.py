@@ -9,7 +9,9 @@ per seat-hand over the seatings, and confidence intervals are taken across deals
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from itertools import permutations, product
+from pathlib import Path
 from typing import Any
 
 import numba
@@ -25,6 +27,28 @@ from ..core.fileio import read_json
 from .rules import Rules, get_rules
 from .sim import PIMC_VARIANTS, POLICIES, rule_arrays
 from ..core.tournament import TournamentResult
+
+TUNED_FILE = Path(__file__).with_name("tuned.json")
+TUNED = "tuned"  # the heuristic with its preset's tuned weights (tournaments only)
+
+
+@cache
+def _tuned_table() -> dict:
+    return read_json(str(TUNED_FILE))
+
+
+def tuned_vector(rules: str | Rules | None = None) -> np.ndarray:
+    """The heuristic weights that ``scripts/tune_heuristic.py`` tuned for a preset
+    (``tuned.json``, shipped with the package); ValueError for a preset never tuned."""
+    name = get_rules(rules).name
+    table = _tuned_table()
+    if name not in table:
+        raise ValueError(f"no tuned heuristic weights for rules {name!r} (tuned: "
+                         f"{', '.join(table)})")
+    vec = HEURISTIC_DEFAULTS.copy()
+    for key, value in table[name]["tuned"].items():
+        vec[HEURISTIC_NAMES.index(key)] = float(value)
+    return vec
 
 
 def load_heuristic_params(path: str) -> np.ndarray:
@@ -74,7 +98,8 @@ def tournament(policies: str | list[str], n_deals: int, rules: str | Rules | Non
     """Play ``n_deals`` deals in duplicate between 2 or 3 policies.
 
     ``heuristic_params`` maps a policy label to a heuristic parameter vector; a label of the
-    form ``heuristic:NAME`` plays the heuristic with those parameters. Deals are split into
+    form ``heuristic:NAME`` plays the heuristic with those parameters, and ``tuned`` the
+    heuristic with the preset's tuned weights (:func:`tuned_vector`). Deals are split into
     chunks of ``chunk_size`` (default 512, or 8 with pimc, whose deals are slow), each with
     its own random stream.
     """
@@ -85,11 +110,16 @@ def tournament(policies: str | list[str], n_deals: int, rules: str | Rules | Non
         raise ValueError("the policies of a tournament must differ")
     if not isinstance(n_deals, (int, np.integer)) or n_deals < 2:
         raise ValueError(f"a tournament needs at least 2 deals, got {n_deals!r}")
+    r = get_rules(rules)
     ids, vecs = [], []
     for name in names:
         base = name.split(":", 1)[0].lower()
-        if base not in POLICIES:
-            raise ValueError(f"unknown policy {name!r} (choose from {', '.join(POLICIES)})")
+        if name.lower() == TUNED:
+            base = "heuristic"
+            heuristic_params = {**(heuristic_params or {}), name: tuned_vector(r)}
+        elif base not in POLICIES:
+            raise ValueError(f"unknown policy {name!r} (choose from "
+                             f"{', '.join([*POLICIES, TUNED])})")
         vec = POLICY_DEFAULTS.copy()
         if POLICIES[base] == POLICIES["pimc"] and pimc_samples is not None:
             vec[PIMC_SAMPLES] = pimc_samples  # pimc and its variants alike
@@ -104,7 +134,6 @@ def tournament(policies: str | list[str], n_deals: int, rules: str | Rules | Non
             raise ValueError(f"no parameters given for {name!r}")
         ids.append(POLICIES[base])
         vecs.append(vec)
-    r = get_rules(rules)
     if chunk_size is None:
         chunk_size = 8 if POLICIES["pimc"] in ids else 512
     seats = seatings(len(names))

@@ -1,0 +1,46 @@
+"""``tuned``: the heuristic with its preset's tuned weights, shipped in the package."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from analyzer.xianniu.rules import PRESETS
+from analyzer.xianniu.tournament import load_heuristic_params, tournament, tuned_vector
+from kernels.xianniu.policies import HEURISTIC_DEFAULTS
+
+REPORTS = Path(__file__).resolve().parents[2] / "reports"
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_shipped_weights_are_the_tuning_results(rules):
+    """The package's copy agrees with the tuning run's own file, and is not the defaults."""
+    vec = tuned_vector(rules)
+    assert np.array_equal(vec, load_heuristic_params(str(REPORTS / f"tuning_{rules}.json")))
+    assert not np.allclose(vec, HEURISTIC_DEFAULTS)
+    shipped = json.loads((Path(tuned_vector.__code__.co_filename).with_name("tuned.json"))
+                         .read_text(encoding="utf-8"))
+    assert shipped[rules]["command"].endswith(f"--rules {rules} --iterations 10 --population 24 "
+                                              "--deals 20000 --final-deals 200000 --seed 1")
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_tuned_plays_the_heuristic_with_its_presets_weights(rules):
+    a = tournament("tuned,random", 300, rules, seed=7)
+    b = tournament("heuristic:t,random", 300, rules, seed=7,
+                   heuristic_params={"heuristic:t": tuned_vector(rules)})
+    assert np.array_equal(a.per_deal, b.per_deal)
+    other = "kanniutui" if rules == "lanzhou" else "lanzhou"
+    c = tournament("heuristic:t,random", 300, rules, seed=7,
+                   heuristic_params={"heuristic:t": tuned_vector(other)})
+    assert not np.array_equal(a.per_deal, c.per_deal)  # the preset picks the weights
+    assert a.policies == ["tuned", "random"]
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_tuned_beats_the_default_heuristic(rules):
+    diff = tournament("tuned,heuristic", 4000, rules, seed=3).differences().iloc[0]
+    assert diff["a"] == "tuned" and diff["ci_low"] > 0.2
