@@ -9,7 +9,9 @@ True
 
 from __future__ import annotations
 
+import json
 from dataclasses import fields
+from pathlib import Path
 
 import numpy as np
 
@@ -18,13 +20,17 @@ from kernels.shengji import deal as kd
 from kernels.shengji.deal import DEAL_AGG_SIZE, deal_chunks
 from kernels.shengji.hand import N_RESULT, play_chunks
 from kernels.shengji.params import param_vector
-from kernels.shengji.policies import POLICY_NAMES
+from kernels.shengji.policies import (HEURISTIC_DEFAULTS, HEURISTIC_NAMES,
+                                      POLICY_HEURISTIC, POLICY_NAMES)
 from kernels.shengji.whole import N_WHOLE, whole_chunks
 
 from .cards import NT, parse_level, parse_trump
 from .rules import ShengjiRules, get_rules
 
 POLICIES = {name: i for i, name in enumerate(POLICY_NAMES)}  # the kernels' policies by id
+# Tournaments also seat ``tuned``: the heuristic with the preset's tuned parameters.
+TOURNAMENT_POLICIES = {**POLICIES, "tuned": POLICY_HEURISTIC}
+TUNED_FILE = Path(__file__).with_name("tuned.json")
 CHUNK = 1024  # hands or deals per random stream
 N_SEATS = 4
 
@@ -47,6 +53,30 @@ def policy_ids(policies: str) -> np.ndarray:
         if n not in POLICIES:
             raise ValueError(f"unknown 双升 policy {n!r} (choose from {', '.join(POLICIES)})")
     return np.array([POLICIES[n] for n in names], dtype=np.int64)
+
+
+def tuned_row(rules: str | ShengjiRules | None = None) -> np.ndarray:
+    """The tuned heuristic parameters of a preset (``tuned.json``, written by
+    ``scripts/shengji_tune.py``); the defaults for a preset not tuned. Parameters the file
+    does not name keep their defaults."""
+    name = get_rules(rules).name
+    row = HEURISTIC_DEFAULTS.copy()
+    data = json.loads(TUNED_FILE.read_text(encoding="utf-8")) if TUNED_FILE.exists() else {}
+    if name in data:
+        names = data[name]["names"]
+        for k, v in zip(names, data[name]["weights"]):
+            row[HEURISTIC_NAMES.index(k)] = v
+    return row
+
+
+def policy_row(name: str, rules: str | ShengjiRules | None = None) -> np.ndarray:
+    """The heuristic parameter row (float64[N_HEURISTIC]) a tournament policy plays with:
+    the preset's tuned row for ``tuned``, the defaults for the others."""
+    if name not in TOURNAMENT_POLICIES:
+        raise ValueError(f"unknown 双升 policy {name!r} "
+                         f"(choose from {', '.join(TOURNAMENT_POLICIES)})")
+    row = tuned_row(rules) if name == "tuned" else HEURISTIC_DEFAULTS.copy()
+    return row
 
 
 def check_n(n, what: str = "hands") -> int:

@@ -31,7 +31,7 @@ from kernels.shengji.policies import HEURISTIC_DEFAULTS, P_PIMC_SAMPLES, POLICY_
 from ..core.stats import format_estimate, mean_ci
 from ..core.tournament import TournamentResult
 from .rules import ShengjiRules, get_rules
-from .sim import check_n, check_start, policy_ids, rule_arrays
+from .sim import TOURNAMENT_POLICIES, check_n, check_start, policy_row, rule_arrays
 
 SEATINGS = ((0, 1, 0, 1), (1, 0, 1, 0))  # policy index per seat
 CHUNK = 256  # deals per random stream
@@ -46,17 +46,25 @@ def _policies(policies) -> list[str]:
                          f"got {len(names)}")
     if names[0] == names[1]:
         raise ValueError("the two policies of a tournament must differ")
-    policy_ids(",".join(names * 2))  # checks the names
+    for n in names:
+        if n not in TOURNAMENT_POLICIES:
+            raise ValueError(f"unknown 双升 policy {n!r} "
+                             f"(choose from {', '.join(TOURNAMENT_POLICIES)})")
     return names
 
 
 def play_duplicate(names: list[str], n_deals: int, rules: ShengjiRules, seed: int,
                    levels=(2, 2), banker: int | None = 0, pimc_samples: int | None = None,
-                   progress: Callable[[int], None] | None = None) -> np.ndarray:
-    """Whole-hand rows (``whole.W_*``) ``[deal, seating]`` of the two seatings."""
-    ids = policy_ids(",".join(names * 2))[:2]
+                   progress: Callable[[int], None] | None = None,
+                   rows: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """Whole-hand rows (``whole.W_*``) ``[deal, seating]`` of the two seatings; ``rows``:
+    the heuristic parameters of A and B (float64[N_HEURISTIC] each) instead of those their
+    names give (``sim.policy_row``)."""
+    ids = [TOURNAMENT_POLICIES[n] for n in names]
     seat_pol = np.array([[ids[p] for p in s] for s in SEATINGS], dtype=np.int64)
-    seat_hp = np.stack([kw.seat_policies(seat_pol[s])[1] for s in range(len(SEATINGS))])
+    if rows is None:
+        rows = tuple(policy_row(n, rules) for n in names)
+    seat_hp = np.array([[rows[p] for p in s] for s in SEATINGS], dtype=np.float64)
     if pimc_samples is not None:
         seat_hp[:, :, P_PIMC_SAMPLES] = pimc_samples
     chunk = PIMC_CHUNK if POLICY_PIMC in ids else CHUNK

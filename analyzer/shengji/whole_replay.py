@@ -44,11 +44,12 @@ class KernelHands:
 
 def kernel_hands(n: int, rules: str | ShengjiRules | None, seed: int, levels=(2, 2),
                  banker: int | None = 0, params: np.ndarray | None = None,
-                 policies: str = "random") -> KernelHands:
+                 policies: str = "random", hp: np.ndarray | None = None) -> KernelHands:
     """``n`` whole hands with their logs, each seat on its policy (one name, or four
-    ``a,b,c,d``; random by default); ``params`` overrides the rule vector."""
+    ``a,b,c,d``; random by default); ``params`` overrides the rule vector and ``hp`` the
+    heuristic parameters (float64[4, N_HEURISTIC])."""
     params = rule_arrays(rules) if params is None else params
-    pol, hp = kw.seat_policies(policy_ids(policies))
+    pol, hp = kw.seat_policies(policy_ids(policies), hp)
     states = states_from_seed(seed, -(-n // CHUNK))
     res = np.zeros((n, kw.N_WHOLE), dtype=np.int64)
     deals = np.zeros((n, 2, 5, 2), dtype=np.int64)

@@ -11,6 +11,9 @@ the seat cannot place), so a throw of standing units never fails.
   opponent has shown void in loses ``ruff_risk`` while unknown trumps remain; any other unit
   scores ``lead_low`` less its top rung, ``lead_low_points`` per point and
   ``lead_trump_low`` if trump, plus ``partner_ruff`` in a suit only the partner is void in.
+  A seat of the kitty's side (the side of the seat that buried it) holding at most
+  ``guard_cards`` cards keeps its top trump for the last trick (摳底): a lead holding that
+  card loses ``guard`` unless it empties the hand.
 - **Follow.** Built by shape like the random follow (the forced tractors and pairs, then
   free cards), in one of three orders: low (duck: low cards, no points, no trumps, no broken
   pairs), feed (points first) and high. A partner who wins is fed when the seat plays last
@@ -30,14 +33,14 @@ from .params import P_THROW_WHOLE_SUIT_ONLY
 from .planes import add_face, count, highest_bit, lowest_bit, points, popcount, remove_face, \
     subtract
 from .play import _beats_unit, trick_winner_in
-from .policies import (H_LEAD_LOW, H_LEAD_LOW_POINTS, H_LEAD_POINTS, H_LEAD_SIZE,
-                       H_LEAD_STAND, H_LEAD_STAND_TRUMP, H_LEAD_TRUMP_LOW, H_PARTNER_RUFF,
-                       H_RUFF_POINTS, H_RUFF_RISK, H_THROW, H_WIN_POINTS, KN_VOID,
-                       unknown_cards)
+from .policies import (H_GUARD, H_GUARD_CARDS, H_LEAD_LOW, H_LEAD_LOW_POINTS, H_LEAD_POINTS,
+                       H_LEAD_SIZE, H_LEAD_STAND, H_LEAD_STAND_TRUMP, H_LEAD_TRUMP_LOW,
+                       H_PARTNER_RUFF, H_RUFF_POINTS, H_RUFF_RISK, H_THROW, H_WIN_POINTS,
+                       KN_KITTY_SEAT, KN_VOID, unknown_cards)
 from .units import (U_FACES, U_PAIRS, U_TOP, W_COUNTS, W_PICK_LENS, W_PICK_TOPS, cover_walk,
                     coverage, decompose_suit, effective_suit, pair_ladder)
 
-MODE_LOW, MODE_FEED, MODE_HIGH, MODE_BURY = 0, 1, 2, 3
+MODE_LOW, MODE_FEED, MODE_HIGH, MODE_BURY, MODE_BURY_POINTS = 0, 1, 2, 3, 4
 
 
 @njit(cache=True, inline="always")
@@ -63,6 +66,8 @@ def card_pref(f, two, mode, ctx):
         return 6 * pts - r - 50 * trump - 8 * pair
     if mode == MODE_BURY:
         return -r - 40 * trump - 4 * pts - 6 * pair
+    if mode == MODE_BURY_POINTS:  # points first (10s, Ks, 5s), then the lowest plain cards
+        return -r - 40 * trump + 3 * pts - 6 * pair
     return -r - 25 * trump - 2 * pts - 8 * pair
 
 
@@ -207,6 +212,25 @@ def _unit_planes(units, i):
 
 
 @njit(cache=True)
+def _guarded_top(seat, hand_one, hand_two, ctx, hp, kn):
+    # (the face the seat keeps for the last trick as a mask, 0: none; its cards held): the
+    # top trump of a seat of the kitty's side holding at most ``guard_cards`` cards
+    held = count(hand_one, hand_two)
+    ks = kn[KN_KITTY_SEAT]
+    t = hand_one & ctx[CX_SUIT_MASK + TRUMP]
+    if hp[H_GUARD] <= 0.0 or ks < 0 or (seat + ks) % 2 != 0 or held > hp[H_GUARD_CARDS] \
+            or t == 0:
+        return np.int64(0), held
+    best, best_r = 0, -1
+    while t:
+        f = lowest_bit(t)
+        t &= t - 1
+        if ctx[CX_RUNG + f] > best_r:
+            best, best_r = f, ctx[CX_RUNG + f]
+    return np.int64(1) << best, held
+
+
+@njit(cache=True)
 def heuristic_lead(seat, hand_one, hand_two, ctx, params, hp, kn, units):
     """The heuristic's lead from a non-empty hand (module docstring), as planes."""
     unk_one, unk_two = unknown_cards(kn, seat, hand_one, hand_two)
@@ -214,6 +238,7 @@ def heuristic_lead(seat, hand_one, hand_two, ctx, params, hp, kn, units):
     partner_void = kn[KN_VOID + (seat + 2) % 4]
     trumps_out = (unk_one & ctx[CX_SUIT_MASK + TRUMP]) != 0
     whole_only = params[P_THROW_WHOLE_SUIT_ONLY] != 0
+    top, held = _guarded_top(seat, hand_one, hand_two, ctx, hp, kn)
     best_s = -1e18
     best_one = np.int64(0)
     best_two = np.int64(0)
@@ -242,11 +267,15 @@ def heuristic_lead(seat, hand_one, hand_two, ctx, params, hp, kn, units):
                     s -= hp[H_LEAD_TRUMP_LOW]
                 elif (partner_void >> e) & 1 and not (opp_void >> e) & 1:
                     s += hp[H_PARTNER_RUFF]
+            if u_one & top and size < held:
+                s -= hp[H_GUARD]
             if s > best_s:
                 best_s, best_one, best_two = s, u_one, u_two
         if n_stand >= 2 and risk == 0.0 and (not whole_only or n_stand == n):
-            s = hp[H_THROW] + hp[H_LEAD_SIZE] * count(th_one, th_two) \
-                + hp[H_LEAD_POINTS] * points(th_one, th_two)
+            size = count(th_one, th_two)
+            s = hp[H_THROW] + hp[H_LEAD_SIZE] * size + hp[H_LEAD_POINTS] * points(th_one, th_two)
+            if th_one & top and size < held:
+                s -= hp[H_GUARD]
             if s > best_s:
                 best_s, best_one, best_two = s, th_one, th_two
     return best_one, best_two

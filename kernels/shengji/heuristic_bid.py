@@ -14,7 +14,9 @@ seat's own cards and the declarations shown.
   ``rebel``.
 - **Bury.** Whole plain suits of at most ``bury_void`` cards, shortest first (point-free
   suits only unless ``bury_points`` > 0.5), to make voids; then the lowest plain cards,
-  keeping point cards, pairs and trumps as long as it can.
+  keeping point cards, pairs and trumps as long as it can. When the trump value of its 33
+  cards (at the trump of the moment) reaches ``bury_safe``, it trusts its side to take the
+  last trick: suits with point cards may be voided and the plain point cards go first.
 """
 
 from __future__ import annotations
@@ -23,11 +25,12 @@ import numpy as np
 from numba import njit
 
 from .bidding import CLS_NONE, CLS_PAIR, NT
-from .context import CX_SUIT_MASK
-from .heuristic import MODE_BURY, choose_cards
+from .context import CX_LEVEL, CX_SUIT_MASK, CX_TRUMP
+from .heuristic import MODE_BURY, MODE_BURY_POINTS, choose_cards
 from .planes import BIG_JOKER, JOKERS, SMALL_JOKER, add, count, points, popcount, subtract
-from .policies import (H_BAJIWO, H_BURY_POINTS, H_BURY_VOID, H_GRAB, H_HIGH_WEIGHT, H_NT_ACE,
-                       H_OPEN_ATTACKER, H_OPEN_BANKER, H_OVERCALL, H_REBEL, H_REINFORCE)
+from .policies import (H_BAJIWO, H_BURY_POINTS, H_BURY_SAFE, H_BURY_VOID, H_GRAB,
+                       H_HIGH_WEIGHT, H_NT_ACE, H_OPEN_ATTACKER, H_OPEN_BANKER, H_OVERCALL,
+                       H_REBEL, H_REINFORCE)
 
 SUIT_FACES = (1 << 13) - 1
 KITTY_SIZE = 8
@@ -120,7 +123,8 @@ def heuristic_bury(one, two, ctx, hp):
     slots = KITTY_SIZE
     b_one = np.int64(0)
     b_two = np.int64(0)
-    with_points = hp[H_BURY_POINTS] > 0.5
+    safe = trump_value(one, two, ctx[CX_LEVEL], ctx[CX_TRUMP], hp) >= hp[H_BURY_SAFE]
+    with_points = safe or hp[H_BURY_POINTS] > 0.5
     while True:
         best, best_n = -1, 99
         for e in range(4):
@@ -138,5 +142,5 @@ def heuristic_bury(one, two, ctx, hp):
         b_one, b_two = add(b_one, b_two, s_one, s_two)
         one, two = subtract(one, two, s_one, s_two)
         slots -= best_n
-    o, t = choose_cards(one, two, slots, MODE_BURY, ctx)
+    o, t = choose_cards(one, two, slots, MODE_BURY_POINTS if safe else MODE_BURY, ctx)
     return add(b_one, b_two, o, t)

@@ -52,17 +52,21 @@ H_LEAD_TRUMP_LOW = 19  # its penalty when it is trump
 H_PARTNER_RUFF = 20  # bonus for a low lead in a suit only the partner has shown void in
 H_WIN_POINTS = 21  # 2nd/3rd seat beats an opponent when the trick holds this many points
 H_RUFF_POINTS = 22  # trumps (斃) an opponent's plain trick holding this many points
-N_HEURISTIC = 25  # the heuristic's 23 and pimc's 2
 P_PIMC_SAMPLES = 23  # pimc: hidden deals sampled per decision
 P_PIMC_Z = 24  # pimc: leaves the heuristic's choice only for a gain this many SEs above 0
+H_BURY_SAFE = 25  # buries point cards first when the 33 cards' trump value reaches this
+H_GUARD = 26  # the kitty's side: lead penalty of a unit holding its top trump, late
+H_GUARD_CARDS = 27  # ... when it holds at most this many cards (and more than that unit)
+N_HEURISTIC = 28  # the heuristic's 26 and pimc's 2 (added last, so older indices stay)
 HEURISTIC_NAMES = ("open_banker", "open_attacker", "grab", "overcall", "bajiwo",
                    "high_weight", "nt_ace", "reinforce", "rebel", "bury_void", "bury_points",
                    "lead_stand", "lead_stand_trump", "lead_size", "lead_points", "throw",
                    "ruff_risk", "lead_low", "lead_low_points", "lead_trump_low",
-                   "partner_ruff", "win_points", "ruff_points", "pimc_samples", "pimc_z")
+                   "partner_ruff", "win_points", "ruff_points", "pimc_samples", "pimc_z",
+                   "bury_safe", "guard", "guard_cards")
 HEURISTIC_DEFAULTS = np.array([0.0, 12.0, 8.0, 11.0, 10.0, 0.5, 1.0, 1.0, 3.0, 4.0, 0.0,
                                50.0, 20.0, 5.0, 0.5, 60.0, 80.0, 10.0, 1.0, 15.0, 30.0,
-                               5.0, 5.0, 16.0, 1.0])
+                               5.0, 5.0, 16.0, 1.0, 99.0, 0.0, 6.0])
 
 # Knowledge layout (int64[KN_SIZE]).
 KN_PLAYED = 0  # (one, two) of the cards played so far
