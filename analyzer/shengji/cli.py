@@ -261,13 +261,13 @@ def replay(file: str, as_json: bool) -> None:
 @group.command()
 @click.option("--policies", default="heuristic,random", show_default=True,
               help="Two policies A,B: A on one team, B on the other (random, heuristic, "
-                   "pimc).")
+                   "tuned: the heuristic with its preset's tuned parameters, pimc).")
 @deals_option(20_000, help="Deals; each is played twice, the teams swapped.")
 @RULES_OPTION
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the deals and draws (numpy SeedSequence).")
 @click.option("--pimc-samples", type=click.IntRange(min=1), default=None,
-              help="Hidden deals the pimc policy samples per decision (default 12).")
+              help="Hidden deals the pimc policy samples per decision (default 16).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @JSON_OPTION
 def tournament(policies: str, n_deals: int, rules: str, seed: int, pimc_samples: int | None,
