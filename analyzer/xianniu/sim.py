@@ -18,13 +18,14 @@ from kernels.xianniu import batch as kb
 from kernels.xianniu import game as kg
 from kernels.xianniu.batch import deal_many, play_chunks, play_logged
 from kernels.rng import states_from_seed
-from kernels.xianniu.policies import (N_HEURISTIC, PIMC_BUDGET, PIMC_ROLLOUT, PIMC_SAMPLES,
-    POLICY_DEFAULTS, POLICY_HEURISTIC2, POLICY_NAMES, POLICY_PIMC)
+from kernels.xianniu.policies import (LEARNED_W, N_HEURISTIC, PIMC_BUDGET, PIMC_ROLLOUT,
+    PIMC_SAMPLES, POLICY_DEFAULTS, POLICY_HEURISTIC2, POLICY_LEARNED, POLICY_NAMES, POLICY_PIMC)
 from kernels.xianniu import tables as kt
 
 from .aggregate import Aggregate
 from .cards import N_SEATS, format_cards
 from .engine import ACTION_KINDS, Action
+from .learned import learned_weights
 from .records import FORMAT as RECORD_FORMAT
 from .records import VERSION as RECORD_VERSION
 from .records import make_record
@@ -62,6 +63,8 @@ def policy_arrays(policies: str | list[str] | tuple[str, ...] = "random",
     for s, name in enumerate(names):
         for k, v in PIMC_VARIANTS.get(name, {}).items():
             params[s, k] = v
+        if ids[s] == POLICY_LEARNED:
+            params[s, LEARNED_W:] = learned_weights()  # the shipped scorer
     if heuristic is not None:
         h = np.asarray(heuristic, dtype=np.float64)
         if h.shape not in ((N_HEURISTIC,), (N_SEATS, N_HEURISTIC)):

@@ -504,7 +504,7 @@ def advance(rules, policies, rng, scratch, logbuf, log_mode, forced_pick):
             pick = choose(policy_ids[seat], policy_params[seat], phase == PH_LEAD,
                           phase == PH_TRICK, phase == PH_KOU, phase == PH_DISCARD, seat, hand,
                           unseen, ws[WS_CAP + seat], ws[WS_SAID_KOU + seat], params[P_GOU], am,
-                          ai, n, beaters, rng)
+                          ai, n, beaters, rng, ws)
         if pick < n or n_lazy == 0:
             mask = am[pick]
             for j in range(INFO_COLS):

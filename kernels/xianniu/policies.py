@@ -26,7 +26,8 @@ POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
 POLICY_PIMC = 2  # decided outside these kernels, by kernels.xianniu.pimc
 POLICY_HEURISTIC2 = 3
-POLICY_NAMES = ("random", "heuristic", "pimc", "heuristic2")
+POLICY_LEARNED = 4  # a linear scorer fitted to pimc's action values (kernels.xianniu.learned)
+POLICY_NAMES = ("random", "heuristic", "pimc", "heuristic2", "learned")
 
 # Heuristic parameters (float64 vector).
 H_XIAN_AT = 0  # 掀 when the estimated final capture is at least this
@@ -57,9 +58,15 @@ HEURISTIC2_EXTRA_NAMES = ("plan", "lose", "cash", "quad", "strong")
 PIMC_ROLLOUT = H2_STRONG + 1  # pimc: the policy id of every seat in its play-outs
 PIMC_BUDGET = PIMC_ROLLOUT + 1  # pimc: play-outs per decision; 0 keeps PIMC_SAMPLES fixed
 PIMC_ENDGAME = PIMC_BUDGET + 1  # pimc: solve play-outs exactly at this many cards left; 0: never
-N_POLICY_PARAMS = PIMC_ENDGAME + 1
+LEARNED_W = PIMC_ENDGAME + 1  # learned: its scorer's weights, N_LEARNED_WEIGHTS entries from here
+# learned's scorer (kernels.xianniu.learned): entries of φ and ψ, action types, ψ blocks
+LEARNED_STATE, LEARNED_ACT, LEARNED_TYPES, LEARNED_GROUPS = 24, 32, 9, 6
+N_LEARNED_WEIGHTS = LEARNED_TYPES * LEARNED_STATE + LEARNED_GROUPS * LEARNED_ACT
+N_POLICY_PARAMS = LEARNED_W + N_LEARNED_WEIGHTS
+# learned's weights are zero here: analyzer.xianniu.sim fills them from the shipped file
 POLICY_DEFAULTS = np.concatenate((HEURISTIC_DEFAULTS, [24.0], HEURISTIC2_EXTRA_DEFAULTS,
-                                  [float(POLICY_HEURISTIC), 0.0, 0.0]))
+                                  [float(POLICY_HEURISTIC), 0.0, 0.0],
+                                  np.zeros(N_LEARNED_WEIGHTS)))
 
 @njit(cache=True)
 def is_sure(kind, size, rank, k, unseen, beaters):
@@ -332,8 +339,9 @@ def heuristic2_choice(phase_lead, phase_trick, phase_kou, phase_discard, seat, h
 
 @njit(cache=True)
 def choose(policy, w, phase_lead, phase_trick, phase_kou, phase_discard, seat, hand, unseen,
-           captured, said_kou, gou_min, am, ai, n, beaters, rng):
-    """Index of the action policy ``policy`` takes among ``n`` listed legal actions."""
+           captured, said_kou, gou_min, am, ai, n, beaters, rng, ws):
+    """Index of the action policy ``policy`` takes among ``n`` listed legal actions (``ws``:
+    the state words, of which ``learned`` reads the public part and the seat's own)."""
     if n == 1:
         return 0  # a forced action draws nothing from the stream
     if policy == POLICY_HEURISTIC:
@@ -342,5 +350,11 @@ def choose(policy, w, phase_lead, phase_trick, phase_kou, phase_discard, seat, h
     if policy == POLICY_HEURISTIC2:
         return heuristic2_choice(phase_lead, phase_trick, phase_kou, phase_discard, seat, hand,
                                  unseen, captured, said_kou, gou_min, am, ai, n, beaters, w)
+    if policy == POLICY_LEARNED:
+        return kl.learned_choice(ws, phase_lead, phase_trick, phase_kou, phase_discard, seat,
+                                 hand, unseen, captured, said_kou, gou_min, am, ai, n, beaters, w)
     return bounded(rng, n)
 
+
+# Last: learned reads this module's helpers, and game (which imports choose from here).
+from . import learned as kl  # noqa: E402
