@@ -111,14 +111,15 @@ class Staging:
 def build_report(rules: str = "all", hands: int = DEFAULT_HANDS, policy: str = "heuristic",
                  seed: int = 0, out: str | os.PathLike[str] = "xianniu-report",
                  lang: str = "zh", progress: Callable[[str], None] | None = None,
-                 sections: Iterable[str | Section] | None = None) -> Report:
+                 sections: Iterable[str | Section] | None = None,
+                 timings: bool = True) -> Report:
     """Run the report's sections and write its files into the folder ``out``.
 
     ``progress`` hears one line per step (``[3/15] ...``). ``sections`` picks sections by
     game name (default: every game that has one). ValueError on bad arguments and when
     ``out`` cannot be written, both before any work is done.
     """
-    spec = ReportSpec(rules, hands, policy, seed, lang)
+    spec = ReportSpec(rules, hands, policy, seed, lang, timings)
     chosen = choose(sections)
     for s in chosen:
         s.check(spec)

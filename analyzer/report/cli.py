@@ -19,12 +19,15 @@ import click
               show_default=True, help="Folder for report.md, report.html, CSVs and PNGs.")
 @click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True,
               help="Chinese game terms (zh) or English (en).")
+@click.option("--timings/--no-timings", default=True, show_default=True,
+              help="Time the players per decision (the only figures no seed fixes).")
 @click.option("--quiet", is_flag=True, help="No progress lines.")
 def report(rules: str, n_hands: int, policy: str, seed: int, out_dir: str, lang: str,
-           quiet: bool) -> None:
+           timings: bool, quiet: bool) -> None:
     """Run the analyses; write report.md, a self-contained report.html, CSVs and PNGs."""
     from . import build_report
 
     res = build_report(rules, n_hands, policy, seed, out_dir, lang,
-                       progress=None if quiet else lambda line: click.echo(line, err=True))
+                       progress=None if quiet else lambda line: click.echo(line, err=True),
+                       timings=timings)
     click.echo(str(res.html))

@@ -107,13 +107,16 @@ def choose(sections: Iterable[str | Section] | None = None) -> list[Section]:
 @dataclass(frozen=True)
 class ReportSpec:
     """What decides a report's numbers and words: ``--rules``, ``--hands``, ``--policy``,
-    ``--seed`` and ``--lang``. Each section reads what concerns it and checks it."""
+    ``--seed`` and ``--lang``; ``timings`` (off: ``--no-timings``) lets a section time its
+    players, the only figures a seed does not fix. Each section reads what concerns it and
+    checks it."""
 
     rules: str = "all"
     hands: int = DEFAULT_HANDS
     policy: str = "heuristic"
     seed: int = 0
     lang: str = "zh"
+    timings: bool = True
 
     def __post_init__(self) -> None:
         if (not isinstance(self.hands, (int, np.integer)) or isinstance(self.hands, bool)
@@ -129,7 +132,8 @@ class ReportSpec:
     def command(self) -> str:
         """The ``xianniu report`` command that writes this report again."""
         return (f"xianniu report --rules {self.rules} --hands {self.hands} --policy "
-                f"{self.policy} --seed {self.seed} --lang {self.lang}")
+                f"{self.policy} --seed {self.seed} --lang {self.lang}"
+                + ("" if self.timings else " --no-timings"))
 
 
 @dataclass

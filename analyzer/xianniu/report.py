@@ -26,9 +26,11 @@ from .analysis import PATTERN_NAMES, banker_advantage, pattern_values, xian_ev
 from .cards import RANKS
 from .odds import odds
 from .report_formats import tidy_summary
+from .report_ladder import (MATCHES, PIMC_SHARE, RUNGS, play_rungs, rung_commands,
+    time_policies, timing_sizes)
+from .report_ladder import TEXT as LADDER_TEXT
 from .rules import PRESETS, get_rules
-from .sim import policy_names, simulate_aggregate
-from .tournament import tournament
+from .sim import POLICIES, policy_names, simulate_aggregate
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -38,9 +40,7 @@ if TYPE_CHECKING:
 KEY = "xianniu"
 PRESET_ORDER = ("lanzhou", "kanniutui")
 RULE_CHOICES = ("all",) + PRESET_ORDER
-ANALYSES = ("odds", "play", "values", "xian", "ladder", "pimc")
-PIMC_SHARE = 1000  # the pimc ladder plays one deal per this many hands (pimc is slow)
-LADDERS = {"ladder": "heuristic,random", "pimc": "pimc,heuristic"}
+ANALYSES = ("odds", "play", "values", "xian", "ladder", "pimc", "timing")
 PATTERN_IDS = ["niu", "xi", "K"] + [f"liang_{r}" for r in RANKS]
 ODDS_FEATURES = ("niu", "xi", "liang", "long_feng", "eight_pairs", "fish", "bai")
 assert len(PATTERN_IDS) == len(PATTERN_NAMES)
@@ -118,10 +118,15 @@ TEXT: dict[str, tuple[str, str]] = {
                         "seed and command in the sections above and in compare.csv (spawned from "
                         "--seed {seed}). Regenerate:"),
     "intro_ladder": ("复式对局：每副牌按所有座次各打一遍，牌运相互抵消；差值为每局平均得分之差。"
-                     "pimc 每次决策抽样 {samples} 副暗牌。",
+                     "相邻两级在同一批牌上比较。tuned 是按规则调好参数的 heuristic；heuristic2 把"
+                     "四张 9（5）当两个牛（喜）打；pimc 每次决策抽样 {samples} 副暗牌，用 heuristic "
+                     "打完；pimc2 用 heuristic2 打完，每次决策共 512 次推演。",
                      "Duplicate tournaments: every deal is played with every seating, so the luck "
-                     "of the deal cancels; the difference is in points per hand. pimc samples "
-                     "{samples} hidden deals per decision."),
+                     "of the deal cancels; the difference is in points per hand. Neighbouring "
+                     "rungs meet on the same deals. tuned is the heuristic with its preset's tuned "
+                     "weights; heuristic2 plays four 9s (5s) as two niu (xi); pimc samples "
+                     "{samples} hidden deals per decision and plays them out with the heuristic; "
+                     "pimc2 plays them out with heuristic2, 512 play-outs per decision."),
     # rules summary
     "col_rule": ("规则", "rule"),
     "rule_title": ("名称", "name"),
@@ -200,8 +205,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "value_niu": ("牛的价值", "value of niu"),
     "value_xi": ("喜的价值", "value of xi"),
     "value_K": ("多一张 K 的价值", "value of one more K"),
-    "heuristic_random": ("heuristic − random", "heuristic − random"),
-    "pimc_heuristic": ("pimc − heuristic", "pimc − heuristic"),
+    **{f"{a}_{b}": (f"{a} − {b}", f"{a} − {b}") for a, b in MATCHES},
+    "search_rungs": ("搜索型策略的阶梯", "the search players' rungs"),
     "captured_cards": ("占牌张数", "captured cards"),
     "share_of_hands": ("局数占比", "share of hands"),
     "value_pts": ("价值（分/局）", "value (points per hand)"),
@@ -209,6 +214,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "odds_log": ("概率（对数坐标）", "probability (log scale)"),
     "exact_bar": ("精确值", "exact"),
     "mc_dot": ("蒙特卡洛 ± 95% 置信区间", "Monte Carlo ± 95% CI"),
+    **LADDER_TEXT,
 }
 T = Labels(TEXT, base=SHARED)
 
@@ -234,8 +240,17 @@ class Plan:
         return max(2, int(self.spec.hands) // PIMC_SHARE)
 
     def n(self, analysis: str) -> int:
-        """Deals (or hands) that ``analysis`` plays."""
+        """Deals (or hands) that ``analysis`` plays (``timing``: hands a round, fast
+        policies)."""
+        if analysis == "timing":
+            return timing_sizes(self.spec.hands)[0]
         return self.pimc_deals if analysis == "pimc" else int(self.spec.hands)
+
+    def commands(self, what: str, preset: str) -> list[str]:
+        """Every command of one analysis: one per rung for the ladder's, else one."""
+        if what in RUNGS:
+            return rung_commands(what, self.n(what), preset, self.seed_for(what, preset))
+        return [self.command(what, preset)]
 
     def seed_for(self, analysis: str, preset: str) -> int:
         """The seed of one analysis of one preset."""
@@ -255,10 +270,10 @@ class Plan:
             "values": f"xianniu stats values --hands {n} --rules {preset} --policy {p} "
                       f"--seed {s}",
             "xian": f"xianniu stats xian --hands {n} --rules {preset} --policy {p} --seed {s}",
-            "ladder": f"xianniu tournament --policies {LADDERS['ladder']} --hands {n} "
-                      f"--rules {preset} --seed {s}",
-            "pimc": f"xianniu tournament --policies {LADDERS['pimc']} --hands {n} "
-                    f"--rules {preset} --seed {s}",
+            "ladder": rung_commands("ladder", n, preset, s)[0],
+            "pimc": rung_commands("pimc", n, preset, s)[0],
+            "timing": (f"python -c \"from analyzer.xianniu.report_ladder import time_policies; "
+                       f"print(time_policies({self.spec.hands}, '{preset}', {s}))\""),
         }[what]
 
 
@@ -326,22 +341,23 @@ def _xian(plan: Plan, preset: str, meta: dict) -> dict[str, pd.DataFrame]:
 
 
 def _ladder(plan: Plan, preset: str, which: str, meta: dict) -> dict[str, pd.DataFrame]:
-    seed = plan.seed_for(which, preset)
-    res = tournament(LADDERS[which], plan.n(which), preset, seed)
-    if "pimc_samples" in res.meta:
-        meta["pimc_samples"] = res.meta["pimc_samples"]
-    df = res.differences()
-    df.insert(0, "rules", preset)
-    df["hands_played"], df["seed"] = res.meta["hands_played"], seed
-    return {"ladder": df}
+    return {"ladder": play_rungs(which, plan.n(which), preset, plan.seed_for(which, preset),
+                                 meta)}
+
+
+def _timing(plan: Plan, preset: str, meta: dict) -> dict[str, pd.DataFrame]:
+    if not plan.spec.timings:
+        return {}
+    return {"timing": time_policies(plan.spec.hands, preset, plan.seed_for("timing", preset))}
 
 
 RUNS: dict[str, Callable[[Plan, str, dict], dict[str, pd.DataFrame]]] = {
     "odds": _odds, "play": _play, "values": _values, "xian": _xian,
     "ladder": lambda plan, p, m: _ladder(plan, p, "ladder", m),
-    "pimc": lambda plan, p, m: _ladder(plan, p, "pimc", m)}
+    "pimc": lambda plan, p, m: _ladder(plan, p, "pimc", m), "timing": _timing}
 STEP_WHAT = {"odds": "sec_odds", "play": "sec_captured", "values": "sec_values",
-             "xian": "sec_xian", "ladder": "heuristic_random", "pimc": "pimc_heuristic"}
+             "xian": "sec_xian", "ladder": "sec_ladder", "pimc": "search_rungs",
+             "timing": "step_timing"}
 assert tuple(RUNS) == ANALYSES
 
 
@@ -385,7 +401,7 @@ COMPARE_SOURCES = {"banker_points": ("play", "points"), "p_ci_any_seat": ("play"
                    "xian_overall": ("xian", "points"), "value_niu": ("values", "points"),
                    "value_xi": ("values", "points"), "value_K": ("values", "points"),
                    "heuristic_random": ("ladder", "points"),
-                   "pimc_heuristic": ("pimc", "points")}
+                   "pimc_heuristic2": ("pimc", "points")}
 COMPARE_METRICS = tuple(COMPARE_SOURCES)
 
 
@@ -403,7 +419,7 @@ def _metric(tables: dict[str, pd.DataFrame], meta: dict, metric: str, preset: st
     if metric.startswith("value_"):
         row = pick(tables["values"], pattern=metric.removeprefix("value_"))
         cols = ("counterfactual_diff", "cf_ci_low", "cf_ci_high", "cf_pairs")
-    elif metric in ("heuristic_random", "pimc_heuristic"):
+    elif metric in ("heuristic_random", "pimc_heuristic2"):
         a, b = metric.split("_")
         row = pick(tables["ladder"], a=a, b=b)
         cols = ("diff", "ci_low", "ci_high", "n_deals")
@@ -458,7 +474,7 @@ class XianniuSection:
     key = KEY
     labels = T
     outputs = ("rules", "odds", "outcomes", "captured", "values", "k_count", "xian_ev",
-               "ladder", "compare", "banker")
+               "ladder", "compare", "banker", "timing")
 
     def title(self, lang: str) -> str:
         return T("game", lang)
@@ -467,7 +483,7 @@ class XianniuSection:
         if spec.rules not in RULE_CHOICES:
             raise ValueError(f"unknown rules {spec.rules!r} (choose from "
                              f"{', '.join(RULE_CHOICES)})")
-        if "pimc" in policy_names(spec.policy):
+        if any(POLICIES[p] == POLICIES["pimc"] for p in policy_names(spec.policy)):
             raise ValueError("the report's hands, values and 掀 EV play kernel policies "
                              "(random, heuristic); pimc plays in the policy ladder")
 

@@ -18,13 +18,18 @@ from ..report import plots
 from ..report.formats import fmt_ci, fmt_n, fmt_pct, minus
 from ..report.render import Block, Page
 from .report import COMPARE_METRICS, ODDS_FEATURES, PATTERN_IDS, PRESET_ORDER, T, XianniuData
+from .report_ladder import MATCHES
 
 XIAN_MIN_N = 30  # heat-map cells with fewer positions stay blank
 COLORS = {"lanzhou": plots.BLUE, "kanniutui": plots.RED}
 SEAT_COLORS = (plots.DARK, plots.GREEN, plots.ORANGE)
 ODDS_ROWS = list(ODDS_FEATURES) + [f"k{k}" for k in range(5)]
-MATCHES = [("heuristic", "random"), ("pimc", "heuristic")]
 MISS_RATE = 0.05  # a 95% CI misses its true value this often
+
+
+def _us(v: float) -> str:
+    """Microseconds with three significant digits, and a thousands separator above 1,000."""
+    return f"{v:,.0f}" if v >= 100 else f"{v:.3g}"
 
 
 def pattern_label(pid: str, lang: str) -> str:
@@ -248,7 +253,7 @@ class _Figures(_View):
 
     def ladder(self) -> Figure:
         n = f"{self.plan.n('ladder'):,} / {self.n('pimc', 'unit_deals')}"
-        fig, (ax,) = self.figure("sec_ladder", n, ncols=1, width=8, height=4.2)
+        fig, (ax,) = self.figure("sec_ladder", n, ncols=1, width=9, height=4.4)
         x = np.arange(len(MATCHES))
         for i, p in enumerate(self.presets):
             s = self.rows("ladder", p).set_index(["a", "b"]).loc[MATCHES]
@@ -261,7 +266,7 @@ class _Figures(_View):
                             (xx, r["ci_high"]), textcoords="offset points", xytext=(0, 3),
                             ha="center", fontsize=7)
         ax.axhline(0, color="0.3", lw=0.8)
-        ax.set_xticks(x, [f"{a} − {b}" for a, b in MATCHES])
+        ax.set_xticks(x, [f"{a} −\n{b}" for a, b in MATCHES], fontsize=8)
         ax.set_ylabel(self.t("edge_pts"))
         ax.margins(y=0.2)
         self.legend_presets(ax)
@@ -299,7 +304,8 @@ class _Writer(_View):
             f"{self.t(p)} {'/'.join(str(self.plan.seed_for(a, p)) for a in analyses)}"
             for p in self.presets)
         self.page.caption(n, seeds, self.spec.seed,
-                          [self.plan.command(c, p) for p in self.presets for c in commands])
+                          [cmd for p in self.presets for c in commands
+                           for cmd in self.plan.commands(c, p)])
 
     def start(self, key: str, anchor: str, intro: str, figure: str | None = None) -> None:
         self.page.h2(self.t(key), anchor)
@@ -458,6 +464,29 @@ class _Writer(_View):
             rows.append((f"{a} − {b}", vals))
         self.by_preset(rows, self.t("col_match"))
         self.page.csv("ladder")
+        self.timing()
+
+    def timing(self) -> None:
+        title = self.t("sec_timing") + (": " if self.lang == "en" else "：")
+        if "timing" not in self.d.tables:
+            self.page.p(title + self.t("timing_off"))
+            return
+        df = self.d.tables["timing"]
+        self.page.p(title + self.t("intro_timing", rounds=int(df["rounds"].iloc[0])))
+        self.page.code([cmd for p in self.presets for cmd in self.plan.commands("timing", p)])
+        rows = []
+        for policy in dict.fromkeys(df["policy"]):
+            row = {self.t("col_policy"): policy}
+            for p in self.presets:
+                r = df[(df["rules"] == p) & (df["policy"] == policy)].iloc[0]
+                us = [1e3 * r[c] for c in ("ms_per_decision", "ms_low", "ms_high")]
+                row[self.prefix(p) + self.t("col_us")] = (
+                    f"{_us(us[0])} [{_us(us[1])}, {_us(us[2])}] "
+                    f"(n={int(r['decisions']):,}, {int(r['hands']):,} "
+                    f"{self.t('unit_hands')})")
+            rows.append(row)
+        self.page.table(pd.DataFrame(rows))
+        self.page.csv("timing")
 
 
 def blocks(data: XianniuData, lang: str) -> list[Block]:

@@ -59,11 +59,11 @@ def zh_all(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def en_one(tmp_path_factory):
-    """One preset in English, through the Python function."""
+    """One preset in English, through the Python function, not timed (so a seed fixes all)."""
     out = tmp_path_factory.mktemp("en")
     with warnings.catch_warnings():
         warnings.filterwarnings("error", message=GLYPH_MISSING)
-        rep = build_report("kanniutui", TINY, "random", 3, out, "en")
+        rep = build_report("kanniutui", TINY, "random", 3, out, "en", timings=False)
     return out, rep
 
 
@@ -100,7 +100,7 @@ ALL_FIGURES = {"odds", "captured", "values", "k_count", "xian_ev", "banker", "co
 ALL_TABLES = {"rules", "odds", "outcomes", "captured", "values", "k_count", "xian_ev", "ladder",
               "compare", "dingniu_seats", "dingniu_ladder", "dingniu_open", "shengji_odds",
               "shengji_kou_di", "shengji_points", "shengji_levels", "shengji_banker",
-              "shengji_values", "shengji_rule_effect", "shengji_ladder"}
+              "shengji_values", "shengji_rule_effect", "shengji_ladder", "timing"}
 
 
 def test_report_writes_every_file_both_presets(zh_all):
@@ -111,7 +111,7 @@ def test_report_writes_every_file_both_presets(zh_all):
 
 def test_report_one_preset_in_english(en_one):
     out, rep = en_one
-    _check_files(out, ALL_FIGURES - {"compare"}, ALL_TABLES - {"compare"})
+    _check_files(out, ALL_FIGURES - {"compare"}, ALL_TABLES - {"compare", "timing"})
     assert rep.html == out / "report.html"
     assert set(rep.data.tables["odds"]["rules"]) == {"kanniutui"}
     md = (out / "report.md").read_text(encoding="utf-8")
@@ -121,7 +121,7 @@ def test_report_one_preset_in_english(en_one):
 
 def test_same_arguments_write_the_same_files(en_one, tmp_path):
     out, _ = en_one
-    build_report("kanniutui", TINY, "random", 3, tmp_path, "en")
+    build_report("kanniutui", TINY, "random", 3, tmp_path, "en", timings=False)
     for f in out.iterdir():
         assert (tmp_path / f.name).read_bytes() == f.read_bytes(), f.name
 
@@ -239,13 +239,40 @@ def test_each_analysis_command_reproduces_its_numbers(en_one):
     values = _json_of(plan.command("values", "kanniutui"))
     assert [_num(r["counterfactual_diff"]) for r in values["rows"]] == pytest.approx(
         data.tables["values"]["counterfactual_diff"].tolist(), nan_ok=True)
-    lad = _json_of(plan.command("ladder", "kanniutui"))["differences"][0]
-    first = data.tables["ladder"].iloc[0]
-    assert (lad["a"], lad["b"]) == (first["a"], first["b"])
-    assert _num(lad["diff"]) == pytest.approx(first["diff"])
+    ladder = data.tables["ladder"]
+    for i in (0, 1):  # heuristic − random, and the rung with the named tuned weights
+        lad = _json_of(plan.commands("ladder", "kanniutui")[i])["differences"][0]
+        row = ladder.iloc[i]
+        assert (lad["a"], lad["b"]) == (row["a"], row["b"])
+        assert _num(lad["diff"]) == pytest.approx(row["diff"])
     odds = _json_of(plan.command("odds", "kanniutui"))
     niu = data.tables["odds"].set_index("feature").loc["niu"]
     assert odds["monte_carlo"]["niu"]["value"] == pytest.approx(niu["value"])
+
+
+def test_ladder_climbs_every_rung_and_times_every_player(zh_all, en_one):
+    from analyzer.xianniu.report_ladder import MATCHES, TIMED
+
+    lad = pd.read_csv(zh_all[0] / "ladder.csv")
+    for p in PRESET_ORDER:
+        rows = lad[lad["rules"] == p]
+        assert list(zip(rows["a"], rows["b"])) == MATCHES
+        # the rungs of one analysis share their deals: one seed each
+        assert rows.groupby("n_deals")["seed"].nunique().eq(1).all()
+    tm = pd.read_csv(zh_all[0] / "timing.csv")
+    assert sorted(zip(tm["rules"], tm["policy"])) == sorted(
+        (p, x) for p in PRESET_ORDER for x in TIMED)
+    assert (tm["decisions"] > 0).all() and (tm["ms_low"] > 0).all()
+    assert ((tm["ms_low"] <= tm["ms_per_decision"])
+            & (tm["ms_per_decision"] <= tm["ms_high"])).all()
+    ms = tm.set_index(["rules", "policy"])["ms_per_decision"]
+    for p in PRESET_ORDER:  # a search player thinks far longer than the heuristic
+        assert ms[p, "pimc2"] > 20 * ms[p, "heuristic"]
+    md = (zh_all[0] / "report.md").read_text(encoding="utf-8")
+    assert "每步决策的用时" in md and "time_policies(" in md
+    en = (en_one[0] / "report.md").read_text(encoding="utf-8")
+    assert "Not timed in this report (--no-timings)" in en
+    assert en_one[1].data.spec.command().endswith("--no-timings")
 
 
 def test_side_by_side_table_has_both_presets_and_differences(zh_all):

@@ -34,7 +34,7 @@ def _csvs(out: Path, prefix: str | None = None, exclude: str | None = None) -> d
 def builds(tmp_path_factory):
     """One preset of 掀牛 alone, 顶牛 alone, and both in the other order."""
     root = tmp_path_factory.mktemp("sections")
-    kw = dict(rules="lanzhou", hands=TINY, policy="random", seed=11, lang="en")
+    kw = dict(rules="lanzhou", hands=TINY, policy="random", seed=11, lang="en", timings=False)
     build_report(out=root / "x", sections=["xianniu"], **kw)
     build_report(out=root / "d", sections=["dingniu"], **kw)
     build_report(out=root / "dx", sections=["dingniu", "xianniu"], **kw)
