@@ -18,13 +18,14 @@ import numba
 import numpy as np
 
 from kernels.xianniu.batch import duplicate_chunks
-from kernels.xianniu.policies import (HEURISTIC_DEFAULTS, HEURISTIC_NAMES, N_HEURISTIC,
-    PIMC_SAMPLES, POLICY_DEFAULTS)
+from kernels.xianniu.policies import (HEURISTIC_DEFAULTS, HEURISTIC_NAMES, LEARNED_W,
+    N_HEURISTIC, PIMC_SAMPLES, POLICY_DEFAULTS)
 from kernels.rng import states_from_seed
 
 from .cards import N_SEATS
 from ..core.fileio import read_json
 from .rules import Rules, get_rules
+from .learned import learned_weights
 from .sim import PIMC_VARIANTS, POLICIES, rule_arrays
 from ..core.tournament import TournamentResult
 
@@ -125,6 +126,8 @@ def tournament(policies: str | list[str], n_deals: int, rules: str | Rules | Non
             vec[PIMC_SAMPLES] = pimc_samples  # pimc and its variants alike
         for k, v in PIMC_VARIANTS.get(base, {}).items():
             vec[k] = v
+        if base == "learned":
+            vec[LEARNED_W:] = learned_weights()  # the shipped scorer
         if heuristic_params and name in heuristic_params:
             h = np.asarray(heuristic_params[name], dtype=np.float64)
             if h.shape != (N_HEURISTIC,):

@@ -143,3 +143,27 @@ def teacher_hands(states, rules, teacher, student, meta, phi, values, types, gro
     assert phi.shape[2] == LEARNED_STATE and psi.shape[2] == LEARNED_ACT
     for_each_chunk(_hand_chunk, states.shape[0], states, rules, teacher, student, meta, phi,
                    values, types, groups, psi, counts, points)
+
+
+@njit(cache=True)
+def features_at(position, rules, student, phi, psi, types, groups):
+    """At the decision waiting in the state words ``position``: list its actions, write
+    :func:`kernels.xianniu.learned.decision_features` into the outputs and return
+    ``(actions listed, heuristic2's pick, learned's pick with the row student)``; ``(1, 0,
+    0)`` without features when the only action would be taken without asking."""
+    scratch = new_scratch()
+    am, ai, ws = scratch
+    copy_into(ws, position)
+    ids = np.full(N_SEATS, POLICY_PIMC, dtype=np.int64)  # advance() stops with the list built
+    weights = np.empty((N_SEATS, student.shape[0]), dtype=np.float64)
+    for s in range(N_SEATS):
+        weights[s, :] = student
+    rng = np.zeros(4, dtype=np.uint64)
+    seed_state(np.uint64(1), rng)
+    logbuf = (np.empty((1, 3), dtype=np.int64), np.empty((1, 2), dtype=np.int64),
+              np.empty(1, dtype=np.int64))
+    if advance(rules, (ids, weights), rng, scratch, logbuf, np.int64(0), np.int64(-1)) == 0:
+        return 1, 0, 0
+    n = ws[S_N_LIST]
+    h2 = decision_features(ws, rules, am, ai, n, student, phi, psi, types, groups)
+    return n, h2, _student_pick(ws, rules, am, ai, n, student, rng)
