@@ -24,7 +24,8 @@ import numpy as np
 
 from .cards import KING, bit, cards_of, count, rank_counts
 from .combos import BAI, EIGHT_PAIRS, NIU, SET, XI, XI_BAO_LIANG, Play
-from .engine import DISCARD, DISCARD_PHASE, KOU, QIANGCI, TIGHTEN, Action, State, new_hand
+from .engine import (ACTION_KINDS, DISCARD, DISCARD_PHASE, KOU, QIANGCI, TIGHTEN, Action, State,
+                     new_hand)
 
 
 class Solution(NamedTuple):
@@ -140,6 +141,26 @@ class Solver:
 def solve(st: State) -> Solution:
     """Max-n values of position ``st`` with every hand open (a fresh table)."""
     return Solver().solve(st)
+
+
+def solve_kernel(st: State, log2_rows: int = 20) -> Solution:
+    """:func:`solve` by the jit-compiled solver (:mod:`kernels.xianniu.solver`): the same
+    values and action, many times faster; ``positions`` counts the decisions searched.
+    The table holds ``2**log2_rows`` positions (56 bytes each); a fuller search evicts and
+    searches again, so a small table costs time, never exactness."""
+    from kernels.xianniu import solver as ks
+
+    from .kernel_state import ws_from_state
+    from .sim import rule_arrays
+
+    if st.is_terminal():
+        raise ValueError("the hand is over: nothing to solve")
+    ws = ws_from_state(st)
+    stack = ks.new_stack(ks.stack_depth(ws))
+    nodes = ks.solve_ws(ws, rule_arrays(st.rules), ks.new_table(log2_rows), 1, stack)
+    best = int(stack[4][0, 2])
+    action = Action(ACTION_KINDS[int(stack[2][0, best, 0])], int(stack[1][0, best]))
+    return Solution(tuple(int(v) for v in stack[3][0]), action, int(nodes))
 
 
 def principal_line(st: State) -> State:
