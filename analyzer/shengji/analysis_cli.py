@@ -119,8 +119,39 @@ def rule_effect_lines(d: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _study_head(d: dict[str, Any], what: str) -> str:
+    return (f"{what}: {d['hands']:,} random hands, {d['deals_per_hand']} deals each, rules "
+            f"{d['rules']}, heuristic seats, level {d['level']}, seed {d['seed']}; 95% CIs "
+            "across hands (n = hands)")
+
+
+def bury_lines(d: dict[str, Any]) -> list[str]:
+    lines = [_study_head(d, "The heuristic's bury against its variants (the banker's 33 "
+                            "cards)"),
+             f"  the heuristic's bury is at least as good as every variant on "
+             f"{_pct(d['p_heuristic_best'])} of hands",
+             "  heuristic − variant, banker side's levels per hand; share of hands where both "
+             "bury the same 8"]
+    for r in d["rows"]:
+        lines.append(f"    {r['rule']:<38} {_n(r['diff'])}; same {_pct(r['p_same'])}")
+    return lines
+
+
+def declare_lines(d: dict[str, Any]) -> list[str]:
+    lines = [_study_head(d, "Declaring the longest trump less passing (first declaring "
+                            "round)"),
+             "  the seat's team's levels per hand, by the declared trump's length"]
+    for r in d["rows"]:
+        who = "seat 0 (banker going in)" if r["seat"] == 0 else "seat 1 (attacker)"
+        span = "all" if r["trump_max"] == 99 and r["trump_min"] == 0 else \
+            (f"≥ {r['trump_min']}" if r["trump_max"] == 99 else
+             f"{r['trump_min']}–{r['trump_max']}")
+        lines.append(f"    {who:<26} trumps {span:<6} {_n(r['diff'])}")
+    return lines
+
+
 LINES = {"outcomes": outcomes_lines, "banker": banker_lines, "values": values_lines,
-         "rule-effect": rule_effect_lines}
+         "rule-effect": rule_effect_lines, "bury": bury_lines, "declare": declare_lines}
 
 
 def _show(res: dict[str, Any], as_json: bool) -> None:
@@ -134,7 +165,8 @@ def _show(res: dict[str, Any], as_json: bool) -> None:
 def stats() -> None:
     """Statistics of whole hands (heuristic seats by default), every number with n and a
     95% CI: outcomes (摳底, points, level changes), banker (by level and trump kind), values
-    (joker pair, level card, trump by one swap), rule-effect (扒雞窩, 造反 on and off)."""
+    (joker pair, level card, trump by one swap), rule-effect (扒雞窩, 造反 on and off), bury
+    (the heuristic's bury against its variants) and declare (declaring against passing)."""
 
 
 @stats.command()
@@ -181,3 +213,44 @@ def rule_effect(n_deals: int, rules: str, policy: str, seed: int, as_json: bool,
 
     _show(analysis.rule_effect(n_deals, rules, policy, seed,
                                switches or SWITCHES), as_json)
+
+
+def _study(default_hands: int):
+    options = [
+        click.option("--hands", "n_hands", type=click.IntRange(min=1), default=default_hands,
+                     show_default=True, help="Random hands asked."),
+        click.option("--samples", type=click.IntRange(min=32), default=64, show_default=True,
+                     help="Deals per hand (a multiple of 32), every option on each."),
+        click.option("--rules", "rules", type=click.Choice(sorted(PRESETS)),
+                     default=DEFAULT_RULES, show_default=True, help="双升 preset."),
+        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+                     help="Root seed (numpy SeedSequence): one child per hand."),
+        JSON_OPTION,
+    ]
+
+    def decorate(f):
+        for option in reversed(options):
+            f = option(f)
+        return f
+
+    return decorate
+
+
+@stats.command("bury")
+@_study(200)
+def bury_study(n_hands: int, samples: int, rules: str, seed: int, as_json: bool) -> None:
+    """The heuristic's bury against the buries of its variants over random banker hands
+    (33 cards, level 2, trump its longest suit): heuristic − variant in levels."""
+    from .study import bury_study as run
+
+    _show(run(n_hands, rules, seed, samples), as_json)
+
+
+@stats.command("declare")
+@_study(400)
+def declare_study(n_hands: int, samples: int, rules: str, seed: int, as_json: bool) -> None:
+    """Declaring the longest trump against passing over random hands that can declare
+    (seat 0, the banker going in, and seat 1, an attacker), by trump length."""
+    from .study import declare_study as run
+
+    _show(run(n_hands, rules, seed, samples), as_json)

@@ -16,8 +16,8 @@ from ..report import plots
 from ..report.formats import fmt_ci, fmt_n, fmt_pct
 from ..report.render import Block, Page
 from .analysis import PATTERNS
-from .report import BY_LEVEL, LADDERS, ODDS_LEVEL, RULE_NAMES, T, ShengjiData, command, \
-    parts, policy_of, sizes
+from .report import BY_LEVEL, LADDERS, ODDS_LEVEL, RULE_NAMES, STUDY_SAMPLES, T, ShengjiData, \
+    command, parts, policy_of, sizes
 from .rules import get_rules
 
 COLORS = {"zhengzhou": plots.BLUE, "classic": plots.RED}
@@ -144,10 +144,72 @@ def values_figure(data: ShengjiData, lang: str) -> Figure:
     return fig
 
 
+def bury_label(rule: str, lang: str) -> str:
+    """A bury rule's name (``study.RULES``: "no voids", "voids of ≤ k cards", ", points
+    allowed", "points first") in ``lang``."""
+    base, _, extra = rule.partition(", ")
+    if base == "points first":
+        out = T("bury_points_first", lang)
+    elif base == "no voids":
+        out = T("bury_no_voids", lang)
+    else:
+        out = T("bury_voids", lang, k=base.removeprefix("voids of ≤ ").split(" ")[0])
+    return out + (T("bury_points_allowed", lang) if extra else "")
+
+
+def _span(lo: int, hi: int, lang: str) -> str:
+    if lo == 0 and hi == 99:
+        return T("sj_trumps_all", lang)
+    return f"≥ {lo}" if hi == 99 else (f"≤ {hi}" if lo == 0 else f"{lo}–{hi}")
+
+
+def decisions_figure(data: ShengjiData, lang: str) -> Figure:
+    """Left: the heuristic's bury less each variant's; right: declaring the longest trump
+    less passing by trump length, seats 0 and 1; both presets, levels per hand."""
+    n = sizes(data.spec.hands)
+    fig, (a1, a2) = plots.new_figure(
+        data.spec, T("sj_decisions_title", lang),
+        f"{fmt_n(n['bury'], T('unit_hands', lang))} / {fmt_n(n['declare'], T('unit_hands', lang))}"
+        f" × {STUDY_SAMPLES} × 2", ncols=2, width=12, height=5.2)
+    b = _pick(data.tables["shengji_bury"], statistic="diff")
+    rules = list(dict.fromkeys(b["rule"]))
+    y = np.arange(len(rules))
+    offs, h = plots.offsets(len(RULE_NAMES))
+    for off, name in zip(offs, RULE_NAMES):
+        d = _pick(b, rules=name).set_index("rule").reindex(rules)
+        v = d["value"].to_numpy(dtype=float)
+        a1.barh(y + off, v, height=h, color=COLORS[name], label=name,
+                xerr=[np.maximum(v - d["ci_low"], 0), np.maximum(d["ci_high"] - v, 0)],
+                capsize=2)
+    a1.axvline(0, color="0.3", lw=0.6)
+    a1.set_yticks(y, [bury_label(r, lang) for r in rules], fontsize=7)
+    a1.invert_yaxis()
+    a1.set_title(T("sj_bury_panel", lang), fontsize=10)
+    a1.legend(frameon=False, fontsize=8)
+    dc = data.tables["shengji_declare"]
+    cells = [(seat, lo, hi) for seat, lo, hi in dict.fromkeys(
+        zip(dc["seat"], dc["trump_min"], dc["trump_max"]))]
+    x = np.arange(len(cells))
+    groups = []
+    for name in RULE_NAMES:
+        d = _pick(dc, rules=name).set_index(["seat", "trump_min", "trump_max"]).reindex(cells)
+        groups.append((d["value"].fillna(0), d["ci_low"].fillna(0), d["ci_high"].fillna(0),
+                       COLORS[name], name))
+    _bars(a2, x, groups)
+    a2.axhline(0, color="0.3", lw=0.6)
+    a2.set_xticks(x, [f"{T('sj_seat', lang)} {seat} · {_span(lo, hi, lang)}"
+                      for seat, lo, hi in cells], fontsize=7, rotation=45, ha="right")
+    a2.set_xlabel(T("sj_trumps", lang))
+    a2.set_title(T("sj_declare_panel", lang), fontsize=10)
+    a2.legend(frameon=False, fontsize=8)
+    return fig
+
+
 def figures(data: ShengjiData, lang: str) -> dict[str, Figure]:
     return {"shengji_outcomes": outcomes_figure(data, lang),
             "shengji_banker": banker_figure(data, lang),
-            "shengji_values": values_figure(data, lang)}
+            "shengji_values": values_figure(data, lang),
+            "shengji_decisions": decisions_figure(data, lang)}
 
 
 def _odds_table(page: Page, df: pd.DataFrame) -> None:
@@ -282,6 +344,38 @@ def _ladder_table(page: Page, df: pd.DataFrame) -> None:
     page.table(pd.DataFrame(rows))
 
 
+def _bury_table(page: Page, df: pd.DataFrame) -> None:
+    t, rows = page.t, []
+    row = {t("sj_bury_rule"): t("sj_bury_best")}
+    for name in RULE_NAMES:
+        row[f"{name} · {t('sj_bury_diff')}"] = _ci(
+            _one(df, rules=name, statistic="p_heuristic_best"), "probability")
+        row[f"{name} · {t('sj_bury_same')}"] = ""
+    rows.append(row)
+    for rule in dict.fromkeys(_pick(df, statistic="diff")["rule"]):
+        row = {t("sj_bury_rule"): bury_label(rule, page.lang)}
+        for name in RULE_NAMES:
+            d = _pick(df, rules=name, rule=rule)
+            row[f"{name} · {t('sj_bury_diff')}"] = _ci(_one(d, statistic="diff"), "count",
+                                                       True)
+            row[f"{name} · {t('sj_bury_same')}"] = _ci(_one(d, statistic="p_same"),
+                                                       "probability")
+        rows.append(row)
+    page.table(pd.DataFrame(rows))
+
+
+def _declare_table(page: Page, df: pd.DataFrame) -> None:
+    t, rows = page.t, []
+    for seat, lo, hi in dict.fromkeys(zip(df["seat"], df["trump_min"], df["trump_max"])):
+        row = {t("sj_seat"): t(f"sj_seat{seat}"), t("sj_trumps"): _span(lo, hi, page.lang)}
+        for name in RULE_NAMES:
+            d = _pick(df, rules=name, seat=seat, trump_min=lo, trump_max=hi)
+            row[f"{name} · {t('sj_declare_diff')}"] = (_ci(d.iloc[0], "count", True)
+                                                        if len(d) else "—")
+        rows.append(row)
+    page.table(pd.DataFrame(rows))
+
+
 def _caption(page: Page, data: ShengjiData, part_list: tuple[str, ...], n: str) -> None:
     """Sample, 95% CI, the parts' seeds and their commands (both presets)."""
     s = data.seeds
@@ -326,7 +420,17 @@ def blocks(data: ShengjiData, lang: str) -> list[Block]:
     _caption(page, data, ("rule_effect",), f"{fmt_n(n['rule_effect'], deals)} × 2 × 2")
     page.h2(t("sj_h_ladder"), "shengji-ladder")
     _ladder_table(page, tb["shengji_ladder"])
+    page.p(t("sj_ladder_text", n=fmt_n(n["pimc"], deals)))
     _caption(page, data, tuple(LADDERS), " / ".join(fmt_n(n[p], deals) for p in LADDERS))
+    page.h2(t("sj_h_bury"), "shengji-bury")
+    page.p(t("sj_bury_text", k=STUDY_SAMPLES))
+    page.figure("shengji_decisions", t("sj_decisions_title"))
+    _bury_table(page, tb["shengji_bury"])
+    _caption(page, data, ("bury",), fmt_n(n["bury"], hands))
+    page.h2(t("sj_h_declare"), "shengji-declare")
+    page.p(t("sj_declare_text", k=STUDY_SAMPLES))
+    _declare_table(page, tb["shengji_declare"])
+    _caption(page, data, ("declare",), fmt_n(n["declare"], hands))
     page.p(t("sj_decision_note"))
     page.csv(*tb)
     return page.blocks

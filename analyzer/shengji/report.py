@@ -2,7 +2,8 @@
 
 Nothing is computed here that the package's own functions do not compute: the exact deal
 odds (:mod:`.odds`), the statistics of whole hands (:mod:`.analysis`) and the team duplicate
-tournaments (:mod:`.tournament`). Both presets run every part, side by side, from the same
+tournaments (:mod:`.tournament`) and the bury and declaring decision queries over random
+hands (:mod:`.study`). Both presets run every part, side by side, from the same
 part seeds, so they are compared on the same deals. Each part's seed spawns from the
 section's root (:func:`analyzer.report.seed_sequence` with the key ``shengji``), and
 :func:`commands` names the ``xianniu shengji`` commands that reproduce each part alone. The
@@ -29,15 +30,19 @@ if TYPE_CHECKING:
 
 KEY = "shengji"
 RULE_NAMES = tuple(PRESETS)  # zhengzhou (the default) and classic, side by side
+# New parts go last: each part's seed is the root's child at the part's index.
 PARTS = ("odds", "outcomes", "banker", "values", "rule_effect", "ladder", "pimc",
-         "kou_random")
-LADDERS = {"ladder": "heuristic,random", "pimc": "pimc,heuristic"}
+         "kou_random", "tuned", "bury", "declare")
+LADDERS = {"ladder": "heuristic,random", "tuned": "tuned,heuristic", "pimc": "pimc,heuristic"}
+STUDIES = ("bury", "declare")
+STUDY_SAMPLES = 64  # deals per hand of the bury and declaring studies
 ODDS_LEVEL = 2
 BY_LEVEL = ("2", "5", "10", "K", "A")
 KERNEL_POLICIES = ("random", "heuristic")
 TABLES = ("shengji_odds", "shengji_kou_di", "shengji_points", "shengji_levels",
-          "shengji_banker", "shengji_values", "shengji_rule_effect", "shengji_ladder")
-FIGURES = ("shengji_outcomes", "shengji_banker", "shengji_values")
+          "shengji_banker", "shengji_values", "shengji_rule_effect", "shengji_ladder",
+          "shengji_bury", "shengji_declare")
+FIGURES = ("shengji_outcomes", "shengji_banker", "shengji_values", "shengji_decisions")
 assert RULE_NAMES[0] == get_rules().name
 
 TEXT: dict[str, tuple[str, str]] = {
@@ -108,11 +113,66 @@ TEXT: dict[str, tuple[str, str]] = {
                       "stream, the rest of the preset unchanged; differences are paired."),
     "sj_h_ladder": ("策略阶梯（两队复式：换边再打同一副牌）", "Policy ladder (team duplicate: "
                     "each deal again with the teams swapped)"),
-    "sj_decision_note": ("扣底、亮主、造反与甩牌的决策查询（xianniu shengji should-declare、bury、"
-                         "should-rebel、should-throw）逐手作答，不在本报告中列表。",
-                         "The bury, declaring, zao fan and throw decision queries (xianniu "
-                         "shengji should-declare, bury, should-rebel, should-throw) answer one "
-                         "hand at a time; they are not tabulated in this report."),
+    "sj_decision_note": ("造反与甩牌的决策查询（xianniu shengji should-rebel、should-throw）逐手"
+                         "作答，不在本报告中列表。",
+                         "The zao fan and throw decision queries (xianniu shengji should-rebel, "
+                         "should-throw) answer one hand at a time; they are not tabulated in "
+                         "this report."),
+    "sj_ladder_text": ("tuned 为启发式策略按本规则调整的参数（scripts/shengji_tune.py：CE 方法，"
+                       "复式自对局；参数及另打的牌上的结果见 analyzer/shengji/tuned.json）。pimc "
+                       "每次决策抽 16 副暗牌，较慢，本节只打 {n} 副牌；1,000 副牌的结果与命令见 "
+                       "docs/policies.md。",
+                       "tuned is the heuristic with its parameters tuned for the preset "
+                       "(scripts/shengji_tune.py: cross-entropy on duplicate self-play; the "
+                       "parameters and the check on fresh deals are in "
+                       "analyzer/shengji/tuned.json). pimc samples 16 hidden deals a decision "
+                       "and is slow, so it plays only {n} deals here; docs/policies.md gives "
+                       "its margin on 1,000 deals per preset with the command."),
+    "sj_h_bury": ("扣底：启发式的扣法与其他扣法比较（随机的庄家 33 张）",
+                  "The bury: the heuristic's against its variants (random banker hands of 33 "
+                  "cards)"),
+    "sj_bury_text": ("每手随机的 33 张在座位 0（庄家，两队都在 2 级）手中，主为它主的张数最多的"
+                     "花色（能亮则以最小的亮法亮出）；其余的牌随机发 {k} 次，每次从同一随机流把"
+                     "每种扣法各打一局，四家都用启发式。差值为启发式的扣法减去其他扣法（庄家方"
+                     "的级数差/局；两者扣同样 8 张时为 0），置信区间按手计算（n = 手数）。"
+                     "“先扣分牌”即 bury_safe = 0。",
+                     "Each random hand of 33 cards is held by seat 0 (the banker, both teams at "
+                     "level 2) with trump its longest suit (shown by the cheapest declaration "
+                     "of it when it has one); the rest is dealt at random {k} times and each "
+                     "bury is played out from the same stream on each, every seat on the "
+                     "heuristic. The difference is the heuristic's bury less the variant's "
+                     "(banker side's level swing per hand; 0 when both bury the same 8), with "
+                     "CIs across hands (n = hands). \"points first\" is bury_safe = 0."),
+    "sj_bury_best": ("启发式的扣法不输给其他扣法的手", "hands where the heuristic's bury is at "
+                     "least as good as every variant"),
+    "sj_bury_rule": ("扣法", "bury"),
+    "sj_bury_diff": ("启发式 − 其他扣法（级/局）", "heuristic − variant (levels per hand)"),
+    "sj_bury_same": ("扣同样 8 张的手", "hands burying the same 8"),
+    "sj_h_declare": ("亮主与不亮：按主的张数", "Declare or pass, by trump length"),
+    "sj_declare_text": ("每手随机的 25 张（只用能亮主的）在头一轮亮主时在座位 0（先坐庄的一家，先叫）"
+                        "或座位 1（闲家，座位 0 不亮）手中；亮它主的张数最多的亮法减去不亮，为该"
+                        "家所在队的级数差/局；其余的牌随机发 {k} 次，四家都用启发式，置信区间按手"
+                        "计算（n = 手数）。",
+                        "Each random hand of 25 cards that can declare is held in the first "
+                        "declaring round by seat 0 (the banker going in, first to act) or seat "
+                        "1 (an attacker, seat 0 having passed); declaring its longest trump "
+                        "(the declaration with most trumps) less passing, in the seat's team's "
+                        "level swing per hand; the rest is dealt at random {k} times, every "
+                        "seat on the heuristic, CIs across hands (n = hands)."),
+    "sj_seat": ("座位", "seat"),
+    "sj_seat0": ("0（先坐庄）", "0 (banker going in)"),
+    "sj_seat1": ("1（闲家）", "1 (attacker)"),
+    "sj_trumps": ("主的张数", "trumps held"),
+    "sj_trumps_all": ("全部", "all"),
+    "sj_declare_diff": ("亮 − 不亮（级/局）", "declare − pass (levels per hand)"),
+    "sj_decisions_title": ("扣底与亮主（级/局，95% 置信区间）", "Bury and declare (levels per "
+                           "hand, 95% CI)"),
+    "sj_bury_panel": ("启发式的扣法 − 其他扣法", "heuristic's bury − variant"),
+    "sj_declare_panel": ("亮主的张数最多的亮法 − 不亮", "declare the longest trump − pass"),
+    "bury_no_voids": ("不把花色扣完", "no voids"),
+    "bury_voids": ("扣完 ≤ {k} 张的花色", "voids of ≤ {k} cards"),
+    "bury_points_allowed": ("，可扣分牌", ", points allowed"),
+    "bury_points_first": ("先扣分牌", "points first"),
     "sj_rules": ("规则", "preset"),
     "sj_feature": ("牌型", "feature"),
     "sj_exact": ("精确值", "exact"),
@@ -192,8 +252,9 @@ def sizes(hands: int) -> dict[str, int]:
     h = int(hands)
     return {"outcomes": max(200, h // 16), "banker": max(100, h // 80),
             "values": max(50, h // 100), "rule_effect": max(100, h // 80),
-            "ladder": max(20, h // 40), "pimc": max(2, h // 20_000),
-            "odds": max(1000, h // 8), "kou_random": max(200, h // 16)}
+            "ladder": max(20, h // 40), "tuned": max(20, h // 40), "pimc": max(2, h // 20_000),
+            "odds": max(1000, h // 8), "kou_random": max(200, h // 16),
+            "bury": max(4, h // 6000), "declare": max(8, h // 2000)}
 
 
 QUICK = sizes(MIN_HANDS)
@@ -223,6 +284,9 @@ def command(part: str, preset: str, spec: ReportSpec, s: dict[str, int]) -> str:
     if part in LADDERS:
         return (f"xianniu shengji tournament --policies {LADDERS[part]} --deals {n} "
                 f"--rules {preset} --seed {s[part]}")
+    if part in STUDIES:
+        return (f"xianniu shengji stats {part} --hands {n} --samples {STUDY_SAMPLES} "
+                f"--rules {preset} --seed {s[part]}")
     if part == "kou_random":  # 摳底 where the kitty holds points: every seat random
         return (f"xianniu shengji stats outcomes --deals {n} --rules {preset} --policy random "
                 f"--seed {s[part]}")
@@ -240,7 +304,7 @@ def commands(spec: ReportSpec, s: dict[str, int] | None = None) -> list[str]:
 
 def parts(spec: ReportSpec) -> tuple[str, ...]:
     """The parts the section runs under ``spec``."""
-    return PARTS if policy_of(spec) != "random" else PARTS[:-1]
+    return tuple(p for p in PARTS if p != "kou_random" or policy_of(spec) != "random")
 
 
 @dataclass
@@ -297,7 +361,7 @@ def _side_rows(side: dict[str, Any], **extra) -> list[dict[str, Any]]:
 
 def _preset_rows(name: str, spec: ReportSpec, s: dict[str, int]) -> dict[str, list[dict]]:
     """Every table's rows of one preset, each stamped with the preset and its part's seed."""
-    from . import analysis
+    from . import analysis, study
     from .tournament import tournament, tournament_dict
 
     r, n, pol = get_rules(name), sizes(spec.hands), policy_of(spec)
@@ -337,7 +401,21 @@ def _preset_rows(name: str, spec: ReportSpec, s: dict[str, int]) -> dict[str, li
         add("shengji_ladder", part, [
             _est(row[k], a=row["a"], b=row["b"], statistic=k)
             for row in d["differences"] for k in ("levels", "attacker_points")])
+    add("shengji_bury", "bury", _bury_rows(study.bury_study(n["bury"], r, s["bury"],
+                                                              STUDY_SAMPLES)))
+    add("shengji_declare", "declare", [
+        _est(row["diff"], seat=row["seat"], trump_min=row["trump_min"],
+             trump_max=row["trump_max"])
+        for row in study.declare_study(n["declare"], r, s["declare"], STUDY_SAMPLES)["rows"]])
     return out
+
+
+def _bury_rows(d: dict[str, Any]) -> list[dict[str, Any]]:
+    rows = [_est(d["p_heuristic_best"], rule="", statistic="p_heuristic_best")]
+    for row in d["rows"]:
+        rows += [_est(row["diff"], rule=row["rule"], statistic="diff"),
+                 _est(row["p_same"], rule=row["rule"], statistic="p_same")]
+    return rows
 
 
 def section_tables(spec: ReportSpec, s: dict[str, int]) -> dict[str, pd.DataFrame]:
@@ -353,7 +431,7 @@ def section_tables(spec: ReportSpec, s: dict[str, int]) -> dict[str, pd.DataFram
 class ShengjiSection:
     """郑州双升 in the report, both presets side by side: exact odds, 摳底, points and level
     changes, the banker side by level and trump kind, counterfactual values, 扒雞窩 and 造反
-    on and off, and the policy ladder."""
+    on and off, the policy ladder, and the bury and declaring studies."""
 
     key = KEY
     labels = T

@@ -59,7 +59,7 @@ def test_every_number_on_the_page_has_n_and_a_ci(built, lang):
     data = built[1].data.result("shengji")
     bs = blocks(data, lang)
     tables = [b for b in bs if b.kind == "table"]
-    assert len(tables) == 8
+    assert len(tables) == 10
     for b in tables:
         assert any(CI.search(str(v)) for v in b.content.to_numpy().ravel())
     for cell in _cells(bs):
@@ -75,7 +75,7 @@ def test_every_number_on_the_page_has_n_and_a_ci(built, lang):
     assert set(cmds) == set(sr.commands(data.spec, data.seeds))
     assert all(c.startswith("xianniu shengji ") for c in cmds)
     kinds = [b.kind for b in bs if b.kind in ("h2", "code")]
-    assert kinds == ["h2", "code"] * 7  # every part states its own commands
+    assert kinds == ["h2", "code"] * 9  # every part states its own commands
     cmap = fonts.charmap()
     missing = {c for c in " ".join(_cells(bs)) + text if not c.isspace() and c not in cmap}
     assert not missing, "".join(sorted(missing))
@@ -91,6 +91,29 @@ def test_a_stated_command_reproduces_its_numbers(built, capsys):
     row = kou[(kou["rules"] == "classic") & (kou["statistic"] == "p_kou_di")].iloc[0]
     assert d["p_kou_di"]["value"] == pytest.approx(row["value"])
     assert d["p_kou_di"]["n"] == row["n"] == sr.QUICK["outcomes"]
+
+
+def test_the_bury_study_command_reproduces_its_table(built, capsys):
+    out, rep = built
+    data = rep.data.result("shengji")
+    cmd = sr.command("bury", "zhengzhou", data.spec, data.seeds)
+    assert "--samples 64" in cmd
+    assert main(shlex.split(cmd)[1:] + ["--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    bury = pd.read_csv(out / "shengji_bury.csv")
+    bury = bury[bury["rules"] == "zhengzhou"]
+    best = bury[bury["statistic"] == "p_heuristic_best"].iloc[0]
+    assert d["p_heuristic_best"]["value"] == pytest.approx(best["value"])
+    assert best["n"] == d["hands"] == sr.QUICK["bury"]
+    for row in d["rows"]:
+        got = bury[(bury["statistic"] == "diff") & (bury["rule"] == row["rule"])].iloc[0]
+        assert row["diff"]["value"] == pytest.approx(got["value"])
+
+
+def test_the_ladder_holds_tuned(built):
+    lad = pd.read_csv(built[0] / "shengji_ladder.csv")
+    assert {("tuned", "heuristic"), ("heuristic", "random"), ("pimc", "heuristic")} \
+        == set(zip(lad["a"], lad["b"]))
 
 
 def test_english_page_and_policy_choice(tmp_path):
