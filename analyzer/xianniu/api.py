@@ -124,12 +124,18 @@ def replay_record(record: Any) -> dict[str, Any]:
     return out
 
 
-def solve_record(record: Any, rules: str | None = None) -> dict[str, Any]:
+def solve_record(record: Any, rules: str | None = None,
+                 engine: str = "kernel") -> dict[str, Any]:
     """``xianniu solve``: max-n values, all hands open, of a record's position (under
-    ``rules`` when given); ValueError if the record is bad or the hand is over."""
+    ``rules`` when given) by the jit-compiled solver (``engine`` "kernel") or the pure-Python
+    one over the reference engine ("reference"; same values and action, slower); ValueError
+    if the record is bad or the hand is over."""
     import time
 
-    from .solver import solve
+    from .solver import solve, solve_kernel
+
+    if engine not in ("kernel", "reference"):
+        raise ValueError(f"unknown solver engine {engine!r} (kernel or reference)")
 
     if rules is not None and isinstance(record, dict):
         record = {**record, "rules": get_rules(rules).name}
@@ -137,10 +143,10 @@ def solve_record(record: Any, rules: str | None = None) -> dict[str, Any]:
     if state.is_terminal():
         raise ValueError(f"the hand is over ({state.end_reason}): nothing to solve")
     t0 = time.perf_counter()
-    sol = solve(state)
+    sol = solve_kernel(state, 22) if engine == "kernel" else solve(state)
     seconds = time.perf_counter() - t0
     seat = state.current_player()
-    return {"game": "xianniu", "rules": state.rules.name, "to_act": seat,
+    return {"game": "xianniu", "rules": state.rules.name, "engine": engine, "to_act": seat,
             "values": list(sol.values), "best": str(sol.action),
             "best_text": action_text(state, seat, sol.action),
             "best_action": _action_entry(seat, sol.action), "positions": sol.positions,

@@ -85,11 +85,14 @@ def replay(file: str, as_json: bool) -> None:
 @group.command()
 @click.argument("file", metavar="FILE|-")
 @RULES_OPTION
+@click.option("--engine", type=click.Choice(["kernel", "reference"]), default="kernel",
+              show_default=True,
+              help="kernel: the jit-compiled solver; reference: the pure-Python one (slow).")
 @JSON_OPTION
-def solve(file: str, rules: str | None, as_json: bool) -> None:
+def solve(file: str, rules: str | None, engine: str, as_json: bool) -> None:
     """Max-n values with all hands open, and the best action, at a record's position (its
     deal and actions; --rules overrides the record's preset)."""
-    res = api.solve_record(read_json(file), rules)
+    res = api.solve_record(read_json(file), rules, engine)
     if as_json:
         emit_json(res)
         return

@@ -110,6 +110,11 @@ def test_cli_solves_a_partial_record(capsys, tmp_path, rules):
     sol = solve(st)
     assert res["values"] == list(sol.values) and res["to_act"] == st.current_player()
     assert res["rules"] == rules and res["best"] == str(sol.action)
+    assert res["engine"] == "kernel"
+    ref = json.loads(ok(capsys, "solve", _write(tmp_path, st), "--engine", "reference",
+                        "--json"))
+    assert ref["engine"] == "reference" and ref["positions"] > 0
+    assert (ref["values"], ref["best_action"]) == (res["values"], res["best_action"])
     line = ok(capsys, "solve", _write(tmp_path, st))
     assert f"seat {st.current_player()} to act; best " in line and "max-n" in line
     # the best action, appended to the record, replays
@@ -147,6 +152,7 @@ def test_cli_bad_input(capsys, tmp_path):
     rec["actions"].append({"seat": (st.current_player() + 1) % 3, "action": "pass"})
     assert "turn" in bad(capsys, "solve", write_json(tmp_path / "b.json", rec))
     assert bad(capsys, "solve", write_json(tmp_path / "c.json", {"hands": ["Zz"]}))
+    assert bad(capsys, "solve", _write(tmp_path, st), "--engine", "fast")
     (tmp_path / "d.json").write_text("{not json", encoding="utf-8")
     assert bad(capsys, "solve", str(tmp_path / "d.json"))
     assert bad(capsys, "solve", str(tmp_path / "missing.json"))
