@@ -120,14 +120,18 @@ TEXT: dict[str, tuple[str, str]] = {
                          "this report."),
     "sj_ladder_text": ("tuned 为启发式策略按本规则调整的参数（scripts/shengji_tune.py：CE 方法，"
                        "复式自对局；参数及另打的牌上的结果见 analyzer/shengji/tuned.json）。pimc "
-                       "每次决策抽 16 副暗牌，较慢，本节只打 {n} 副牌；1,000 副牌的结果与命令见 "
-                       "docs/policies.md。",
+                       "每次决策抽 16 副暗牌，较慢，本节只打 {n}；另用命令 xianniu shengji tournament "
+                       "--policies pimc,heuristic --deals 1000 --rules R --seed 1 打 1,000 副牌："
+                       "zhengzhou +0.137 [+0.108, +0.165]，classic +0.143 [+0.116, +0.170] 级/副牌"
+                       "（n = 1,000）。",
                        "tuned is the heuristic with its parameters tuned for the preset "
                        "(scripts/shengji_tune.py: cross-entropy on duplicate self-play; the "
                        "parameters and the check on fresh deals are in "
                        "analyzer/shengji/tuned.json). pimc samples 16 hidden deals a decision "
-                       "and is slow, so it plays only {n} deals here; docs/policies.md gives "
-                       "its margin on 1,000 deals per preset with the command."),
+                       "and is slow, so it plays only {n} here; on 1,000 deals (xianniu "
+                       "shengji tournament --policies pimc,heuristic --deals 1000 --rules R --seed "
+                       "1) it leads by +0.137 [+0.108, +0.165] levels per deal under zhengzhou and "
+                       "+0.143 [+0.116, +0.170] under classic (n = 1,000)."),
     "sj_h_bury": ("扣底：启发式的扣法与其他扣法比较（随机的庄家 33 张）",
                   "The bury: the heuristic's against its variants (random banker hands of 33 "
                   "cards)"),
@@ -135,14 +139,17 @@ TEXT: dict[str, tuple[str, str]] = {
                      "花色（能亮则以最小的亮法亮出）；其余的牌随机发 {k} 次，每次从同一随机流把"
                      "每种扣法各打一局，四家都用启发式。差值为启发式的扣法减去其他扣法（庄家方"
                      "的级数差/局；两者扣同样 8 张时为 0），置信区间按手计算（n = 手数）。"
-                     "“先扣分牌”即 bury_safe = 0。",
+                     "“先扣分牌”即 bury_safe = 0。每手只打 {k} 次，单手的均值误差大，“不输给"
+                     "其他扣法”的手因此较少。",
                      "Each random hand of 33 cards is held by seat 0 (the banker, both teams at "
                      "level 2) with trump its longest suit (shown by the cheapest declaration "
                      "of it when it has one); the rest is dealt at random {k} times and each "
                      "bury is played out from the same stream on each, every seat on the "
                      "heuristic. The difference is the heuristic's bury less the variant's "
                      "(banker side's level swing per hand; 0 when both bury the same 8), with "
-                     "CIs across hands (n = hands). \"points first\" is bury_safe = 0."),
+                     "CIs across hands (n = hands). \"points first\" is bury_safe = 0. With {k} "
+                     "deals a hand the per-hand means are noisy, which holds the share of hands "
+                     "where the heuristic's bury is best down."),
     "sj_bury_best": ("启发式的扣法不输给其他扣法的手", "hands where the heuristic's bury is at "
                      "least as good as every variant"),
     "sj_bury_rule": ("扣法", "bury"),
@@ -152,13 +159,17 @@ TEXT: dict[str, tuple[str, str]] = {
     "sj_declare_text": ("每手随机的 25 张（只用能亮主的）在头一轮亮主时在座位 0（先坐庄的一家，先叫）"
                         "或座位 1（闲家，座位 0 不亮）手中；亮它主的张数最多的亮法减去不亮，为该"
                         "家所在队的级数差/局；其余的牌随机发 {k} 次，四家都用启发式，置信区间按手"
-                        "计算（n = 手数）。",
+                        "计算（n = 手数）。郑州规则下闲家亮主只定主、不换庄，而庄家方都不亮时庄家"
+                        "下台、庄交给下家：闲家亮主反而留住了庄家。",
                         "Each random hand of 25 cards that can declare is held in the first "
                         "declaring round by seat 0 (the banker going in, first to act) or seat "
                         "1 (an attacker, seat 0 having passed); declaring its longest trump "
                         "(the declaration with most trumps) less passing, in the seat's team's "
                         "level swing per hand; the rest is dealt at random {k} times, every "
-                        "seat on the heuristic, CIs across hands (n = hands)."),
+                        "seat on the heuristic, CIs across hands (n = hands). Under zhengzhou an "
+                        "attacker's declaration sets the trump but not the banker, while a banker "
+                        "side that cannot declare steps down to the next seat: an attacker who "
+                        "declares saves the banker."),
     "sj_seat": ("座位", "seat"),
     "sj_seat0": ("0（先坐庄）", "0 (banker going in)"),
     "sj_seat1": ("1（闲家）", "1 (attacker)"),
