@@ -5,12 +5,13 @@ from __future__ import annotations
 
 def warmup() -> None:
     """Run ``simulate`` (counts and per-hand rows, whole and play-only hands), the team
-    ``tournament``, the ``odds`` deal kernels and the ``stats`` kernels once on tiny
-    inputs, both presets (cached on disk)."""
+    ``tournament``, the ``odds`` deal kernels and the ``stats`` kernels (the bury and
+    declaring studies with their decision-query kernels too) once on tiny inputs, both
+    presets (cached on disk)."""
     from kernels.rng import states_from_seed
 
     from ..core.runner import RunSpec
-    from . import analysis, batch
+    from . import analysis, batch, study
     from .odds import kernel_monte_carlo
     from .rules import PRESETS
     from .tournament import tournament
@@ -25,3 +26,5 @@ def warmup() -> None:
         analysis.outcomes(2, rules)
         analysis.values(2, rules)
         analysis.banker_by_level(2, rules, levels=(2, 5))
+        study.bury_study(1, rules, 0, 32)
+        study.declare_study(2, rules, 0, 32)
