@@ -122,7 +122,8 @@ def simulate(n_hands: int, rules: str | None, policy: str, policies: str | None,
 @group.command()
 @click.option("--policies", default="heuristic,random", show_default=True,
               help="The two or three policies compared, e.g. heuristic,random: random, "
-                   "heuristic, tuned (the preset's tuned weights), heuristic2, pimc, pimc2.")
+                   "heuristic, heuristic2, tuned and tuned2 (the two on the preset's tuned "
+                   "weights), pimc, pimc2.")
 @deals_option(20_000, help="Deals; each is played once per seating (6 seatings).",
               hands_alias=True)
 @RULES_OPTION

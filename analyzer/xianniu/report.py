@@ -119,12 +119,14 @@ TEXT: dict[str, tuple[str, str]] = {
                         "--seed {seed}). Regenerate:"),
     "intro_ladder": ("复式对局：每副牌按所有座次各打一遍，牌运相互抵消；差值为每局平均得分之差。"
                      "相邻两级在同一批牌上比较。tuned 是按规则调好参数的 heuristic；heuristic2 把"
-                     "四张 9（5）当两个牛（喜）打；pimc 每次决策抽样 {samples} 副暗牌，用 heuristic "
-                     "打完；pimc2 用 heuristic2 打完，每次决策共 512 次推演。",
+                     "四张 9（5）当两个牛（喜）打；tuned2 是用调好参数的 heuristic2；pimc 每次决策"
+                     "抽样 {samples} 副暗牌，用 heuristic 打完；pimc2 用 heuristic2 打完，每次决策共"
+                     " 512 次推演。",
                      "Duplicate tournaments: every deal is played with every seating, so the luck "
                      "of the deal cancels; the difference is in points per hand. Neighbouring "
                      "rungs meet on the same deals. tuned is the heuristic with its preset's tuned "
-                     "weights; heuristic2 plays four 9s (5s) as two niu (xi); pimc samples "
+                     "weights; heuristic2 plays four 9s (5s) as two niu (xi); tuned2 is "
+                     "heuristic2 on the tuned weights; pimc samples "
                      "{samples} hidden deals per decision and plays them out with the heuristic; "
                      "pimc2 plays them out with heuristic2, 512 play-outs per decision."),
     # rules summary
@@ -401,7 +403,7 @@ COMPARE_SOURCES = {"banker_points": ("play", "points"), "p_ci_any_seat": ("play"
                    "xian_overall": ("xian", "points"), "value_niu": ("values", "points"),
                    "value_xi": ("values", "points"), "value_K": ("values", "points"),
                    "heuristic_random": ("ladder", "points"),
-                   "pimc_heuristic2": ("pimc", "points")}
+                   "pimc_tuned2": ("pimc", "points")}
 COMPARE_METRICS = tuple(COMPARE_SOURCES)
 
 
@@ -419,7 +421,7 @@ def _metric(tables: dict[str, pd.DataFrame], meta: dict, metric: str, preset: st
     if metric.startswith("value_"):
         row = pick(tables["values"], pattern=metric.removeprefix("value_"))
         cols = ("counterfactual_diff", "cf_ci_low", "cf_ci_high", "cf_pairs")
-    elif metric in ("heuristic_random", "pimc_heuristic2"):
+    elif metric in ("heuristic_random", "pimc_tuned2"):
         a, b = metric.split("_")
         row = pick(tables["ladder"], a=a, b=b)
         cols = ("diff", "ci_low", "ci_high", "n_deals")

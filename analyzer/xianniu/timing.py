@@ -29,8 +29,8 @@ SEARCH = frozenset(name for name, i in POLICIES.items() if i == POLICIES["pimc"]
 
 
 def _arrays(name: str, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
-    if name == TUNED:
-        return policy_arrays("heuristic", heuristic=tuned_vector(rules))
+    if name in TUNED:
+        return policy_arrays(TUNED[name], heuristic=tuned_vector(rules))
     return policy_arrays(name)
 
 

@@ -30,7 +30,8 @@ from .sim import PIMC_VARIANTS, POLICIES, rule_arrays
 from ..core.tournament import TournamentResult
 
 TUNED_FILE = Path(__file__).with_name("tuned.json")
-TUNED = "tuned"  # the heuristic with its preset's tuned weights (tournaments only)
+# Named policies on the preset's tuned weights (tournaments only): name -> the policy played.
+TUNED = {"tuned": "heuristic", "tuned2": "heuristic2"}
 
 
 @cache
@@ -99,8 +100,9 @@ def tournament(policies: str | list[str], n_deals: int, rules: str | Rules | Non
     """Play ``n_deals`` deals in duplicate between 2 or 3 policies.
 
     ``heuristic_params`` maps a policy label to a heuristic parameter vector; a label of the
-    form ``heuristic:NAME`` plays the heuristic with those parameters, and ``tuned`` the
-    heuristic with the preset's tuned weights (:func:`tuned_vector`). Deals are split into
+    form ``heuristic:NAME`` plays the heuristic with those parameters; ``tuned`` plays the
+    heuristic and ``tuned2`` heuristic2 on the preset's tuned weights (:func:`tuned_vector`,
+    heuristic2's own entries at their defaults). Deals are split into
     chunks of ``chunk_size`` (default 512, or 8 with pimc, whose deals are slow), each with
     its own random stream.
     """
@@ -115,12 +117,12 @@ def tournament(policies: str | list[str], n_deals: int, rules: str | Rules | Non
     ids, vecs = [], []
     for name in names:
         base = name.split(":", 1)[0].lower()
-        if name.lower() == TUNED:
-            base = "heuristic"
+        if name.lower() in TUNED:
+            base = TUNED[name.lower()]
             heuristic_params = {**(heuristic_params or {}), name: tuned_vector(r)}
         elif base not in POLICIES:
             raise ValueError(f"unknown policy {name!r} (choose from "
-                             f"{', '.join([*POLICIES, TUNED])})")
+                             f"{', '.join([*POLICIES, *TUNED])})")
         vec = POLICY_DEFAULTS.copy()
         if POLICIES[base] == POLICIES["pimc"] and pimc_samples is not None:
             vec[PIMC_SAMPLES] = pimc_samples  # pimc and its variants alike

@@ -44,3 +44,12 @@ def test_tuned_plays_the_heuristic_with_its_presets_weights(rules):
 def test_tuned_beats_the_default_heuristic(rules):
     diff = tournament("tuned,heuristic", 4000, rules, seed=3).differences().iloc[0]
     assert diff["a"] == "tuned" and diff["ci_low"] > 0.2
+
+
+def test_tuned2_plays_heuristic2_on_the_tuned_weights():
+    a = tournament("tuned2,random", 300, "lanzhou", seed=7)
+    b = tournament("heuristic2:t,random", 300, "lanzhou", seed=7,
+                   heuristic_params={"heuristic2:t": tuned_vector("lanzhou")})
+    assert np.array_equal(a.per_deal, b.per_deal)
+    c = tournament("tuned,random", 300, "lanzhou", seed=7)
+    assert not np.array_equal(a.per_deal, c.per_deal)  # heuristic2, not the heuristic
