@@ -96,11 +96,13 @@ def _check_files(out: Path, figures: set[str], tables: set[str]) -> None:
 
 
 ALL_FIGURES = {"odds", "captured", "values", "k_count", "xian_ev", "banker", "compare", "ladder",
-               "dingniu", "shengji_outcomes", "shengji_banker", "shengji_values"}
+               "dingniu", "shengji_outcomes", "shengji_banker", "shengji_values",
+               "shengji_decisions"}
 ALL_TABLES = {"rules", "odds", "outcomes", "captured", "values", "k_count", "xian_ev", "ladder",
               "compare", "dingniu_seats", "dingniu_ladder", "dingniu_open", "shengji_odds",
               "shengji_kou_di", "shengji_points", "shengji_levels", "shengji_banker",
-              "shengji_values", "shengji_rule_effect", "shengji_ladder", "timing"}
+              "shengji_values", "shengji_rule_effect", "shengji_ladder", "shengji_bury",
+              "shengji_declare", "timing"}
 
 
 def test_report_writes_every_file_both_presets(zh_all):
@@ -195,7 +197,7 @@ def test_every_figure_states_n_ci_seed_and_command(en_one, zh_all):
         assert data.spec.command() in texts, name
     md = (zh_all[0] / "report.md").read_text(encoding="utf-8")
     sections = md.split("\n## ")[2:]  # after the rules summary, which has no sample
-    assert len(sections) == 15  # 掀牛 and 顶牛: 8; 双升: 7
+    assert len(sections) == 17  # 掀牛 and 顶牛: 8; 双升: 9
     for sec in sections:
         assert "95% 置信区间" in sec, sec[:40]
         assert "种子" in sec and "样本" in sec
