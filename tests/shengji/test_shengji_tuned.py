@@ -135,3 +135,15 @@ def test_tuned_and_kitty_rows_replay_in_the_engine(rules):
 def test_unknown_policy_names_tuned_among_the_choices(capsys):
     err = bad(capsys, "shengji", "tournament", "--policies", "tuned,nope")
     assert "tuned" in err
+
+
+def test_the_shipped_tuned_file_names_real_parameters_for_both_presets():
+    data = json.loads(sim.TUNED_FILE.read_text(encoding="utf-8"))
+    assert set(data) == {"zhengzhou", "classic"}
+    for name, entry in data.items():
+        assert len(entry["names"]) == len(entry["weights"]) == len(entry["defaults"])
+        assert set(entry["names"]) <= set(kp.HEURISTIC_NAMES)
+        assert "pimc_samples" not in entry["names"]  # pimc's own parameters are not tuned
+        final = entry["final"]["levels"]
+        assert final["low"] > 0 and final["n"] == entry["final"]["deals"]  # as measured
+        assert not np.array_equal(sim.tuned_row(name), kp.HEURISTIC_DEFAULTS)
