@@ -143,7 +143,7 @@ def solve_record(record: Any, rules: str | None = None,
     if state.is_terminal():
         raise ValueError(f"the hand is over ({state.end_reason}): nothing to solve")
     t0 = time.perf_counter()
-    sol = solve_kernel(state, 22) if engine == "kernel" else solve(state)
+    sol = solve_kernel(state) if engine == "kernel" else solve(state)
     seconds = time.perf_counter() - t0
     seat = state.current_player()
     return {"game": "xianniu", "rules": state.rules.name, "engine": engine, "to_act": seat,

@@ -143,11 +143,17 @@ def solve(st: State) -> Solution:
     return Solver().solve(st)
 
 
-def solve_kernel(st: State, log2_rows: int = 20) -> Solution:
+class SearchLimit(Exception):
+    """The search gave up after its allowed number of positions."""
+
+
+def solve_kernel(st: State, log2_rows: int | None = None,
+                 max_positions: int = 1 << 62) -> Solution:
     """:func:`solve` by the jit-compiled solver (:mod:`kernels.xianniu.solver`): the same
-    values and action, many times faster; ``positions`` counts the decisions searched.
-    The table holds ``2**log2_rows`` positions (56 bytes each); a fuller search evicts and
-    searches again, so a small table costs time, never exactness."""
+    values and action, many times faster; ``positions`` counts the decisions searched
+    (:class:`SearchLimit` past ``max_positions``). The table holds ``2**log2_rows``
+    positions (56 bytes each; by default about what a search of the position keeps); a
+    fuller search evicts and searches again, so a small table costs time, never exactness."""
     from kernels.xianniu import solver as ks
 
     from .kernel_state import ws_from_state
@@ -157,7 +163,12 @@ def solve_kernel(st: State, log2_rows: int = 20) -> Solution:
         raise ValueError("the hand is over: nothing to solve")
     ws = ws_from_state(st)
     stack = ks.new_stack(ks.stack_depth(ws))
-    nodes = ks.solve_ws(ws, rule_arrays(st.rules), ks.new_table(log2_rows), 1, stack)
+    if log2_rows is None:
+        log2_rows = min(22, max(12, sum(count(h) for h in st.hands) + 6))
+    nodes = ks.solve_ws(ws, rule_arrays(st.rules), ks.new_table(log2_rows), 1, stack,
+                        max_positions)
+    if nodes < 0:
+        raise SearchLimit(f"no answer within {max_positions} positions")
     best = int(stack[4][0, 2])
     action = Action(ACTION_KINDS[int(stack[2][0, best, 0])], int(stack[1][0, best]))
     return Solution(tuple(int(v) for v in stack[3][0]), action, int(nodes))
