@@ -290,10 +290,11 @@ def _take(d, stack):
 
 
 @njit(cache=True)
-def solve_ws(ws0, rules, tt, stamp, stack):
+def solve_ws(ws0, rules, tt, stamp, stack, max_nodes):
     """Max-n values of the running hand ``ws0`` into ``stack[3][0]``; the best action is
     entry ``stack[4][0, 2]`` of the actions listed in ``stack[1][0]``, ``stack[2][0]``
-    (the root is listed even when forced). Returns the positions searched.
+    (the root is listed even when forced). Returns the positions searched, or -1 when the
+    search gave up after ``max_nodes`` of them (the table keeps what was finished).
 
     ``tt`` is a table from :func:`new_table` (rules fixed per ``stamp``, a positive int
     below 2**25); ``stack`` is from :func:`new_stack` deep enough for the hand's rest.
@@ -323,6 +324,8 @@ def solve_ws(ws0, rules, tt, stamp, stack):
             if _open(c, rules, stack, tt, stamp) == 1:
                 d = c
                 nodes += 1
+                if nodes > max_nodes:
+                    return -1
             else:
                 _take(d, stack)
         else:

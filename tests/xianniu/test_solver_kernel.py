@@ -91,11 +91,11 @@ def test_a_corrupted_table_is_caught():
         rk = rule_arrays(get_rules("lanzhou"))
         tt = ks.new_table(16)
         stack = ks.new_stack(ks.stack_depth(ws))
-        ks.solve_ws(ws, rk, tt, 1, stack)
+        ks.solve_ws(ws, rk, tt, 1, stack, 1 << 40)
         used = tt[:, ks.KEY_WORDS] != 0
         tt[used, ks.KEY_WORDS] += 1  # seat 0 gains a point in every stored position
         tt[used, ks.KEY_WORDS] -= 1 << 16  # and seat 1 loses it: still zero-sum
-        ks.solve_ws(ws, rk, tt, 1, stack)
+        ks.solve_ws(ws, rk, tt, 1, stack, 1 << 40)
         caught += tuple(int(v) for v in stack[3][0]) != solve(st).values
     assert caught >= 20
 
@@ -162,6 +162,16 @@ def test_the_key_holds_what_decides_the_rest():
         ws = base.copy()
         ws[word] ^= 1
         assert _key(ws) == k0, word
+
+
+def test_the_search_gives_up_past_its_limit():
+    from analyzer.xianniu.solver import SearchLimit
+
+    st = random_positions("lanzhou", 1, 10, 30)[0]
+    n = solve_kernel(st, 14).positions
+    assert solve_kernel(st, 14, max_positions=n).positions == n
+    with pytest.raises(SearchLimit):
+        solve_kernel(st, 14, max_positions=n // 2)
 
 
 def test_the_root_action_is_one_of_its_legal_actions():
