@@ -9,7 +9,7 @@ from __future__ import annotations
 import click
 
 from . import api
-from .defaults import ADVICE_POLICY
+from .defaults import ADVICE_CHOICES, ADVICE_POLICY
 from ..core.batchrun import output_format
 from ..core.cli_common import (JSON_OPTION, batch_options, deals_option, emit_json,
     interruptible, option_with_alias, progress_bar)
@@ -158,7 +158,7 @@ def _decision_options(f):
     f = click.option("--precision", type=click.FloatRange(min=0, min_open=True), default=0.1,
                      show_default=True, help="Stop when the 95% CI half-width of the "
                      "difference is below this (points).")(f)
-    f = click.option("--policy", type=click.Choice(["heuristic", "heuristic2", "pimc"]),
+    f = click.option("--policy", type=click.Choice(ADVICE_CHOICES),
                      default=ADVICE_POLICY,
                      show_default=True, help="How this seat plays on (others: heuristic).")(f)
     f = RULES_OPTION(f)
@@ -216,8 +216,8 @@ def should_kou(hand: tuple[str, ...], rules: str | None, policy: str, precision:
               show_default=True, help="Stop when every action still racing is within this "
               "of the leader (95% CI half-width of the paired gap, points).")
 @click.option("--policy", default=ADVICE_POLICY, show_default=True,
-              help="How the seat to act plays on in the play-outs: heuristic, heuristic2 or "
-                   "pimc (others: heuristic).")
+              help="How the seat to act plays on in the play-outs: heuristic, heuristic2, "
+                   "tuned, tuned2 or pimc (others: heuristic).")
 @SEED_OPTION
 @click.option("--quiet", is_flag=True, help="No progress bar (shown for pimc).")
 @JSON_OPTION

@@ -22,16 +22,10 @@ from kernels.xianniu import game as kg
 from kernels.xianniu.batch import play_logged
 
 from .rules import Rules, get_rules
-from .sim import POLICIES, deal_hands, policy_arrays, rule_arrays
-from .tournament import TUNED, tuned_vector
+from .sim import POLICIES, deal_hands, rule_arrays
+from .tuned import seat_arrays
 
 SEARCH = frozenset(name for name, i in POLICIES.items() if i == POLICIES["pimc"])
-
-
-def _arrays(name: str, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
-    if name in TUNED:
-        return policy_arrays(TUNED[name], heuristic=tuned_vector(rules))
-    return policy_arrays(name)
 
 
 class _Player:
@@ -71,7 +65,7 @@ def move_times(policies: tuple[str, ...] | list[str], rules: str | Rules | None 
     rk = rule_arrays(r)
     sizes = {p: search_hands if p in SEARCH else hands for p in policies}
     deals = deal_hands(max(sizes.values()), seed).astype(np.int64)
-    players = {p: _Player(_arrays(p, r), rk, seed) for p in policies}
+    players = {p: _Player(seat_arrays([p] * 3, r), rk, seed) for p in policies}
     decisions = {}
     for p in policies:  # compile or load from the cache, and count the decisions, untimed
         decisions[p] = players[p].play(deals[:sizes[p]])[1]

@@ -9,9 +9,7 @@ per seat-hand over the seatings, and confidence intervals are taken across deals
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 from itertools import permutations, product
-from pathlib import Path
 from typing import Any
 
 import numba
@@ -27,31 +25,8 @@ from ..core.fileio import read_json
 from .rules import Rules, get_rules
 from .learned import learned_weights
 from .sim import PIMC_VARIANTS, POLICIES, rule_arrays
+from .tuned import TUNED, tuned_vector
 from ..core.tournament import TournamentResult
-
-TUNED_FILE = Path(__file__).with_name("tuned.json")
-# Named policies on the preset's tuned weights (tournaments only): name -> the policy played.
-TUNED = {"tuned": "heuristic", "tuned2": "heuristic2"}
-
-
-@cache
-def _tuned_table() -> dict:
-    return read_json(str(TUNED_FILE))
-
-
-def tuned_vector(rules: str | Rules | None = None) -> np.ndarray:
-    """The heuristic weights that ``scripts/tune_heuristic.py`` tuned for a preset
-    (``tuned.json``, shipped with the package); ValueError for a preset never tuned."""
-    name = get_rules(rules).name
-    table = _tuned_table()
-    if name not in table:
-        raise ValueError(f"no tuned heuristic weights for rules {name!r} (tuned: "
-                         f"{', '.join(table)})")
-    vec = HEURISTIC_DEFAULTS.copy()
-    for key, value in table[name]["tuned"].items():
-        vec[HEURISTIC_NAMES.index(key)] = float(value)
-    return vec
-
 
 def load_heuristic_params(path: str) -> np.ndarray:
     """A heuristic parameter vector from JSON: a tuning result (its ``tuned`` entry), an

@@ -9,8 +9,10 @@ import numpy as np
 import pytest
 
 from analyzer.xianniu.rules import PRESETS
-from analyzer.xianniu.tournament import load_heuristic_params, tournament, tuned_vector
-from kernels.xianniu.policies import HEURISTIC_DEFAULTS
+from analyzer.xianniu.sim import POLICIES, policy_arrays
+from analyzer.xianniu.tournament import load_heuristic_params, tournament
+from analyzer.xianniu.tuned import seat_arrays, tuned_vector
+from kernels.xianniu.policies import HEURISTIC_DEFAULTS, N_HEURISTIC
 
 REPORTS = Path(__file__).resolve().parents[2] / "reports"
 
@@ -53,3 +55,30 @@ def test_tuned2_plays_heuristic2_on_the_tuned_weights():
     assert np.array_equal(a.per_deal, b.per_deal)
     c = tournament("tuned,random", 300, "lanzhou", seed=7)
     assert not np.array_equal(a.per_deal, c.per_deal)  # heuristic2, not the heuristic
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_seat_arrays_put_the_presets_weights_on_the_tuned_seats(rules):
+    ids, params = seat_arrays(["tuned2", "heuristic", "tuned"], rules)
+    assert ids.tolist() == [POLICIES["heuristic2"], POLICIES["heuristic"], POLICIES["heuristic"]]
+    base = policy_arrays("heuristic2,heuristic,heuristic")[1]
+    assert np.array_equal(params[0, :N_HEURISTIC], tuned_vector(rules))
+    assert np.array_equal(params[2, :N_HEURISTIC], tuned_vector(rules))
+    assert np.array_equal(params[1], base[1])  # the untuned seat keeps its defaults
+    assert np.array_equal(params[0, N_HEURISTIC:], base[0, N_HEURISTIC:])
+
+
+def test_advice_defaults_to_tuned2_and_names_it(capsys):
+    import json
+
+    from analyzer.cli import main
+
+    hand = "9s 9h 9c 9d Ks Qh Qc Js 10h 8c 7h 6s 3c 3h 2s Ad".split()
+    runs = {}
+    for policy in (None, "heuristic2"):
+        extra = [] if policy is None else ["--policy", policy]
+        assert main(["should-xian", *hand, *extra, "--max-deals", "400", "--precision", "50",
+                     "--seed", "4", "--json", "--quiet"]) == 0
+        runs[policy] = json.loads(capsys.readouterr().out)
+    assert runs[None]["policy"] == "tuned2"
+    assert runs[None]["ev_xian"] != runs["heuristic2"]["ev_xian"]  # other weights, other play
