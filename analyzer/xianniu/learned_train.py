@@ -92,9 +92,13 @@ def _group_blocks(data: Data) -> list[np.ndarray]:
 
 
 def scores(data: Data, w: np.ndarray, blocks: list[np.ndarray] | None = None) -> np.ndarray:
-    """Every candidate's score under weights ``w``."""
+    """Every candidate's score under weights ``w``; as in the kernel, the state term counts
+    only in decisions whose actions are not all of one type (elsewhere it is a constant)."""
     u = w[:N_U].reshape(LEARNED_TYPES, LEARNED_STATE)
-    s = (data.phi.astype(np.float64) @ u.T)[data.dec, data.type]
+    n = np.diff(data.start)
+    mixed = np.maximum.reduceat(data.type, data.start[:-1]) \
+        != np.minimum.reduceat(data.type, data.start[:-1])
+    s = (data.phi.astype(np.float64) @ u.T)[data.dec, data.type] * np.repeat(mixed, n)
     for k, rows in enumerate(_group_blocks(data) if blocks is None else blocks):
         off = N_U + k * LEARNED_ACT
         s[rows] += data.psi[rows].astype(np.float64) @ w[off:off + LEARNED_ACT]

@@ -38,7 +38,7 @@ assert len(TYPE_NAMES) == N_TYPES and N_LEARNED_WEIGHTS == N_TYPES * N_STATE + N
 PSI_H2 = 12  # ψ entry: heuristic2 would take this action
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def action_type(phase_lead, phase_trick, phase_kou, typ):
     """The scorer's type (``T_*``) of an action of type ``typ`` in the given phase."""
     if typ == ACT_PLAY:
@@ -56,7 +56,7 @@ def action_type(phase_lead, phase_trick, phase_kou, typ):
     return T_DISCARD
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def group_of(t, gou):
     """The ψ block of type ``t`` for a seat that is 够 (``gou`` 1) or not (0)."""
     g = 2
@@ -68,12 +68,27 @@ def group_of(t, gou):
 
 
 @njit(cache=True)
+def _estimate2(hand, unseen, captured, beaters, w, sure):
+    """:func:`kernels.xianniu.policies._estimate2` given its ``sure_cards2`` (the same
+    arithmetic in the same order, so the same float)."""
+    strong = POP4[nib(hand, KING)] + POP4[nib(hand, QUEEN)]
+    if w[kp.H2_STRONG] > 0.5:
+        for r in (KING, QUEEN):
+            c = POP4[nib(hand, r)]
+            if c > 0 and kp.is_sure(np.int64(KIND_SET), c, r, np.int64(0), unseen, beaters):
+                strong -= c
+        return captured + w[kp.H_SURE_WEIGHT] * sure + w[kp.H_STRONG_WEIGHT] * strong
+    return captured + w[kp.H_SURE_WEIGHT] * sure + w[kp.H_STRONG_WEIGHT] * max(strong - sure, 0)
+
+
+@njit(cache=True)
 def state_features(ws, seat, hand, unseen, captured, said_kou, gou_min, beaters, w, phi):
     """Write φ, what ``seat`` knows of the hand in ``ws``, into ``phi[:N_STATE]``."""
     o1 = (seat + 1) % N_SEATS
     o2 = (seat + 2) % N_SEATS
     c1, c2 = ws[kg.WS_CAP + o1], ws[kg.WS_CAP + o2]
-    est = kp._estimate2(hand, unseen, captured, beaters, w)
+    sure = kp.sure_cards2(hand, unseen, beaters)
+    est = _estimate2(hand, unseen, captured, beaters, w, sure)
     pts1 = ws[kg.WS_NIU + o1] + ws[kg.WS_XI + o1] + ws[kg.WS_LIANG + o1]
     pts2 = ws[kg.WS_NIU + o2] + ws[kg.WS_XI + o2] + ws[kg.WS_LIANG + o2]
     hand_pts = 0
@@ -94,7 +109,7 @@ def state_features(ws, seat, hand, unseen, captured, said_kou, gou_min, beaters,
     phi[8] = est / 6.0
     phi[9] = max(est - 6.0, 0.0) / 6.0
     phi[10] = max(6.0 - est, 0.0) / 6.0
-    phi[11] = kp.sure_cards2(hand, unseen, beaters) / 6.0
+    phi[11] = sure / 6.0
     phi[12] = (POP4[nib(hand, KING)] + POP4[nib(hand, QUEEN)]) / 4.0
     phi[13] = hand_pts / 4.0
     phi[14] = popcount(ranks_with_at_least(hand, 4))
@@ -109,7 +124,7 @@ def state_features(ws, seat, hand, unseen, captured, said_kou, gou_min, beaters,
     phi[23] = max(gou_min - captured, 0) / 6.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _play_features(kind, size, rank, k, mask, phase_lead, phase_trick, last, hand, unseen,
                    captured, gou_min, table, beaters, psi):
     """ψ entries 0–25 of a play (lead, answer or 抢刺)."""
@@ -156,7 +171,7 @@ def _play_features(kind, size, rank, k, mask, phase_lead, phase_trick, last, han
     psi[31] = size / room if phase_lead and room > 0 else 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def candidate_features(t, i, am, ai, phase_lead, phase_trick, last, hand, unseen, captured,
                        gou_min, table, beaters, h2, psi):
     """Write ψ of listed action ``i`` (scorer type ``t``) into ``psi[:N_ACT]``; ``h2`` is
@@ -179,7 +194,7 @@ def candidate_features(t, i, am, ai, phase_lead, phase_trick, last, hand, unseen
                                     beaters) else 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _dot(a, w, off, n):
     s = 0.0
     for j in range(n):
@@ -190,27 +205,41 @@ def _dot(a, w, off, n):
 @njit(cache=True)
 def learned_choice(ws, phase_lead, phase_trick, phase_kou, phase_discard, seat, hand, unseen,
                    captured, said_kou, gou_min, am, ai, n, beaters, w):
-    """Index of the scorer's best action among the ``n`` listed (the first on a tie)."""
-    phi = np.empty(N_STATE, dtype=np.float64)
-    psi = np.empty(N_ACT, dtype=np.float64)
-    state_features(ws, seat, hand, unseen, captured, said_kou, gou_min, beaters, w, phi)
+    """Index of the scorer's best action among the ``n`` listed (the first on a tie).
+
+    Where every listed action has one type (answers, discards) the state term is the same
+    for all of them, so φ is computed only where types mix (lead, 扣 answers, 抢刺)."""
     h2 = kp.heuristic2_choice(phase_lead, phase_trick, phase_kou, phase_discard, seat, hand,
                               unseen, captured, said_kou, gou_min, am, ai, n, beaters, w)
+    mixed = False
+    for i in range(1, n):
+        if ai[i, 0] != ai[0, 0]:
+            mixed = True
+            break
+    psi = np.empty(N_ACT + (N_STATE if mixed else 0), dtype=np.float64)
+    phi = psi[N_ACT:]
+    if mixed:
+        state_features(ws, seat, hand, unseen, captured, said_kou, gou_min, beaters, w, phi)
     gou = 1 if captured >= gou_min else 0
     table = ws[kg.S_TABLE]
     last = phase_trick and ws[kg.S_QI] == ws[kg.S_QLEN] - 1
-    base = np.empty(N_TYPES, dtype=np.float64)
-    done = np.zeros(N_TYPES, dtype=np.bool_)
     v0 = kp.LEARNED_W + N_TYPES * N_STATE
+    play_base, play_done = 0.0, False  # the state term of the plays, computed once
     best, best_s = 0, -np.inf
     for i in range(n):
         t = action_type(phase_lead, phase_trick, phase_kou, ai[i, 0])
-        if not done[t]:
-            base[t] = _dot(phi, w, kp.LEARNED_W + t * N_STATE, N_STATE)
-            done[t] = True
+        s = 0.0
+        if mixed:
+            if ai[i, 0] != ACT_PLAY:
+                s = _dot(phi, w, kp.LEARNED_W + t * N_STATE, N_STATE)
+            else:
+                if not play_done:
+                    play_base = _dot(phi, w, kp.LEARNED_W + t * N_STATE, N_STATE)
+                    play_done = True
+                s = play_base
         candidate_features(t, i, am, ai, phase_lead, phase_trick, last, hand, unseen, captured,
                            gou_min, table, beaters, h2, psi)
-        s = base[t] + _dot(psi, w, v0 + group_of(t, gou) * N_ACT, N_ACT)
+        s += _dot(psi, w, v0 + group_of(t, gou) * N_ACT, N_ACT)
         if s > best_s:
             best, best_s = i, s
     return best
