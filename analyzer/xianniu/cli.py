@@ -275,7 +275,8 @@ def odds(rules: str | None, n_deals: int, seed: int, as_json: bool) -> None:
 
 @group.command()
 @RULES_OPTION
-@click.option("--opponents", type=click.Choice(["heuristic", "pimc"]), default="heuristic",
+@click.option("--opponents", type=click.Choice(["heuristic", "tuned2", "pimc", "pimc2"]),
+              default="heuristic",
               show_default=True, help="The policy of both bots.")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Seed of the first hand (default: a fresh seed, shown on the page).")

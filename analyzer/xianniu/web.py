@@ -27,7 +27,7 @@ from .web_bot import Bot
 from .web_strings import STRINGS
 
 HUMAN = 0  # the seat at the keyboard
-OPPONENTS = ("heuristic", "pimc")
+OPPONENTS = ("heuristic", "tuned2", "pimc", "pimc2")
 STATIC_DIR = Path(__file__).resolve().parent / "web_static"
 REVIEW_PRECISION = 0.5  # points: the review asks the advice of every decision, so coarser
 

@@ -19,9 +19,10 @@ from kernels.rng import states_from_seed
 from .cards import FULL_DECK, N_SEATS, cards_of, count
 from .engine import ACTION_KINDS, Action, State
 from .kernel_state import ws_from_state
-from .sim import POLICIES, policy_arrays, rule_arrays
+from .sim import POLICIES, rule_arrays
+from .tuned import seat_arrays
 
-BOT_POLICIES = ("heuristic", "pimc", "random")
+BOT_POLICIES = ("heuristic", "tuned2", "pimc", "pimc2", "random")
 
 
 def seat_view_words(state: State, seat: int, rng: np.random.Generator) -> np.ndarray:
@@ -42,7 +43,7 @@ def seat_view_words(state: State, seat: int, rng: np.random.Generator) -> np.nda
 
 
 class Bot:
-    """A seat played by kernel policy ``policy`` (heuristic, pimc or random) from its own
+    """A seat played by kernel policy ``policy`` (:data:`BOT_POLICIES`) from its own
     random stream ``seed`` (a SeedSequence): the same seed gives the same decisions."""
 
     def __init__(self, seat: int, policy: str, seed: np.random.SeedSequence):
@@ -69,7 +70,7 @@ def _decide(state: State, ws: np.ndarray, seat: int, policy: str, rng: np.ndarra
     # The other seats "play pimc": the state machine stops at their first real choice.
     names = ["pimc"] * N_SEATS
     names[seat] = policy
-    ids, params = policy_arrays(names)
+    ids, params = seat_arrays(names, state.rules)
     scratch = kg.new_scratch()
     scratch[2][:] = ws
     log = np.zeros((kg.MAX_LOG, 3), dtype=np.int64)

@@ -70,7 +70,7 @@ def test_a_bot_sees_its_hand_and_the_public_record_and_nothing_else():
     assert differs > 0  # the true hidden cards are not what the bot is given
 
 
-@pytest.mark.parametrize("policy", ["heuristic", "pimc"])
+@pytest.mark.parametrize("policy", ["heuristic", "tuned2", "pimc", "pimc2"])
 def test_a_bot_plays_legal_moves_the_same_from_the_same_seed(policy):
     from analyzer.xianniu.web_bot import Bot
 
