@@ -6,7 +6,7 @@ so load on a shared machine falls on both alike), and its wall time is kept. Pri
 median and 95th percentile per policy and the ratios to the first policy.
 
 Usage: python scripts/pimc_timing.py [--hands K] [--seed S] [--rules lanzhou]
-       [--policies pimc,pimc2] [--samples N] [--budget B]
+       [--policies pimc,pimc2] [--samples N] [--budget B] [--endgame E]
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from kernels.arrays import copy_into
 from kernels.rng import states_from_seed
 from kernels.xianniu import game as kg
 from kernels.xianniu.pimc import pimc_pick
-from kernels.xianniu.policies import PIMC_BUDGET
+from kernels.xianniu.policies import PIMC_BUDGET, PIMC_ENDGAME
 
 
 def main() -> int:
@@ -35,20 +35,27 @@ def main() -> int:
     ap.add_argument("--samples", type=int, default=None, help="pimc samples per decision")
     ap.add_argument("--budget", type=int, default=None,
                     help="play-outs per decision of the policies after the first")
+    ap.add_argument("--endgame", type=int, default=None,
+                    help="exact play-outs at this many cards left, policies after the first")
     args = ap.parse_args()
     names = args.policies.split(",")
     rk = rule_arrays(get_rules(args.rules))
-    rows = {n: policy_arrays(n, pimc_samples=args.samples)[1][0] for n in names}
-    for n in names[1:]:
+    rows = [policy_arrays(n, pimc_samples=args.samples)[1][0] for n in names]
+    labels = list(names)
+    for i in range(1, len(names)):  # a policy may be named twice: the first as it is
         if args.budget is not None:
-            rows[n][PIMC_BUDGET] = args.budget
+            rows[i][PIMC_BUDGET] = args.budget
+            labels[i] += f" budget {args.budget}"
+        if args.endgame is not None:
+            rows[i][PIMC_ENDGAME] = args.endgame
+            labels[i] += f" endgame {args.endgame}"
     ids, params = policy_arrays(names[0], pimc_samples=args.samples)
     rng = states_from_seed(args.seed, 1)[0]
     scratch, work = kg.new_scratch(), kg.new_scratch()
     ws = scratch[2]
     logbuf = (np.empty((kg.MAX_LOG, 3), dtype=np.int64), np.empty((1, 2), dtype=np.int64),
               np.empty(1, dtype=np.int64))
-    times = {n: [] for n in names}
+    times = [[] for _ in names]
     for d, deal in enumerate(deal_hands(args.hands, seed=args.seed).astype(np.int64)):
         kg.start_hand(deal, np.int64(d % 3), rk[0], ws)
         ws[kg.S_TRACK] = 1
@@ -56,23 +63,23 @@ def main() -> int:
         while status != 0:
             saved = ws.copy()
             pick = 0
-            for n in names:
+            for i in range(len(names)):
                 copy_into(ws, saved)
                 branch = rng.copy()
                 t = time.perf_counter()
-                p = pimc_pick(rk, rows[n], branch, scratch, work)
-                times[n].append(time.perf_counter() - t)
-                if n == names[0]:
+                p = pimc_pick(rk, rows[i], branch, scratch, work)
+                times[i].append(time.perf_counter() - t)
+                if i == 0:
                     pick, after = p, branch
             copy_into(ws, saved)
             rng[:] = after
             status = kg.advance(rk, (ids, params), rng, scratch, logbuf, np.int64(0),
                                 np.int64(pick))
-    first = np.array(times[names[0]])
+    first = np.array(times[0])
     print(f"{args.rules}: {len(first)} decisions in {args.hands} hands (seed {args.seed}), "
           f"ms per decision")
-    for n in names:
-        t = np.array(times[n]) * 1e3
+    for n, ts in zip(labels, times):
+        t = np.array(ts) * 1e3
         print(f"  {n:8s} median {np.median(t):6.2f}  p95 {np.percentile(t, 95):6.2f}  "
               f"ratio to {names[0]}: median {np.median(t) / np.median(first * 1e3):.2f}, "
               f"p95 {np.percentile(t, 95) / np.percentile(first * 1e3, 95):.2f}")

@@ -6,7 +6,10 @@ counts, and every pass (a seat that passed holds nothing that beats the play it 
 counting the cards it has played or discarded since). Every legal action is then played out
 on every sampled deal by one policy for all seats (``PIMC_ROLLOUT``: the heuristic for
 ``pimc``, heuristic2 for ``pimc2``), from one random stream per deal, and the action with the
-best mean result for the seat is taken.
+best mean result for the seat is taken. With ``PIMC_ENDGAME`` > 0, a play-out that reaches
+its next decision with at most that many cards in the three hands is not played on: its value
+is the exact open-hand (max-n) value of the sampled deal (:mod:`kernels.xianniu.solver`), one
+transposition table shared by every play-out of the decision.
 """
 
 from __future__ import annotations
@@ -18,14 +21,18 @@ from .bits import popcount
 from .game import (N_RESULT, PASS_COLS, PH_LEAD, R_PTS0, S_LEAD, S_N_LIST, S_N_PASS, S_PHASE,
     S_TRACK, S_QI, WS_DISC, WS_HANDS, WS_PASS, WS_PLAYED, WS_PUBLIC, WS_QUEUE, advance,
     finish_hand, new_scratch, start_hand)
-from .policies import PIMC_BUDGET, PIMC_ROLLOUT, PIMC_SAMPLES, POLICY_HEURISTIC, POLICY_HEURISTIC2
+from .policies import (PIMC_BUDGET, PIMC_ENDGAME, PIMC_ROLLOUT, PIMC_SAMPLES, POLICY_HEURISTIC,
+    POLICY_HEURISTIC2, POLICY_PIMC)
 from ..arrays import copy_into
 from ..rng import bounded, next_u64, seed_state
 from .sampler import count_answers
+from .solver import TT_COLS, cards_left, new_stack, solve_ws
 from .tables import N_SEATS
 
 FULL_DECK = (1 << 48) - 1
 MAX_TRIES = 2000  # rejection-sampling attempts per hidden deal
+NO_LIMIT = 1 << 62
+ENDGAME_ROWS = 1 << 15  # transposition table rows of one decision's exact play-outs (1.8 MB)
 
 
 @njit(cache=True)
@@ -119,6 +126,7 @@ def pimc_pick(rules, params_row, rng, scratch, work):
     play-out policy (``PIMC_ROLLOUT``: heuristic2's id, else the heuristic). A play-out budget
     (``PIMC_BUDGET`` > 0) raises the samples to ``budget // actions`` where that is more, so a
     decision among few actions looks at more deals for about the time of one among many.
+    ``PIMC_ENDGAME`` > 0 values a play-out exactly once at most that many cards are left.
     """
     ws = scratch[2]
     n = ws[S_N_LIST]
@@ -138,6 +146,10 @@ def pimc_pick(rules, params_row, rng, scratch, work):
     res = np.empty(N_RESULT, dtype=np.int64)
     logbuf = (np.empty((1, 3), dtype=np.int64), np.empty((1, 2), dtype=np.int64),
               np.empty(1, dtype=np.int64))
+    endgame = int(params_row[PIMC_ENDGAME])
+    stop_ids = np.full(3, POLICY_PIMC, dtype=np.int64)  # advance stops at every choice
+    tt = np.zeros((ENDGAME_ROWS if endgame > 0 else 1, TT_COLS), dtype=np.int64)
+    stack = new_stack(8 * endgame + 8 if endgame > 0 else 0)
     got = 0
     for _ in range(n_samples):
         if not sample_hidden(ws, seat, rules[1], rng, sample):
@@ -147,7 +159,21 @@ def pimc_pick(rules, params_row, rng, scratch, work):
         for a in range(n):
             copy_into(w_ws, sample)
             seed_state(word, play_rng)  # the same stream for every candidate
-            advance(rules, (ids, weights), play_rng, (w_am, w_ai, w_ws), logbuf, np.int64(0), a)
+            if endgame > 0:
+                # forced actions draw nothing, so stopping at the next choice and playing on
+                # from it plays the same hand as one call
+                status = advance(rules, (stop_ids, weights), play_rng, (w_am, w_ai, w_ws),
+                                 logbuf, np.int64(0), a)
+                if status != 0 and cards_left(w_ws) <= endgame:
+                    solve_ws(w_ws, rules, tt, 1, stack, NO_LIMIT)
+                    total[a] += stack[3][0, seat]
+                    continue
+                if status != 0:
+                    advance(rules, (ids, weights), play_rng, (w_am, w_ai, w_ws), logbuf,
+                            np.int64(0), np.int64(-1))
+            else:
+                advance(rules, (ids, weights), play_rng, (w_am, w_ai, w_ws), logbuf,
+                        np.int64(0), a)
             finish_hand(rules[0], w_ws, res)
             total[a] += res[R_PTS0 + seat]
     if got == 0:
