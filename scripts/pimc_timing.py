@@ -36,7 +36,7 @@ def main() -> int:
     ap.add_argument("--budget", type=int, default=None,
                     help="play-outs per decision of the policies after the first")
     ap.add_argument("--endgame", type=int, default=None,
-                    help="exact play-outs at this many cards left, policies after the first")
+                    help="exact play-outs at this many cards left, the last policy")
     args = ap.parse_args()
     names = args.policies.split(",")
     rk = rule_arrays(get_rules(args.rules))
@@ -46,9 +46,9 @@ def main() -> int:
         if args.budget is not None:
             rows[i][PIMC_BUDGET] = args.budget
             labels[i] += f" budget {args.budget}"
-        if args.endgame is not None:
-            rows[i][PIMC_ENDGAME] = args.endgame
-            labels[i] += f" endgame {args.endgame}"
+    if args.endgame is not None:  # the last policy only: pimc2,pimc2 --endgame E compares
+        rows[-1][PIMC_ENDGAME] = args.endgame
+        labels[-1] += f" endgame {args.endgame}"
     ids, params = policy_arrays(names[0], pimc_samples=args.samples)
     rng = states_from_seed(args.seed, 1)[0]
     scratch, work = kg.new_scratch(), kg.new_scratch()
