@@ -108,7 +108,7 @@ class Staging:
         self._remove_parents()
 
 
-def build_report(rules: str = "all", hands: int = DEFAULT_HANDS, policy: str = "heuristic",
+def build_report(rules: str = "all", hands: int = DEFAULT_HANDS, policy: str = "learned",
                  seed: int = 0, out: str | os.PathLike[str] = "xianniu-report",
                  lang: str = "zh", progress: Callable[[str], None] | None = None,
                  sections: Iterable[str | Section] | None = None,

@@ -10,9 +10,10 @@ import click
               help="掀牛 rule preset (lanzhou, kanniutui), or all: both side by side.")
 @click.option("--hands", "n_hands", type=click.IntRange(min=100), default=400_000,
               show_default=True, help="Hands (deals) per analysis; pimc plays one per 1,000.")
-@click.option("--policy", default="heuristic", show_default=True,
-              help="Policy of every seat for hands, values and 掀 EV (random, heuristic, or "
-                   "A,B,C); the ladder plays its own.")
+@click.option("--policy", default="learned", show_default=True,
+              help="Policy of every seat for hands, values and 掀 EV (learned, heuristic, "
+                   "heuristic2, random, or A,B,C); the ladder plays its own, and the findings "
+                   "are measured again under heuristic (learned when this is heuristic).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Root seed; each analysis spawns its own from it.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="xianniu-report",

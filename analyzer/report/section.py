@@ -113,7 +113,7 @@ class ReportSpec:
 
     rules: str = "all"
     hands: int = DEFAULT_HANDS
-    policy: str = "heuristic"
+    policy: str = "learned"
     seed: int = 0
     lang: str = "zh"
     timings: bool = True

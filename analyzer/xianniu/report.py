@@ -29,6 +29,8 @@ from .report_formats import tidy_summary
 from .report_ladder import (MATCHES, PIMC_SHARE, RUNGS, play_rungs, rung_commands,
     time_policies, timing_sizes)
 from .report_ladder import TEXT as LADDER_TEXT
+from .report_sensitivity import TEXT as SENSITIVITY_TEXT
+from .report_sensitivity import other_policy, run_other, sensitivity_table
 from .rules import PRESETS, get_rules
 from .sim import POLICIES, policy_names, simulate_aggregate
 
@@ -40,7 +42,8 @@ if TYPE_CHECKING:
 KEY = "xianniu"
 PRESET_ORDER = ("lanzhou", "kanniutui")
 RULE_CHOICES = ("all",) + PRESET_ORDER
-ANALYSES = ("odds", "play", "values", "xian", "ladder", "pimc", "timing")
+ANALYSES = ("odds", "play", "values", "xian", "ladder", "pimc", "timing", "sensitivity")
+REPEATED = ("values", "play", "xian")  # what sensitivity measures again under another policy
 PATTERN_IDS = ["niu", "xi", "K"] + [f"liang_{r}" for r in RANKS]
 ODDS_FEATURES = ("niu", "xi", "liang", "long_feng", "eight_pairs", "fish", "bai")
 assert len(PATTERN_IDS) == len(PATTERN_NAMES)
@@ -217,6 +220,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "exact_bar": ("精确值", "exact"),
     "mc_dot": ("蒙特卡洛 ± 95% 置信区间", "Monte Carlo ± 95% CI"),
     **LADDER_TEXT,
+    **SENSITIVITY_TEXT,
 }
 T = Labels(TEXT, base=SHARED)
 
@@ -252,17 +256,20 @@ class Plan:
         """Every command of one analysis: one per rung for the ladder's, else one."""
         if what in RUNGS:
             return rung_commands(what, self.n(what), preset, self.seed_for(what, preset))
+        if what == "sensitivity":
+            return [self.command(a, preset, other_policy(self.spec.policy)) for a in REPEATED]
         return [self.command(what, preset)]
 
     def seed_for(self, analysis: str, preset: str) -> int:
         """The seed of one analysis of one preset."""
         return self.seeds[analysis, preset]
 
-    def command(self, what: str, preset: str) -> str:
+    def command(self, what: str, preset: str, policy: str | None = None) -> str:
         """The ``xianniu`` command that reproduces one analysis alone (``what``: an analysis,
-        or ``banker`` for the banker's share of ``play``)."""
+        or ``banker`` for the banker's share of ``play``), under ``policy`` (default
+        ``--policy``)."""
         a = "play" if what == "banker" else what
-        n, s, p = self.n(a), self.seed_for(a, preset), self.spec.policy
+        n, s, p = self.n(a), self.seed_for(a, preset), policy or self.spec.policy
         return {
             "odds": f"xianniu odds --rules {preset} --deals {n} --seed {s}",
             "play": f"xianniu simulate --hands {n} --rules {preset} --policy {p} --seed {s} "
@@ -347,6 +354,12 @@ def _ladder(plan: Plan, preset: str, which: str, meta: dict) -> dict[str, pd.Dat
                                  meta)}
 
 
+def _sensitivity(plan: Plan, preset: str, meta: dict) -> dict[str, pd.DataFrame]:
+    seeds = {a: plan.seed_for(a, preset) for a in REPEATED}
+    return run_other(plan.n("values"), preset, other_policy(plan.spec.policy), seeds,
+                     PATTERN_IDS)
+
+
 def _timing(plan: Plan, preset: str, meta: dict) -> dict[str, pd.DataFrame]:
     if not plan.spec.timings:
         return {}
@@ -356,10 +369,11 @@ def _timing(plan: Plan, preset: str, meta: dict) -> dict[str, pd.DataFrame]:
 RUNS: dict[str, Callable[[Plan, str, dict], dict[str, pd.DataFrame]]] = {
     "odds": _odds, "play": _play, "values": _values, "xian": _xian,
     "ladder": lambda plan, p, m: _ladder(plan, p, "ladder", m),
-    "pimc": lambda plan, p, m: _ladder(plan, p, "pimc", m), "timing": _timing}
+    "pimc": lambda plan, p, m: _ladder(plan, p, "pimc", m), "timing": _timing,
+    "sensitivity": _sensitivity}
 STEP_WHAT = {"odds": "sec_odds", "play": "sec_captured", "values": "sec_values",
              "xian": "sec_xian", "ladder": "sec_ladder", "pimc": "search_rungs",
-             "timing": "step_timing"}
+             "timing": "step_timing", "sensitivity": "sec_sensitivity"}
 assert tuple(RUNS) == ANALYSES
 
 
@@ -467,6 +481,8 @@ def run_analyses(plan: Plan, step: Callable[[str], None]) -> XianniuData:
     tables.update({k: pd.concat(v, ignore_index=True) for k, v in parts.items()})
     if len(plan.presets) == len(PRESET_ORDER):
         tables["compare"] = compare_table(plan, tables, meta)
+    tables["sensitivity"] = sensitivity_table(tables, meta, plan.presets, plan.spec.policy,
+                                              other_policy(plan.spec.policy))
     return XianniuData(plan, tables, meta)
 
 
@@ -476,7 +492,8 @@ class XianniuSection:
     key = KEY
     labels = T
     outputs = ("rules", "odds", "outcomes", "captured", "values", "k_count", "xian_ev",
-               "ladder", "compare", "banker", "timing")
+               "ladder", "compare", "banker", "timing", "sensitivity", "sensitivity_other",
+               "xian_ev_other")
 
     def title(self, lang: str) -> str:
         return T("game", lang)

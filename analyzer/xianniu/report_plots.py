@@ -180,13 +180,23 @@ class _Figures(_View):
         return fig
 
     def xian_ev(self) -> Figure:
+        return self._heat("xian_ev", "sec_xian")
+
+    def xian_ev_other(self) -> Figure:
+        return self._heat("xian_ev_other", "sec_xian_alt")
+
+    def _heat(self, table: str, title: str) -> Figure:
+        """掀 − 扣 by sure cards and K, one heat map per preset, from ``table``."""
         sure = [str(i) for i in range(8)] + ["8+"]
-        fig, axes = self.figure("sec_xian", self.n("xian", "unit_deals"), height=5.6)
+        policy = self.d.tables[table]["policy"].iloc[0]
+        fig, axes = plots.new_figure(self.spec, self.t(title, alt=policy),
+                                     self.n("xian", "unit_deals"), ncols=len(self.presets),
+                                     height=5.6)
         grids = {}
         for p in self.presets:
             g = np.full((len(sure), 5), np.nan)
             h = np.full((len(sure), 5), np.nan)
-            for row in self.rows("xian_ev", p).itertuples():
+            for row in self.rows(table, p).itertuples():
                 if row.n >= XIAN_MIN_N:
                     g[sure.index(row.sure_cards), row.k_count] = row.diff
                     h[sure.index(row.sure_cards), row.k_count] = (row.ci_high - row.ci_low) / 2
@@ -273,7 +283,8 @@ class _Figures(_View):
         return fig
 
 
-FIGURES = ("odds", "captured", "values", "k_count", "xian_ev", "banker", "compare", "ladder")
+FIGURES = ("odds", "captured", "values", "k_count", "xian_ev", "xian_ev_other", "banker",
+           "compare", "ladder")
 
 
 def figures(data: XianniuData, lang: str) -> dict[str, Figure]:
@@ -449,6 +460,44 @@ class _Writer(_View):
         self.page.table(pd.DataFrame(rows))
         self.page.csv("compare")
 
+    def sensitivity(self) -> None:
+        df = self.d.tables["sensitivity"]
+        main, other = df["main_policy"].iloc[0], df["other_policy"].iloc[0]
+        self.start("sec_sensitivity", "sensitivity",
+                   self.t("intro_sensitivity", main=main, alt=other))
+        self.caption(["values", "play", "xian"], ["sensitivity"], "unit_deals")
+        rows, changed = [], []
+        for r in df[df["finding"] != "xian_cells"].itertuples():
+            label = self.finding_label(r.finding)
+            unit = "probability" if r.finding == "p_ci_any_seat" else "points"
+            sign = self.t("sign_sure" if r.sign_sure else "sign_yes" if r.sign_change
+                          else "sign_no")
+            if r.sign_change:
+                changed.append(f"{self.prefix(r.rules)}{label}"
+                               + (f" ({self.t('sign_sure')})" if r.sign_sure else ""))
+            rows.append({self.t("col_rule"): self.t(r.rules), self.t("col_finding"): label,
+                         main: fmt_ci(r.main, r.main_ci_low, r.main_ci_high, unit)
+                         + f" (n={int(r.main_n):,})",
+                         other: fmt_ci(r.other, r.other_ci_low, r.other_ci_high, unit)
+                         + f" (n={int(r.other_n):,})",
+                         f"{main} − {other}": fmt_ci(r.diff, r.diff_ci_low, r.diff_ci_high,
+                                                     unit, signed=True),
+                         self.t("col_sign"): sign})
+        self.page.table(pd.DataFrame(rows))
+        self.page.p(self.t("sign_changes", items=self.page.sep.join(changed)) if changed
+                    else self.t("no_sign_change"))
+        for r in df[df["finding"] == "xian_cells"].itertuples():
+            self.page.p(self.prefix(r.rules) + self.t("xian_cells", n=int(r.cells),
+                                                      k=int(r.cells_changed),
+                                                      sure=int(r.cells_sure)))
+        self.page.figure("xian_ev_other", self.t("sec_xian_alt", alt=other))
+        self.page.csv("sensitivity", "sensitivity_other", "xian_ev_other")
+
+    def finding_label(self, finding: str) -> str:
+        if finding.startswith("value_"):
+            return pattern_label(finding.removeprefix("value_"), self.lang)
+        return self.t(finding)
+
     def ladder(self) -> None:
         samples = next((m["pimc_samples"] for m in self.d.meta.values() if "pimc_samples" in m),
                        "?")
@@ -492,6 +541,7 @@ class _Writer(_View):
 def blocks(data: XianniuData, lang: str) -> list[Block]:
     """The section's part of the page, from the rules summary to the policy ladder."""
     w = _Writer(data, lang)
-    for part in (w.rules, w.odds, w.captured, w.values, w.xian, w.banker, w.compare, w.ladder):
+    for part in (w.rules, w.odds, w.captured, w.values, w.xian, w.banker, w.compare,
+                 w.sensitivity, w.ladder):
         part()
     return w.page.blocks

@@ -97,12 +97,13 @@ def _check_files(out: Path, figures: set[str], tables: set[str]) -> None:
 
 ALL_FIGURES = {"odds", "captured", "values", "k_count", "xian_ev", "banker", "compare", "ladder",
                "dingniu", "shengji_outcomes", "shengji_banker", "shengji_values",
-               "shengji_decisions"}
+               "shengji_decisions", "xian_ev_other"}
 ALL_TABLES = {"rules", "odds", "outcomes", "captured", "values", "k_count", "xian_ev", "ladder",
               "compare", "dingniu_seats", "dingniu_ladder", "dingniu_open", "shengji_odds",
               "shengji_kou_di", "shengji_points", "shengji_levels", "shengji_banker",
               "shengji_values", "shengji_rule_effect", "shengji_ladder", "shengji_bury",
-              "shengji_declare", "timing"}
+              "shengji_declare", "timing", "sensitivity", "sensitivity_other",
+              "xian_ev_other"}
 
 
 def test_report_writes_every_file_both_presets(zh_all):
@@ -197,7 +198,7 @@ def test_every_figure_states_n_ci_seed_and_command(en_one, zh_all):
         assert data.spec.command() in texts, name
     md = (zh_all[0] / "report.md").read_text(encoding="utf-8")
     sections = md.split("\n## ")[2:]  # after the rules summary, which has no sample
-    assert len(sections) == 17  # 掀牛 and 顶牛: 8; 双升: 9
+    assert len(sections) == 18  # 掀牛: 8, 顶牛: 1, 双升: 9
     for sec in sections:
         assert "95% 置信区间" in sec, sec[:40]
         assert "种子" in sec and "样本" in sec
@@ -275,6 +276,33 @@ def test_ladder_climbs_every_rung_and_times_every_player(zh_all, en_one):
     en = (en_one[0] / "report.md").read_text(encoding="utf-8")
     assert "Not timed in this report (--no-timings)" in en
     assert en_one[1].data.spec.command().endswith("--no-timings")
+
+
+def test_findings_are_measured_again_under_a_second_policy(zh_all, en_one):
+    from analyzer.xianniu.report_sensitivity import compare
+
+    df = pd.read_csv(zh_all[0] / "sensitivity.csv")
+    assert set(df["main_policy"]) == {"learned"} and set(df["other_policy"]) == {"heuristic"}
+    rows = df[df["finding"] != "xian_cells"]
+    assert np.allclose(rows["diff"], rows["main"] - rows["other"])
+    assert (rows["diff_ci_low"] < rows["diff"]).all() and (rows["diff"] < rows["diff_ci_high"]).all()
+    assert len(rows) == len(PRESET_ORDER) * (15 + 2)  # 牛 喜 K, 12 亮子, P(刺), 掀
+    # the second policy's numbers come back from the commands the page names
+    data = en_one[1].data
+    plan = data.result("xianniu").plan
+    assert en_one[1].data.tables["sensitivity"]["other_policy"].iloc[0] == "heuristic"
+    values = _json_of(plan.commands("sensitivity", "kanniutui")[0])
+    other = data.tables["sensitivity_other"]
+    assert _num(values["rows"][0]["counterfactual_diff"]) == pytest.approx(
+        other[other["finding"] == "value_niu"]["value"].iloc[0])
+    # teeth: a sign change is found, and called sure only when both CIs exclude 0
+    main = pd.DataFrame({"finding": ["a", "b", "c"], "value": [1.0, 1.0, 0.1],
+                         "ci_low": [0.5, -0.2, -0.1], "ci_high": [1.5, 2.2, 0.3], "n": [9] * 3})
+    other_rows = main.assign(value=[-1.0, -1.0, 0.2], ci_low=[-1.5, -1.5, 0.1],
+                             ci_high=[-0.5, -0.5, 0.3])
+    c = compare(main, other_rows).set_index("finding")
+    assert c["sign_change"].tolist() == [True, True, False]
+    assert c["sign_sure"].tolist() == [True, False, False]
 
 
 def test_side_by_side_table_has_both_presets_and_differences(zh_all):

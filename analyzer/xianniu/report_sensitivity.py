@@ -1,0 +1,149 @@
+"""How much the report's 掀牛 findings hinge on the bot: the same analyses under a second policy.
+
+The values of 牛, 喜, K and each 亮子 (one swap on the same deal), P(刺) and the 掀 EV (overall
+and per heat-map cell) are measured again under :func:`other_policy` of ``--policy`` (the
+heuristic, or ``learned`` when ``--policy`` is the heuristic), on the same seeds and so the
+same deals. Each finding's difference between the two policies carries a 95% CI from the two
+estimates' own errors (the same deals make the estimates positively correlated, so the
+interval is wider than a paired one would be). A finding *changes sign* when the two point
+estimates differ in sign; it *changes sign surely* when in addition both CIs exclude 0.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ..core.stats import Z95
+from .analysis import pattern_values, xian_ev
+from .report_formats import tidy_summary
+from .sim import policy_names, simulate_aggregate
+
+BASE = "heuristic"
+XIAN_MIN_N = 30  # heat-map cells with fewer positions under either policy are left out
+FROM = {"values": "values", "play": "play", "xian": "xian"}  # the main analyses it repeats
+COLS = ("value", "ci_low", "ci_high", "n")
+
+TEXT: dict[str, tuple[str, str]] = {
+    "sec_sensitivity": ("结论对策略的依赖", "How much the findings depend on the policy"),
+    "intro_sensitivity": ("同样的分析（同一批牌、同样的种子）用第二种策略 {alt} 再做一遍，与 {main} "
+                          "并列：差值的 95% 置信区间由两个估计各自的误差合成（同一批牌使两者正相关，"
+                          "所以区间偏宽）。点估计符号相反记为“变号”；两个区间都不含 0 时记为“确定变号”。",
+                          "The same analyses (the same deals, the same seeds) again under a second "
+                          "policy, {alt}, beside {main}: the 95% CI of the difference combines the two "
+                          "estimates' own errors (the same deals correlate them, so it is wide). A "
+                          "finding changes sign when the two point estimates differ in sign, and "
+                          "surely when both CIs exclude 0 as well."),
+    "col_finding": ("结论", "finding"),
+    "col_sign": ("变号", "sign change"),
+    "sign_sure": ("确定变号", "surely"),
+    "sign_yes": ("变号", "yes"),
+    "sign_no": ("", ""),
+    "no_sign_change": ("没有结论变号。", "No finding changes sign."),
+    "sign_changes": ("变号的结论：{items}。", "Findings that change sign: {items}."),
+    "xian_cells": ("掀的热图：{n} 格中 {k} 格变号（{sure} 格确定变号）。",
+                   "The xian heat map: {k} of {n} cells change sign ({sure} surely)."),
+    "sec_xian_alt": ("掀的期望（{alt}）", "EV of xian ({alt})"),
+    "step_sensitivity": ("第二种策略 {alt}", "the second policy, {alt}"),
+}
+
+
+def other_policy(policy: str) -> str:
+    """The policy the findings are measured again under: the heuristic, or ``learned`` when
+    ``policy`` is the heuristic at every seat."""
+    return "learned" if set(policy_names(policy)) == {BASE} else BASE
+
+
+def run_other(n: int, preset: str, policy: str, seeds: dict[str, int],
+              pattern_ids: list[str]) -> dict[str, pd.DataFrame]:
+    """Values, P(刺) and 掀 EV of ``preset`` under ``policy`` with the main analyses' seeds
+    (``seeds``: ``values``, ``play``, ``xian``): the rows the sensitivity table compares, and
+    the heat map's cells. ``pattern_ids`` name the values table's rows."""
+    vals = pattern_values(n, preset, policy, seeds["values"])
+    rows = [{"finding": f"value_{pid}", "value": r.counterfactual_diff, "ci_low": r.cf_ci_low,
+             "ci_high": r.cf_ci_high, "n": r.cf_pairs}
+            for pid, r in zip(pattern_ids, vals.itertuples())]
+    out = tidy_summary(simulate_aggregate(n, preset, policy, seeds["play"]))
+    ci = out[out["statistic"] == "p_ci_any_seat"].iloc[0]
+    rows.append({"finding": "p_ci_any_seat", **{c: ci[c] for c in COLS}})
+    xian = xian_ev(n, preset, policy, seeds["xian"])
+    e = xian.attrs["overall"]
+    rows.append({"finding": "xian_overall", "value": e["value"], "ci_low": e["low"],
+                 "ci_high": e["high"], "n": e["n"]})
+    df = pd.DataFrame(rows)
+    df.insert(0, "rules", preset)
+    df["policy"] = policy
+    xian.insert(0, "rules", preset)
+    xian["policy"] = policy
+    return {"sensitivity_other": df, "xian_ev_other": xian}
+
+
+def main_rows(tables: dict[str, pd.DataFrame], meta: dict, preset: str) -> pd.DataFrame:
+    """The same findings from the main analyses of ``preset``."""
+    v = tables["values"][tables["values"]["rules"] == preset]
+    rows = [{"finding": f"value_{r.pattern}", "value": r.counterfactual_diff,
+             "ci_low": r.cf_ci_low, "ci_high": r.cf_ci_high, "n": r.cf_pairs}
+            for r in v.itertuples()]
+    o = tables["outcomes"]
+    ci = o[(o["rules"] == preset) & (o["statistic"] == "p_ci_any_seat")].iloc[0]
+    rows.append({"finding": "p_ci_any_seat", **{c: ci[c] for c in COLS}})
+    e = meta[preset]["xian_overall"]
+    rows.append({"finding": "xian_overall", "value": e["value"], "ci_low": e["low"],
+                 "ci_high": e["high"], "n": e["n"]})
+    return pd.DataFrame(rows)
+
+
+def _half(lo: float, hi: float) -> float:
+    return (hi - lo) / 2
+
+
+def compare(main: pd.DataFrame, other: pd.DataFrame) -> pd.DataFrame:
+    """One row per finding: both estimates, the difference main − other with its CI, and
+    whether the sign changes (``sign_change``) and does so surely (``sign_sure``)."""
+    m = main.set_index("finding")
+    o = other.set_index("finding").loc[m.index]
+    d = m["value"] - o["value"]
+    half = Z95 * ((_half(m["ci_low"], m["ci_high"]) / Z95) ** 2
+                  + (_half(o["ci_low"], o["ci_high"]) / Z95) ** 2) ** 0.5
+    flips = (m["value"] * o["value"]) < 0
+    sure = flips & ((m["ci_low"] > 0) | (m["ci_high"] < 0)) & ((o["ci_low"] > 0)
+                                                                | (o["ci_high"] < 0))
+    out = pd.DataFrame({"main": m["value"], "main_ci_low": m["ci_low"],
+                        "main_ci_high": m["ci_high"], "main_n": m["n"],
+                        "other": o["value"], "other_ci_low": o["ci_low"],
+                        "other_ci_high": o["ci_high"], "other_n": o["n"], "diff": d,
+                        "diff_ci_low": d - half, "diff_ci_high": d + half,
+                        "sign_change": flips, "sign_sure": sure})
+    return out.reset_index()
+
+
+def xian_cells(main: pd.DataFrame, other: pd.DataFrame) -> tuple[int, int, int]:
+    """Heat-map cells with enough positions under both policies: how many, how many change
+    sign, how many surely."""
+    keys = ["sure_cards", "k_count"]
+    j = main.merge(other, on=keys, suffixes=("_m", "_o"))
+    j = j[(j["n_m"] >= XIAN_MIN_N) & (j["n_o"] >= XIAN_MIN_N)]
+    flips = (j["diff_m"] * j["diff_o"]) < 0
+    sure = flips & ((j["ci_low_m"] > 0) | (j["ci_high_m"] < 0)) & ((j["ci_low_o"] > 0)
+                                                                   | (j["ci_high_o"] < 0))
+    return len(j), int(flips.sum()), int(sure.sum())
+
+
+def sensitivity_table(tables: dict[str, pd.DataFrame], meta: dict, presets: tuple[str, ...],
+                      main_policy: str, other: str) -> pd.DataFrame:
+    """Every finding of every preset under both policies (see :func:`compare`), plus one row
+    per preset for the heat map (``xian_cells``: cells, sign changes, sure ones)."""
+    frames = []
+    for p in presets:
+        df = compare(main_rows(tables, meta, p),
+                     tables["sensitivity_other"][tables["sensitivity_other"]["rules"] == p])
+        xe = tables["xian_ev"]
+        xo = tables["xian_ev_other"]
+        n, k, sure = xian_cells(xe[xe["rules"] == p], xo[xo["rules"] == p])
+        df = pd.concat([df, pd.DataFrame([{"finding": "xian_cells", "main_n": n, "other_n": n,
+                                           "sign_change": k > 0, "sign_sure": sure > 0,
+                                           "cells": n, "cells_changed": k,
+                                           "cells_sure": sure}])], ignore_index=True)
+        df.insert(0, "rules", p)
+        df["main_policy"], df["other_policy"] = main_policy, other
+        frames.append(df)
+    return pd.concat(frames, ignore_index=True)
