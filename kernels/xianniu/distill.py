@@ -20,8 +20,9 @@ from .game import (MAX_ACTIONS, N_RESULT, PH_DISCARD, PH_KOU, PH_LEAD, PH_TRICK,
     deal, finish_hand, new_scratch, start_hand)
 from .learned import decision_features
 from .pimc import sample_hidden, seat_to_act
+from .choice import choose
 from .policies import (LEARNED_ACT, LEARNED_STATE, PIMC_BUDGET, PIMC_ROLLOUT, PIMC_SAMPLES,
-    POLICY_HEURISTIC, POLICY_HEURISTIC2, POLICY_LEARNED, POLICY_PIMC, choose)
+    POLICY_HEURISTIC, POLICY_HEURISTIC2, POLICY_LEARNED, POLICY_PIMC)
 from .tables import N_SEATS, P_GOU
 
 FULL_DECK = (1 << 48) - 1

@@ -12,7 +12,19 @@ import numpy as np
 from numba import njit
 
 from .bits import KING, nib, popcount
-from .policies import POLICY_PIMC, POLICY_RANDOM, choose
+# the state layout, read by callers as game.X
+from .layout import (MAX_ACTIONS, MAX_LOG, MAX_XIAN, PH_QIANGCI, PH_LEAD, PH_KOU, PH_TRICK,
+    PH_DISCARD, PH_OVER, END_KOU, END_TABLE_FULL, END_NO_CARDS, END_NAMES, WS_HANDS, WS_CAP,
+    WS_NIU, WS_XI, WS_LIANG, WS_KKK, WS_K108, WS_SAID_KOU, WS_QUEUE, WS_INFO, WS_POINTS,
+    WS_PUBLIC, WS_DISC, WS_PLAYED, S_PHASE, S_LEAD, S_MUST_LEAD, S_TIGHTENED, S_QLEN, S_QI,
+    S_TOP_KIND, S_TOP_SIZE, S_TOP_RANK, S_TOP_K, S_TOP_OWNER, S_LIMIT, S_TABLE, S_N_XIAN,
+    S_END, S_QIANGCI_SEAT, S_N_ACT, S_N_LEGAL, S_BANKER, S_N_LIST, S_N_PASS, S_TRACK,
+    WS_XIAN_X, WS_XIAN_T, MAX_PASS, PASS_COLS, WS_PASS, WS_SIZE, R_BANKER, R_CAP0, R_CAP1,
+    R_CAP2, R_PTS0, R_PTS1, R_PTS2, R_CI_SEAT, R_XIAN, R_ACTIONS, R_END, R_NIU0, R_NIU1,
+    R_NIU2, R_XI0, R_XI1, R_XI2, R_LIANG0, R_LIANG1, R_LIANG2, R_QIANGCI_SEAT, N_RESULT,
+    FULL_DECK)
+from .choice import choose
+from .policies import POLICY_PIMC, POLICY_RANDOM
 from ..rng import bounded
 from .plays import INFO_COLS, _push, gen_answers, gen_plays, gen_qiangci, has_qiangci
 from .sampler import answer_at, count_answers, count_plays, play_at
@@ -22,41 +34,6 @@ from .tables import (ACT_DISCARD, ACT_KOU, ACT_PASS, ACT_PLAY, ACT_TIGHTEN, ACT_
     P_KKK_K108,
     P_LIANG_POINTS, P_QIANGCI_MANDATORY, P_TABLE_CAP, P_TIGHTEN_LH, P_TIGHTEN_MIN,
     P_XIAN_NEEDS_GOU, P_XIAN_POINTS)
-
-MAX_ACTIONS = 1024  # legal actions at one decision (the worst 16-card hand has ~620)
-MAX_LOG = 512  # actions in one hand
-MAX_XIAN = 64  # 掀 events in one hand (each needs a lead after it: at most 48)
-
-# Phases.
-PH_QIANGCI, PH_LEAD, PH_KOU, PH_TRICK, PH_DISCARD, PH_OVER = range(6)
-# End reasons.
-END_KOU, END_TABLE_FULL, END_NO_CARDS = range(3)
-END_NAMES = ("kou", "table full", "lead holder has no cards")
-
-# State words of one hand inside the scratch buffer (``ws``): everything needed to resume
-# the hand, so a copy of ``ws`` is a copy of the game.
-WS_HANDS, WS_CAP, WS_NIU, WS_XI, WS_LIANG, WS_KKK, WS_K108, WS_SAID_KOU, WS_QUEUE = range(0, 27, 3)
-WS_INFO = 27
-WS_POINTS = WS_INFO + INFO_COLS
-WS_PUBLIC = WS_POINTS + 3  # every card played in public (captured, dead, on top)
-WS_DISC = WS_PUBLIC + 1  # each seat's own 紧牌 discards (face down: known to that seat only)
-WS_PLAYED = WS_DISC + 3  # each seat's cards played in public
-(S_PHASE, S_LEAD, S_MUST_LEAD, S_TIGHTENED, S_QLEN, S_QI, S_TOP_KIND, S_TOP_SIZE, S_TOP_RANK,
- S_TOP_K, S_TOP_OWNER, S_LIMIT, S_TABLE, S_N_XIAN, S_END, S_QIANGCI_SEAT, S_N_ACT, S_N_LEGAL,
- S_BANKER, S_N_LIST, S_N_PASS, S_TRACK) = range(WS_PLAYED + 3, WS_PLAYED + 3 + 22)
-WS_XIAN_X = S_TRACK + 1
-WS_XIAN_T = WS_XIAN_X + MAX_XIAN
-MAX_PASS = 96  # passes in one hand (two answers a trick, at most 48 tricks)
-PASS_COLS = 7  # seat, top kind, size, rank, k, seat's public plays then, its discard count then
-WS_PASS = WS_XIAN_T + MAX_XIAN
-WS_SIZE = WS_PASS + MAX_PASS * PASS_COLS
-
-# Result row of one hand.
-(R_BANKER, R_CAP0, R_CAP1, R_CAP2, R_PTS0, R_PTS1, R_PTS2, R_CI_SEAT, R_XIAN, R_ACTIONS, R_END,
- R_NIU0, R_NIU1, R_NIU2, R_XI0, R_XI1, R_XI2, R_LIANG0, R_LIANG1, R_LIANG2, R_QIANGCI_SEAT,
- N_RESULT) = range(22)
-
-FULL_DECK = (1 << 48) - 1
 
 
 @njit(cache=True)

@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit
 
 # game as a module object: it is still loading when policies (its import) loads this module
-from . import game as kg
+from . import layout as kg
 from . import policies as kp
 from .bits import KING, POP4, QUEEN, nib, popcount, ranks_with_at_least, same_rank_kind
 from .policies import (LEARNED_ACT as N_ACT, LEARNED_GROUPS as N_GROUPS,

@@ -18,7 +18,6 @@ from numba import njit
 
 from .bits import (EIGHT, FIVE, KING, NINE, NSUB, POP4, QUEEN, TEN, nib, popcount,
     ranks_with_at_least, same_rank_kind)
-from ..rng import bounded
 from .tables import (ACT_KOU, ACT_PLAY, ACT_TIGHTEN, ACT_XIAN, KIND_BAI_LIANG, KIND_EIGHT_PAIRS,
     KIND_FISH, KIND_FISH_LIANG, KIND_LONG_FENG, KIND_NIU, KIND_SET, KIND_XI, KIND_XI_BAO_LIANG)
 
@@ -335,26 +334,3 @@ def heuristic2_choice(phase_lead, phase_trick, phase_kou, phase_discard, seat, h
     if tighten >= 0 and sure_cards2(hand, unseen, beaters) >= w[H_TIGHTEN_AT]:
         return tighten
     return best
-
-
-@njit(cache=True)
-def choose(policy, w, phase_lead, phase_trick, phase_kou, phase_discard, seat, hand, unseen,
-           captured, said_kou, gou_min, am, ai, n, beaters, rng, ws):
-    """Index of the action policy ``policy`` takes among ``n`` listed legal actions (``ws``:
-    the state words, of which ``learned`` reads the public part and the seat's own)."""
-    if n == 1:
-        return 0  # a forced action draws nothing from the stream
-    if policy == POLICY_HEURISTIC:
-        return heuristic_choice(phase_lead, phase_trick, phase_kou, phase_discard, seat, hand,
-                                unseen, captured, said_kou, gou_min, am, ai, n, beaters, w)
-    if policy == POLICY_HEURISTIC2:
-        return heuristic2_choice(phase_lead, phase_trick, phase_kou, phase_discard, seat, hand,
-                                 unseen, captured, said_kou, gou_min, am, ai, n, beaters, w)
-    if policy == POLICY_LEARNED:
-        return kl.learned_choice(ws, phase_lead, phase_trick, phase_kou, phase_discard, seat,
-                                 hand, unseen, captured, said_kou, gou_min, am, ai, n, beaters, w)
-    return bounded(rng, n)
-
-
-# Last: learned reads this module's helpers, and game (which imports choose from here).
-from . import learned as kl  # noqa: E402
