@@ -124,18 +124,21 @@ def replay_record(record: Any) -> dict[str, Any]:
     return out
 
 
-def solve_record(record: Any, rules: str | None = None,
-                 engine: str = "kernel") -> dict[str, Any]:
+def solve_record(record: Any, rules: str | None = None, engine: str = "kernel",
+                 max_positions: int = 50_000_000) -> dict[str, Any]:
     """``xianniu solve``: max-n values, all hands open, of a record's position (under
-    ``rules`` when given) by the jit-compiled solver (``engine`` "kernel") or the pure-Python
-    one over the reference engine ("reference"; same values and action, slower); ValueError
-    if the record is bad or the hand is over."""
+    ``rules`` when given) by the jit-compiled solver (``engine`` "kernel", giving up after
+    ``max_positions`` searched positions) or the pure-Python one over the reference engine
+    ("reference"; same values and action, slower); ValueError if the record is bad, the
+    hand is over or the position too big."""
     import time
 
     from .solver import solve, solve_kernel
 
     if engine not in ("kernel", "reference"):
         raise ValueError(f"unknown solver engine {engine!r} (kernel or reference)")
+    if max_positions < 1:
+        raise ValueError(f"--max-positions must be at least 1, got {max_positions}")
 
     if rules is not None and isinstance(record, dict):
         record = {**record, "rules": get_rules(rules).name}
@@ -143,7 +146,7 @@ def solve_record(record: Any, rules: str | None = None,
     if state.is_terminal():
         raise ValueError(f"the hand is over ({state.end_reason}): nothing to solve")
     t0 = time.perf_counter()
-    sol = solve_kernel(state) if engine == "kernel" else solve(state)
+    sol = solve_kernel(state, None, max_positions) if engine == "kernel" else solve(state)
     seconds = time.perf_counter() - t0
     seat = state.current_player()
     return {"game": "xianniu", "rules": state.rules.name, "engine": engine, "to_act": seat,

@@ -88,11 +88,14 @@ def replay(file: str, as_json: bool) -> None:
 @click.option("--engine", type=click.Choice(["kernel", "reference"]), default="kernel",
               show_default=True,
               help="kernel: the jit-compiled solver; reference: the pure-Python one (slow).")
+@click.option("--max-positions", type=int, default=50_000_000, show_default=True,
+              help="kernel: give up (exit 2) after searching this many positions.")
 @JSON_OPTION
-def solve(file: str, rules: str | None, engine: str, as_json: bool) -> None:
+def solve(file: str, rules: str | None, engine: str, max_positions: int,
+          as_json: bool) -> None:
     """Max-n values with all hands open, and the best action, at a record's position (its
     deal and actions; --rules overrides the record's preset)."""
-    res = api.solve_record(read_json(file), rules, engine)
+    res = api.solve_record(read_json(file), rules, engine, max_positions)
     if as_json:
         emit_json(res)
         return

@@ -143,8 +143,8 @@ def solve(st: State) -> Solution:
     return Solver().solve(st)
 
 
-class SearchLimit(Exception):
-    """The search gave up after its allowed number of positions."""
+class SearchLimit(ValueError):
+    """The search gave up after its allowed number of positions (the position is too big)."""
 
 
 def solve_kernel(st: State, log2_rows: int | None = None,

@@ -153,6 +153,10 @@ def test_cli_bad_input(capsys, tmp_path):
     assert "turn" in bad(capsys, "solve", write_json(tmp_path / "b.json", rec))
     assert bad(capsys, "solve", write_json(tmp_path / "c.json", {"hands": ["Zz"]}))
     assert bad(capsys, "solve", _write(tmp_path, st), "--engine", "fast")
+    assert bad(capsys, "solve", _write(tmp_path, st), "--max-positions", "0")
+    big = positions("lanzhou", 1, 14, root=5)[0]  # more than 10 positions to search
+    assert "within 10 positions" in bad(capsys, "solve", _write(tmp_path, big),
+                                        "--max-positions", "10")
     (tmp_path / "d.json").write_text("{not json", encoding="utf-8")
     assert bad(capsys, "solve", str(tmp_path / "d.json"))
     assert bad(capsys, "solve", str(tmp_path / "missing.json"))
