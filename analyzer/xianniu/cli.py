@@ -219,8 +219,8 @@ def should_kou(hand: tuple[str, ...], rules: str | None, policy: str, precision:
               show_default=True, help="Stop when every action still racing is within this "
               "of the leader (95% CI half-width of the paired gap, points).")
 @click.option("--policy", default=ADVICE_POLICY, show_default=True,
-              help="How the seat to act plays on in the play-outs: heuristic, heuristic2, "
-                   "tuned, tuned2 or pimc (others: heuristic).")
+              help="How the seat to act plays on in the play-outs: learned, heuristic, "
+                   "heuristic2, tuned, tuned2 or pimc (others: heuristic).")
 @SEED_OPTION
 @click.option("--quiet", is_flag=True, help="No progress bar (shown for pimc).")
 @JSON_OPTION

@@ -1,8 +1,8 @@
 """Defaults the 掀牛 commands share, kept in a module that imports nothing heavy."""
 
 # The asking seat's play-out policy in should-xian, should-kou and advise: the strongest
-# that answers a typical query within seconds warm. tuned2 (heuristic2 on the preset's tuned
-# weights) beats heuristic2 by about 0.4 points a hand, and heuristic2 the heuristic by about
-# half a point (docs/policies.md); pimc takes minutes per query.
-ADVICE_POLICY = "tuned2"
-ADVICE_CHOICES = ("heuristic", "heuristic2", "tuned", "tuned2", "pimc")
+# that answers a typical query within seconds warm. learned beats tuned2 (heuristic2 on the
+# preset's tuned weights) by about 0.9 points a hand and plays level with pimc2 or better
+# (docs/policies.md); pimc takes minutes per query.
+ADVICE_POLICY = "learned"
+ADVICE_CHOICES = ("learned", "heuristic", "heuristic2", "tuned", "tuned2", "pimc")

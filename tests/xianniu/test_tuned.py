@@ -68,10 +68,11 @@ def test_seat_arrays_put_the_presets_weights_on_the_tuned_seats(rules):
     assert np.array_equal(params[0, N_HEURISTIC:], base[0, N_HEURISTIC:])
 
 
-def test_advice_defaults_to_tuned2_and_names_it(capsys):
+def test_advice_plays_its_default_and_names_it(capsys):
     import json
 
     from analyzer.cli import main
+    from analyzer.xianniu.defaults import ADVICE_POLICY
 
     hand = "9s 9h 9c 9d Ks Qh Qc Js 10h 8c 7h 6s 3c 3h 2s Ad".split()
     runs = {}
@@ -80,5 +81,9 @@ def test_advice_defaults_to_tuned2_and_names_it(capsys):
         assert main(["should-xian", *hand, *extra, "--max-deals", "400", "--precision", "50",
                      "--seed", "4", "--json", "--quiet"]) == 0
         runs[policy] = json.loads(capsys.readouterr().out)
-    assert runs[None]["policy"] == "tuned2"
-    assert runs[None]["ev_xian"] != runs["heuristic2"]["ev_xian"]  # other weights, other play
+    assert runs[None]["policy"] == ADVICE_POLICY == "learned"
+    assert runs[None]["ev_xian"] != runs["heuristic2"]["ev_xian"]  # another player, other play
+    assert main(["should-xian", *hand, "--policy", "tuned2", "--max-deals", "400", "--precision",
+                 "50", "--seed", "4", "--json", "--quiet"]) == 0
+    tuned2 = json.loads(capsys.readouterr().out)
+    assert tuned2["policy"] == "tuned2" and tuned2["ev_xian"] != runs["heuristic2"]["ev_xian"]
