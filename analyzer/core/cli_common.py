@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -53,12 +53,7 @@ def batch_options(n_seats: int, default_hands: int = 100_000):
         JSON_OPTION,
     ]
 
-    def decorate(f):
-        for option in reversed(options):
-            f = option(f)
-        return f
-
-    return decorate
+    return stacked(options)
 
 
 def option_with_alias(name: str, dest: str, alias: str, default: Any, **kwargs):
@@ -114,3 +109,13 @@ def interruptible() -> Iterator[None]:
     except RunInterrupted as e:
         click.echo(f"xianniu: {e}", err=True)
         raise click.exceptions.Exit(130) from None
+
+
+def stacked(options: list) -> Callable:
+    """One decorator applying click ``options`` in order (the first is the first in --help)."""
+    def decorate(f):
+        for option in reversed(options):
+            f = option(f)
+        return f
+
+    return decorate

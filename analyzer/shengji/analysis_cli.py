@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from ..core.cli_common import JSON_OPTION, deals_option, emit_json
+from ..core.cli_common import JSON_OPTION, deals_option, emit_json, stacked
 from ..core.stats import format_estimate
 from .rules import DEFAULT_RULES, PRESETS
 
@@ -30,12 +30,7 @@ def _common(default_deals: int, help: str):
         JSON_OPTION,
     ]
 
-    def decorate(f):
-        for option in reversed(options):
-            f = option(f)
-        return f
-
-    return decorate
+    return stacked(options)
 
 
 def _n(e: dict) -> str:
@@ -228,12 +223,7 @@ def _study(default_hands: int):
         JSON_OPTION,
     ]
 
-    def decorate(f):
-        for option in reversed(options):
-            f = option(f)
-        return f
-
-    return decorate
+    return stacked(options)
 
 
 @stats.command("bury")

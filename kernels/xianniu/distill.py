@@ -19,10 +19,9 @@ from .game import (MAX_ACTIONS, N_RESULT, PH_DISCARD, PH_KOU, PH_LEAD, PH_TRICK,
     S_N_LIST, S_PHASE, S_TRACK, WS_CAP, WS_DISC, WS_HANDS, WS_PUBLIC, WS_SAID_KOU, advance,
     deal, finish_hand, new_scratch, start_hand)
 from .learned import decision_features
-from .pimc import sample_hidden, seat_to_act
 from .choice import choose
-from .policies import (LEARNED_ACT, LEARNED_STATE, PIMC_BUDGET, PIMC_ROLLOUT, PIMC_SAMPLES,
-    POLICY_HEURISTIC, POLICY_HEURISTIC2, POLICY_LEARNED, POLICY_PIMC)
+from .pimc import rollout_setup, sample_hidden, seat_to_act
+from .policies import LEARNED_ACT, LEARNED_STATE, POLICY_LEARNED, POLICY_PIMC
 from .tables import N_SEATS, P_GOU
 
 FULL_DECK = (1 << 48) - 1
@@ -37,22 +36,12 @@ def teacher_values(rules, params_row, rng, scratch, work, values):
     ws = scratch[2]
     n = ws[S_N_LIST]
     seat = seat_to_act(ws)
-    n_samples = max(1, int(params_row[PIMC_SAMPLES]), int(params_row[PIMC_BUDGET]) // n)
+    n_samples, ids, weights, res, logbuf = rollout_setup(params_row, n)
     for a in range(n):
         values[a] = 0.0
     sample = np.empty_like(ws)
     play_rng = np.empty(4, dtype=np.uint64)
-    rollout = POLICY_HEURISTIC
-    if int(params_row[PIMC_ROLLOUT]) == POLICY_HEURISTIC2:
-        rollout = POLICY_HEURISTIC2
-    ids = np.full(3, rollout, dtype=np.int64)
-    weights = np.empty((3, params_row.shape[0]), dtype=np.float64)
-    for s in range(N_SEATS):
-        weights[s, :] = params_row
     w_am, w_ai, w_ws = work
-    res = np.empty(N_RESULT, dtype=np.int64)
-    logbuf = (np.empty((1, 3), dtype=np.int64), np.empty((1, 2), dtype=np.int64),
-              np.empty(1, dtype=np.int64))
     got = 0
     for _ in range(n_samples):
         if not sample_hidden(ws, seat, rules[1], rng, sample):

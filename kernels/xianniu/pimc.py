@@ -118,6 +118,25 @@ def _consistent(ws, o, hand, disc_order, n_disc, set_beats):
 
 
 @njit(cache=True)
+def rollout_setup(params_row, n):
+    """What a pimc decision among ``n`` listed actions needs for its play-outs: the hidden
+    deals to sample, every seat's play-out policy and weights, a result row and empty log
+    buffers."""
+    n_samples = max(1, int(params_row[PIMC_SAMPLES]), int(params_row[PIMC_BUDGET]) // n)
+    rollout = POLICY_HEURISTIC
+    if int(params_row[PIMC_ROLLOUT]) == POLICY_HEURISTIC2:
+        rollout = POLICY_HEURISTIC2
+    ids = np.full(3, rollout, dtype=np.int64)
+    weights = np.empty((3, params_row.shape[0]), dtype=np.float64)
+    for s in range(N_SEATS):
+        weights[s, :] = params_row
+    res = np.empty(N_RESULT, dtype=np.int64)
+    logbuf = (np.empty((1, 3), dtype=np.int64), np.empty((1, 2), dtype=np.int64),
+              np.empty(1, dtype=np.int64))
+    return n_samples, ids, weights, res, logbuf
+
+
+@njit(cache=True)
 def pimc_pick(rules, params_row, rng, scratch, work):
     """Index of the pimc choice among the ``ws[S_N_LIST]`` actions listed in ``scratch``.
 
@@ -131,21 +150,11 @@ def pimc_pick(rules, params_row, rng, scratch, work):
     ws = scratch[2]
     n = ws[S_N_LIST]
     seat = seat_to_act(ws)
-    n_samples = max(1, int(params_row[PIMC_SAMPLES]), int(params_row[PIMC_BUDGET]) // n)
+    n_samples, ids, weights, res, logbuf = rollout_setup(params_row, n)
     total = np.zeros(n, dtype=np.float64)
     sample = np.empty_like(ws)
     play_rng = np.empty(4, dtype=np.uint64)
-    rollout = POLICY_HEURISTIC
-    if int(params_row[PIMC_ROLLOUT]) == POLICY_HEURISTIC2:
-        rollout = POLICY_HEURISTIC2
-    ids = np.full(3, rollout, dtype=np.int64)
-    weights = np.empty((3, params_row.shape[0]), dtype=np.float64)
-    for s in range(N_SEATS):
-        weights[s, :] = params_row
     w_am, w_ai, w_ws = work
-    res = np.empty(N_RESULT, dtype=np.int64)
-    logbuf = (np.empty((1, 3), dtype=np.int64), np.empty((1, 2), dtype=np.int64),
-              np.empty(1, dtype=np.int64))
     endgame = int(params_row[PIMC_ENDGAME])
     stop_ids = np.full(3, POLICY_PIMC, dtype=np.int64)  # advance stops at every choice
     tt = np.zeros((ENDGAME_ROWS if endgame > 0 else 1, TT_COLS), dtype=np.int64)
