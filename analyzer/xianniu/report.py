@@ -505,7 +505,8 @@ class XianniuSection:
                              f"{', '.join(RULE_CHOICES)})")
         if any(POLICIES[p] == POLICIES["pimc"] for p in policy_names(spec.policy)):
             raise ValueError("the report's hands, values and 掀 EV play kernel policies "
-                             "(random, heuristic); pimc plays in the policy ladder")
+                             "(learned, heuristic, heuristic2, random); pimc and pimc2 play "
+                             "in the policy ladder")
 
     def steps(self, spec: ReportSpec) -> int:
         return len(Plan(spec).presets) * len(ANALYSES)
