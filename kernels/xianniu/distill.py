@@ -14,13 +14,13 @@ from numba import njit
 
 from ..arrays import copy_into
 from ..parallel import for_each_chunk
-from ..rng import next_u64, seed_state
+from ..rng import seed_state
 from .game import (MAX_ACTIONS, N_RESULT, PH_DISCARD, PH_KOU, PH_LEAD, PH_TRICK, R_PTS0,
     S_N_LIST, S_PHASE, S_TRACK, WS_CAP, WS_DISC, WS_HANDS, WS_PUBLIC, WS_SAID_KOU, advance,
     deal, finish_hand, new_scratch, start_hand)
 from .learned import decision_features
 from .choice import choose
-from .pimc import rollout_setup, sample_hidden, seat_to_act
+from .pimc import pimc_totals, seat_to_act
 from .policies import LEARNED_ACT, LEARNED_STATE, POLICY_LEARNED, POLICY_PIMC
 from .tables import N_SEATS, P_GOU
 
@@ -31,29 +31,13 @@ META_COLS = 7  # per decision: seat, phase, actions, first candidate row, teache
 
 @njit(cache=True)
 def teacher_values(rules, params_row, rng, scratch, work, values):
-    """pimc's evaluation (:func:`kernels.xianniu.pimc.pimc_pick`), keeping each listed action's
-    mean points for the seat to act in ``values``; returns the number of deals sampled."""
-    ws = scratch[2]
-    n = ws[S_N_LIST]
-    seat = seat_to_act(ws)
-    n_samples, ids, weights, res, logbuf = rollout_setup(params_row, n)
+    """pimc's evaluation (:func:`kernels.xianniu.pimc.pimc_totals`), keeping each listed
+    action's mean points for the seat to act in ``values``; returns the number of deals
+    sampled."""
+    n = scratch[2][S_N_LIST]
     for a in range(n):
         values[a] = 0.0
-    sample = np.empty_like(ws)
-    play_rng = np.empty(4, dtype=np.uint64)
-    w_am, w_ai, w_ws = work
-    got = 0
-    for _ in range(n_samples):
-        if not sample_hidden(ws, seat, rules[1], rng, sample):
-            continue
-        word = next_u64(rng)
-        got += 1
-        for a in range(n):
-            copy_into(w_ws, sample)
-            seed_state(word, play_rng)  # the same stream for every candidate
-            advance(rules, (ids, weights), play_rng, (w_am, w_ai, w_ws), logbuf, np.int64(0), a)
-            finish_hand(rules[0], w_ws, res)
-            values[a] += res[R_PTS0 + seat]
+    got = pimc_totals(rules, params_row, rng, scratch, work, values)
     if got > 0:
         for a in range(n):
             values[a] /= got

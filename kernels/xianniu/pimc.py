@@ -138,7 +138,23 @@ def rollout_setup(params_row, n):
 
 @njit(cache=True)
 def pimc_pick(rules, params_row, rng, scratch, work):
-    """Index of the pimc choice among the ``ws[S_N_LIST]`` actions listed in ``scratch``.
+    """Index of the pimc choice among the ``ws[S_N_LIST]`` actions listed in ``scratch``: the
+    best total of :func:`pimc_totals` (the first on a tie; 0 when no deal could be sampled)."""
+    total = np.zeros(scratch[2][S_N_LIST], dtype=np.float64)
+    if pimc_totals(rules, params_row, rng, scratch, work, total) == 0:
+        return 0
+    best = 0
+    for a in range(1, total.shape[0]):
+        if total[a] > total[best]:
+            best = a
+    return best
+
+
+@njit(cache=True)
+def pimc_totals(rules, params_row, rng, scratch, work, total):
+    """pimc's evaluation of the ``ws[S_N_LIST]`` actions listed in ``scratch``: adds each
+    action's points for the seat to act, summed over the hidden deals sampled, to
+    ``total[a]``, and returns how many deals were sampled.
 
     ``work`` is a second scratch (from :func:`kernels.xianniu.game.new_scratch`) for the play-outs;
     ``params_row`` holds the weights used in play-outs, the samples per decision and the
@@ -151,7 +167,6 @@ def pimc_pick(rules, params_row, rng, scratch, work):
     n = ws[S_N_LIST]
     seat = seat_to_act(ws)
     n_samples, ids, weights, res, logbuf = rollout_setup(params_row, n)
-    total = np.zeros(n, dtype=np.float64)
     sample = np.empty_like(ws)
     play_rng = np.empty(4, dtype=np.uint64)
     w_am, w_ai, w_ws = work
@@ -185,13 +200,7 @@ def pimc_pick(rules, params_row, rng, scratch, work):
                         np.int64(0), a)
             finish_hand(rules[0], w_ws, res)
             total[a] += res[R_PTS0 + seat]
-    if got == 0:
-        return 0
-    best = 0
-    for a in range(1, n):
-        if total[a] > total[best]:
-            best = a
-    return best
+    return got
 
 
 @njit(cache=True)
