@@ -11,16 +11,15 @@ estimates differ in sign; it *changes sign surely* when in addition both CIs exc
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
-from ..core.stats import Z95
 from .analysis import pattern_values, xian_ev
 from .report_formats import tidy_summary
 from .sim import policy_names, simulate_aggregate
 
 BASE = "heuristic"
 XIAN_MIN_N = 30  # heat-map cells with fewer positions under either policy are left out
-FROM = {"values": "values", "play": "play", "xian": "xian"}  # the main analyses it repeats
 COLS = ("value", "ci_low", "ci_high", "n")
 
 TEXT: dict[str, tuple[str, str]] = {
@@ -92,8 +91,9 @@ def main_rows(tables: dict[str, pd.DataFrame], meta: dict, preset: str) -> pd.Da
     return pd.DataFrame(rows)
 
 
-def _half(lo: float, hi: float) -> float:
-    return (hi - lo) / 2
+def _sure(lo, hi):
+    """Whether a 95% CI excludes 0."""
+    return (lo > 0) | (hi < 0)
 
 
 def compare(main: pd.DataFrame, other: pd.DataFrame) -> pd.DataFrame:
@@ -102,11 +102,9 @@ def compare(main: pd.DataFrame, other: pd.DataFrame) -> pd.DataFrame:
     m = main.set_index("finding")
     o = other.set_index("finding").loc[m.index]
     d = m["value"] - o["value"]
-    half = Z95 * ((_half(m["ci_low"], m["ci_high"]) / Z95) ** 2
-                  + (_half(o["ci_low"], o["ci_high"]) / Z95) ** 2) ** 0.5
+    half = np.hypot((m["ci_high"] - m["ci_low"]) / 2, (o["ci_high"] - o["ci_low"]) / 2)
     flips = (m["value"] * o["value"]) < 0
-    sure = flips & ((m["ci_low"] > 0) | (m["ci_high"] < 0)) & ((o["ci_low"] > 0)
-                                                                | (o["ci_high"] < 0))
+    sure = flips & _sure(m["ci_low"], m["ci_high"]) & _sure(o["ci_low"], o["ci_high"])
     out = pd.DataFrame({"main": m["value"], "main_ci_low": m["ci_low"],
                         "main_ci_high": m["ci_high"], "main_n": m["n"],
                         "other": o["value"], "other_ci_low": o["ci_low"],
@@ -123,8 +121,7 @@ def xian_cells(main: pd.DataFrame, other: pd.DataFrame) -> tuple[int, int, int]:
     j = main.merge(other, on=keys, suffixes=("_m", "_o"))
     j = j[(j["n_m"] >= XIAN_MIN_N) & (j["n_o"] >= XIAN_MIN_N)]
     flips = (j["diff_m"] * j["diff_o"]) < 0
-    sure = flips & ((j["ci_low_m"] > 0) | (j["ci_high_m"] < 0)) & ((j["ci_low_o"] > 0)
-                                                                   | (j["ci_high_o"] < 0))
+    sure = flips & _sure(j["ci_low_m"], j["ci_high_m"]) & _sure(j["ci_low_o"], j["ci_high_o"])
     return len(j), int(flips.sum()), int(sure.sum())
 
 
