@@ -30,7 +30,10 @@ def _push(am, ai, n, typ, mask, kind, size, rank, k):
     return n + 1
 
 
-@njit(cache=True)
+# The listing helpers are forceinline for the reason given in kernels.xianniu.policies.
+
+
+@njit(cache=True, forceinline=True)
 def _gen_triples(hand, lo, mid, hi, k, kind, am, ai, n):
     """Every k×(lo+mid+hi) the hand holds (鱼 or 摆)."""
     a_n, b_n, c_n = nib(hand, lo), nib(hand, mid), nib(hand, hi)
@@ -45,7 +48,7 @@ def _gen_triples(hand, lo, mid, hi, k, kind, am, ai, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _gen_quad_plus_two(hand, quad_rank, r1, r2, kind, am, ai, n):
     """Four of ``quad_rank`` plus one ``r1`` and one ``r2`` (鱼亮 / 摆亮)."""
     if nib(hand, quad_rank) != 15:
@@ -62,7 +65,7 @@ def _gen_quad_plus_two(hand, quad_rank, r1, r2, kind, am, ai, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _gen_k_bai(hand, ksize, am, ai, n):
     """K-摆: ``ksize`` Ks plus one 10 and one 8."""
     kn, tn, en = nib(hand, KING), nib(hand, TEN), nib(hand, EIGHT)
@@ -76,7 +79,7 @@ def _gen_k_bai(hand, ksize, am, ai, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _gen_xbl(hand, size, set_beats, top_rank, am, ai, n):
     """喜包亮 of ``size`` cards; with ``top_rank >= 0`` only those that beat it."""
     fn = nib(hand, FIVE)
