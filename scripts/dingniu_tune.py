@@ -22,6 +22,7 @@ import time
 import numpy as np
 
 from analyzer.core.fileio import write_atomic
+from analyzer.core.tuning import cross_entropy
 from analyzer.core.stats import mean_ci
 from analyzer.dingniu.analysis import duplicate
 from analyzer.dingniu.rules import get_rules
@@ -55,23 +56,14 @@ def main() -> int:
     draw_seq, deal_seq, final_seq = np.random.SeedSequence(args.seed).spawn(3)
     rng = np.random.default_rng(draw_seq)
     deal_seeds = [int(c.generate_state(1)[0]) for c in deal_seq.spawn(args.iterations)]
-    mean = kd.HEURISTIC_DEFAULTS.copy()
-    spread = 0.3 * np.abs(mean) + 0.5
     floor = np.zeros(kd.N_HEURISTIC)
     floor[list(SIGNED)] = -np.inf
-    n_elite = max(2, args.population // 4)
-    hands, history, t0 = 0, [], time.perf_counter()
-    for it in range(args.iterations):
-        pop = np.maximum(mean + spread * rng.standard_normal((args.population, kd.N_HEURISTIC)),
-                         floor)
-        scores = np.array([gain(v, args.deals, deal_seeds[it], r)[0] for v in pop])
-        hands += args.population * args.deals * 14
-        top = np.argsort(scores)[-n_elite:]
-        mean, spread = pop[top].mean(axis=0), pop[top].std(axis=0) + 0.05
-        history.append({"iteration": it, "best": float(scores.max()),
-                        "elite_mean": float(scores[top].mean())})
-        print(f"iteration {it}: best {scores.max():+.3f}, elite mean {scores[top].mean():+.3f} "
-              f"points/hand vs defaults", file=sys.stderr)
+    t0 = time.perf_counter()
+    mean, history = cross_entropy(
+        lambda v, it: gain(v, args.deals, deal_seeds[it], r)[0],
+        kd.HEURISTIC_DEFAULTS.copy(), 0.3 * np.abs(kd.HEURISTIC_DEFAULTS) + 0.5,
+        iterations=args.iterations, population=args.population, rng=rng, floor=floor)
+    hands = args.iterations * args.population * args.deals * 14
     final_seed = int(final_seq.generate_state(1)[0])
     value, low, high = gain(mean, args.final_deals, final_seed, r)
     hands += args.final_deals * 14

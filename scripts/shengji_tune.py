@@ -23,6 +23,7 @@ import time
 import numpy as np
 
 from analyzer.core.fileio import write_atomic
+from analyzer.core.tuning import cross_entropy
 from analyzer.core.stats import mean_ci
 from analyzer.shengji.rules import get_rules
 from analyzer.shengji.sim import TUNED_FILE
@@ -74,27 +75,16 @@ def main() -> int:
     draw_seq, deal_seq, final_seq = np.random.SeedSequence(args.seed).spawn(3)
     rng = np.random.default_rng(draw_seq)
     deal_seeds = [int(c.generate_state(1)[0]) for c in deal_seq.spawn(args.iterations)]
-    mean = start_row()[TUNED]
-    spread = first_spread(start_row())
-    n_elite = max(2, args.population // 4)
-    hands, history, t0 = 0, [], time.perf_counter()
-    for it in range(args.iterations):
-        pop = np.maximum(mean + spread * rng.standard_normal((args.population, len(TUNED))),
-                         0.0)
-        got = []
-        for v in pop:
-            row = base.copy()
-            row[TUNED] = v
-            got.append(duplicate_gain(row, base, args.deals, deal_seeds[it], r)[0].mean())
-        got = np.array(got)
-        hands += args.population * args.deals * 2
-        top = np.argsort(got)[-n_elite:]
-        mean, spread = pop[top].mean(axis=0), pop[top].std(axis=0) + 0.05
-        history.append({"iteration": it, "best": round(float(got.max()), 4),
-                        "elite_mean": round(float(got[top].mean()), 4),
-                        "seconds": round(time.perf_counter() - t0, 1)})
-        print(f"iteration {it}: best {got.max():+.3f}, elite mean {got[top].mean():+.3f} "
-              f"levels/deal vs defaults ({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
+    def score(v: np.ndarray, it: int) -> float:
+        row = base.copy()
+        row[TUNED] = v
+        return float(duplicate_gain(row, base, args.deals, deal_seeds[it], r)[0].mean())
+
+    t0 = time.perf_counter()
+    mean, history = cross_entropy(score, start_row()[TUNED], first_spread(start_row()),
+                                  iterations=args.iterations, population=args.population,
+                                  rng=rng, unit="levels/deal")
+    hands = args.iterations * args.population * args.deals * 2
     tuned = base.copy()
     tuned[TUNED] = mean
     final_seed = int(final_seq.generate_state(1)[0])

@@ -21,8 +21,9 @@ import time
 import numpy as np
 
 from analyzer.core.fileio import write_atomic
+from analyzer.core.tuning import cross_entropy
 from analyzer.xianniu.tournament import tournament
-from kernels.xianniu.policies import HEURISTIC_DEFAULTS, HEURISTIC_NAMES as NAMES, N_HEURISTIC
+from kernels.xianniu.policies import HEURISTIC_DEFAULTS, HEURISTIC_NAMES as NAMES
 
 
 def evaluate(vec: np.ndarray, deals: int, rules: str, seed: int) -> tuple[float, float, float]:
@@ -48,24 +49,12 @@ def main() -> int:
     draw_seq, deal_seq, final_seq = root.spawn(3)
     rng = np.random.default_rng(draw_seq)
     deal_seeds = deal_seq.generate_state(args.iterations)
-    mean = HEURISTIC_DEFAULTS.copy()
-    spread = 0.3 * np.abs(mean) + 0.5
-    n_elite = max(2, args.population // 4)
-    hands = 0
-    history = []
     t0 = time.perf_counter()
-    for it in range(args.iterations):
-        pop = mean + spread * rng.standard_normal((args.population, N_HEURISTIC))
-        pop = np.maximum(pop, 0.0)
-        scores = [evaluate(v, args.deals, args.rules, int(deal_seeds[it]))[0] for v in pop]
-        hands += args.population * args.deals * 6
-        elite = pop[np.argsort(scores)[-n_elite:]]
-        mean = elite.mean(axis=0)
-        spread = elite.std(axis=0) + 0.05
-        history.append({"iteration": it, "best": float(max(scores)),
-                        "elite_mean": float(np.sort(scores)[-n_elite:].mean())})
-        print(f"iteration {it}: best {max(scores):+.3f}, elite mean "
-              f"{history[-1]['elite_mean']:+.3f} points/hand vs defaults", file=sys.stderr)
+    mean, history = cross_entropy(
+        lambda v, it: evaluate(v, args.deals, args.rules, int(deal_seeds[it]))[0],
+        HEURISTIC_DEFAULTS.copy(), 0.3 * np.abs(HEURISTIC_DEFAULTS) + 0.5,
+        iterations=args.iterations, population=args.population, rng=rng)
+    hands = args.iterations * args.population * args.deals * 6
     final_seed = int(final_seq.generate_state(1)[0])
     gain, low, high = evaluate(mean, args.final_deals, args.rules, final_seed)
     hands += args.final_deals * 6

@@ -84,90 +84,96 @@ def _print(res: dict[str, Any], as_json: bool) -> None:
         click.echo("\n".join(decision_lines(res)))
 
 
+@click.command("should-declare")
+@click.argument("hand", nargs=-1, required=True)
+@click.option("--level", required=True, help="The hand's level L: 2–10, J, Q, K or A.")
+@click.option("--seat", type=click.IntRange(0, 3), default=0, show_default=True,
+              help="The asking seat.")
+@click.option("--banker", type=click.IntRange(0, 3), default=0, show_default=True,
+              help="The banker (the priority seat).")
+@click.option("--standing", default=None,
+              help="Cards of the standing declaration (default: none yet).")
+@click.option("--standing-seat", type=click.IntRange(0, 3), default=None,
+              help="Who showed --standing [default: the seat before the asking seat].")
+@RULES
+@_options
+def should_declare(hand, level, seat, banker, standing, standing_seat, rules, policy,
+                   precision, max_deals, seed, as_json, quiet) -> None:
+    """Declare or overcall (which declaration) or pass, holding HAND (up to 25 cards
+    known so far) at the seat's turn in the first declaring round?"""
+    with _bar(max_deals, policy, quiet) as bar:
+        res = api.should_declare(" ".join(hand), level, seat, banker, standing,
+                                 standing_seat, rules, policy, precision, max_deals,
+                                 seed, progress=bar.update)
+    _print(res, as_json)
+
+
+@click.command("bury")
+@click.argument("hand", nargs=-1, required=True, metavar="HAND33")
+@click.option("--level", required=True, help="The hand's level L: 2–10, J, Q, K or A.")
+@click.option("--trump", required=True, help="Trump spec: s, h, c, d (or ♠♥♣♦) or nt.")
+@click.option("--seat", type=click.IntRange(0, 3), default=0, show_default=True,
+              help="The seat burying.")
+@click.option("--banker", type=click.IntRange(0, 3), default=None,
+              help="The banker [default: --seat].")
+@click.option("--standing", default=None,
+              help="Cards of the standing declaration [default: the cheapest declaration "
+                   "of --trump HAND33 shows; '' for none].")
+@click.option("--standing-seat", type=click.IntRange(0, 3), default=None,
+              help="Who showed --standing [default: --seat].")
+@click.option("--candidate", "candidates", multiple=True,
+              help="An 8-card bury to rank too (repeatable).")
+@RULES
+@_options
+def bury(hand, level, trump, seat, banker, standing, standing_seat, candidates, rules,
+         policy, precision, max_deals, seed, as_json, quiet) -> None:
+    """Rank 8-card buries (扣底) of HAND33 (hand and kitty): the heuristic's, its
+    variants and any --candidate."""
+    with _bar(max_deals, policy, quiet) as bar:
+        res = api.bury(" ".join(hand), level, trump, seat, banker, standing, standing_seat,
+                       candidates, rules, policy, precision, max_deals, seed,
+                       progress=bar.update)
+    _print(res, as_json)
+
+
+@click.command("should-rebel")
+@click.argument("hand", nargs=-1, required=True)
+@click.option("--seat", type=click.IntRange(0, 3), default=1, show_default=True,
+              help="The defender asking.")
+@click.option("--banker", type=click.IntRange(0, 3), default=0, show_default=True)
+@click.option("--level", default="2", show_default=True,
+              help="Both teams' level: 2–10, J, Q, K or A.")
+@RULES
+@_options
+def should_rebel(hand, seat, banker, level, rules, policy, precision, max_deals, seed,
+                 as_json, quiet) -> None:
+    """造反 (redeal, 搶莊局) or not, for a defender whose HAND (25 cards) holds fewer
+    than 15 points?"""
+    with _bar(max_deals, policy, quiet) as bar:
+        res = api.should_rebel(" ".join(hand), seat, banker, level, rules, policy,
+                               precision, max_deals, seed, progress=bar.update)
+    _print(res, as_json)
+
+
+@click.command("should-throw")
+@click.option("--record", "record_path", required=True, metavar="FILE|-",
+              help="A game record stopping where a seat leads a trick.")
+@click.option("--cards", default=None,
+              help="The throw [default: the heuristic's lead if a throw, else a whole "
+                   "suit holding of two units or more, plain suits first].")
+@_options
+def should_throw(record_path, cards, policy, precision, max_deals, seed, as_json,
+                 quiet) -> None:
+    """Throw (甩牌) or lead the safest single unit at a recorded lead? With the sampled
+    probability that the throw stands. The record names its rules."""
+    record = read_json(record_path)
+    with _bar(max_deals, policy, quiet) as bar:
+        res = api.should_throw(record, cards, policy, precision, max_deals, seed,
+                               progress=bar.update)
+    _print(res, as_json)
+
+
 def register(group: click.Group) -> None:
     """Add the four decision commands to ``group``."""
-
-    @group.command("should-declare")
-    @click.argument("hand", nargs=-1, required=True)
-    @click.option("--level", required=True, help="The hand's level L: 2–10, J, Q, K or A.")
-    @click.option("--seat", type=click.IntRange(0, 3), default=0, show_default=True,
-                  help="The asking seat.")
-    @click.option("--banker", type=click.IntRange(0, 3), default=0, show_default=True,
-                  help="The banker (the priority seat).")
-    @click.option("--standing", default=None,
-                  help="Cards of the standing declaration (default: none yet).")
-    @click.option("--standing-seat", type=click.IntRange(0, 3), default=None,
-                  help="Who showed --standing [default: the seat before the asking seat].")
-    @RULES
-    @_options
-    def should_declare(hand, level, seat, banker, standing, standing_seat, rules, policy,
-                       precision, max_deals, seed, as_json, quiet) -> None:
-        """Declare or overcall (which declaration) or pass, holding HAND (up to 25 cards
-        known so far) at the seat's turn in the first declaring round?"""
-        with _bar(max_deals, policy, quiet) as bar:
-            res = api.should_declare(" ".join(hand), level, seat, banker, standing,
-                                     standing_seat, rules, policy, precision, max_deals,
-                                     seed, progress=bar.update)
-        _print(res, as_json)
-
-    @group.command("bury")
-    @click.argument("hand", nargs=-1, required=True, metavar="HAND33")
-    @click.option("--level", required=True, help="The hand's level L: 2–10, J, Q, K or A.")
-    @click.option("--trump", required=True, help="Trump spec: s, h, c, d (or ♠♥♣♦) or nt.")
-    @click.option("--seat", type=click.IntRange(0, 3), default=0, show_default=True,
-                  help="The seat burying.")
-    @click.option("--banker", type=click.IntRange(0, 3), default=None,
-                  help="The banker [default: --seat].")
-    @click.option("--standing", default=None,
-                  help="Cards of the standing declaration [default: the cheapest declaration "
-                       "of --trump HAND33 shows; '' for none].")
-    @click.option("--standing-seat", type=click.IntRange(0, 3), default=None,
-                  help="Who showed --standing [default: --seat].")
-    @click.option("--candidate", "candidates", multiple=True,
-                  help="An 8-card bury to rank too (repeatable).")
-    @RULES
-    @_options
-    def bury(hand, level, trump, seat, banker, standing, standing_seat, candidates, rules,
-             policy, precision, max_deals, seed, as_json, quiet) -> None:
-        """Rank 8-card buries (扣底) of HAND33 (hand and kitty): the heuristic's, its
-        variants and any --candidate."""
-        with _bar(max_deals, policy, quiet) as bar:
-            res = api.bury(" ".join(hand), level, trump, seat, banker, standing, standing_seat,
-                           candidates, rules, policy, precision, max_deals, seed,
-                           progress=bar.update)
-        _print(res, as_json)
-
-    @group.command("should-rebel")
-    @click.argument("hand", nargs=-1, required=True)
-    @click.option("--seat", type=click.IntRange(0, 3), default=1, show_default=True,
-                  help="The defender asking.")
-    @click.option("--banker", type=click.IntRange(0, 3), default=0, show_default=True)
-    @click.option("--level", default="2", show_default=True,
-                  help="Both teams' level: 2–10, J, Q, K or A.")
-    @RULES
-    @_options
-    def should_rebel(hand, seat, banker, level, rules, policy, precision, max_deals, seed,
-                     as_json, quiet) -> None:
-        """造反 (redeal, 搶莊局) or not, for a defender whose HAND (25 cards) holds fewer
-        than 15 points?"""
-        with _bar(max_deals, policy, quiet) as bar:
-            res = api.should_rebel(" ".join(hand), seat, banker, level, rules, policy,
-                                   precision, max_deals, seed, progress=bar.update)
-        _print(res, as_json)
-
-    @group.command("should-throw")
-    @click.option("--record", "record_path", required=True, metavar="FILE|-",
-                  help="A game record stopping where a seat leads a trick.")
-    @click.option("--cards", default=None,
-                  help="The throw [default: the heuristic's lead if a throw, else a whole "
-                       "suit holding of two units or more, plain suits first].")
-    @_options
-    def should_throw(record_path, cards, policy, precision, max_deals, seed, as_json,
-                     quiet) -> None:
-        """Throw (甩牌) or lead the safest single unit at a recorded lead? With the sampled
-        probability that the throw stands. The record names its rules."""
-        record = read_json(record_path)
-        with _bar(max_deals, policy, quiet) as bar:
-            res = api.should_throw(record, cards, policy, precision, max_deals, seed,
-                                   progress=bar.update)
-        _print(res, as_json)
+    for command in (should_declare, bury, should_rebel, should_throw):
+        group.add_command(command)

@@ -14,7 +14,7 @@ from .policies import (POLICY_HEURISTIC, POLICY_HEURISTIC2, POLICY_LEARNED, heur
     heuristic_choice)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # see kernels.xianniu.policies on reference counting
 def choose(policy, w, phase_lead, phase_trick, phase_kou, phase_discard, seat, hand, unseen,
            captured, said_kou, gou_min, am, ai, n, beaters, rng, ws):
     """Index of the action policy ``policy`` takes among ``n`` listed legal actions (``ws``:

@@ -202,7 +202,7 @@ def _dot(a, w, off, n):
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # it allocates: not the reference-free build of choose()
 def learned_choice(ws, phase_lead, phase_trick, phase_kou, phase_discard, seat, hand, unseen,
                    captured, said_kou, gou_min, am, ai, n, beaters, w):
     """Index of the scorer's best action among the ``n`` listed (the first on a tie).

@@ -30,7 +30,8 @@ def _push(am, ai, n, typ, mask, kind, size, rank, k):
     return n + 1
 
 
-# The listing helpers are forceinline for the reason given in kernels.xianniu.policies.
+# The listing helpers are forceinline, and the listings compiled without reference counting
+# (they allocate nothing), for the reasons given in kernels.xianniu.policies.
 
 
 @njit(cache=True, forceinline=True)
@@ -98,7 +99,7 @@ def _gen_xbl(hand, size, set_beats, top_rank, am, ai, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def gen_plays(hand, params, set_beats, max_size, am, ai, n):
     """Append every ordinary play in ``hand`` of at most ``max_size`` cards."""
     for r in range(12):
@@ -135,7 +136,7 @@ def gen_plays(hand, params, set_beats, max_size, am, ai, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def gen_answers(hand, top_kind, top_size, top_rank, top_k, set_beats, am, ai, n):
     """Append every play in ``hand`` that beats the top play (有吃必吃)."""
     if top_kind == KIND_SET:

@@ -13,6 +13,8 @@ two 牛 (喜) pairs: see :func:`heuristic2_choice`.
 The small helpers are ``forceinline``: LLVM inlines them into their caller, and a caller that
 calls nothing out of line lets Numba drop the reference counting of its array arguments, two
 atomic operations per array per call (on the heuristics' hot path, over a third of the time).
+The choices themselves, called once per decision with several arrays, are compiled without
+Numba's reference counting (``_nrt=False``; they allocate nothing, and so may not).
 """
 
 from __future__ import annotations
@@ -159,7 +161,7 @@ def discard_choice(hand, unseen, am, n, beaters):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def heuristic_choice(phase_lead, phase_trick, phase_kou, phase_discard, seat, hand, unseen,
                      captured, said_kou, gou_min, am, ai, n, beaters, w):
     """Index of the heuristic's choice among the ``n`` listed legal actions."""
@@ -291,7 +293,7 @@ def _play_score2(kind, size, rank, mask, trick, sure, hand, w):
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def heuristic2_choice(phase_lead, phase_trick, phase_kou, phase_discard, seat, hand, unseen,
                       captured, said_kou, gou_min, am, ai, n, beaters, w):
     """Index of heuristic2's choice: the heuristic with four 9s (5s) counted and led as two
