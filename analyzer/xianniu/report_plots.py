@@ -265,18 +265,21 @@ class _Figures(_View):
         n = f"{self.plan.n('ladder'):,} / {self.n('pimc', 'unit_deals')}"
         fig, (ax,) = self.figure("sec_ladder", n, ncols=1, width=9, height=4.4)
         x = np.arange(len(MATCHES))
+        sizes: list[set[int]] = [set() for _ in MATCHES]  # deals per rung, over the presets
         for i, p in enumerate(self.presets):
             s = self.rows("ladder", p).set_index(["a", "b"]).loc[MATCHES]
             pos = x + self.slots[i]
             ax.bar(pos, s["diff"], width=self.width, color=COLORS[p], alpha=0.85,
                    label=self.t(p), yerr=[s["diff"] - s["ci_low"], s["ci_high"] - s["diff"]],
                    capsize=3)
-            for xx, (_, r) in zip(pos, s.iterrows()):
-                ax.annotate(minus(f"{r['diff']:+.2f}\nn={int(r['n_deals']):,}"),
-                            (xx, r["ci_high"]), textcoords="offset points", xytext=(0, 3),
-                            ha="center", fontsize=7)
+            for k, (xx, (_, r)) in enumerate(zip(pos, s.iterrows())):
+                sizes[k].add(int(r["n_deals"]))
+                ax.annotate(minus(f"{r['diff']:+.2f}"), (xx, r["ci_high"]),
+                            textcoords="offset points", xytext=(0, 3), ha="center", fontsize=7)
         ax.axhline(0, color="0.3", lw=0.8)
-        ax.set_xticks(x, [f"{a} −\n{b}" for a, b in MATCHES], fontsize=8)
+        # n once per rung, under its name: beside every bar the labels would overlap
+        ax.set_xticks(x, [f"{a} −\n{b}\nn={' / '.join(f'{v:,}' for v in sorted(n_))}"
+                          for (a, b), n_ in zip(MATCHES, sizes)], fontsize=8)
         ax.set_ylabel(self.t("edge_pts"))
         ax.margins(y=0.2)
         self.legend_presets(ax)
