@@ -58,17 +58,10 @@ def run_other(n: int, preset: str, policy: str, seeds: dict[str, int],
     (``seeds``: ``values``, ``play``, ``xian``): the rows the sensitivity table compares, and
     the heat map's cells. ``pattern_ids`` name the values table's rows."""
     vals = pattern_values(n, preset, policy, seeds["values"])
-    rows = [{"finding": f"value_{pid}", "value": r.counterfactual_diff, "ci_low": r.cf_ci_low,
-             "ci_high": r.cf_ci_high, "n": r.cf_pairs}
-            for pid, r in zip(pattern_ids, vals.itertuples())]
     out = tidy_summary(simulate_aggregate(n, preset, policy, seeds["play"]))
-    ci = out[out["statistic"] == "p_ci_any_seat"].iloc[0]
-    rows.append({"finding": "p_ci_any_seat", **{c: ci[c] for c in COLS}})
     xian = xian_ev(n, preset, policy, seeds["xian"])
-    e = xian.attrs["overall"]
-    rows.append({"finding": "xian_overall", "value": e["value"], "ci_low": e["low"],
-                 "ci_high": e["high"], "n": e["n"]})
-    df = pd.DataFrame(rows)
+    df = _findings(vals, pattern_ids, out[out["statistic"] == "p_ci_any_seat"].iloc[0],
+                   xian.attrs["overall"])
     df.insert(0, "rules", preset)
     df["policy"] = policy
     xian.insert(0, "rules", preset)
@@ -79,15 +72,20 @@ def run_other(n: int, preset: str, policy: str, seeds: dict[str, int],
 def main_rows(tables: dict[str, pd.DataFrame], meta: dict, preset: str) -> pd.DataFrame:
     """The same findings from the main analyses of ``preset``."""
     v = tables["values"][tables["values"]["rules"] == preset]
-    rows = [{"finding": f"value_{r.pattern}", "value": r.counterfactual_diff,
-             "ci_low": r.cf_ci_low, "ci_high": r.cf_ci_high, "n": r.cf_pairs}
-            for r in v.itertuples()]
     o = tables["outcomes"]
     ci = o[(o["rules"] == preset) & (o["statistic"] == "p_ci_any_seat")].iloc[0]
+    return _findings(v, v["pattern"], ci, meta[preset]["xian_overall"])
+
+
+def _findings(values: pd.DataFrame, pattern_ids, ci: pd.Series, overall: dict) -> pd.DataFrame:
+    """The compared findings as rows (finding, value, ci_low, ci_high, n): each pattern's
+    counterfactual value, P(刺) from its outcomes row ``ci``, and the overall 掀 EV."""
+    rows = [{"finding": f"value_{pid}", "value": r.counterfactual_diff, "ci_low": r.cf_ci_low,
+             "ci_high": r.cf_ci_high, "n": r.cf_pairs}
+            for pid, r in zip(pattern_ids, values.itertuples())]
     rows.append({"finding": "p_ci_any_seat", **{c: ci[c] for c in COLS}})
-    e = meta[preset]["xian_overall"]
-    rows.append({"finding": "xian_overall", "value": e["value"], "ci_low": e["low"],
-                 "ci_high": e["high"], "n": e["n"]})
+    rows.append({"finding": "xian_overall", "value": overall["value"], "ci_low": overall["low"],
+                 "ci_high": overall["high"], "n": overall["n"]})
     return pd.DataFrame(rows)
 
 
