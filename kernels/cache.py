@@ -68,8 +68,8 @@ def prune_stale(current: Path, game: str) -> None:
 
 # Numba renamed these from private to public names in 0.6x; accept both.
 _UserLocator = getattr(caching, "UserProvidedCacheLocator", None) or \
-    getattr(caching, "_UserProvidedCacheLocator")
-_CacheImpl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl")
+    caching._UserProvidedCacheLocator
+_CacheImpl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
 
 
 def announce_compiles(callback) -> None:
@@ -95,7 +95,7 @@ def announce_compiles(callback) -> None:
     event.register("numba:compile", _Listener())
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _folder(game: str) -> Path:
     folder = cache_dir(game)
     prune_stale(folder, game)

@@ -22,8 +22,8 @@ import time
 import numpy as np
 
 from analyzer.core.fileio import write_atomic
-from analyzer.core.tuning import cross_entropy
 from analyzer.core.stats import mean_ci
+from analyzer.core.tuning import cross_entropy
 from analyzer.dingniu.analysis import duplicate
 from analyzer.dingniu.rules import get_rules
 from analyzer.dingniu.sim import TUNED_FILE, policy_vector

@@ -20,11 +20,11 @@ from numba import njit
 
 from analyzer.xianniu.rules import get_rules
 from analyzer.xianniu.sim import logged_hands, policy_arrays, rule_arrays
+from kernels.rng import bounded, states_from_seed
 from kernels.xianniu import game as kg
 from kernels.xianniu.batch import deal_many, play_deals
-from kernels.rng import bounded, states_from_seed
-from kernels.xianniu.tables import KIND_SET
 from kernels.xianniu.sampler import answer_at, count_answers, count_plays, play_at
+from kernels.xianniu.tables import KIND_SET
 
 
 @njit

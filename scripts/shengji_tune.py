@@ -23,8 +23,8 @@ import time
 import numpy as np
 
 from analyzer.core.fileio import write_atomic
-from analyzer.core.tuning import cross_entropy
 from analyzer.core.stats import mean_ci
+from analyzer.core.tuning import cross_entropy
 from analyzer.shengji.rules import get_rules
 from analyzer.shengji.sim import TUNED_FILE
 from analyzer.shengji.tournament import play_duplicate, scores

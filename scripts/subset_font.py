@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from analyzer.report.fonts import FAMILY, FONT_FILE, LICENSE_FILE  # noqa: E402
-from analyzer.report.labels import all_text  # noqa: E402
+from analyzer.report.section import all_text  # noqa: E402
 
 SOURCE = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
 SC_INDEX = 2  # the Simplified Chinese face in the collection

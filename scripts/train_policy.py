@@ -25,8 +25,7 @@ import numpy as np
 
 from analyzer.core.fileio import write_atomic
 from analyzer.xianniu import learned_train as lt
-from analyzer.xianniu.learned import (TEACHER_BUDGET, TEACHER_SAMPLES, WEIGHTS_FILE,
-    generate_parts)
+from analyzer.xianniu.learned import TEACHER_BUDGET, TEACHER_SAMPLES, WEIGHTS_FILE, generate_parts
 from analyzer.xianniu.rules import get_rules
 
 PRESETS = ("lanzhou", "kanniutui")

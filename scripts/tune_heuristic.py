@@ -23,7 +23,8 @@ import numpy as np
 from analyzer.core.fileio import write_atomic
 from analyzer.core.tuning import cross_entropy
 from analyzer.xianniu.tournament import tournament
-from kernels.xianniu.policies import HEURISTIC_DEFAULTS, HEURISTIC_NAMES as NAMES
+from kernels.xianniu.policies import HEURISTIC_DEFAULTS
+from kernels.xianniu.policies import HEURISTIC_NAMES as NAMES
 
 
 def evaluate(vec: np.ndarray, deals: int, rules: str, seed: int) -> tuple[float, float, float]:

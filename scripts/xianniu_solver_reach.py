@@ -27,8 +27,8 @@ from multiprocessing import Pool
 import numpy as np
 
 from analyzer.core.stats import format_percent, proportion_ci
-from analyzer.xianniu.rules import PRESETS
 from analyzer.xianniu.kernel_state import ws_from_state
+from analyzer.xianniu.rules import PRESETS
 from analyzer.xianniu.sim import rule_arrays
 from analyzer.xianniu.solver import late_position, solve, solve_kernel
 from kernels.xianniu import solver as ks

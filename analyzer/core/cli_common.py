@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -54,6 +54,40 @@ def batch_options(n_seats: int, default_hands: int = 100_000):
     ]
 
     return stacked(options)
+
+
+def policy_help(policies: Mapping[str, str], default: str | None = None,
+                what: str = "Policy of every seat") -> str:
+    """The one help text of a game's policy options: ``what``, then every policy the game
+    plays with its line (``policies``: name -> what it is), and the default.
+
+    >>> policy_help({"random": "uniform", "heuristic": "rules of thumb"}, "heuristic")
+    'Policy of every seat: random (uniform), heuristic (rules of thumb) [default: heuristic].'
+    """
+    names = ", ".join(f"{n} ({line})" if line else n for n, line in policies.items())
+    return f"{what}: {names}" + (f" [default: {default}]." if default else ".")
+
+
+def policy_option(policies: Mapping[str, str], default: str, name: str = "--policy",
+                  dest: str = "policy", what: str = "Policy of every seat",
+                  per_seat: int = 0):
+    """A policy option that accepts every policy in ``policies`` (and, when ``per_seat``
+    is a seat count, one name per seat ``A,B,…``); the names are checked before any work."""
+    def check(ctx, param, value):
+        if value is None:
+            return value
+        names = [v.strip().lower() for v in str(value).split(",")]
+        if len(names) not in ((1, per_seat) if per_seat else (1,)):
+            seats = f" or one per seat ({per_seat})" if per_seat else ""
+            raise click.BadParameter(f"give one policy{seats}, got {len(names)}")
+        bad = [n for n in names if n not in policies]
+        if bad:
+            raise click.BadParameter(f"unknown policy {bad[0]!r} (choose from "
+                                     f"{', '.join(policies)})")
+        return ",".join(names)
+
+    return click.option(name, dest, default=default, callback=check, show_default=False,
+                        help=policy_help(policies, default, what))
 
 
 def option_with_alias(name: str, dest: str, alias: str, default: Any, **kwargs):

@@ -39,9 +39,10 @@ def batch_of(game: str) -> ModuleType:
 class RunSpec:
     """Everything that decides a run's numbers.
 
-    The game's batch module provides ``CHUNK_SIZE``, ``AGG_SIZE``, ``check(spec)``,
-    ``meta(spec)``, ``task_counts(spec, states, n)``, ``task_rows(spec, states, n, first)``
-    and ``result(counts, meta)``.
+    The game's batch module provides ``CHUNK_SIZE``, ``AGG_SIZE``, ``OPTIONS`` (its own
+    options and their defaults), ``check(spec)``, ``meta(spec)``, ``task_counts(spec,
+    states, n)``, ``task_rows(spec, states, n, first)`` and ``result(counts, meta)``.
+    ``options`` holds the game's own options (JSON values), its defaults filled in.
     """
 
     game: str
@@ -51,6 +52,7 @@ class RunSpec:
     seed: int = 0
     chunk_size: int = 0  # 0: the game's CHUNK_SIZE
     chunks_per_task: int = 0  # 0: about TASK_HANDS hands a task
+    options: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not isinstance(self.n_hands, int) or isinstance(self.n_hands, bool) \
@@ -60,6 +62,12 @@ class RunSpec:
         if self.seed < 0:
             raise ValueError(f"the seed must be at least 0, got {self.seed}")
         batch = batch_of(self.game)
+        known = getattr(batch, "OPTIONS", {})
+        unknown = sorted(set(self.options) - set(known))
+        if unknown:
+            raise ValueError(f"{self.game} runs take no option {', '.join(unknown)} (its "
+                             f"options: {', '.join(known) or 'none'})")
+        object.__setattr__(self, "options", {**known, **self.options})
         if not self.chunk_size:
             object.__setattr__(self, "chunk_size", batch.CHUNK_SIZE)
         if not self.chunks_per_task:
@@ -81,12 +89,16 @@ class RunSpec:
 
     def signature(self) -> str:
         """A short hash of the spec: checkpoints of other runs are never mixed in."""
-        return hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()[:16]
+        fields = asdict(self)
+        if not fields["options"]:  # as before runs had options: old checkpoints still fit
+            del fields["options"]
+        return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:16]
 
     def meta(self) -> dict:
         """What the result is stamped with: game, rules, policy, seed, hands, chunk size."""
         return {"game": self.game, **batch_of(self.game).meta(self), "seed": self.seed,
-                "hands": self.n_hands, "chunk_size": self.chunk_size}
+                "hands": self.n_hands, "chunk_size": self.chunk_size,
+                **({"options": dict(self.options)} if self.options else {})}
 
 
 def _task_states(spec: RunSpec, task: int) -> np.ndarray:

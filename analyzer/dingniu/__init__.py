@@ -4,5 +4,6 @@ from .engine import State, new_hand, settle
 from .rules import NAVPIL, PRESETS, SEED, STANDARD, TILES, DingniuRules, get_rules
 from .tiles import format_action, format_tiles, parse_hand, parse_tile, parse_tiles
 
-__all__ = ["DingniuRules", "NAVPIL", "PRESETS", "SEED", "STANDARD", "State", "TILES", "format_action", "format_tiles",
+__all__ = ["DingniuRules", "NAVPIL", "PRESETS", "SEED", "STANDARD", "State", "TILES",
+           "format_action", "format_tiles",
            "get_rules", "new_hand", "parse_hand", "parse_tile", "parse_tiles", "settle"]

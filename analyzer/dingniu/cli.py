@@ -6,11 +6,17 @@ from __future__ import annotations
 
 import click
 
-from . import api
 from ..core.batchrun import output_format
-from ..core.cli_common import (JSON_OPTION, batch_options, deals_option, emit_json,
-    interruptible, progress_bar)
+from ..core.cli_common import (
+    JSON_OPTION,
+    batch_options,
+    deals_option,
+    emit_json,
+    interruptible,
+    progress_bar,
+)
 from ..core.fileio import read_json
+from . import api
 from .describe import best_play_lines, odds_lines, replay_lines, solve_line, tournament_lines
 from .rules import ALIASES, PRESETS
 

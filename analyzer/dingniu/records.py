@@ -33,7 +33,8 @@ def action_to_json(seat: int, a: int) -> dict[str, Any]:
     return out
 
 
-def parse_action(entry: Any, where: str, hidden_ok: bool = False) -> tuple[int | None, str, int | None, int]:
+def parse_action(entry: Any, where: str, hidden_ok: bool = False
+                 ) -> tuple[int | None, str, int | None, int]:
     """(seat or None, kind, kind of tile or None, slot) of one record entry; ValueError if bad."""
     if not isinstance(entry, dict):
         raise ValueError(f"{where}: an action is an object such as "

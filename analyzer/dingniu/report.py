@@ -363,6 +363,7 @@ class DingniuSection:
 
     key = KEY
     labels = T
+    options: dict = {}
     outputs = (*TABLES, "dingniu")
 
     def title(self, lang: str) -> str:

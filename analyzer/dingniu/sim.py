@@ -11,10 +11,10 @@ from kernels.dingniu import game as kd
 from kernels.dingniu import pimc as kp
 from kernels.rng import states_from_seed
 
-from .engine import SUAN, State, lay
-from .tiles import KOU
 from ..core.seats import seat_policy_names
+from .engine import SUAN, State, lay
 from .rules import N_KINDS, N_SEATS, DingniuRules, get_rules
+from .tiles import KOU
 
 POLICIES = {"random": kd.RANDOM, "heuristic": kd.HEURISTIC, "tuned": kd.HEURISTIC,
             "pimc": kp.PIMC}

@@ -7,8 +7,16 @@ sections (:mod:`.section`), draws their figures (:mod:`.plots`) and writes the p
 """
 
 from .build import Report, build_report
-from .section import (DEFAULT_HANDS, MIN_HANDS, ReportData, ReportSpec, Section, registered,
-                      run_sections, seed_sequence)
+from .section import (
+                      DEFAULT_HANDS,
+                      MIN_HANDS,
+                      ReportData,
+                      ReportSpec,
+                      Section,
+                      registered,
+                      run_sections,
+                      seed_sequence,
+)
 
 __all__ = ["DEFAULT_HANDS", "MIN_HANDS", "Report", "ReportData", "ReportSpec", "Section",
            "build_report", "registered", "run_sections", "seed_sequence"]

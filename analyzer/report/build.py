@@ -12,14 +12,16 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from .. import __version__
 from ..core.fileio import write_atomic
 from . import plots
-from .labels import t
-from .render import head, to_html, to_markdown
+from .labels import SHARED, t
+from .render import Block, Page, to_html, to_markdown
 from .section import DEFAULT_HANDS, ReportData, ReportSpec, Section, choose, run_sections
 
 
@@ -108,18 +110,33 @@ class Staging:
         self._remove_parents()
 
 
-def build_report(rules: str = "all", hands: int = DEFAULT_HANDS, policy: str = "learned",
-                 seed: int = 0, out: str | os.PathLike[str] = "xianniu-report",
-                 lang: str = "zh", progress: Callable[[str], None] | None = None,
+def head(spec: ReportSpec, sections: list[Section]) -> list[Block]:
+    """The report's opening: title, version, the command that rewrites it, the seeds."""
+    page = Page(SHARED, spec.lang)
+    page.add("h1", page.t("title"))
+    page.p(page.t("generated", version=__version__))
+    page.p(page.t("regenerate"))
+    page.code([spec.command()])
+    keys = page.sep.join(page.t("seed_key", title=s.title(spec.lang), name=s.key)
+                         for s in sections)
+    page.p(page.t("seeds_note", keys=keys))
+    return page.blocks
+
+
+def build_report(hands: int = DEFAULT_HANDS, seed: int = 0,
+                 out: str | os.PathLike[str] = "xianniu-report", lang: str = "zh",
+                 progress: Callable[[str], None] | None = None,
                  sections: Iterable[str | Section] | None = None,
-                 timings: bool = True) -> Report:
+                 timings: bool = True,
+                 options: Mapping[str, Mapping[str, Any]] | None = None) -> Report:
     """Run the report's sections and write its files into the folder ``out``.
 
     ``progress`` hears one line per step (``[3/15] ...``). ``sections`` picks sections by
-    game name (default: every game that has one). ValueError on bad arguments and when
-    ``out`` cannot be written, both before any work is done.
+    game name (default: every game that has one); ``options`` gives sections their own
+    options by key (``{"shengji": {"policy": "pimc"}}``). ValueError on bad arguments and
+    when ``out`` cannot be written, both before any work is done.
     """
-    spec = ReportSpec(rules, hands, policy, seed, lang, timings)
+    spec = ReportSpec(hands, seed, lang, timings, options or {})
     chosen = choose(sections)
     for s in chosen:
         s.check(spec)

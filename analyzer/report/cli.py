@@ -5,15 +5,33 @@ from __future__ import annotations
 import click
 
 
+def parse_sets(values: tuple[str, ...]) -> dict[str, dict[str, str]]:
+    """``--set KEY.NAME=VALUE`` options as ``{KEY: {NAME: VALUE}}``."""
+    out: dict[str, dict[str, str]] = {}
+    for v in values:
+        head, sep, value = v.partition("=")
+        key, dot, name = head.partition(".")
+        if not (sep and dot and key and name and value):
+            raise click.BadParameter(f"{v!r} is not SECTION.OPTION=VALUE (e.g. "
+                                     f"shengji.policy=pimc)", param_hint="--set")
+        out.setdefault(key.strip(), {})[name.strip()] = value.strip()
+    return out
+
+
 @click.command()
-@click.option("--rules", default="all", show_default=True,
-              help="掀牛 rule preset (lanzhou, kanniutui), or all: both side by side.")
+@click.option("--rules", default=None,
+              help="掀牛 rule preset (lanzhou, kanniutui), or all: both side by side "
+                   "[default: all].")
 @click.option("--hands", "n_hands", type=click.IntRange(min=100), default=400_000,
               show_default=True, help="Hands (deals) per analysis; pimc plays one per 1,000.")
-@click.option("--policy", default="learned", show_default=True,
-              help="Policy of every seat for hands, values and 掀 EV (learned, heuristic, "
-                   "heuristic2, random, or A,B,C); the ladder plays its own, and the findings "
-                   "are measured again under heuristic (learned when this is heuristic).")
+@click.option("--policy", default=None,
+              help="掀牛 policy of every seat for hands, values and 掀 EV (learned, heuristic, "
+                   "heuristic2, tuned, tuned2, random, or A,B,C) [default: learned]; the ladder "
+                   "plays its own, and the findings are measured again under a second "
+                   "policy.")
+@click.option("--set", "sets", multiple=True, metavar="SECTION.OPTION=VALUE",
+              help="An option of another game's section, e.g. shengji.policy=pimc "
+                   "(repeatable).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Root seed; each analysis spawns its own from it.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="xianniu-report",
@@ -23,12 +41,18 @@ import click
 @click.option("--timings/--no-timings", default=True, show_default=True,
               help="Time the players per decision (the only figures no seed fixes).")
 @click.option("--quiet", is_flag=True, help="No progress lines.")
-def report(rules: str, n_hands: int, policy: str, seed: int, out_dir: str, lang: str,
-           timings: bool, quiet: bool) -> None:
+def report(rules: str | None, n_hands: int, policy: str | None, sets: tuple[str, ...],
+           seed: int, out_dir: str, lang: str, timings: bool, quiet: bool) -> None:
     """Run the analyses; write report.md, a self-contained report.html, CSVs and PNGs."""
+    from ..games import DEFAULT_GAME
     from . import build_report
 
-    res = build_report(rules, n_hands, policy, seed, out_dir, lang,
+    options = parse_sets(sets)
+    first = options.setdefault(DEFAULT_GAME, {})
+    for name, value in (("rules", rules), ("policy", policy)):
+        if value is not None:
+            first[name] = value
+    res = build_report(n_hands, seed, out_dir, lang,
                        progress=None if quiet else lambda line: click.echo(line, err=True),
-                       timings=timings)
+                       timings=timings, options=options)
     click.echo(str(res.html))

@@ -3,7 +3,7 @@
 The machinery's own words are :data:`TEXT`; each game's section keeps its words in its own
 :class:`Labels` table over :data:`SHARED`. The plots and pages take their text only from
 these tables (numbers and ``xianniu`` commands aside), so the shipped font's glyphs can be
-checked against :func:`all_text`: see ``scripts/subset_font.py`` and
+checked against :func:`analyzer.report.section.all_text`: see ``scripts/subset_font.py`` and
 ``tests/core/test_report.py``.
 """
 
@@ -91,10 +91,3 @@ SHARED = Labels(TEXT)
 def t(key: str, lang: str = "zh", **fields) -> str:
     """The machinery's text ``key`` in ``lang``, its fields filled in."""
     return SHARED(key, lang, **fields)
-
-
-def all_text() -> list[str]:
-    """Every string the report can print: the machinery's and every section's labels."""
-    from .section import registered
-
-    return SHARED.strings() + [s for sec in registered() for s in sec.labels.strings()]

@@ -11,16 +11,12 @@ from __future__ import annotations
 import base64
 import html
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pandas as pd
 
-from .. import __version__
 from . import fonts
-from .labels import SHARED, Labels, t
-
-if TYPE_CHECKING:
-    from .section import ReportSpec, Section
+from .labels import Labels, t
 
 KINDS = ("h1", "h2", "p", "ul", "code", "img", "table", "csv")
 
@@ -75,19 +71,6 @@ class Page:
         self.p(self.t("caption", n=n, seeds=seeds + self.t("seed_from", seed=seed)))
         self.p(self.t("caption_cmd"))
         self.code(commands)
-
-
-def head(spec: ReportSpec, sections: list[Section]) -> list[Block]:
-    """The report's opening: title, version, the command that rewrites it, the seeds."""
-    page = Page(SHARED, spec.lang)
-    page.add("h1", page.t("title"))
-    page.p(page.t("generated", version=__version__))
-    page.p(page.t("regenerate"))
-    page.code([spec.command()])
-    keys = page.sep.join(page.t("seed_key", title=s.title(spec.lang), name=s.key)
-                         for s in sections)
-    page.p(page.t("seeds_note", keys=keys))
-    return page.blocks
 
 
 def _md_cell(v: Any) -> str:
@@ -183,4 +166,4 @@ def to_html(blocks: list[Block], pngs: dict[str, bytes], lang: str) -> str:
             "</head>\n<body>\n" + "\n".join(body) + "\n</body>\n</html>\n")
 
 
-__all__ = ["Block", "Page", "head", "to_html", "to_markdown"]
+__all__ = ["Block", "Page", "to_html", "to_markdown"]

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import time
 import zlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from .labels import LANGS, Labels
+from .labels import LANGS, SHARED, Labels
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -44,6 +44,7 @@ class Section(Protocol):
     key: str  # the game's name: the key of its seeds, unique in the report
     labels: Labels  # its words (over the shared ones), for its pages and the font
     outputs: tuple[str, ...]  # every table and figure name it may write
+    options: dict[str, Any]  # its own options (rules, policy …) and their defaults
 
     def title(self, lang: str) -> str:
         """The section's name, as the page lists it."""
@@ -106,17 +107,16 @@ def choose(sections: Iterable[str | Section] | None = None) -> list[Section]:
 
 @dataclass(frozen=True)
 class ReportSpec:
-    """What decides a report's numbers and words: ``--rules``, ``--hands``, ``--policy``,
-    ``--seed`` and ``--lang``; ``timings`` (off: ``--no-timings``) lets a section time its
-    players, the only figures a seed does not fix. Each section reads what concerns it and
-    checks it."""
+    """What decides a report's numbers and words: ``--hands``, ``--seed``, ``--lang``, and
+    each section's own options (``options[key][name]``, the section's defaults where not
+    given); ``timings`` (off: ``--no-timings``) lets a section time its players, the only
+    figures a seed does not fix. Each section reads what concerns it and checks it."""
 
-    rules: str = "all"
     hands: int = DEFAULT_HANDS
-    policy: str = "learned"
     seed: int = 0
     lang: str = "zh"
     timings: bool = True
+    options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if (not isinstance(self.hands, (int, np.integer)) or isinstance(self.hands, bool)
@@ -126,14 +126,37 @@ class ReportSpec:
             raise ValueError(f"the seed must be an integer of at least 0, got {self.seed!r}")
         if self.lang not in LANGS:
             raise ValueError(f"unknown language {self.lang!r} (choose zh or en)")
-        for section in registered():
+        known = {s.key: s for s in registered()}
+        for key, given in self.options.items():
+            if key not in known:
+                raise ValueError(f"no report section {key!r} takes options (sections: "
+                                 f"{', '.join(known)})")
+            unknown = sorted(set(given) - set(known[key].options))
+            if unknown:
+                raise ValueError(f"the {key} section has no option {', '.join(unknown)} "
+                                 f"(its options: {', '.join(known[key].options) or 'none'})")
+        merged = {k: {**s.options, **self.options.get(k, {})} for k, s in known.items()}
+        object.__setattr__(self, "options", merged)
+        for section in known.values():
             section.check(self)
 
+    def option(self, key: str, name: str) -> Any:
+        """Option ``name`` of section ``key`` (its default if the report was not given it)."""
+        return self.options[key][name]
+
     def command(self) -> str:
-        """The ``xianniu report`` command that writes this report again."""
-        return (f"xianniu report --rules {self.rules} --hands {self.hands} --policy "
-                f"{self.policy} --seed {self.seed} --lang {self.lang}"
-                + ("" if self.timings else " --no-timings"))
+        """The ``xianniu report`` command that writes this report again: the first section's
+        options by their own names (``--rules``, ``--policy``), the others' by ``--set``."""
+        parts = ["xianniu report"]
+        for i, (key, opts) in enumerate(self.options.items()):
+            defaults = next(s.options for s in registered() if s.key == key)
+            for name, value in opts.items():
+                if i == 0:
+                    parts.append(f"--{name} {value}")
+                elif value != defaults[name]:
+                    parts.append(f"--set {key}.{name}={value}")
+        parts.append(f"--hands {self.hands} --seed {self.seed} --lang {self.lang}")
+        return " ".join(parts) + ("" if self.timings else " --no-timings")
 
 
 @dataclass
@@ -164,3 +187,8 @@ def run_sections(spec: ReportSpec, sections: list[Section],
             data.tables[name] = df
     data.elapsed = time.perf_counter() - t0
     return data
+
+
+def all_text() -> list[str]:
+    """Every string the report can print: the machinery's and every section's labels."""
+    return SHARED.strings() + [s for sec in registered() for s in sec.labels.strings()]

@@ -1,9 +1,25 @@
 """郑州双升 (升级 / 拖拉机): rules as data and the pure-Python rule primitives (the oracle)."""
 
-from .bidding import (Declaration, classify_declaration, declarable, overcall_valid,
-                      qualifies_rebel, verify_overcall)
-from .cards import (DECK, NT, TRUMP, Context, context, format_cards, parse_cards, parse_level,
-                    parse_trump, points)
+from .bidding import (
+                      Declaration,
+                      classify_declaration,
+                      declarable,
+                      overcall_valid,
+                      qualifies_rebel,
+                      verify_overcall,
+)
+from .cards import (
+                      DECK,
+                      NT,
+                      TRUMP,
+                      Context,
+                      context,
+                      format_cards,
+                      parse_cards,
+                      parse_level,
+                      parse_trump,
+                      points,
+)
 from .combos import Unit, classify, decompose, follow_ok, legal_follow, matches, verify_follow
 from .rules import CLASSIC, DEFAULT_RULES, PRESETS, ZHENGZHOU, ShengjiRules, get_rules
 from .scoring import Settlement, advance_level, kitty_multiplier, settle

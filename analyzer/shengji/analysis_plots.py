@@ -16,8 +16,19 @@ from ..report import plots
 from ..report.formats import fmt_ci, fmt_n, fmt_pct
 from ..report.render import Block, Page
 from .analysis import PATTERNS
-from .report import BY_LEVEL, LADDERS, ODDS_LEVEL, RULE_NAMES, STUDY_SAMPLES, T, ShengjiData, \
-    command, parts, policy_of, sizes
+from .report import (
+    BY_LEVEL,
+    LADDERS,
+    ODDS_LEVEL,
+    RULE_NAMES,
+    STUDY_SAMPLES,
+    ShengjiData,
+    T,
+    command,
+    parts,
+    policy_of,
+    sizes,
+)
 from .rules import get_rules
 
 COLORS = {"zhengzhou": plots.BLUE, "classic": plots.RED}

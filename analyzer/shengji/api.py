@@ -17,8 +17,18 @@ from typing import Any
 
 from . import bidding, combos, scoring, tricks
 from . import odds as odds_module
-from .cards import (ESUIT_LABELS, RANK_NAMES, Context, as_cards, card_name, context,
-                    format_cards, parse_level, parse_trump, points)
+from .cards import (
+    ESUIT_LABELS,
+    RANK_NAMES,
+    Context,
+    as_cards,
+    card_name,
+    context,
+    format_cards,
+    parse_level,
+    parse_trump,
+    points,
+)
 from .rules import ShengjiRules, get_rules
 
 KITTY_CARDS = 8
@@ -246,7 +256,8 @@ __all__ = ["bury", "classify", "legal", "odds", "overcall", "settle", "should_de
 def replay(record) -> dict[str, Any]:
     """``xianniu shengji replay``: check a game record action by action (ValueError names the
     first illegal action); the hand's actions and, if it ended, its result."""
-    from .records import describe, replay as replay_record, result_of
+    from .records import describe, result_of
+    from .records import replay as replay_record
 
     state = replay_record(record)
     out: dict[str, Any] = {"game": "shengji", "rules": state.rules.name,
@@ -285,7 +296,8 @@ def tournament(policies: str = "heuristic,random", n_deals: int = 20_000,
     attacking per policy, and A − B for levels and attackers' points per deal, with 95% CIs
     (see :mod:`analyzer.shengji.tournament`); ``pimc_samples``: hidden deals a pimc seat
     samples per decision (default 12)."""
-    from .tournament import tournament as run, tournament_dict
+    from .tournament import tournament as run
+    from .tournament import tournament_dict
 
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be an integer ≥ 0, got {seed!r}")

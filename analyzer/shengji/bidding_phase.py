@@ -11,10 +11,29 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from .actions import (BAJIWO_PHASE, BURY, BURY_PHASE, DECLARE, DECLARE_PHASE, KITTY_SIZE,
-                      N_SEATS, PASS, REBEL, REBEL_PHASE, Action)
-from .bidding import (Declaration, classify_declaration, declarable, joker_for_suit,
-                      overcall_valid, qualifies_rebel, trump_from_kitty_card, verify_overcall)
+from .actions import (
+    BAJIWO_PHASE,
+    BURY,
+    BURY_PHASE,
+    DECLARE,
+    DECLARE_PHASE,
+    KITTY_SIZE,
+    N_SEATS,
+    PASS,
+    REBEL,
+    REBEL_PHASE,
+    Action,
+)
+from .bidding import (
+    Declaration,
+    classify_declaration,
+    declarable,
+    joker_for_suit,
+    overcall_valid,
+    qualifies_rebel,
+    trump_from_kitty_card,
+    verify_overcall,
+)
 from .cards import RANK_NAMES, context, format_cards, rank_of
 from .play_phase import start_play
 

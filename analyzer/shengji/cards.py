@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from operator import eq
 
 import numpy as np
@@ -105,7 +105,7 @@ def parse_cards(text: str) -> tuple[int, ...]:
 def check_cards(cards) -> tuple[int, ...]:
     """``cards`` as a sorted multiset; ValueError for a bad face or a third copy."""
     out = tuple(sorted(map(int, cards)))
-    if out and not (0 <= out[0] and out[-1] < N_FACES):
+    if out and not (out[0] >= 0 and out[-1] < N_FACES):
         bad = out[0] if out[0] < 0 else out[-1]
         raise ValueError(f"no card with face number {bad}")
     if any(map(eq, out, out[2:])):  # sorted: a third copy sits two places after the first
@@ -215,7 +215,7 @@ def context(level: int, trump: int, nt_level_joker_tractor: bool = False) -> Con
     return _context(int(level), int(trump), bool(nt_level_joker_tractor))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _context(level: int, trump: int, flag: bool) -> Context:
     return Context(level, trump, flag, *_ladder(level, trump, flag))
 

@@ -8,12 +8,17 @@ import unicodedata
 from typing import Any
 
 import click
-
 from click.core import ParameterSource
 
 from ..core.batchrun import output_format
-from ..core.cli_common import (JSON_OPTION, batch_options, deals_option, emit_json,
-                               interruptible, progress_bar)
+from ..core.cli_common import (
+    JSON_OPTION,
+    batch_options,
+    deals_option,
+    emit_json,
+    interruptible,
+    progress_bar,
+)
 from ..core.fileio import read_json
 from . import api
 from .rules import DEFAULT_RULES, PRESETS

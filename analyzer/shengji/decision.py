@@ -26,13 +26,22 @@ from kernels.shengji import decisions as kd
 from kernels.shengji.bidding import declarable, legal_declarations, shown_cards
 from kernels.shengji.context import new_context
 from kernels.shengji.planes import cards_of, planes_of
-from kernels.shengji.policies import H_BURY_POINTS, H_BURY_VOID, HEURISTIC_DEFAULTS, \
-    default_params
+from kernels.shengji.policies import H_BURY_POINTS, H_BURY_VOID, HEURISTIC_DEFAULTS, default_params
 
 from ..core.stats import Estimate, mean_ci
 from .bidding import CLASS_NAMES, classify_declaration
-from .cards import NT, RANK_NAMES, SUIT_SYMBOLS, as_cards, card_name, context, \
-    format_cards, parse_level, parse_trump, points
+from .cards import (
+    NT,
+    RANK_NAMES,
+    SUIT_SYMBOLS,
+    as_cards,
+    card_name,
+    context,
+    format_cards,
+    parse_level,
+    parse_trump,
+    points,
+)
 from .rules import ShengjiRules, get_rules
 from .sim import POLICIES, rule_arrays
 

@@ -19,15 +19,29 @@ import numpy as np
 from kernels.shengji import decisions as kd
 from kernels.shengji.context import new_context
 from kernels.shengji.planes import cards_of, planes_of
-from kernels.shengji.policies import (KN_KITTY, KN_KITTY_SEAT, KN_PLAYED, KN_SHOWN, KN_VOID,
-                                      new_knowledge)
+from kernels.shengji.policies import (
+    KN_KITTY,
+    KN_KITTY_SEAT,
+    KN_PLAYED,
+    KN_SHOWN,
+    KN_VOID,
+    new_knowledge,
+)
 
 from ..core.stats import proportion_ci
 from . import combos
 from .actions import PLAY_PHASE
 from .cards import RANK_NAMES, TRUMP, format_cards
-from .decision import (DecisionResult, Progress, _cards, _check_run, _pols, _result, _sample,
-                       _trump_name)
+from .decision import (
+    DecisionResult,
+    Progress,
+    _cards,
+    _check_run,
+    _pols,
+    _result,
+    _sample,
+    _trump_name,
+)
 from .records import replay
 from .sim import rule_arrays
 

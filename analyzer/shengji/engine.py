@@ -22,9 +22,26 @@ from dataclasses import dataclass, field
 
 from . import bidding_phase as bp
 from . import play_phase as pp
-from .actions import (ACTION_KINDS, BAJIWO_PHASE, BURY, BURY_PHASE, DECLARE, DECLARE_PHASE,
-                      DONE, HAND_SIZE, KITTY_SIZE, N_SEATS, PASS, PLAY, PLAY_PHASE, REBEL,
-                      REBEL_PHASE, Action, HandResult, Trick)
+from .actions import (
+    ACTION_KINDS,
+    BAJIWO_PHASE,
+    BURY,
+    BURY_PHASE,
+    DECLARE,
+    DECLARE_PHASE,
+    DONE,
+    HAND_SIZE,
+    KITTY_SIZE,
+    N_SEATS,
+    PASS,
+    PLAY,
+    PLAY_PHASE,
+    REBEL,
+    REBEL_PHASE,
+    Action,
+    HandResult,
+    Trick,
+)
 from .bidding import Declaration
 from .cards import DECK, Context, as_cards, context, format_cards, parse_level, parse_trump
 from .rules import ShengjiRules, get_rules

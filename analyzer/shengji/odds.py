@@ -16,18 +16,18 @@ cards), with the other cards filled in by one binomial coefficient.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from itertools import product
 from math import comb, prod
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 from ..core.stats import mean_ci_from_sums, proportion_ci
 from .bidding import declarable, joker_for_suit
-from .cards import (BIG_JOKER, N_FACES, NT, SMALL_JOKER, SUIT_LETTERS, context,
-                    face, points)
+from .cards import BIG_JOKER, N_FACES, NT, SMALL_JOKER, SUIT_LETTERS, context, face, points
 from .rules import ShengjiRules
 
 N_CARDS = 108  # two decks
@@ -140,7 +140,7 @@ def points_distribution(hand: int = HAND) -> dict[int, Fraction]:
     return dict(_points_distribution(hand))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _points_distribution(hand: int) -> tuple[tuple[int, Fraction], ...]:
     counts = count_by_statistic(lambda f: int(FACE_POINTS[f]) // 5, hand)
     total = n_hands(hand)
@@ -161,7 +161,7 @@ def trump_length_distribution(level: int, trump: int, hand: int = HAND) -> dict[
     return dict(_trump_length_distribution(level, trump, hand))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _trump_length_distribution(level: int, trump: int, hand: int
                                ) -> tuple[tuple[int, Fraction], ...]:
     ctx = context(level, trump)

@@ -32,7 +32,8 @@ def _mean(total, total_sq, n) -> dict:
 
 def _band_labels() -> list[str]:
     """Labels of the level-change bins: banker +1 … , turnover, attackers +1 …"""
-    out = [f"banker +{k}" for k in range(1, tally.BANKER_GAINS)] + [f"banker +{tally.BANKER_GAINS}+"]
+    out = [f"banker +{k}" for k in range(1, tally.BANKER_GAINS)]
+    out.append(f"banker +{tally.BANKER_GAINS}+")
     out += ["turnover (attackers +0)"]
     out += [f"attackers +{g}" for g in range(1, tally.ATTACKER_GAINS - 1)]
     return out + [f"attackers +{tally.ATTACKER_GAINS - 1}+"]
@@ -97,7 +98,8 @@ def _seat_stats(c: np.ndarray) -> list[dict[str, Any]]:
         out.append({
             "seat": seat, "p_banks": _p(banks, n),
             "p_holds_given_banks": _p(c[b + tally.SE_HOLDS], banks),
-            "attacker_points_given_banks": _mean(c[b + tally.SE_PTS], c[b + tally.SE_PTS_SQ], banks),
+            "attacker_points_given_banks": _mean(c[b + tally.SE_PTS], c[b + tally.SE_PTS_SQ],
+                                                 banks),
             "p_rebel": _p(c[b + tally.SE_REBEL], n),
             "p_takes_kitty": _p(c[b + tally.SE_TAKER], n),
             "p_last_burier": _p(c[b + tally.SE_LAST_BURIER], n)})

@@ -15,8 +15,13 @@ from typing import TYPE_CHECKING
 from .actions import DONE, N_SEATS, PLAY, PLAY_PHASE, Action, HandResult, Trick
 from .cards import ESUIT_LABELS, TRUMP, Context, format_cards
 from .combos import decompose, follow_ok, legal_follow, pair_faces, verify_follow
-from .scoring import (advance_level, kitty_basis_cards, settle, throw_penalty_to_attackers,
-                      wins_match)
+from .scoring import (
+    advance_level,
+    kitty_basis_cards,
+    settle,
+    throw_penalty_to_attackers,
+    wins_match,
+)
 from .tricks import check_throw, trick_points, trick_winner, verify_lead
 
 if TYPE_CHECKING:

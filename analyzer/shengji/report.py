@@ -272,10 +272,8 @@ QUICK = sizes(MIN_HANDS)
 
 
 def policy_of(spec: ReportSpec) -> str:
-    """The policy of every seat: ``--policy`` when it names one 双升 kernel policy (random or
-    heuristic), else the heuristic (``--policy`` may name 掀牛's three seats)."""
-    p = str(spec.policy).strip().lower()
-    return p if p in KERNEL_POLICIES else "heuristic"
+    """The policy of every seat (the section's ``policy`` option: random or heuristic)."""
+    return str(spec.option(KEY, "policy")).strip().lower()
 
 
 def seeds(spec: ReportSpec, root: np.random.SeedSequence | None = None) -> dict[str, int]:
@@ -446,13 +444,17 @@ class ShengjiSection:
 
     key = KEY
     labels = T
+    options = {"policy": "heuristic"}
     outputs = (*TABLES, *FIGURES)
 
     def title(self, lang: str) -> str:
         return T("sec_shengji", lang)
 
     def check(self, spec: ReportSpec) -> None:
-        pass  # --rules concerns 掀牛; 双升 plays both its presets; --policy: policy_of
+        p = str(spec.option(KEY, "policy")).strip().lower()
+        if p not in KERNEL_POLICIES:
+            raise ValueError(f"the 双升 section plays one kernel policy at every seat "
+                             f"({', '.join(KERNEL_POLICIES)}), not {p!r}")
 
     def steps(self, spec: ReportSpec) -> int:
         return 1

@@ -20,8 +20,12 @@ from kernels.shengji import deal as kd
 from kernels.shengji.deal import DEAL_AGG_SIZE, deal_chunks
 from kernels.shengji.hand import N_RESULT, play_chunks
 from kernels.shengji.params import param_vector
-from kernels.shengji.policies import (HEURISTIC_DEFAULTS, HEURISTIC_NAMES,
-                                      POLICY_HEURISTIC, POLICY_NAMES)
+from kernels.shengji.policies import (
+    HEURISTIC_DEFAULTS,
+    HEURISTIC_NAMES,
+    POLICY_HEURISTIC,
+    POLICY_NAMES,
+)
 from kernels.shengji.whole import N_WHOLE, whole_chunks
 
 from .cards import NT, parse_level, parse_trump

@@ -15,13 +15,13 @@ from collections import Counter
 from .cards import TRUMP, Context, as_cards, points
 from .combos import (
     Unit,
-    run_tops,
     best_split,
     decompose,
     effective_suit,
     lead_format,
     pair_faces,
     pair_ladder,
+    run_tops,
 )
 from .rules import ShengjiRules
 

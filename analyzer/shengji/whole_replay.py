@@ -5,7 +5,8 @@ engine: the differential check of bidding, the bury, 扒雞窩, the play and the
 starts the engine from the same deal (and the same redeal, kitty-card draw and first seats),
 applies each logged action — every one must be legal there, and where the engine lists the
 choices (造反, declaring, 扒雞窩) their number and, for declarations, the set must equal the
-kernel's — and compares the outcome. It returns None when the hand agrees, else the first difference in words.
+kernel's — and compares the outcome. It returns None when the hand agrees, else the first
+difference in words.
 """
 
 from __future__ import annotations

@@ -30,6 +30,7 @@ import numpy as np
 from kernels.rng import states_for_chunks
 from kernels.xianniu import advise as ka
 
+from ..core.stats import Z95, Estimate, mean_ci
 from .cards import FIVE, NINE, cards_of, format_cards
 from .defaults import ADVICE_POLICY
 from .engine import ACTION_KINDS, PLAY, QIANGCI, Action, State
@@ -38,7 +39,6 @@ from .records import action_to_json, record_of, replay, start_of
 from .sim import POLICIES as _ALL_POLICIES
 from .sim import rule_arrays
 from .tuned import TUNED, seat_arrays
-from ..core.stats import Z95, Estimate, mean_ci
 
 POLICIES = tuple(p for p in (*_ALL_POLICIES, *TUNED) if p != "random")  # play-out policies
 DEFAULT_POLICY = ADVICE_POLICY

@@ -15,13 +15,14 @@ import pandas as pd
 from kernels.xianniu import batch as kb
 from kernels.xianniu.game import END_NAMES
 
-from .cards import N_SEATS
 from ..core.stats import mean_ci_from_sums, proportion_ci
+from .cards import N_SEATS
 
 
 @dataclass
 class Aggregate:
-    """Counts and sums over hands (layout ``kernels.xianniu.batch.AGG_*``) and what produced them."""
+    """Counts and sums over hands (layout ``kernels.xianniu.batch.AGG_*``) and what produced
+    them."""
 
     counts: np.ndarray = field(default_factory=lambda: np.zeros(kb.AGG_SIZE, dtype=np.int64))
     meta: dict[str, Any] = field(default_factory=dict)

@@ -15,13 +15,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from kernels.xianniu import experiments as kx
 from kernels.rng import states_from_seed
+from kernels.xianniu import experiments as kx
 
+from ..core.stats import Z95, mean_ci_from_sums, proportion_ci
 from .cards import RANKS
 from .rules import Rules, get_rules
 from .sim import policy_arrays, policy_names, rule_arrays
-from ..core.stats import Z95, mean_ci_from_sums, proportion_ci
 
 PATTERN_NAMES = ["niu 牛", "xi 喜", "K 天"] + [f"liang {r} 亮子" for r in RANKS]
 

@@ -14,9 +14,9 @@ from typing import Any
 import numba
 import numpy as np
 
+from kernels.rng import states_from_seed
 from kernels.xianniu import game as kg
 from kernels.xianniu.batch import deal_chunks, play_chunks
-from kernels.rng import states_from_seed
 
 from ..core.bench import cold_and_warm, rates_all_and_one
 from .reference_sim import random_hands
@@ -89,7 +89,8 @@ def format_bench(b: dict[str, Any]) -> str:
         f"{b['speedup_all_threads']:,.0f}x on all threads",
     ]
     if "cold_first_call_s" in b:
-        lines.append(f"first call (import + 1,000 hands): cold cache {b['cold_first_call_s']:.2f} s, "
+        lines.append(f"first call (import + 1,000 hands): cold cache "
+                     f"{b['cold_first_call_s']:.2f} s, "
                      f"warm cache {b['warm_first_call_s']:.2f} s")
     return "\n".join(lines)
 

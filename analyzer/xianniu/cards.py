@@ -111,7 +111,8 @@ def parse_card(text: str) -> int:
 
 def _card_of_match(m: re.Match[str]) -> int:
     suit = m.group(2)
-    return card(_RANK_OF_TOKEN[m.group(1).upper()], _SUIT_OF_TOKEN[suit.lower() if suit.isascii() else suit])
+    return card(_RANK_OF_TOKEN[m.group(1).upper()],
+                _SUIT_OF_TOKEN[suit.lower() if suit.isascii() else suit])
 
 
 def _why_not_a_card(t: str) -> str:
@@ -119,7 +120,8 @@ def _why_not_a_card(t: str) -> str:
         return f"unknown card {t!r}: this game has no 4s"
     if t.lower() in ("joker", "jk", "bj", "rj", "大王", "小王") or "王" in t:
         return f"unknown card {t!r}: this game has no jokers"
-    return f"unknown card {t!r} (expected a rank A 2 3 5 6 7 8 9 10 J Q K and a suit ♠♥♣♦ or s h c d)"
+    return (f"unknown card {t!r} (expected a rank A 2 3 5 6 7 8 9 10 J Q K and a suit ♠♥♣♦ "
+            f"or s h c d)")
 
 
 def parse_cards(text: str) -> list[int]:

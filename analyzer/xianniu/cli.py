@@ -8,15 +8,30 @@ from __future__ import annotations
 
 import click
 
-from . import api
-from .defaults import ADVICE_CHOICES, ADVICE_POLICY
 from ..core.batchrun import output_format
-from ..core.cli_common import (JSON_OPTION, batch_options, deals_option, emit_json,
-    interruptible, option_with_alias, progress_bar)
+from ..core.cli_common import (
+    JSON_OPTION,
+    batch_options,
+    deals_option,
+    emit_json,
+    interruptible,
+    option_with_alias,
+    progress_bar,
+)
 from ..core.fileio import read_json
 from ..core.tournament import tournament_lines
-from .describe import (classify_line, decision_lines, odds_lines, replay_lines,
-                       settlement_json, settlement_lines, solve_line, stats_lines)
+from . import api
+from .defaults import ADVICE_CHOICES, ADVICE_POLICY
+from .describe import (
+    classify_line,
+    decision_lines,
+    odds_lines,
+    replay_lines,
+    settlement_json,
+    settlement_lines,
+    solve_line,
+    stats_lines,
+)
 from .rules import DEFAULT_RULES, PRESETS
 
 RULES_OPTION = click.option("--rules", "rules", type=click.Choice(sorted(PRESETS)),

@@ -7,11 +7,26 @@ most one kind, so ``classify`` is a function of the cards and the preset.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations, product
 
-from .cards import (ACE, EIGHT, FIVE, KING, N_RANKS, NINE, TEN, THREE, TWO, bit, cards_of, count,
-    format_cards, rank_counts, rank_mask)
+from .cards import (
+    ACE,
+    EIGHT,
+    FIVE,
+    KING,
+    N_RANKS,
+    NINE,
+    TEN,
+    THREE,
+    TWO,
+    bit,
+    cards_of,
+    count,
+    format_cards,
+    rank_counts,
+    rank_mask,
+)
 from .rules import Rules
 
 SET = "set"  # 单张 / 对子 / 三张 / 亮子: 1-4 cards of one rank
@@ -146,9 +161,9 @@ def _why_no_play(mask: int, rules: Rules) -> str:
     counts = rank_counts(mask)
     sp = {r for r in range(N_RANKS) if counts[r]}
     hint = ""
-    if sp == {ACE, TWO, THREE} and len(set(counts[r] for r in sp)) == 1:
+    if sp == {ACE, TWO, THREE} and len({counts[r] for r in sp}) == 1:
         hint = f": {rules.name} allows at most {rules.fish_max_k} 鱼 (fish) units"
-    elif sp == {EIGHT, TEN, KING} and len(set(counts[r] for r in sp)) == 1:
+    elif sp == {EIGHT, TEN, KING} and len({counts[r] for r in sp}) == 1:
         hint = f": {rules.name} allows at most {rules.bai_max_k} 摆 (bai) units"
     elif sp == {EIGHT, TEN, KING} and counts[EIGHT] == counts[TEN] == 1 and not rules.k_bai:
         hint = f": K-摆 (KK+10+8) is not a play under {rules.name}"
@@ -178,7 +193,7 @@ def beats(top: Play, challenger: Play, rules: Rules) -> bool:
     return False
 
 
-@lru_cache(maxsize=None)
+@cache
 def _subsets(mask: int, k: int) -> tuple[int, ...]:
     # few distinct arguments (a rank's cards), asked for at every listing: keep them
     return tuple(sum(bit(c) for c in combo) for combo in combinations(cards_of(mask), k))
@@ -234,7 +249,8 @@ def plays_in(hand: int, rules: Rules, max_size: int = 16) -> list[Play]:
 
 def answers_to(hand: int, top: Play, rules: Rules) -> list[Play]:
     """Every play in ``hand`` that beats ``top`` (有吃必吃: one of them must be played)."""
-    return [p for p in plays_in(hand, rules, top.size) if p.size == top.size and beats(top, p, rules)]
+    return [p for p in plays_in(hand, rules, top.size)
+            if p.size == top.size and beats(top, p, rules)]
 
 
 def qiangci_plays(hand: int, rules: Rules) -> list[Play]:

@@ -6,8 +6,23 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .cards import (ACE, EIGHT, FIVE, FULL_DECK, HAND_SIZE, KING, N_RANKS, NINE, TEN, THREE, TWO,
-    cards_of, count, format_cards, rank_mask)
+from .cards import (
+    ACE,
+    EIGHT,
+    FIVE,
+    FULL_DECK,
+    HAND_SIZE,
+    KING,
+    N_RANKS,
+    NINE,
+    TEN,
+    THREE,
+    TWO,
+    cards_of,
+    count,
+    format_cards,
+    rank_mask,
+)
 from .engine import new_hand
 from .rules import Rules, get_rules
 from .sim import RESULT_COLUMNS, LoggedHand, logged_hands

@@ -16,9 +16,10 @@ import numba
 import numpy as np
 import pandas as pd
 
-from kernels.xianniu import decisions as kd
 from kernels.rng import states_for_chunks
+from kernels.xianniu import decisions as kd
 
+from ..core.stats import Estimate, mean_ci, proportion_ci
 from .cards import format_cards, parse_hand
 from .defaults import ADVICE_CHOICES, ADVICE_POLICY
 from .kernel_state import ws_from_state
@@ -26,7 +27,6 @@ from .records import replay
 from .rules import Rules, get_rules
 from .sim import rule_arrays
 from .tuned import seat_arrays
-from ..core.stats import Estimate, mean_ci, proportion_ci
 
 PER_CHUNK = 128
 

@@ -9,8 +9,23 @@ from __future__ import annotations
 
 from ..core.stats import format_estimate, format_percent
 from .cards import KING, RANKS, format_cards
-from .combos import (BAI, BAI_LIANG, EIGHT_PAIRS, FISH, FISH_LIANG, K_BAI, KIND_NAMES_ZH,
-    LONG_FENG, NIU, SET, XI, XI_BAO_LIANG, Play, classify, strength)
+from .combos import (
+    BAI,
+    BAI_LIANG,
+    EIGHT_PAIRS,
+    FISH,
+    FISH_LIANG,
+    K_BAI,
+    KIND_NAMES_ZH,
+    LONG_FENG,
+    NIU,
+    SET,
+    XI,
+    XI_BAO_LIANG,
+    Play,
+    classify,
+    strength,
+)
 from .engine import DISCARD, KOU, PASS, PLAY, TIGHTEN, XIAN, Action, State
 from .rules import Rules
 from .scoring import REASONS_EN, Settlement

@@ -20,8 +20,17 @@ import pandas as pd
 
 from kernels.rng import states_for_chunks
 from kernels.xianniu.distill import META_COLS, teacher_hands
-from kernels.xianniu.policies import (LEARNED_ACT, LEARNED_STATE, LEARNED_W, N_LEARNED_WEIGHTS,
-    PIMC_BUDGET, PIMC_ROLLOUT, PIMC_SAMPLES, POLICY_DEFAULTS, POLICY_HEURISTIC2)
+from kernels.xianniu.policies import (
+    LEARNED_ACT,
+    LEARNED_STATE,
+    LEARNED_W,
+    N_LEARNED_WEIGHTS,
+    PIMC_BUDGET,
+    PIMC_ROLLOUT,
+    PIMC_SAMPLES,
+    POLICY_DEFAULTS,
+    POLICY_HEURISTIC2,
+)
 
 from ..core.fileio import write_atomic
 from .rules import get_rules

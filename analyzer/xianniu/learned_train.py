@@ -40,7 +40,7 @@ class Data:
     psi: np.ndarray  # [C, N_ACT]
     value: np.ndarray  # [C] teacher's mean points
 
-    def subset(self, keep: np.ndarray) -> "Data":
+    def subset(self, keep: np.ndarray) -> Data:
         """The decisions where ``keep`` is True, with their candidates."""
         idx = np.flatnonzero(keep)
         n = np.diff(self.start)[idx]

@@ -13,12 +13,12 @@ from typing import Any
 
 import numpy as np
 
-from kernels.xianniu.batch import FEATURES, deal_features
 from kernels.rng import states_from_seed
+from kernels.xianniu.batch import FEATURES, deal_features
 
+from ..core.stats import proportion_ci
 from .rules import Rules, get_rules
 from .sim import rule_arrays
-from ..core.stats import proportion_ci
 
 HAND, DECK = 16, 48
 _ALL = comb(DECK, HAND)

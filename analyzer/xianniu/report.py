@@ -26,8 +26,15 @@ from .analysis import PATTERN_NAMES, banker_advantage, pattern_values, xian_ev
 from .cards import RANKS
 from .odds import odds
 from .report_formats import tidy_summary
-from .report_ladder import (MATCHES, PIMC_SHARE, RUNGS, play_rungs, rung_commands,
-    time_policies, timing_sizes)
+from .report_ladder import (
+    MATCHES,
+    PIMC_SHARE,
+    RUNGS,
+    play_rungs,
+    rung_commands,
+    time_policies,
+    timing_sizes,
+)
 from .report_ladder import TEXT as LADDER_TEXT
 from .report_sensitivity import TEXT as SENSITIVITY_TEXT
 from .report_sensitivity import other_policy, run_other, sensitivity_table
@@ -240,7 +247,7 @@ class Plan:
 
     @property
     def presets(self) -> tuple[str, ...]:
-        return PRESET_ORDER if self.spec.rules == "all" else (self.spec.rules,)
+        return PRESET_ORDER if self.spec.option(KEY, "rules") == "all" else (self.spec.option(KEY, "rules"),)
 
     @property
     def pimc_deals(self) -> int:
@@ -258,7 +265,7 @@ class Plan:
         if what in RUNGS:
             return rung_commands(what, self.n(what), preset, self.seed_for(what, preset))
         if what == "sensitivity":
-            return [self.command(a, preset, other_policy(self.spec.policy)) for a in REPEATED]
+            return [self.command(a, preset, other_policy(self.spec.option(KEY, "policy"))) for a in REPEATED]
         return [self.command(what, preset)]
 
     def seed_for(self, analysis: str, preset: str) -> int:
@@ -270,7 +277,7 @@ class Plan:
         or ``banker`` for the banker's share of ``play``), under ``policy`` (default
         ``--policy``)."""
         a = "play" if what == "banker" else what
-        n, s, p = self.n(a), self.seed_for(a, preset), policy or self.spec.policy
+        n, s, p = self.n(a), self.seed_for(a, preset), policy or self.spec.option(KEY, "policy")
         return {
             "odds": f"xianniu odds --rules {preset} --deals {n} --seed {s}",
             "play": f"xianniu simulate --hands {n} --rules {preset} --policy {p} --seed {s} "
@@ -317,7 +324,7 @@ def _odds(plan: Plan, preset: str, meta: dict) -> dict[str, pd.DataFrame]:
 
 def _play(plan: Plan, preset: str, meta: dict) -> dict[str, pd.DataFrame]:
     seed = plan.seed_for("play", preset)
-    agg = simulate_aggregate(plan.n("play"), preset, plan.spec.policy, seed)
+    agg = simulate_aggregate(plan.n("play"), preset, plan.spec.option(KEY, "policy"), seed)
     meta["banker"] = banker_advantage(agg.summary())["banker_mean_points"]
     df = tidy_summary(agg)
     cap = df["statistic"].str.startswith("p_captured_")
@@ -329,24 +336,24 @@ def _play(plan: Plan, preset: str, meta: dict) -> dict[str, pd.DataFrame]:
 
 def _values(plan: Plan, preset: str, meta: dict) -> dict[str, pd.DataFrame]:
     seed = plan.seed_for("values", preset)
-    df = pattern_values(plan.n("values"), preset, plan.spec.policy, seed)
+    df = pattern_values(plan.n("values"), preset, plan.spec.option(KEY, "policy"), seed)
     k_rows = [_ci_row(e, rules=preset, k_count=k) for k, e in enumerate(df.attrs["k_count"])]
     df = df.drop(columns="pattern")
     df.insert(0, "pattern", PATTERN_IDS)
     df.insert(0, "rules", preset)
-    df["policy"], df["seed"] = plan.spec.policy, seed
+    df["policy"], df["seed"] = plan.spec.option(KEY, "policy"), seed
     k = pd.DataFrame(k_rows)
-    k["policy"], k["seed"] = plan.spec.policy, seed
+    k["policy"], k["seed"] = plan.spec.option(KEY, "policy"), seed
     return {"values": df, "k_count": k}
 
 
 def _xian(plan: Plan, preset: str, meta: dict) -> dict[str, pd.DataFrame]:
     seed = plan.seed_for("xian", preset)
-    df = xian_ev(plan.n("xian"), preset, plan.spec.policy, seed)
+    df = xian_ev(plan.n("xian"), preset, plan.spec.option(KEY, "policy"), seed)
     meta["xian_overall"] = df.attrs["overall"]
     meta["xian_positions"] = df.attrs["positions"]
     df.insert(0, "rules", preset)
-    df["policy"], df["seed"] = plan.spec.policy, seed
+    df["policy"], df["seed"] = plan.spec.option(KEY, "policy"), seed
     return {"xian_ev": df}
 
 
@@ -357,7 +364,7 @@ def _ladder(plan: Plan, preset: str, which: str, meta: dict) -> dict[str, pd.Dat
 
 def _sensitivity(plan: Plan, preset: str, meta: dict) -> dict[str, pd.DataFrame]:
     seeds = {a: plan.seed_for(a, preset) for a in REPEATED}
-    return run_other(plan.n("values"), preset, other_policy(plan.spec.policy), seeds,
+    return run_other(plan.n("values"), preset, other_policy(plan.spec.option(KEY, "policy")), seeds,
                      PATTERN_IDS)
 
 
@@ -482,8 +489,8 @@ def run_analyses(plan: Plan, step: Callable[[str], None]) -> XianniuData:
     tables.update({k: pd.concat(v, ignore_index=True) for k, v in parts.items()})
     if len(plan.presets) == len(PRESET_ORDER):
         tables["compare"] = compare_table(plan, tables, meta)
-    tables["sensitivity"] = sensitivity_table(tables, meta, plan.presets, plan.spec.policy,
-                                              other_policy(plan.spec.policy))
+    tables["sensitivity"] = sensitivity_table(tables, meta, plan.presets, plan.spec.option(KEY, "policy"),
+                                              other_policy(plan.spec.option(KEY, "policy")))
     return XianniuData(plan, tables, meta)
 
 
@@ -492,6 +499,7 @@ class XianniuSection:
 
     key = KEY
     labels = T
+    options = {"rules": "all", "policy": "learned"}
     outputs = ("rules", "odds", "outcomes", "captured", "values", "k_count", "xian_ev",
                "ladder", "compare", "banker", "timing", "sensitivity", "sensitivity_other",
                "xian_ev_other")
@@ -500,10 +508,10 @@ class XianniuSection:
         return T("game", lang)
 
     def check(self, spec: ReportSpec) -> None:
-        if spec.rules not in RULE_CHOICES:
-            raise ValueError(f"unknown rules {spec.rules!r} (choose from "
+        if spec.option(KEY, "rules") not in RULE_CHOICES:
+            raise ValueError(f"unknown rules {spec.option(KEY, 'rules')!r} (choose from "
                              f"{', '.join(RULE_CHOICES)})")
-        if any(POLICIES[p] == POLICIES["pimc"] for p in policy_names(spec.policy)):
+        if any(POLICIES[p] == POLICIES["pimc"] for p in policy_names(spec.option(KEY, "policy"))):
             raise ValueError("the report's hands, values and 掀 EV play kernel policies "
                              "(learned, heuristic, heuristic2, random); pimc and pimc2 play "
                              "in the policy ladder")

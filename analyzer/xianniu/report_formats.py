@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .aggregate import Aggregate
 from ..core.stats import proportion_ci
+from .aggregate import Aggregate
 
 
 def tidy_summary(agg: Aggregate) -> pd.DataFrame:

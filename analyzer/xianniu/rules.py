@@ -40,7 +40,8 @@ class Rules:
     tighten_min_table: int  # 紧牌 may be called when the table holds at least this many
     tighten_lead_holder_discards: bool  # the caller of 紧牌 discards too
     ci_unit_drops_liang: bool  # a 刺 winner's unit is 刺+牛+喜 (no 亮)
-    bao_ci_doubles: bool  # 刺 after 掀: last 掀er pays double (True) or covers the other loser (False)
+    # 刺 after 掀: the last 掀er pays double (True) or covers the other loser (False)
+    bao_ci_doubles: bool
     xian_needs_target_gou: bool  # 掀 points are paid only to a 够 target
     kkk_k108_liang: bool  # KKK and K+10+8 captured by one player count as a 亮
     table_cap: int = 16

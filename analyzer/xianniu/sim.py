@@ -14,14 +14,25 @@ import numba
 import numpy as np
 import pandas as pd
 
+from kernels.rng import states_from_seed
 from kernels.xianniu import batch as kb
 from kernels.xianniu import game as kg
-from kernels.xianniu.batch import deal_many, play_chunks, play_logged
-from kernels.rng import states_from_seed
-from kernels.xianniu.policies import (LEARNED_W, N_HEURISTIC, PIMC_BUDGET, PIMC_ROLLOUT,
-    PIMC_SAMPLES, POLICY_DEFAULTS, POLICY_HEURISTIC2, POLICY_LEARNED, POLICY_NAMES, POLICY_PIMC)
 from kernels.xianniu import tables as kt
+from kernels.xianniu.batch import deal_many, play_chunks, play_logged
+from kernels.xianniu.policies import (
+    LEARNED_W,
+    N_HEURISTIC,
+    PIMC_BUDGET,
+    PIMC_ROLLOUT,
+    PIMC_SAMPLES,
+    POLICY_DEFAULTS,
+    POLICY_HEURISTIC2,
+    POLICY_LEARNED,
+    POLICY_NAMES,
+    POLICY_PIMC,
+)
 
+from ..core.seats import seat_policy_names
 from .aggregate import Aggregate
 from .cards import N_SEATS, format_cards
 from .engine import ACTION_KINDS, Action
@@ -29,13 +40,12 @@ from .learned import learned_weights
 from .records import FORMAT as RECORD_FORMAT
 from .records import VERSION as RECORD_VERSION
 from .records import make_record
-from ..core.seats import seat_policy_names
 from .rules import Rules, get_rules
 
 POLICIES = {name: i for i, name in enumerate(POLICY_NAMES)}
 # pimc variants: the kernel's pimc with other parameters (entry index: value)
 PIMC_VARIANTS = {"pimc2": {PIMC_ROLLOUT: POLICY_HEURISTIC2, PIMC_BUDGET: 512}}
-POLICIES.update({name: POLICY_PIMC for name in PIMC_VARIANTS})
+POLICIES.update(dict.fromkeys(PIMC_VARIANTS, POLICY_PIMC))
 CHUNK_SIZE = 2048  # hands per chunk and per random stream; fixed so results ignore threads
 
 RESULT_COLUMNS = ["banker", "captured0", "captured1", "captured2", "points0", "points1", "points2",
@@ -245,8 +255,8 @@ def simulate_aggregate(n_hands: int, rules: str | Rules | None = None,
                             out[a:b])
         if progress is not None:
             progress(hands_here)
-    meta = dict(rules=r.name, policy=_policy_label(policies), seed=seed, hands=n_hands,
-                engine="kernels", chunk_size=chunk_size)
+    meta = {"rules": r.name, "policy": _policy_label(policies), "seed": seed, "hands": n_hands,
+                "engine": "kernels", "chunk_size": chunk_size}
     return Aggregate(out.sum(axis=0), meta)
 
 

@@ -24,8 +24,17 @@ import numpy as np
 
 from .cards import KING, bit, cards_of, count, rank_counts
 from .combos import BAI, EIGHT_PAIRS, NIU, SET, XI, XI_BAO_LIANG, Play
-from .engine import (ACTION_KINDS, DISCARD, DISCARD_PHASE, KOU, QIANGCI, TIGHTEN, Action, State,
-                     new_hand)
+from .engine import (
+    ACTION_KINDS,
+    DISCARD,
+    DISCARD_PHASE,
+    KOU,
+    QIANGCI,
+    TIGHTEN,
+    Action,
+    State,
+    new_hand,
+)
 
 
 class Solution(NamedTuple):

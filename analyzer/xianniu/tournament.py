@@ -15,18 +15,25 @@ from typing import Any
 import numba
 import numpy as np
 
-from kernels.xianniu.batch import duplicate_chunks
-from kernels.xianniu.policies import (HEURISTIC_DEFAULTS, HEURISTIC_NAMES, LEARNED_W,
-    N_HEURISTIC, PIMC_SAMPLES, POLICY_DEFAULTS)
 from kernels.rng import states_from_seed
+from kernels.xianniu.batch import duplicate_chunks
+from kernels.xianniu.policies import (
+    HEURISTIC_DEFAULTS,
+    HEURISTIC_NAMES,
+    LEARNED_W,
+    N_HEURISTIC,
+    PIMC_SAMPLES,
+    POLICY_DEFAULTS,
+)
 
-from .cards import N_SEATS
 from ..core.fileio import read_json
-from .rules import Rules, get_rules
+from ..core.tournament import TournamentResult
+from .cards import N_SEATS
 from .learned import learned_weights
+from .rules import Rules, get_rules
 from .sim import PIMC_VARIANTS, POLICIES, rule_arrays
 from .tuned import TUNED, tuned_vector
-from ..core.tournament import TournamentResult
+
 
 def load_heuristic_params(path: str) -> np.ndarray:
     """A heuristic parameter vector from JSON: a tuning result (its ``tuned`` entry), an

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from kernels.rng import states_from_seed
 from kernels.xianniu import game as kg
 from kernels.xianniu.pimc import pimc_pick
 from kernels.xianniu.policies import POLICY_PIMC
-from kernels.rng import states_from_seed
 
 from .cards import FULL_DECK, N_SEATS, cards_of, count
 from .engine import ACTION_KINDS, Action, State

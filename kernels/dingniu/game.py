@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..rng import bounded, next_u64, seed_state
 from ..parallel import for_each_chunk
+from ..rng import bounded, next_u64, seed_state
 
 N_SEATS, N_KINDS, N_TILES = 4, 13, 24
 LEAD, KOU = 0, 7
@@ -221,7 +221,8 @@ def apply(state, tiles, params, a, acts):
         state[h + k] -= n
         state[S_LEFT + seat] -= n
         state[S_LAID + k] += n
-        state[S_E0], state[S_E1] = min(tiles[k, T_A], tiles[k, T_B]), max(tiles[k, T_A], tiles[k, T_B])
+        end_a, end_b = tiles[k, T_A], tiles[k, T_B]
+        state[S_E0], state[S_E1] = min(end_a, end_b), max(end_a, end_b)
     else:
         e0, e1 = state[S_E0], state[S_E1]
         n_legal = legal(state, tiles, params, acts)

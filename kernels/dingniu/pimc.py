@@ -16,9 +16,34 @@ from numba import njit
 
 from ..parallel import for_each_chunk
 from ..rng import bounded, next_u64, seed_state
-from .game import (N_KINDS, N_RESULT, N_SEATS, N_TILES, R_PTS, S_HAND, S_KMASK, S_KOU,
-                   S_KOUK, S_LAID, S_LEFT, S_NKOU, S_OVER, S_TURN, S_VOID, STATE_LEN, T_A, T_B,
-                   T_COUNT, T_PIPS, apply, choose, deal, heuristic_action, legal, settle)
+from .game import (
+    N_KINDS,
+    N_RESULT,
+    N_SEATS,
+    N_TILES,
+    R_PTS,
+    S_HAND,
+    S_KMASK,
+    S_KOU,
+    S_KOUK,
+    S_LAID,
+    S_LEFT,
+    S_NKOU,
+    S_OVER,
+    S_TURN,
+    S_VOID,
+    STATE_LEN,
+    T_A,
+    T_B,
+    T_COUNT,
+    T_PIPS,
+    apply,
+    choose,
+    deal,
+    heuristic_action,
+    legal,
+    settle,
+)
 
 PIMC = 2  # policy id, beside game.RANDOM and game.HEURISTIC
 H_SAMPLES, H_LEAF = 7, 8  # a seat's vector: the heuristic's 7 weights, then these two

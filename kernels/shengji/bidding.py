@@ -14,10 +14,21 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .params import (JOKER_COLOUR_SWAPPED, P_BAJIWO_REINFORCE, P_JOKER_COLOUR,
-                     P_JOKER_PAIR_MAY_OPEN, P_LEVEL_CARDS_NEED_JOKER, P_PAIR_OVERCALL_BY_SUIT,
-                     P_PARTNER_MAY_OVERCALL, P_REBEL_ENABLED, P_REBEL_SCOPE, P_REBEL_THRESHOLD,
-                     P_SUIT_RANK, REBEL_SCOPE_SIDE, SUIT_RANK_DCHS)
+from .params import (
+    JOKER_COLOUR_SWAPPED,
+    P_BAJIWO_REINFORCE,
+    P_JOKER_COLOUR,
+    P_JOKER_PAIR_MAY_OPEN,
+    P_LEVEL_CARDS_NEED_JOKER,
+    P_PAIR_OVERCALL_BY_SUIT,
+    P_PARTNER_MAY_OVERCALL,
+    P_REBEL_ENABLED,
+    P_REBEL_SCOPE,
+    P_REBEL_THRESHOLD,
+    P_SUIT_RANK,
+    REBEL_SCOPE_SIDE,
+    SUIT_RANK_DCHS,
+)
 from .planes import BIG_JOKER, SMALL_JOKER, lowest_bit, points
 
 NT = 4

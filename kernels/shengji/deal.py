@@ -16,8 +16,13 @@ from numba import njit
 from ..parallel import for_each_chunk
 from ..rng import _rotl
 from .context import CX_SUIT_MASK, TRUMP, new_context
-from .params import (JOKER_COLOUR_SWAPPED, P_JOKER_COLOUR, P_JOKER_PAIR_MAY_OPEN,
-                     P_LEVEL_CARDS_NEED_JOKER, P_REBEL_THRESHOLD)
+from .params import (
+    JOKER_COLOUR_SWAPPED,
+    P_JOKER_COLOUR,
+    P_JOKER_PAIR_MAY_OPEN,
+    P_LEVEL_CARDS_NEED_JOKER,
+    P_REBEL_THRESHOLD,
+)
 from .planes import ALL_FACES, BIG_JOKER, SMALL_JOKER, points, popcount
 
 KITTY = 4

@@ -21,21 +21,66 @@ from .deal import KITTY, deal
 from .hand import R_ATTACKER_POINTS, _follow, play_hand_in
 from .heuristic import heuristic_lead
 from .heuristic_bid import heuristic_bury, heuristic_rebel
-from .params import (KITTY_BASIS_LEAD_SHAPE, P_BAJIWO_ENABLED, P_KITTY_BASIS,
-                     P_NT_LEVEL_JOKER_TRACTOR, P_THROW_FAIL_PENALTY_PER_CARD)
+from .params import (
+    KITTY_BASIS_LEAD_SHAPE,
+    P_BAJIWO_ENABLED,
+    P_KITTY_BASIS,
+    P_NT_LEVEL_JOKER_TRACTOR,
+    P_THROW_FAIL_PENALTY_PER_CARD,
+)
 from .pimc import BUF_SIZES, PS_HANDS, PS_KITTY, new_pimc_scratch, pimc_choose, sample_hidden
 from .planes import add_face, count, points, subtract
 from .play import kitty_multiplier, throw_failures, throw_units_in, trick_winner_in
-from .policies import (KN_KITTY, POLICY_HEURISTIC, POLICY_PIMC, POLICY_RANDOM, note_bury,
-                       note_play, note_shown, pimc_flag, reset_knowledge)
+from .policies import (
+    KN_KITTY,
+    POLICY_HEURISTIC,
+    POLICY_PIMC,
+    POLICY_RANDOM,
+    note_bury,
+    note_play,
+    note_shown,
+    pimc_flag,
+    reset_knowledge,
+)
 from .policy import random_lead_in
 from .units import U_FACES, U_PAIRS, W_FAILED, decompose_suit, effective_suit, new_units
-from .whole import (CH_TRUMP_INDEX, MAX_DECLS, N_WHOLE, ST_BANKER, ST_CLS, ST_DECLARERS,
-                    ST_GRAB, ST_LEVEL, ST_PRIORITY, ST_ROUND, ST_SEAT, ST_SIZE, ST_SUIT,
-                    ST_TRUMP, W_BANKER, W_DECLARATIONS, W_GRAB, W_KITTY_TAKER, W_LAST_BURIER,
-                    W_LEVEL, W_LEVEL0_AFTER, W_PLAY, W_REBEL, W_TRUMP, _bajiwo, _declare_round,
-                    _declare_turn, _end_round, _log, _settle, _take_and_bury, chunk_buffers,
-                    context_for, K_REBEL, K_PASS)
+from .whole import (
+    CH_TRUMP_INDEX,
+    K_PASS,
+    K_REBEL,
+    MAX_DECLS,
+    N_WHOLE,
+    ST_BANKER,
+    ST_CLS,
+    ST_DECLARERS,
+    ST_GRAB,
+    ST_LEVEL,
+    ST_PRIORITY,
+    ST_ROUND,
+    ST_SEAT,
+    ST_SIZE,
+    ST_SUIT,
+    ST_TRUMP,
+    W_BANKER,
+    W_DECLARATIONS,
+    W_GRAB,
+    W_KITTY_TAKER,
+    W_LAST_BURIER,
+    W_LEVEL,
+    W_LEVEL0_AFTER,
+    W_PLAY,
+    W_REBEL,
+    W_TRUMP,
+    _bajiwo,
+    _declare_round,
+    _declare_turn,
+    _end_round,
+    _log,
+    _settle,
+    _take_and_bury,
+    chunk_buffers,
+    context_for,
+)
 
 # Row of one sample: the deal (5 slots x 2 planes: seats 0..3, kitty) and one value per
 # option; the throw query adds whether the throw stands and which of its units another

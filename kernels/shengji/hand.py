@@ -18,17 +18,30 @@ from numba import njit
 
 from ..arrays import copy_rows
 from ..parallel import for_each_chunk
-from .context import new_context
+from .context import CX_SUIT_MASK, new_context
 from .deal import KITTY, deal
-from .params import (KITTY_BASIS_LEAD_SHAPE, P_KITTY_BASIS, P_NT_LEVEL_JOKER_TRACTOR,
-                     P_THROW_FAIL_PENALTY_PER_CARD)
+from .heuristic import heuristic_follow, heuristic_lead
+from .params import (
+    KITTY_BASIS_LEAD_SHAPE,
+    P_KITTY_BASIS,
+    P_NT_LEVEL_JOKER_TRACTOR,
+    P_THROW_FAIL_PENALTY_PER_CARD,
+)
+from .pimc import pimc_choose
 from .planes import count, points, subtract
 from .play import kitty_multiplier, throw_units_in, trick_winner_in
-from .context import CX_SUIT_MASK
-from .heuristic import heuristic_follow, heuristic_lead
-from .pimc import pimc_choose
-from .policies import (KN_KS, N_HEURISTIC, POLICY_HEURISTIC, POLICY_PIMC, POLICY_RANDOM,
-                       new_knowledge, note_play, note_shown, reset_knowledge, reset_play)
+from .policies import (
+    KN_KS,
+    N_HEURISTIC,
+    POLICY_HEURISTIC,
+    POLICY_PIMC,
+    POLICY_RANDOM,
+    new_knowledge,
+    note_play,
+    note_shown,
+    reset_knowledge,
+    reset_play,
+)
 from .policy import lead_pairs, random_follow_shaped, random_lead_in
 from .units import effective_suit, new_units, new_work
 

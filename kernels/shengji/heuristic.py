@@ -30,15 +30,49 @@ from numba import njit
 
 from .context import CX_ESUIT, CX_HIGHER, CX_RUNG, CX_RUNG_FACES, CX_SUIT_MASK, N_RUNGS, TRUMP
 from .params import P_THROW_WHOLE_SUIT_ONLY
-from .planes import add_face, count, highest_bit, lowest_bit, points, popcount, remove_face, \
-    subtract
+from .planes import (
+    add_face,
+    count,
+    highest_bit,
+    lowest_bit,
+    points,
+    popcount,
+    remove_face,
+    subtract,
+)
 from .play import _beats_unit, trick_winner_in
-from .policies import (H_GUARD, H_GUARD_CARDS, H_LEAD_LOW, H_LEAD_LOW_POINTS, H_LEAD_POINTS,
-                       H_LEAD_SIZE, H_LEAD_STAND, H_LEAD_STAND_TRUMP, H_LEAD_TRUMP_LOW,
-                       H_PARTNER_RUFF, H_RUFF_POINTS, H_RUFF_RISK, H_THROW, H_WIN_POINTS,
-                       KN_KITTY_SEAT, KN_VOID, unknown_cards)
-from .units import (U_FACES, U_PAIRS, U_TOP, W_COUNTS, W_PICK_LENS, W_PICK_TOPS, cover_walk,
-                    coverage, decompose_suit, effective_suit, pair_ladder)
+from .policies import (
+    H_GUARD,
+    H_GUARD_CARDS,
+    H_LEAD_LOW,
+    H_LEAD_LOW_POINTS,
+    H_LEAD_POINTS,
+    H_LEAD_SIZE,
+    H_LEAD_STAND,
+    H_LEAD_STAND_TRUMP,
+    H_LEAD_TRUMP_LOW,
+    H_PARTNER_RUFF,
+    H_RUFF_POINTS,
+    H_RUFF_RISK,
+    H_THROW,
+    H_WIN_POINTS,
+    KN_KITTY_SEAT,
+    KN_VOID,
+    unknown_cards,
+)
+from .units import (
+    U_FACES,
+    U_PAIRS,
+    U_TOP,
+    W_COUNTS,
+    W_PICK_LENS,
+    W_PICK_TOPS,
+    cover_walk,
+    coverage,
+    decompose_suit,
+    effective_suit,
+    pair_ladder,
+)
 
 MODE_LOW, MODE_FEED, MODE_HIGH, MODE_BURY, MODE_BURY_POINTS = 0, 1, 2, 3, 4
 

@@ -28,9 +28,20 @@ from .bidding import CLS_NONE, CLS_PAIR, NT
 from .context import CX_LEVEL, CX_SUIT_MASK, CX_TRUMP
 from .heuristic import MODE_BURY, MODE_BURY_POINTS, choose_cards
 from .planes import BIG_JOKER, JOKERS, SMALL_JOKER, add, count, points, popcount, subtract
-from .policies import (H_BAJIWO, H_BURY_POINTS, H_BURY_SAFE, H_BURY_VOID, H_GRAB,
-                       H_HIGH_WEIGHT, H_NT_ACE, H_OPEN_ATTACKER, H_OPEN_BANKER, H_OVERCALL,
-                       H_REBEL, H_REINFORCE)
+from .policies import (
+    H_BAJIWO,
+    H_BURY_POINTS,
+    H_BURY_SAFE,
+    H_BURY_VOID,
+    H_GRAB,
+    H_HIGH_WEIGHT,
+    H_NT_ACE,
+    H_OPEN_ATTACKER,
+    H_OPEN_BANKER,
+    H_OVERCALL,
+    H_REBEL,
+    H_REINFORCE,
+)
 
 SUIT_FACES = (1 << 13) - 1
 KITTY_SIZE = 8

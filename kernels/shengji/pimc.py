@@ -25,13 +25,31 @@ from numba import njit
 from ..arrays import copy_into, copy_rows
 from ..rng import bounded
 from .context import CX_ESUIT, CX_SUIT_MASK, TRUMP
-from .heuristic import (MODE_FEED, MODE_HIGH, MODE_LOW, build_follow, build_ruff,
-                        heuristic_follow, heuristic_lead)
+from .heuristic import (
+    MODE_FEED,
+    MODE_HIGH,
+    MODE_LOW,
+    build_follow,
+    build_ruff,
+    heuristic_follow,
+    heuristic_lead,
+)
 from .params import KITTY_BASIS_LEAD_SHAPE, P_KITTY_BASIS
 from .planes import add_face, count, lowest_bit, points, subtract
 from .play import kitty_multiplier, throw_units_in, trick_winner_in
-from .policies import (KN_BY, KN_KITTY, KN_KITTY_SEAT, KN_KS, KN_SHOWN, KN_SIZE, KN_VOID,
-                       P_PIMC_SAMPLES, P_PIMC_Z, note_play, unknown_cards)
+from .policies import (
+    KN_BY,
+    KN_KITTY,
+    KN_KITTY_SEAT,
+    KN_KS,
+    KN_SHOWN,
+    KN_SIZE,
+    KN_VOID,
+    P_PIMC_SAMPLES,
+    P_PIMC_Z,
+    note_play,
+    unknown_cards,
+)
 from .policy import lead_pairs
 from .units import U_FACES, U_PAIRS, decompose_suit, effective_suit
 

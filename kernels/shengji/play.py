@@ -12,16 +12,46 @@ import numpy as np
 from numba import njit
 
 from .context import CX_ESUIT, CX_HIGHER, CX_RUNG, CX_SUIT_MASK, TRUMP
-from .params import (COMPARE_ALL_UNITS, COMPARE_HIGHEST_CARD, KITTY_POW2_PAIRS,
-                     KITTY_TIMES_SIZE, P_KITTY_MULTIPLIER, P_RUFF_RULE, P_THROW_CHECK_PLAYERS,
-                     P_THROW_FAIL_PLAY, P_THROW_WHOLE_SUIT_ONLY, P_TRICK_COMPARE, RUFF_COUNT,
-                     THROW_CHECK_OPPONENTS, THROW_FAIL_FIRST_FAILED_UNIT,
-                     THROW_FAIL_SMALLEST_CARD)
+from .params import (
+    COMPARE_ALL_UNITS,
+    COMPARE_HIGHEST_CARD,
+    KITTY_POW2_PAIRS,
+    KITTY_TIMES_SIZE,
+    P_KITTY_MULTIPLIER,
+    P_RUFF_RULE,
+    P_THROW_CHECK_PLAYERS,
+    P_THROW_FAIL_PLAY,
+    P_THROW_WHOLE_SUIT_ONLY,
+    P_TRICK_COMPARE,
+    RUFF_COUNT,
+    THROW_CHECK_OPPONENTS,
+    THROW_FAIL_FIRST_FAILED_UNIT,
+    THROW_FAIL_SMALLEST_CARD,
+)
 from .planes import contains, count, lowest_bit, popcount
-from .units import (U_FACES, U_PAIRS, U_TOP, W_COUNTS, W_FAILED, W_KEY, W_KS, W_WIN_KEY,
-                    best_split, copy_key, coverage, decompose, decompose_suit, effective_suit,
-                    key_greater, ladder_word, lead_shape, new_units, new_work, pair_ladder,
-                    tractor_starts)
+from .units import (
+    U_FACES,
+    U_PAIRS,
+    U_TOP,
+    W_COUNTS,
+    W_FAILED,
+    W_KEY,
+    W_KS,
+    W_WIN_KEY,
+    best_split,
+    copy_key,
+    coverage,
+    decompose,
+    decompose_suit,
+    effective_suit,
+    key_greater,
+    ladder_word,
+    lead_shape,
+    new_units,
+    new_work,
+    pair_ladder,
+    tractor_starts,
+)
 
 # Reasons returned by follow_error (0: legal).
 FOLLOW_OK, FOLLOW_BAD_LEAD, FOLLOW_COUNT, FOLLOW_NOT_HELD, FOLLOW_SUIT, FOLLOW_TRACTORS, \

@@ -32,9 +32,23 @@ from ..rng import bounded
 from .context import CX_RUNG_FACES, CX_SUIT_MASK, N_RUNGS
 from .params import P_THROW_WHOLE_SUIT_ONLY
 from .planes import count, lowest_bit, popcount, subtract
-from .units import (U_FACES, U_PAIRS, W_BUF, W_COUNTS, W_KS, W_PICK_LENS, W_PICK_TOPS,
-                    cover_walk, coverage, decompose_suit, effective_suit, lead_shape,
-                    new_units, new_work, pair_ladder)
+from .units import (
+    U_FACES,
+    U_PAIRS,
+    W_BUF,
+    W_COUNTS,
+    W_KS,
+    W_PICK_LENS,
+    W_PICK_TOPS,
+    cover_walk,
+    coverage,
+    decompose_suit,
+    effective_suit,
+    lead_shape,
+    new_units,
+    new_work,
+    pair_ladder,
+)
 
 
 @njit(cache=True, inline="always")

@@ -21,11 +21,22 @@ from .context import CX_SUIT_MASK, NT, TRUMP
 from .deal import deal
 from .hand import R_ATTACKER_POINTS, R_KITTY_POINTS, R_MULTIPLIER
 from .params import P_NT_LEVEL_JOKER_TRACTOR
-from .planes import (ALL_FACES, BIG_JOKER, SMALL_JOKER, add_face, lowest_bit, popcount,
-                     remove_face)
+from .planes import ALL_FACES, BIG_JOKER, SMALL_JOKER, add_face, lowest_bit, popcount, remove_face
 from .policies import pimc_flag
-from .whole import (N_WHOLE, W_BANKER, W_GAIN, W_LEVEL, W_PLAY, W_TRUMP, W_WINNER_TEAM,
-                    chunk_buffers, context_for, level_result, seat_policies, whole_hand_in)
+from .whole import (
+    N_WHOLE,
+    W_BANKER,
+    W_GAIN,
+    W_LEVEL,
+    W_PLAY,
+    W_TRUMP,
+    W_WINNER_TEAM,
+    chunk_buffers,
+    context_for,
+    level_result,
+    seat_policies,
+    whole_hand_in,
+)
 
 # Patterns whose value is measured.
 PAT_BIG_PAIR, PAT_SMALL_PAIR, PAT_LEVEL, PAT_TRUMP = range(4)

@@ -36,20 +36,43 @@ from numba import njit
 from ..arrays import copy_rows
 from ..parallel import for_each_chunk
 from ..rng import bounded
-from .bidding import (CLS_NONE, MAX_DECLS, legal_declarations, nth_card, rebel_candidates,
-                      shown_cards, trump_of_card)
+from .bidding import (
+    CLS_NONE,
+    MAX_DECLS,
+    legal_declarations,
+    nth_card,
+    rebel_candidates,
+    shown_cards,
+    trump_of_card,
+)
 from .context import CX_SIZE, fill_context
 from .deal import KITTY, KITTY_SIZE, deal
 from .hand import N_RESULT, R_ATTACKER_POINTS, new_scratch, no_log, play_hand_in
 from .heuristic_bid import heuristic_bury, heuristic_declare, heuristic_rebel
+from .params import (
+    DECLARE_START_BANKER_NEXT,
+    DECLARE_START_RANDOM,
+    P_ATTACKER_GAIN_CAP,
+    P_BAJIWO_ENABLED,
+    P_DECLARE_START,
+    P_LEVEL_STEP,
+    P_MUST_DEFEND_A,
+    P_NT_LEVEL_JOKER_TRACTOR,
+    P_PARTNER_DECLARER_BECOMES_BANKER,
+    P_TURNOVER_AT,
+)
 from .pimc import new_pimc_scratch
-from .policies import (N_HEURISTIC, POLICY_RANDOM, default_params, new_knowledge, note_bury,
-                       note_shown, pimc_flag, reset_knowledge)
-from .params import (DECLARE_START_BANKER_NEXT, DECLARE_START_RANDOM, P_ATTACKER_GAIN_CAP,
-                     P_BAJIWO_ENABLED, P_DECLARE_START, P_LEVEL_STEP, P_MUST_DEFEND_A,
-                     P_NT_LEVEL_JOKER_TRACTOR, P_PARTNER_DECLARER_BECOMES_BANKER,
-                     P_TURNOVER_AT)
 from .planes import add, subtract
+from .policies import (
+    N_HEURISTIC,
+    POLICY_RANDOM,
+    default_params,
+    new_knowledge,
+    note_bury,
+    note_shown,
+    pimc_flag,
+    reset_knowledge,
+)
 from .policy import random_subset
 from .units import new_units, new_work
 

@@ -17,8 +17,18 @@ from ..arrays import copy_into
 from ..parallel import for_each_chunk
 from ..rng import next_u64, seed_state
 from .decisions import pair_buffers
-from .game import (MAX_LOG, R_PTS0, S_N_ACT, S_N_LIST, WS_DISC, WS_HANDS, WS_PLAYED, advance,
-    finish_hand, new_scratch)
+from .game import (
+    MAX_LOG,
+    R_PTS0,
+    S_N_ACT,
+    S_N_LIST,
+    WS_DISC,
+    WS_HANDS,
+    WS_PLAYED,
+    advance,
+    finish_hand,
+    new_scratch,
+)
 from .hand import pimc_flag, play_on
 from .pimc import sample_hidden
 from .plays import has_qiangci

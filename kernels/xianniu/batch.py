@@ -9,12 +9,23 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..rng import next_u64, seed_state
 from ..parallel import for_each_chunk
-
-from .game import (MAX_LOG, N_RESULT, R_CAP0, R_END, R_PTS0, R_QIANGCI_SEAT, R_XIAN, advance,
-    deal, finish_hand, new_scratch, start_hand)
+from ..rng import next_u64, seed_state
 from .bits import ACE, EIGHT, FIVE, KING, NINE, POP4, TEN, THREE, TWO, nib
+from .game import (
+    MAX_LOG,
+    N_RESULT,
+    R_CAP0,
+    R_END,
+    R_PTS0,
+    R_QIANGCI_SEAT,
+    R_XIAN,
+    advance,
+    deal,
+    finish_hand,
+    new_scratch,
+    start_hand,
+)
 from .hand import pimc_flag, pimc_loop, play_hand, track_passes
 from .plays import is_eight_pairs
 from .tables import N_SEATS
@@ -77,7 +88,7 @@ def _deal_chunk(c, states, chunk_size, n_deals, out):
     acc = 0
     start = c * chunk_size
     stop = min(start + chunk_size, n_deals)
-    for h in range(start, stop):
+    for _h in range(start, stop):
         deal(rng, hands)
         acc ^= hands[0] ^ (hands[1] << 1)
     out[c] = acc
@@ -205,7 +216,7 @@ def _aggregate_chunk(c, states, chunk_size, n_hands, rules, policies, gou_min, c
     out[c, :] = 0
     start = c * chunk_size
     stop = min(start + chunk_size, n_hands)
-    for h in range(start, stop):
+    for _h in range(start, stop):
         deal(rng, hands)
         _play(hands, rules, policies, rng, scratch, logbuf, res, pimc)
         accumulate(res, gou_min, ci_min, out[c])

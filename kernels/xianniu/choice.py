@@ -10,8 +10,13 @@ from numba import njit
 
 from ..rng import bounded
 from .learned import learned_choice
-from .policies import (POLICY_HEURISTIC, POLICY_HEURISTIC2, POLICY_LEARNED, heuristic2_choice,
-    heuristic_choice)
+from .policies import (
+    POLICY_HEURISTIC,
+    POLICY_HEURISTIC2,
+    POLICY_LEARNED,
+    heuristic2_choice,
+    heuristic_choice,
+)
 
 
 @njit(cache=True, _nrt=False)  # see kernels.xianniu.policies on reference counting

@@ -11,16 +11,30 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..arrays import copy_into
+from ..parallel import for_each_chunk
+from ..rng import bounded, next_u64, seed_state
 from .batch import no_log
-from .game import (N_RESULT, PH_KOU, PH_LEAD, R_CAP0, R_PTS0, S_LEAD, S_MUST_LEAD, S_N_ACT,
-    S_PHASE, WS_HANDS, advance, finish_hand, new_scratch, start_hand)
+from .bits import popcount
+from .game import (
+    N_RESULT,
+    PH_KOU,
+    PH_LEAD,
+    R_CAP0,
+    R_PTS0,
+    S_LEAD,
+    S_MUST_LEAD,
+    S_N_ACT,
+    S_PHASE,
+    WS_HANDS,
+    advance,
+    finish_hand,
+    new_scratch,
+    start_hand,
+)
 from .hand import pimc_flag, play_both, play_on, track_passes
 from .pimc import sample_hidden
 from .policies import POLICY_PIMC
-from .bits import popcount
-from ..arrays import copy_into
-from ..rng import bounded, next_u64, seed_state
-from ..parallel import for_each_chunk
 from .tables import N_SEATS, P_CI
 
 # Per kept deal: points after action A and after action B, cards captured and 刺 flags, and

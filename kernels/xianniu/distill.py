@@ -15,11 +15,30 @@ from numba import njit
 from ..arrays import copy_into
 from ..parallel import for_each_chunk
 from ..rng import seed_state
-from .game import (MAX_ACTIONS, N_RESULT, PH_DISCARD, PH_KOU, PH_LEAD, PH_TRICK, R_PTS0,
-    S_N_LIST, S_PHASE, S_TRACK, WS_CAP, WS_DISC, WS_HANDS, WS_PUBLIC, WS_SAID_KOU, advance,
-    deal, finish_hand, new_scratch, start_hand)
-from .learned import decision_features
 from .choice import choose
+from .game import (
+    MAX_ACTIONS,
+    N_RESULT,
+    PH_DISCARD,
+    PH_KOU,
+    PH_LEAD,
+    PH_TRICK,
+    R_PTS0,
+    S_N_LIST,
+    S_PHASE,
+    S_TRACK,
+    WS_CAP,
+    WS_DISC,
+    WS_HANDS,
+    WS_PUBLIC,
+    WS_SAID_KOU,
+    advance,
+    deal,
+    finish_hand,
+    new_scratch,
+    start_hand,
+)
+from .learned import decision_features
 from .pimc import pimc_totals, seat_to_act
 from .policies import LEARNED_ACT, LEARNED_STATE, POLICY_LEARNED, POLICY_PIMC
 from .tables import N_SEATS, P_GOU

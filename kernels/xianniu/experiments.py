@@ -9,14 +9,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..parallel import for_each_chunk
+from ..rng import bounded, next_u64, seed_state
 from .batch import no_log
-from .decisions import pair_buffers
 from .bits import FIVE, KING, NINE, POP4, nib, popcount
-from .game import PH_LEAD, R_PTS0, S_PHASE, N_RESULT, advance, deal, new_scratch, start_hand
+from .decisions import pair_buffers
+from .game import N_RESULT, PH_LEAD, R_PTS0, S_PHASE, advance, deal, new_scratch, start_hand
 from .hand import pimc_flag, play_both, play_hand
 from .policies import POLICY_PIMC, sure_cards
-from ..rng import bounded, next_u64, seed_state
-from ..parallel import for_each_chunk
 from .tables import N_SEATS
 
 # Patterns whose value is measured; LIANG_BASE + r is the 亮子 of rank r.

@@ -24,11 +24,29 @@ from numba import njit
 from . import layout as kg
 from . import policies as kp
 from .bits import KING, POP4, QUEEN, nib, popcount, ranks_with_at_least, same_rank_kind
-from .policies import (LEARNED_ACT as N_ACT, LEARNED_GROUPS as N_GROUPS,
-    LEARNED_STATE as N_STATE, LEARNED_TYPES as N_TYPES, N_LEARNED_WEIGHTS)
-from .tables import (ACT_KOU, ACT_PASS, ACT_PLAY, ACT_TIGHTEN, ACT_XIAN, KIND_BAI,
-    KIND_BAI_LIANG, KIND_FISH, KIND_FISH_LIANG, KIND_K_BAI, KIND_NIU, KIND_SET, KIND_XI,
-    KIND_XI_BAO_LIANG, N_SEATS, P_GOU)
+from .policies import LEARNED_ACT as N_ACT
+from .policies import LEARNED_GROUPS as N_GROUPS
+from .policies import LEARNED_STATE as N_STATE
+from .policies import LEARNED_TYPES as N_TYPES
+from .policies import N_LEARNED_WEIGHTS
+from .tables import (
+    ACT_KOU,
+    ACT_PASS,
+    ACT_PLAY,
+    ACT_TIGHTEN,
+    ACT_XIAN,
+    KIND_BAI,
+    KIND_BAI_LIANG,
+    KIND_FISH,
+    KIND_FISH_LIANG,
+    KIND_K_BAI,
+    KIND_NIU,
+    KIND_SET,
+    KIND_XI,
+    KIND_XI_BAO_LIANG,
+    N_SEATS,
+    P_GOU,
+)
 
 # Action types: 出牌 lead, answer (吃), 抢刺 play, pass, the lead holder's 扣, 紧牌 (tighten),
 # 掀, agreeing to a 扣, a 紧牌 discard. ψ blocks (N_GROUPS): (lead, answer, other) × (not 够, 够).

@@ -17,14 +17,40 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import popcount
-from .game import (N_RESULT, PASS_COLS, PH_LEAD, R_PTS0, S_LEAD, S_N_LIST, S_N_PASS, S_PHASE,
-    S_TRACK, S_QI, WS_DISC, WS_HANDS, WS_PASS, WS_PLAYED, WS_PUBLIC, WS_QUEUE, advance,
-    finish_hand, new_scratch, start_hand)
-from .policies import (PIMC_BUDGET, PIMC_ENDGAME, PIMC_ROLLOUT, PIMC_SAMPLES, POLICY_HEURISTIC,
-    POLICY_HEURISTIC2, POLICY_PIMC)
 from ..arrays import copy_into
 from ..rng import bounded, next_u64, seed_state
+from .bits import popcount
+from .game import (
+    N_RESULT,
+    PASS_COLS,
+    PH_LEAD,
+    R_PTS0,
+    S_LEAD,
+    S_N_LIST,
+    S_N_PASS,
+    S_PHASE,
+    S_QI,
+    S_TRACK,
+    WS_DISC,
+    WS_HANDS,
+    WS_PASS,
+    WS_PLAYED,
+    WS_PUBLIC,
+    WS_QUEUE,
+    advance,
+    finish_hand,
+    new_scratch,
+    start_hand,
+)
+from .policies import (
+    PIMC_BUDGET,
+    PIMC_ENDGAME,
+    PIMC_ROLLOUT,
+    PIMC_SAMPLES,
+    POLICY_HEURISTIC,
+    POLICY_HEURISTIC2,
+    POLICY_PIMC,
+)
 from .sampler import count_answers
 from .solver import TT_COLS, cards_left, new_stack, solve_ws
 from .tables import N_SEATS

@@ -1,7 +1,8 @@
 """Plays in bitmask hands: classify a mask, list every lead, answer or 抢刺 play.
 
-The listings mirror :func:`analyzer.xianniu.combos.plays_in`, :func:`analyzer.xianniu.combos.answers_to`
-and :func:`analyzer.xianniu.combos.qiangci_plays` as sets; :mod:`kernels.xianniu.sampler` reads their order.
+The listings mirror :func:`analyzer.xianniu.combos.plays_in`,
+:func:`analyzer.xianniu.combos.answers_to` and :func:`analyzer.xianniu.combos.qiangci_plays`
+as sets; :mod:`kernels.xianniu.sampler` reads their order.
 Each entry is a mask in ``am[i]`` and ``ai[i] = (action type, kind, size, rank, k)``.
 """
 
@@ -10,11 +11,41 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import (ACE, EIGHT, FIVE, KING, NINE, NSUB, POP4, SUBS, TEN, THREE, TWO, nib, popcount,
-    ranks_with_at_least, same_rank_kind)
-from .tables import (ACT_PLAY, KIND_BAI, KIND_BAI_LIANG, KIND_EIGHT_PAIRS, KIND_FISH,
-    KIND_FISH_LIANG, KIND_K_BAI, KIND_LONG_FENG, KIND_NIU, KIND_SET, KIND_XI_BAO_LIANG, P_BAI_MAX,
-    P_EIGHT_PAIRS_BY_COLOUR, P_FISH_MAX, P_K_BAI, P_XI_BAO_LIANG)
+from .bits import (
+    ACE,
+    EIGHT,
+    FIVE,
+    KING,
+    NINE,
+    NSUB,
+    POP4,
+    SUBS,
+    TEN,
+    THREE,
+    TWO,
+    nib,
+    popcount,
+    ranks_with_at_least,
+    same_rank_kind,
+)
+from .tables import (
+    ACT_PLAY,
+    KIND_BAI,
+    KIND_BAI_LIANG,
+    KIND_EIGHT_PAIRS,
+    KIND_FISH,
+    KIND_FISH_LIANG,
+    KIND_K_BAI,
+    KIND_LONG_FENG,
+    KIND_NIU,
+    KIND_SET,
+    KIND_XI_BAO_LIANG,
+    P_BAI_MAX,
+    P_EIGHT_PAIRS_BY_COLOUR,
+    P_FISH_MAX,
+    P_K_BAI,
+    P_XI_BAO_LIANG,
+)
 
 INFO_COLS = 5  # action info columns: type, kind, size, rank, k
 

@@ -22,10 +22,35 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import (EIGHT, FIVE, KING, NINE, NSUB, POP4, QUEEN, TEN, nib, popcount,
-    ranks_with_at_least, same_rank_kind)
-from .tables import (ACT_KOU, ACT_PLAY, ACT_TIGHTEN, ACT_XIAN, KIND_BAI_LIANG, KIND_EIGHT_PAIRS,
-    KIND_FISH, KIND_FISH_LIANG, KIND_LONG_FENG, KIND_NIU, KIND_SET, KIND_XI, KIND_XI_BAO_LIANG)
+from .bits import (
+    EIGHT,
+    FIVE,
+    KING,
+    NINE,
+    NSUB,
+    POP4,
+    QUEEN,
+    TEN,
+    nib,
+    popcount,
+    ranks_with_at_least,
+    same_rank_kind,
+)
+from .tables import (
+    ACT_KOU,
+    ACT_PLAY,
+    ACT_TIGHTEN,
+    ACT_XIAN,
+    KIND_BAI_LIANG,
+    KIND_EIGHT_PAIRS,
+    KIND_FISH,
+    KIND_FISH_LIANG,
+    KIND_LONG_FENG,
+    KIND_NIU,
+    KIND_SET,
+    KIND_XI,
+    KIND_XI_BAO_LIANG,
+)
 
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1

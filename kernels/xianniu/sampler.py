@@ -1,10 +1,11 @@
 """Legal plays by index, without building the list.
 
-:func:`kernels.xianniu.plays.gen_plays` and :func:`kernels.xianniu.plays.gen_answers` write every legal play
-into buffers; a random policy then keeps one of them. The functions here give the same
-answer without the list: ``count_plays`` / ``count_answers`` return how many entries the
-generator would append (closed form per category, from the subset tables
-:data:`kernels.xianniu.bits.SUBS` / :data:`kernels.xianniu.bits.NSUB`), and ``play_at`` / ``answer_at``
+:func:`kernels.xianniu.plays.gen_plays` and :func:`kernels.xianniu.plays.gen_answers` write
+every legal play into buffers; a random policy then keeps one of them. The functions here
+give the same answer without the list: ``count_plays`` / ``count_answers`` return how many
+entries the generator would append (closed form per category, from the subset tables
+:data:`kernels.xianniu.bits.SUBS` / :data:`kernels.xianniu.bits.NSUB`), and ``play_at`` /
+``answer_at``
 return the entry at one position, with the same info columns, by walking the categories in
 the generator's order and decoding the position inside its category (the generator's nested
 loops read as a mixed-radix number).
@@ -20,10 +21,36 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import (ACE, EIGHT, FIVE, KING, NINE, NSUB, POP4, SUBS, TEN, THREE, TWO, nib, popcount,
-    same_rank_kind)
-from .tables import (ACT_PLAY, KIND_BAI, KIND_BAI_LIANG, KIND_FISH, KIND_FISH_LIANG, KIND_K_BAI,
-    KIND_SET, KIND_XI_BAO_LIANG, P_BAI_MAX, P_FISH_MAX, P_K_BAI, P_XI_BAO_LIANG)
+from .bits import (
+    ACE,
+    EIGHT,
+    FIVE,
+    KING,
+    NINE,
+    NSUB,
+    POP4,
+    SUBS,
+    TEN,
+    THREE,
+    TWO,
+    nib,
+    popcount,
+    same_rank_kind,
+)
+from .tables import (
+    ACT_PLAY,
+    KIND_BAI,
+    KIND_BAI_LIANG,
+    KIND_FISH,
+    KIND_FISH_LIANG,
+    KIND_K_BAI,
+    KIND_SET,
+    KIND_XI_BAO_LIANG,
+    P_BAI_MAX,
+    P_FISH_MAX,
+    P_K_BAI,
+    P_XI_BAO_LIANG,
+)
 
 # Largest 鱼/摆 unit count a nibble can hold; larger k has no plays.
 _MAX_K = 4

@@ -95,9 +95,9 @@ def test_a_compile_is_announced_once_per_game_and_a_cli_check_ignores_it(capsys)
     """announce_compiles names the game whose kernel starts compiling, once; the shared CLI
     checks drop that notice, so a test passes whichever test met the cold cache first."""
     import numba
+    from cli_checks import run
 
     from kernels.cache import announce_compiles
-    from cli_checks import run
 
     said = []
     announce_compiles(said.append)

@@ -14,8 +14,8 @@ from analyzer.cli import main
 
 DATA = Path(__file__).parents[1] / "xianniu" / "data"
 GOLDEN = DATA / "golden_kanniutui_seed7.json"
-STRONG = "Ks Kh Kc Kd Qs Qh Qc 9s 9h 9c 10s 10h 8s 8h As Ah".split()
-WEAK = "As Ah 2s 2h 3s 3c 5s 6h 6c 7s 7h 8c Jd 10d Qd 2d".split()
+STRONG = ["Ks", "Kh", "Kc", "Kd", "Qs", "Qh", "Qc", "9s", "9h", "9c", "10s", "10h", "8s", "8h", "As", "Ah"]
+WEAK = ["As", "Ah", "2s", "2h", "3s", "3c", "5s", "6h", "6c", "7s", "7h", "8c", "Jd", "10d", "Qd", "2d"]
 DN_HAND = "大天 红十 红八 一三 二板"
 DN_HISTORY = "lead 一五; 一三 on 1; 虎头 on 5; 虎头 on 6; 长三 on 3; 三六 on 3"
 SCORE = {"rules": "kanniutui", "captured": [["9♠ 9♥ 9♣", "5♠ 5♥", "Q♠"], [], []],

@@ -23,15 +23,14 @@ import matplotlib.image
 import numpy as np
 import pandas as pd
 import pytest
+from cli_checks import without_compile_notice
 
 from analyzer.cli import cli, main
 from analyzer.dingniu import report as rd
-from analyzer.report import DEFAULT_HANDS, MIN_HANDS, ReportSpec, build_report
-from analyzer.report import fonts
-from analyzer.report.labels import TEXT, all_text, t
-from analyzer.report.section import seed_sequence
+from analyzer.report import DEFAULT_HANDS, MIN_HANDS, ReportSpec, build_report, fonts
+from analyzer.report.labels import TEXT, t
+from analyzer.report.section import all_text, registered, seed_sequence
 from analyzer.xianniu.report import ANALYSES, PRESET_ORDER, Plan
-from cli_checks import without_compile_notice
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 TINY = 300
@@ -63,7 +62,8 @@ def en_one(tmp_path_factory):
     out = tmp_path_factory.mktemp("en")
     with warnings.catch_warnings():
         warnings.filterwarnings("error", message=GLYPH_MISSING)
-        rep = build_report("kanniutui", TINY, "random", 3, out, "en", timings=False)
+        rep = build_report(TINY, 3, out, "en", timings=False,
+                           options={"xianniu": {"rules": "kanniutui", "policy": "random"}})
     return out, rep
 
 
@@ -124,7 +124,7 @@ def test_report_one_preset_in_english(en_one):
 
 def test_same_arguments_write_the_same_files(en_one, tmp_path):
     out, _ = en_one
-    build_report("kanniutui", TINY, "random", 3, tmp_path, "en", timings=False)
+    build_report(TINY, 3, tmp_path, "en", timings=False, options={"xianniu": {"rules": "kanniutui", "policy": "random"}})
     for f in out.iterdir():
         assert (tmp_path / f.name).read_bytes() == f.read_bytes(), f.name
 
@@ -210,7 +210,7 @@ def test_seeds_are_spawned_not_added():
     seeds = {(a, p): plan.seed_for(a, p) for a in ANALYSES for p in PRESET_ORDER}
     assert len(set(seeds.values())) == len(seeds)
     assert not set(seeds.values()) & set(range(7, 7 + len(seeds)))
-    one = Plan(ReportSpec("lanzhou", TINY, seed=7))
+    one = Plan(ReportSpec(TINY, seed=7, options={"xianniu": {"rules": "lanzhou"}}))
     assert all(one.seed_for(a, "lanzhou") == seeds[a, "lanzhou"] for a in ANALYSES)
     ss = seed_sequence(7, "xianniu").spawn(len(seeds))
     assert seeds["odds", "lanzhou"] == int(ss[0].generate_state(1)[0])
@@ -318,7 +318,10 @@ def test_defaults_of_the_command_match_the_function():
     params = {p.name: p for p in cli.get_command(None, "report").params}
     assert params["n_hands"].default == DEFAULT_HANDS
     assert params["n_hands"].type.min == MIN_HANDS
-    assert params["rules"].default == "all"
+    # --rules / --policy default to the first section's own defaults
+    assert params["rules"].default is None and params["policy"].default is None
+    first = registered()[0]
+    assert (first.key, first.options) == ("xianniu", {"rules": "all", "policy": "learned"})
     assert params["lang"].default == "zh"
 
 
@@ -350,7 +353,7 @@ def test_bad_arguments_of_the_function_fail_before_work(tmp_path):
     with pytest.raises(ValueError, match="language"):
         ReportSpec(lang="de")
     with pytest.raises(ValueError, match="rules"):
-        ReportSpec(rules="both")
+        ReportSpec(options={"xianniu": {"rules": "both"}})
     assert not (tmp_path / "x").exists()
     assert set(TEXT) and t("title", "en") == "xianniu strategy report"
     with pytest.raises(ValueError):

@@ -34,7 +34,8 @@ def _csvs(out: Path, prefix: str | None = None, exclude: str | None = None) -> d
 def builds(tmp_path_factory):
     """One preset of 掀牛 alone, 顶牛 alone, and both in the other order."""
     root = tmp_path_factory.mktemp("sections")
-    kw = dict(rules="lanzhou", hands=TINY, policy="random", seed=11, lang="en", timings=False)
+    kw = {"hands": TINY, "seed": 11, "lang": "en", "timings": False,
+          "options": {"xianniu": {"rules": "lanzhou", "policy": "random"}}}
     build_report(out=root / "x", sections=["xianniu"], **kw)
     build_report(out=root / "d", sections=["dingniu"], **kw)
     build_report(out=root / "dx", sections=["dingniu", "xianniu"], **kw)
@@ -63,7 +64,7 @@ def test_the_csv_seeds_are_the_section_seeds(builds):
     from analyzer.dingniu.report import seeds
     from analyzer.xianniu.report import Plan
 
-    spec = ReportSpec("lanzhou", TINY, "random", 11, "en")
+    spec = ReportSpec(TINY, 11, "en", options={"xianniu": {"rules": "lanzhou", "policy": "random"}})
     odds = pd.read_csv(builds / "x" / "odds.csv")
     assert set(odds["seed"]) == {Plan(spec).seed_for("odds", "lanzhou")}
     seats = pd.read_csv(builds / "d" / "dingniu_seats.csv")

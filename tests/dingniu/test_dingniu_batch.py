@@ -7,14 +7,14 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from batch_checks import interrupted_and_resumed
 
 from analyzer.cli import main
 from analyzer.core.runner import Checkpoint, RunSpec, run
 from analyzer.dingniu import batch
 from analyzer.dingniu.sim import play_hands
-from batch_checks import interrupted_and_resumed
 
-SMALL = dict(chunk_size=256, chunks_per_task=3)
+SMALL = {"chunk_size": 256, "chunks_per_task": 3}
 
 
 def test_counts_equal_the_rows_they_summarise():

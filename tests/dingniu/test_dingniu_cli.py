@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from cli_checks import bad, ok, write_json
 
 HAND = "大天 红十 红八 一三 二板"
@@ -136,8 +135,9 @@ def test_bad_options(capsys):
 
 
 def test_replay_record(capsys, tmp_path):
-    from analyzer.dingniu.records import to_record
     from test_dingniu_rules import play_random
+
+    from analyzer.dingniu.records import to_record
 
     rec = to_record(play_random(7))
     out = json.loads(ok(capsys, "dingniu", "replay", write_json(tmp_path / "r.json", rec),
@@ -161,8 +161,9 @@ def test_report_data_tables():
 
 
 def test_solve_a_record_position(capsys, tmp_path):
-    from analyzer.dingniu.records import to_record
     from test_dingniu_solver import after_random_moves
+
+    from analyzer.dingniu.records import to_record
 
     st = after_random_moves(2, 6)
     res = json.loads(ok(capsys, "dingniu", "solve", write_json(tmp_path / "s.json", to_record(st)),

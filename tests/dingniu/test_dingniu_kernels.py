@@ -7,14 +7,13 @@ import random
 import numba
 import numpy as np
 import pytest
+from test_dingniu_rules import random_deal
 
 from analyzer.dingniu.crosscheck import crosscheck
 from analyzer.dingniu.engine import new_hand
 from analyzer.dingniu.rules import STANDARD
 from analyzer.dingniu.sim import logged_hands, play_hands, rule_arrays, state_array
 from kernels.dingniu import game as kd
-
-from test_dingniu_rules import random_deal
 
 
 @pytest.mark.parametrize("policies", ["random", "heuristic", "heuristic,random,heuristic,random"])

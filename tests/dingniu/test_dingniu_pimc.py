@@ -8,6 +8,7 @@ import random
 
 import numpy as np
 import pytest
+from test_dingniu_rules import random_deal
 
 from analyzer.dingniu.analysis import tournament
 from analyzer.dingniu.engine import new_hand
@@ -17,8 +18,6 @@ from analyzer.dingniu.solver import solve
 from kernels.dingniu import game as kd
 from kernels.dingniu import pimc as kp
 from kernels.rng import states_from_seed
-
-from test_dingniu_rules import random_deal
 
 N = kd.N_KINDS
 

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-
 import pytest
+from test_dingniu_rules import after_random_moves
 
 from analyzer.dingniu.position import parse_history_text, parse_position, sample_states
 from analyzer.dingniu.records import action_to_json
 from analyzer.dingniu.tiles import KOU, format_tiles
-
-from test_dingniu_rules import after_random_moves
 
 
 def seen_by_mover(seed: int, moves: int):

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from cli_checks import bad, ok, write_json
 
 HAND = "大天 红十 红八 一三 二板"
@@ -16,9 +15,10 @@ HISTORY = "lead 一五; 一三 on 1; 虎头 on 5; 虎头 on 6; 长三 on 3; 三�
 def record(tmp_path, rules: str) -> str:
     """A record of a hand going on under ``rules``, its file naming the other preset (so
     ``--rules`` must override it)."""
+    from test_dingniu_pimc import mid_hand
+
     from analyzer.dingniu.records import to_record
     from analyzer.dingniu.rules import get_rules
-    from test_dingniu_pimc import mid_hand
 
     r = get_rules(rules)
     rec = to_record(mid_hand(r, 3, 8, 9))
@@ -91,7 +91,7 @@ def test_report_tables_hold_both_presets():
     assert list(zip(lad["rules"], lad["a"], lad["b"], lad["n_deals"])) == [
         (r, a, b, n["pimc"] if a == "pimc" else n["deals"]) for r in ("seed", "navpil")
         for a, b in (("heuristic", "random"), ("tuned", "heuristic"), ("pimc", "tuned"))]
-    assert set(lad["command"]) <= {c for c in commands(spec, seeds(spec))}
+    assert set(lad["command"]) <= set(commands(spec, seeds(spec)))
     op = t["dingniu_open"]
     assert list(op["rules"]) == ["seed"] * 4 + ["navpil"] * 4
     assert op["pimc"].sum() == pytest.approx(0) and (op["n"] == n["open"]).all()

@@ -8,6 +8,8 @@ import random
 from dataclasses import replace
 
 import pytest
+from test_dingniu_rules import random_deal
+from test_dingniu_solver import naive
 
 from analyzer.dingniu.crosscheck import crosscheck
 from analyzer.dingniu.engine import is_suan, lock_values, new_hand, suan_totals
@@ -16,9 +18,6 @@ from analyzer.dingniu.sim import rule_arrays
 from analyzer.dingniu.solver import solve
 from analyzer.dingniu.tiles import parse_tiles
 from kernels.dingniu import game as kd
-
-from test_dingniu_rules import random_deal
-from test_dingniu_solver import naive
 
 K = {t.name: k for k, t in enumerate(TILES)}
 VALUE = replace(SEED, name="value", lock_scope="value")

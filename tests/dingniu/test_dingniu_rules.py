@@ -12,8 +12,17 @@ from hypothesis import strategies as st
 from analyzer.dingniu.engine import NORMAL, SUAN, State, new_hand, rank, settle
 from analyzer.dingniu.records import replay, to_record
 from analyzer.dingniu.rules import N_KINDS, STANDARD, TILES
-from analyzer.dingniu.tiles import (KOU, LEAD, action, format_action, format_tiles, parse_hand,
-                                    parse_tile, parse_tiles, split_action)
+from analyzer.dingniu.tiles import (
+    KOU,
+    LEAD,
+    action,
+    format_action,
+    format_tiles,
+    parse_hand,
+    parse_tile,
+    parse_tiles,
+    split_action,
+)
 
 R = STANDARD
 K = {t.name: k for k, t in enumerate(TILES)}

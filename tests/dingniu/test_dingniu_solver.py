@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-
 import pytest
+from test_dingniu_rules import after_random_moves
 
 from analyzer.dingniu.engine import State
 from analyzer.dingniu.solver import _copy, principal_line, solve
-
-from test_dingniu_rules import after_random_moves
 
 
 def naive(st: State) -> tuple[int, ...]:

@@ -42,7 +42,7 @@ def test_each_swap_moves_one_card_each_way_and_makes_or_breaks_its_pattern(trump
     deck = np.empty(108, dtype=np.uint8)
     hands = np.empty((5, 2), dtype=np.int64)
     alt = np.empty((5, 2), dtype=np.int64)
-    done = {s: 0 for s in (-1, 1)}
+    done = dict.fromkeys((-1, 1), 0)
     for _ in range(400):
         deal(rng, deck, hands)
         for p in range(ks.N_PATTERNS):

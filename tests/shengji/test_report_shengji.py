@@ -13,8 +13,7 @@ import pandas as pd
 import pytest
 
 from analyzer.cli import main
-from analyzer.report import MIN_HANDS, ReportSpec, build_report, registered, seed_sequence
-from analyzer.report import fonts
+from analyzer.report import MIN_HANDS, ReportSpec, build_report, fonts, registered, seed_sequence
 from analyzer.shengji import report as sr
 from analyzer.shengji.analysis_plots import blocks
 
@@ -117,8 +116,10 @@ def test_the_ladder_holds_tuned(built):
 
 
 def test_english_page_and_policy_choice(tmp_path):
-    spec = ReportSpec(hands=MIN_HANDS, policy="random", lang="en")
+    spec = ReportSpec(hands=MIN_HANDS, lang="en", options={"shengji": {"policy": "random"}})
     assert sr.policy_of(spec) == "random"
-    assert sr.policy_of(ReportSpec(hands=MIN_HANDS, policy="heuristic,random,random")) == \
+    with pytest.raises(ValueError, match="kernel policy"):
+        ReportSpec(hands=MIN_HANDS, options={"shengji": {"policy": "heuristic,random,random"}})
+    assert sr.policy_of(ReportSpec(hands=MIN_HANDS)) == \
         "heuristic"
     assert "--policy random" in sr.command("values", "zhengzhou", spec, sr.seeds(spec))

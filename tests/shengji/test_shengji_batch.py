@@ -13,6 +13,7 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
+from batch_checks import interrupted_and_resumed
 
 from analyzer.cli import main
 from analyzer.core.runner import RunSpec, run
@@ -23,13 +24,12 @@ from analyzer.shengji.sim import play_hands, rule_arrays, whole_hands
 from kernels.shengji import hand as kh
 from kernels.shengji import whole as kw
 from kernels.shengji.params import PARAM_NAMES
-from batch_checks import interrupted_and_resumed
 
-SMALL = dict(chunk_size=256, chunks_per_task=3)
+SMALL = {"chunk_size": 256, "chunks_per_task": 3}
 
 
 def test_rule_vector_reads_every_field():
-    assert set(PARAM_NAMES) <= {f for f in vars(ZHENGZHOU)}
+    assert set(PARAM_NAMES) <= set(vars(ZHENGZHOU))
     assert not np.array_equal(rule_arrays("zhengzhou"), rule_arrays(CLASSIC))
 
 

@@ -148,7 +148,7 @@ def test_overcall_chain_is_finite():
 
         def longest(d, seen=()):
             assert d not in seen  # no cycle
-            return max((1 + longest(e, seen + (d,)) for e in edges[d]), default=0)
+            return max((1 + longest(e, seen + (d,)) for e in edges[d]), default=0)  # noqa: B023
         expect = 6 if rules.pair_overcall_by_suit else 3
         assert max(longest(d) for d in all_decls) == expect
 

@@ -147,7 +147,7 @@ def test_section2_example_level5_spades():
              for names in expected_high_to_low]
     assert all(len(r) == 1 for r in rungs)  # the three 副5 are equal in strength
     assert [r[0] for r in rungs] == list(range(15, -1, -1))
-    hearts = [parse_cards(f"{r}h")[0] for r in "A K Q J 10 9 8 7 6 4 3 2".split()]
+    hearts = [parse_cards(f"{r}h")[0] for r in ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "4", "3", "2"]]
     assert all(ctx.esuit[f] == H for f in hearts)
     assert [ctx.rung[f] for f in hearts] == list(range(11, -1, -1))
 
@@ -198,13 +198,7 @@ def test_contexts_cached_and_tabled():
 
 # ---- rules as data ---------------------------------------------------------------------------
 
-SECTION9 = (
-    "joker_colour joker_pair_may_open pair_overcall_by_suit suit_rank partner_may_overcall "
-    "declare_start partner_declarer_becomes_banker stepdown_banker rebel_enabled rebel_scope "
-    "rebel_threshold bajiwo_enabled bajiwo_reinforce nt_level_joker_tractor "
-    "throw_whole_suit_only throw_check_players throw_fail_play throw_fail_penalty_per_card "
-    "follow_rule ruff_rule trick_compare kitty_basis kitty_multiplier level_step turnover_at "
-    "attacker_gain_cap must_defend_A").split()
+SECTION9 = ["joker_colour", "joker_pair_may_open", "pair_overcall_by_suit", "suit_rank", "partner_may_overcall", "declare_start", "partner_declarer_becomes_banker", "stepdown_banker", "rebel_enabled", "rebel_scope", "rebel_threshold", "bajiwo_enabled", "bajiwo_reinforce", "nt_level_joker_tractor", "throw_whole_suit_only", "throw_check_players", "throw_fail_play", "throw_fail_penalty_per_card", "follow_rule", "ruff_rule", "trick_compare", "kitty_basis", "kitty_multiplier", "level_step", "turnover_at", "attacker_gain_cap", "must_defend_A"]
 
 
 def test_every_section9_parameter_is_a_field_with_its_default():

@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from cli_checks import ok, run
 
 from analyzer.shengji import api
-from cli_checks import ok, run
 
 
 def js(capsys, *args: str):

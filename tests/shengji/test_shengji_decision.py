@@ -71,7 +71,7 @@ def test_teeth_a_ruinous_bury_and_a_hopeless_defence():
 def _play_only_record(seat0: str, seat1_extra: str) -> dict:
     """Level 2, trump ♠, seat 0 banks and leads trick 1 (it buried the kitty, so it knows
     it): seat 0 holds ``seat0`` (topped up), seat 1 holds ``seat1_extra``."""
-    deck = Counter({f: 2 for f in range(54)})
+    deck = Counter(dict.fromkeys(range(54), 2))
     mine, theirs = list(parse_cards(seat0)), list(parse_cards(seat1_extra))
     rest = list((deck - Counter(mine) - Counter(theirs)).elements())
     rng = np.random.default_rng(5)
@@ -182,7 +182,7 @@ def test_throw_query_samples_respect_every_public_fact():
         got = [Counter(cards_of(int(row[2 * s]), int(row[2 * s + 1]))) for s in range(5)]
         assert got[seat] == Counter(st.hands[seat])
         assert [sum(g.values()) for g in got] == [len(h) for h in st.hands] + [8]
-        assert sum(got, Counter()) + played == Counter({f: 2 for f in range(54)})
+        assert sum(got, Counter()) + played == Counter(dict.fromkeys(range(54), 2))
         for s in range(4):
             assert not st.known[s] - got[s]
             assert not any(ctx.esuit[f] in st.voids[s] for f in got[s])

@@ -42,7 +42,7 @@ def follow(seat, plays_text, hand_text, played=""):
     kn = kp.new_knowledge()
     if played:
         kn[kp.KN_PLAYED], kn[kp.KN_PLAYED + 1] = pl(played)
-    for i, g in enumerate(groups):
+    for g in groups:
         kn[kp.KN_PLAYED], kn[kp.KN_PLAYED + 1] = (kn[kp.KN_PLAYED] | g[0],
                                                   kn[kp.KN_PLAYED + 1] | g[1]
                                                   | (kn[kp.KN_PLAYED] & g[0]))

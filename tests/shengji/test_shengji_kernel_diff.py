@@ -19,10 +19,16 @@ from analyzer.shengji.combos import decompose, follow_ok, legal_follow, matches
 from analyzer.shengji.rules import CLASSIC, ZHENGZHOU
 from analyzer.shengji.scoring import kitty_multiplier
 from analyzer.shengji.tricks import check_throw, trick_winner
-from kernels.shengji import play as kp
-from kernels.shengji.context import (CX_ESUIT, CX_HIGHER, CX_RUNG, CX_RUNG_FACES, N_RUNGS,
-                                      new_context)
 from kernels.shengji import params as kpar
+from kernels.shengji import play as kp
+from kernels.shengji.context import (
+    CX_ESUIT,
+    CX_HIGHER,
+    CX_RUNG,
+    CX_RUNG_FACES,
+    N_RUNGS,
+    new_context,
+)
 from kernels.shengji.params import param_vector
 from kernels.shengji.planes import cards_of, planes_of
 from kernels.shengji.units import MAX_UNITS

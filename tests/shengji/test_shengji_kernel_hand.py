@@ -10,6 +10,7 @@ from collections import Counter
 import numba
 import numpy as np
 import pytest
+from test_shengji_kernel_diff import random_deal, random_lead, rich_hands
 
 from analyzer.shengji.cards import DECK, TRUMP, context, points
 from analyzer.shengji.combos import decompose, follow_ok
@@ -23,8 +24,6 @@ from kernels.shengji.context import new_context
 from kernels.shengji.deal import deal_many
 from kernels.shengji.params import param_vector
 from kernels.shengji.planes import cards_of, planes_of
-
-from test_shengji_kernel_diff import random_deal, random_lead, rich_hands
 
 VARIANTS = {
     "zhengzhou": ZHENGZHOU,

@@ -14,9 +14,18 @@ from analyzer.shengji.cards import DECK, context, points
 from analyzer.shengji.rules import CHOICES, CLASSIC, ZHENGZHOU, ShengjiRules
 from kernels.shengji import params as kpar
 from kernels.shengji import planes as kpl
-from kernels.shengji.context import (CX_ESUIT, CX_HIGHER, CX_LEVEL, CX_NT_FLAG, CX_RUNG,
-                                     CX_RUNG_FACES, CX_SUIT_MASK, CX_TRUMP, N_RUNGS,
-                                     new_context)
+from kernels.shengji.context import (
+    CX_ESUIT,
+    CX_HIGHER,
+    CX_LEVEL,
+    CX_NT_FLAG,
+    CX_RUNG,
+    CX_RUNG_FACES,
+    CX_SUIT_MASK,
+    CX_TRUMP,
+    N_RUNGS,
+    new_context,
+)
 
 
 def random_multiset(rng):

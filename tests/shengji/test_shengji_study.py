@@ -9,9 +9,9 @@ import json
 
 import numba
 import pytest
+from cli_checks import bad, ok
 
 from analyzer.shengji import study
-from cli_checks import bad, ok
 
 
 def test_bury_study_ties_the_heuristic_with_its_own_rule():

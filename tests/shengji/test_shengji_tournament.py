@@ -9,10 +9,10 @@ import json
 import numba
 import numpy as np
 import pytest
+from cli_checks import bad, ok
 
 from analyzer.shengji import api
 from analyzer.shengji import tournament as tm
-from cli_checks import bad, ok
 from kernels.shengji import hand as kh
 from kernels.shengji import whole as kw
 

@@ -11,13 +11,13 @@ import json
 
 import numpy as np
 import pytest
+from cli_checks import bad
 
 from analyzer.shengji import sim
 from analyzer.shengji import tournament as tm
 from analyzer.shengji import whole_replay as wr
 from analyzer.shengji.cards import parse_cards
 from analyzer.shengji.rules import CLASSIC, ZHENGZHOU
-from cli_checks import bad
 from kernels.shengji import hand as kh_
 from kernels.shengji import heuristic as kh
 from kernels.shengji import heuristic_bid as kb

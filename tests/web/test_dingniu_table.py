@@ -11,11 +11,11 @@ import threading
 import numpy as np
 import pytest
 from starlette.testclient import TestClient
+from webtable import TOFU_JS, chromium_path, dejavu_only_fontconfig, live_server
 
 from analyzer.dingniu import web as dweb
 from analyzer.dingniu.records import replay
 from analyzer.dingniu.rules import N_KINDS, N_SEATS, TILES
-from webtable import TOFU_JS, chromium_path, dejavu_only_fontconfig, live_server
 
 
 @pytest.fixture(scope="module")
@@ -130,9 +130,8 @@ def test_bad_actions_get_a_clear_error_and_change_nothing(client):
 
 def test_a_bot_decides_on_its_own_view(monkeypatch):
     """What a bot's policy is given: public words as they are, hidden tiles redrawn."""
-    from kernels.dingniu import game as kd
-
     from analyzer.dingniu.sim import state_array
+    from kernels.dingniu import game as kd
 
     seen = []
     real = kd.choose

@@ -31,7 +31,7 @@ def _positions(seed: int, n: int):
     from analyzer.xianniu.web import XianniuTable
 
     table = XianniuTable("lanzhou", "heuristic", seed)
-    from analyzer.xianniu.records import replay, record_of
+    from analyzer.xianniu.records import record_of, replay
 
     rec = record_of(table.state)
     out = []
@@ -41,11 +41,10 @@ def _positions(seed: int, n: int):
 
 
 def test_a_bot_sees_its_hand_and_the_public_record_and_nothing_else():
-    from kernels.xianniu import game as kg
-
     from analyzer.xianniu.cards import FULL_DECK
     from analyzer.xianniu.kernel_state import ws_from_state
     from analyzer.xianniu.web_bot import seat_view_words
+    from kernels.xianniu import game as kg
 
     differs = 0
     for state in _positions(3, 12):

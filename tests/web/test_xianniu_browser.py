@@ -10,16 +10,16 @@ import os
 import time
 
 import pytest
+from webtable import TOFU_JS, chromium_path, dejavu_only_fontconfig, live_server
 
 from analyzer.xianniu.advise import advise
 from analyzer.xianniu.web import make_app
-from webtable import TOFU_JS, chromium_path, dejavu_only_fontconfig, live_server
 
 ADVICE = {"samples": 64, "precision": 5.0}
 SAVED: dict[str, object] = {}
 
 
-def _slow_advise(record, _calls=[0], **kwargs):
+def _slow_advise(record, _calls=[0], **kwargs):  # noqa: B006 (a call counter)
     """The real advice; the first one the page asks for (with a progress callback, unlike
     the review's) a little slower, so that the progress indicator can be seen."""
     if kwargs.get("progress") is not None:
@@ -92,7 +92,7 @@ def _play_hand(page, advice: bool) -> int:
             page.locator("#actions button.act").first.click()
         page.wait_for_function(
             f"document.querySelector('#board').dataset.version !== '{version}'")
-        decisions += 1
+        decisions += 1  # noqa: SIM113 (counts clicks, not loop turns)
     raise AssertionError("the hand did not end")
 
 

@@ -10,11 +10,11 @@ import threading
 import numpy as np
 import pytest
 from starlette.testclient import TestClient
+from webtable import card_tokens, hidden_cards, live_server, pick
 
 from analyzer.web.sessions import SessionStore
 from analyzer.xianniu.records import replay
 from analyzer.xianniu.web import XianniuTable, make_app
-from webtable import card_tokens, hidden_cards, live_server, pick
 
 ADVICE = {"samples": 64, "precision": 5.0}  # light advice: the tests check plumbing
 
@@ -294,7 +294,7 @@ def test_the_session_cap_drops_the_longest_idle():
     clock = Clock()
     store = SessionStore(max_sessions=3, clock=clock)
     ids = []
-    for i in range(4):
+    for _i in range(4):
         clock.now += 1
         ids.append(store.add(object()))
     assert len(store) == 3

@@ -6,8 +6,22 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analyzer.xianniu.cards import (FULL_DECK, N_CARDS, RANKS, SUIT_LETTERS, SUIT_SYMBOLS, card,
-    cards_of, format_card, format_cards, mask_of, parse_card, parse_cards, parse_hand, parse_mask)
+from analyzer.xianniu.cards import (
+    FULL_DECK,
+    N_CARDS,
+    RANKS,
+    SUIT_LETTERS,
+    SUIT_SYMBOLS,
+    card,
+    cards_of,
+    format_card,
+    format_cards,
+    mask_of,
+    parse_card,
+    parse_cards,
+    parse_hand,
+    parse_mask,
+)
 
 # Rank indices, written out so the expectations below read without the library's constants.
 A, R2, R3, R5, R6, R7, R8, R9, R10, J, Q, K = range(12)

@@ -14,9 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from analyzer.cli import main
 from cli_checks import bad, ok, run, write_json
+
 from analyzer.xianniu.combos import KINDS
 from analyzer.xianniu.scoring import REASONS, REASONS_EN
 

@@ -14,10 +14,23 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analyzer.xianniu.cards import (FULL_DECK, cards_of, count, format_card, format_cards,
-    mask_of, parse_mask)
-from analyzer.xianniu.combos import (answers_to, beats, classify, plays_in, qiangci_plays,
-    try_classify)
+from analyzer.xianniu.cards import (
+    FULL_DECK,
+    cards_of,
+    count,
+    format_card,
+    format_cards,
+    mask_of,
+    parse_mask,
+)
+from analyzer.xianniu.combos import (
+    answers_to,
+    beats,
+    classify,
+    plays_in,
+    qiangci_plays,
+    try_classify,
+)
 from analyzer.xianniu.rules import get_rules
 
 L = get_rules("lanzhou")

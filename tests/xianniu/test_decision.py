@@ -7,11 +7,11 @@ import json
 import numpy as np
 import pytest
 
-from analyzer.xianniu.cards import FULL_DECK, count, parse_hand, parse_mask
 from analyzer.cli import main
+from analyzer.xianniu.cards import FULL_DECK, count, parse_hand, parse_mask
 from analyzer.xianniu.decision import should_kou, should_xian
-from kernels.xianniu import decisions as kd
 from kernels.rng import states_from_seed
+from kernels.xianniu import decisions as kd
 
 STRONG = "Ks Kh Kc Kd Qs Qh Qc 9s 9h 9c 10s 10h 8s 8h As Ah"
 WEAK = "As Ah 2s 2h 3s 3c 5s 6h 6c 7s 7h 8c Jd 10d Qd 2d"

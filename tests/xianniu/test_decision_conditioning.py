@@ -19,8 +19,8 @@ import pytest
 from analyzer.xianniu.engine import KOU, QIANGCI, Action, new_hand
 from analyzer.xianniu.rules import get_rules
 from analyzer.xianniu.sim import deal_hands, logged_hands, policy_arrays, rule_arrays
-from kernels.xianniu import decisions as kd
 from kernels.rng import states_for_chunks
+from kernels.xianniu import decisions as kd
 
 N_FREE_EACH = 3  # cards left free in each hidden seat: C(6, 3) = 20 splits
 

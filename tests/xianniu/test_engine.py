@@ -17,9 +17,20 @@ import numpy as np
 import pytest
 
 from analyzer.xianniu.cards import FULL_DECK, N_CARDS, bit, cards_of, count, parse_hand, parse_mask
-from analyzer.xianniu.combos import LONG_FENG, EIGHT_PAIRS, classify
-from analyzer.xianniu.engine import (ACTION_KINDS, DISCARD, KOU, PASS, PLAY, TIGHTEN, XIAN,
-    Action, State, card_accounting, new_hand)
+from analyzer.xianniu.combos import EIGHT_PAIRS, LONG_FENG, classify
+from analyzer.xianniu.engine import (
+    ACTION_KINDS,
+    DISCARD,
+    KOU,
+    PASS,
+    PLAY,
+    TIGHTEN,
+    XIAN,
+    Action,
+    State,
+    card_accounting,
+    new_hand,
+)
 from analyzer.xianniu.rules import get_rules
 from analyzer.xianniu.scoring import settle
 

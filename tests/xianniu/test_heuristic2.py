@@ -6,14 +6,25 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analyzer.xianniu.cards import FULL_DECK, parse_cards, mask_of
+from analyzer.xianniu.cards import FULL_DECK, mask_of, parse_cards
 from analyzer.xianniu.rules import get_rules
 from analyzer.xianniu.sim import rule_arrays
 from kernels.xianniu.bits import FIVE, NINE, nib
 from kernels.xianniu.game import MAX_ACTIONS
 from kernels.xianniu.plays import INFO_COLS, _push, gen_answers, gen_plays
-from kernels.xianniu.policies import (H2_CASH, H2_QUAD, KIND_NIU, KIND_SET, KIND_XI, POLICY_DEFAULTS,
-    heuristic2_choice, heuristic_choice, rank_points, sure_cards, sure_cards2)
+from kernels.xianniu.policies import (
+    H2_CASH,
+    H2_QUAD,
+    KIND_NIU,
+    KIND_SET,
+    KIND_XI,
+    POLICY_DEFAULTS,
+    heuristic2_choice,
+    heuristic_choice,
+    rank_points,
+    sure_cards,
+    sure_cards2,
+)
 from kernels.xianniu.tables import ACT_KOU, ACT_PLAY, ACT_XIAN, P_GOU
 
 PHASES = {"lead": (True, False, False, False), "trick": (False, True, False, False),
@@ -154,7 +165,7 @@ def test_cli_accepts_heuristic2(capsys):
 
     from analyzer.cli import main
 
-    hand = "9s 9h 9c 9d Ks Qh Qc Js 10h 8c 7h 6s 3c 3h 2s Ad".split()
+    hand = ["9s", "9h", "9c", "9d", "Ks", "Qh", "Qc", "Js", "10h", "8c", "7h", "6s", "3c", "3h", "2s", "Ad"]
     assert main(["should-xian", *hand, "--policy", "heuristic2", "--max-deals", "100",
                  "--precision", "50", "--json", "--quiet"]) == 0
     out = json.loads(capsys.readouterr().out)

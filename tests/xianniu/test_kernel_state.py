@@ -10,10 +10,10 @@ from analyzer.xianniu.engine import ACTION_KINDS, Action, new_hand
 from analyzer.xianniu.kernel_state import SCRATCH_WORDS, ws_from_state
 from analyzer.xianniu.rules import get_rules
 from analyzer.xianniu.sim import deal_hands, policy_arrays, rule_arrays
+from kernels.rng import states_from_seed
 from kernels.xianniu import game as kg
 from kernels.xianniu.batch import full_log
 from kernels.xianniu.pimc import sample_positions
-from kernels.rng import states_from_seed
 
 TOP = [kg.S_TOP_KIND, kg.S_TOP_SIZE, kg.S_TOP_RANK, kg.S_TOP_K, kg.S_TOP_OWNER]
 

@@ -187,9 +187,9 @@ def test_drawing_by_index_plays_the_listed_hands(rules):
     """The random policy's closed-form draw and the listed path play identical hands."""
     from analyzer.xianniu.rules import get_rules
     from analyzer.xianniu.sim import policy_arrays, rule_arrays
+    from kernels.rng import states_from_seed
     from kernels.xianniu import game as kg
     from kernels.xianniu.batch import play_deals
-    from kernels.rng import states_from_seed
 
     rk = rule_arrays(get_rules(rules))
     deals = np.concatenate([deal_hands(3000, seed=2).astype(np.int64), themed_deals(1000, 2)])

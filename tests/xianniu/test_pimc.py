@@ -7,14 +7,14 @@ import pytest
 
 from analyzer.xianniu.cards import FULL_DECK, count
 from analyzer.xianniu.combos import answers_to
-from analyzer.xianniu.engine import ACTION_KINDS, PASS, PLAY, DISCARD, Action, new_hand
+from analyzer.xianniu.engine import ACTION_KINDS, DISCARD, PASS, PLAY, Action, new_hand
 from analyzer.xianniu.rules import get_rules
 from analyzer.xianniu.sim import deal_hands, policy_arrays, rule_arrays
 from analyzer.xianniu.tournament import tournament
+from kernels.rng import states_from_seed
 from kernels.xianniu import game as kg
 from kernels.xianniu.batch import full_log
 from kernels.xianniu.pimc import sample_positions
-from kernels.rng import states_from_seed
 
 PRESETS = ("lanzhou", "kanniutui")
 
@@ -52,7 +52,7 @@ def test_sampled_hidden_hands_fit_every_public_fact(rules):
             assert seat == pimc_seat
             own = state.hands[seat]
             public = 0
-            for s_, a in history:
+            for _, a in history:
                 if a.kind == PLAY:
                     public |= a.cards
             own_disc = 0

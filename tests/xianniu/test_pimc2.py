@@ -11,8 +11,14 @@ from kernels.arrays import copy_into
 from kernels.rng import states_from_seed
 from kernels.xianniu import game as kg
 from kernels.xianniu.pimc import pimc_pick, seat_to_act
-from kernels.xianniu.policies import (PIMC_BUDGET, PIMC_ROLLOUT, PIMC_SAMPLES,
-    POLICY_HEURISTIC, POLICY_HEURISTIC2, POLICY_PIMC)
+from kernels.xianniu.policies import (
+    PIMC_BUDGET,
+    PIMC_ROLLOUT,
+    PIMC_SAMPLES,
+    POLICY_HEURISTIC,
+    POLICY_HEURISTIC2,
+    POLICY_PIMC,
+)
 
 PRESETS = ("lanzhou", "kanniutui")
 

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_pimc2 import PRESETS, _pick, _positions, _redeal_hidden
 
 from analyzer.xianniu import sim
 from kernels.xianniu import solver as ks
 from kernels.xianniu.pimc import seat_to_act
 from kernels.xianniu.policies import PIMC_ENDGAME, POLICY_PIMC
-
-from test_pimc2 import PRESETS, _pick, _positions, _redeal_hidden
 
 ENDGAME = 9
 NAME = "pimc2-endgame"

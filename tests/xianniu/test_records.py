@@ -74,7 +74,7 @@ def _assert_same_hand(a: State, b: State) -> None:
 def test_random_hands_round_trip(rules_name):
     children = np.random.SeedSequence(0xC0FFEE + len(rules_name)).spawn(150)
     kinds_seen = set()
-    for i, child in enumerate(children):
+    for _i, child in enumerate(children):
         rng = np.random.default_rng(child)
         banker = int(rng.integers(3))
         st = _play_random(new_hand(_random_deal(rng), rules_name, banker), rng)

@@ -7,14 +7,14 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-
-from analyzer.cli import main
-from analyzer.xianniu.report_formats import summary_json
-from analyzer.core.runner import Checkpoint, RunSpec, run
-from analyzer.xianniu.sim import simulate_aggregate
 from batch_checks import interrupted_and_resumed
 
-SMALL = dict(chunk_size=256, chunks_per_task=3)
+from analyzer.cli import main
+from analyzer.core.runner import Checkpoint, RunSpec, run
+from analyzer.xianniu.report_formats import summary_json
+from analyzer.xianniu.sim import simulate_aggregate
+
+SMALL = {"chunk_size": 256, "chunks_per_task": 3}
 
 
 class Stop(Exception):

@@ -9,13 +9,22 @@ from numba import njit
 from analyzer.xianniu.crosscheck import themed_deals
 from analyzer.xianniu.rules import get_rules
 from analyzer.xianniu.sim import rule_arrays
+from kernels.rng import states_from_seed
 from kernels.xianniu.batch import deal_many
 from kernels.xianniu.game import MAX_ACTIONS
 from kernels.xianniu.plays import INFO_COLS, gen_answers, gen_plays
-from kernels.rng import states_from_seed
 from kernels.xianniu.sampler import answer_at, count_answers, count_plays, play_at
-from kernels.xianniu.tables import (KIND_BAI, KIND_BAI_LIANG, KIND_FISH, KIND_FISH_LIANG,
-    KIND_K_BAI, KIND_NIU, KIND_SET, KIND_XI, KIND_XI_BAO_LIANG)
+from kernels.xianniu.tables import (
+    KIND_BAI,
+    KIND_BAI_LIANG,
+    KIND_FISH,
+    KIND_FISH_LIANG,
+    KIND_K_BAI,
+    KIND_NIU,
+    KIND_SET,
+    KIND_XI,
+    KIND_XI_BAO_LIANG,
+)
 
 PRESETS = ("lanzhou", "kanniutui")
 N_KINDS = 11

@@ -6,8 +6,15 @@ import numpy as np
 import pytest
 
 from analyzer.xianniu.engine import State
-from analyzer.xianniu.solver import (Solver, copy_state, late_position, position_key,
-                                     principal_line, solve, step)
+from analyzer.xianniu.solver import (
+    Solver,
+    copy_state,
+    late_position,
+    position_key,
+    principal_line,
+    solve,
+    step,
+)
 
 N_POSITIONS = 120  # per preset
 

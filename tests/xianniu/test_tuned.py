@@ -74,7 +74,7 @@ def test_advice_plays_its_default_and_names_it(capsys):
     from analyzer.cli import main
     from analyzer.xianniu.defaults import ADVICE_POLICY
 
-    hand = "9s 9h 9c 9d Ks Qh Qc Js 10h 8c 7h 6s 3c 3h 2s Ad".split()
+    hand = ["9s", "9h", "9c", "9d", "Ks", "Qh", "Qc", "Js", "10h", "8c", "7h", "6s", "3c", "3h", "2s", "Ad"]
     runs = {}
     for policy in (None, "heuristic2"):
         extra = [] if policy is None else ["--policy", policy]

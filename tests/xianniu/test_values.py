@@ -7,12 +7,12 @@ import json
 import numpy as np
 import pytest
 
-from analyzer.xianniu.cards import FULL_DECK, count
 from analyzer.cli import main
-from analyzer.xianniu.sim import deal_hands
 from analyzer.xianniu.analysis import PATTERN_NAMES, pattern_values, xian_ev
-from kernels.xianniu import experiments as kx
+from analyzer.xianniu.cards import FULL_DECK, count
+from analyzer.xianniu.sim import deal_hands
 from kernels.rng import states_from_seed
+from kernels.xianniu import experiments as kx
 
 
 def test_one_swap_makes_or_breaks_the_pattern_and_nothing_else():
