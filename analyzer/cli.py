@@ -18,9 +18,11 @@ _CROSS_GAME = {"report": "analyzer.report.cli:report", "bench": "analyzer.bench:
                "warmup": "analyzer.warmup:warmup"}
 
 
-def _load(target: str) -> click.Command:
+def _load(target: str) -> click.Group:
     module, name = target.split(":")
-    return getattr(importlib.import_module(module), name)
+    group = getattr(importlib.import_module(module), name)
+    assert isinstance(group, click.Group), target
+    return group
 
 
 class RootGroup(click.Group):

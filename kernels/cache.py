@@ -19,6 +19,7 @@ import hashlib
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 from numba.core import caching
 
@@ -67,9 +68,10 @@ def prune_stale(current: Path, game: str) -> None:
 
 
 # Numba renamed these from private to public names in 0.6x; accept both.
-_UserLocator = getattr(caching, "UserProvidedCacheLocator", None) or \
-    caching._UserProvidedCacheLocator
-_CacheImpl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+_UserLocator: Any = getattr(caching, "UserProvidedCacheLocator", None) or \
+    getattr(caching, "_UserProvidedCacheLocator")  # noqa: B009 (older Numba's name)
+_CacheImpl: Any = getattr(caching, "CacheImpl", None) or \
+    getattr(caching, "_CacheImpl")  # noqa: B009
 
 
 def announce_compiles(callback) -> None:

@@ -87,5 +87,6 @@ def simulate_run(spec: RunSpec, out: str | os.PathLike[str] | None = None, fmt: 
     data = render(result, fmt)
     if out:
         write_atomic(out, data)
-        ckpt.unlink(missing_ok=True)
+        if ckpt is not None:
+            ckpt.unlink(missing_ok=True)
     return result, data

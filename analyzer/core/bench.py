@@ -47,7 +47,8 @@ def rates_all_and_one(runs: dict[str, tuple[Callable[[], object], int]],
     for fn, _ in runs.values():
         fn()
     out: dict[str, float] = {}
-    for suffix, n in (("all", numba.config.NUMBA_NUM_THREADS), ("one", 1)):
+    all_threads = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]  # set at import
+    for suffix, n in (("all", all_threads), ("one", 1)):
         with threads(n):
             for name, (fn, work) in runs.items():
                 out[f"{name}_per_s_{suffix}"] = median_rate(fn, work, repeats)

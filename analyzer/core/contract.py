@@ -181,9 +181,10 @@ def check_record(game: Game, state: GameState) -> dict[str, Any]:
                                                         core_records.VERSION, game.name):
         raise AssertionError(f"the record's envelope is {rec['format']!r} version "
                              f"{rec['version']!r} of {rec['game']!r}")
-    if rec["rules"] != state.rules.name:
+    rules = getattr(state, "rules").name  # noqa: B009 (every engine's State has rules)
+    if rec["rules"] != rules:
         raise AssertionError(f"the record names rules {rec['rules']!r}, the hand was played "
-                             f"under {state.rules.name!r}")
+                             f"under {rules!r}")
     text = core_records.dumps(rec)
     if core_records.loads(text) != rec:
         raise AssertionError("the record's text does not read back as the record")

@@ -52,7 +52,7 @@ def envelope(game: str, rules: str, body: dict[str, Any],
     return record
 
 
-Legacy = dict[tuple[str, Any], str]  # (format, version) of an older record -> its game
+Legacy = dict[tuple[Any, Any], str]  # (format, version) of an older record -> its game
 
 
 def game_of(record: Any, legacy: Legacy | None = None) -> str:
@@ -62,8 +62,9 @@ def game_of(record: Any, legacy: Legacy | None = None) -> str:
     if not isinstance(record, dict):
         raise RecordError("a record must be a JSON object")
     fmt, version = record.get("format"), record.get("version")
-    if "game" not in record and (fmt, version) in (legacy or {}):
-        return (legacy or {})[(fmt, version)]
+    old = legacy or {}
+    if "game" not in record and (fmt, version) in old:
+        return old[(fmt, version)]
     if fmt != FORMAT:
         raise RecordError(f"not a {FORMAT} (format is {fmt!r})")
     if version != VERSION:

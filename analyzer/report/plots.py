@@ -38,7 +38,10 @@ def new_figure(spec: ReportSpec, title: str, n: str, *, width: float = 10.0,
     """A figure of ``nrows`` × ``ncols`` axes (flat array) under ``title``, its footer
     stating ``n``, the 95% CI, ``spec``'s seed and the command that regenerates it."""
     fig = Figure(figsize=(width, height), layout="constrained")
-    fig.get_layout_engine().set(rect=(0, 0.075, 1, 0.925))  # room for the two footer lines
+    engine = fig.get_layout_engine()
+    assert engine is not None
+    engine.set(rect=(0, 0.075, 1, 0.925))  # type: ignore[call-arg]  # constrained layout's
+    # own keyword, room for the two footer lines
     axes = np.atleast_1d(fig.subplots(nrows, ncols, squeeze=False, **subplots)).ravel()
     fig.suptitle(title, fontsize=13)
     fig.text(0.01, 0.038, t("footer", spec.lang, n=n, seed=spec.seed), fontsize=7.5,

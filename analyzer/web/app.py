@@ -2,7 +2,8 @@
 
 Every answer of ``/api`` is JSON; every error is ``{"error": one line}`` with a 4xx status
 (400 bad input, 404 unknown game or job, 409 out of turn or stale, 413 too large) and
-leaves the game as it was. Routes:
+leaves the game as it was; a request to another host name than the loopback ones, or a
+write from another site's page, is refused with 403 (:mod:`.guard`). Routes:
 
 - ``GET /`` the page; ``/static/…`` its scripts, style and font; ``/game/…`` the board.
 - ``GET /api/info``: the game, its words in both languages, the new-game options.
@@ -19,18 +20,21 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .game import Conflict, WebGame
+from .guard import LOOPBACK, LoopbackOnly
 from .i18n import DEFAULT_LANG, merged
 from .jobs import JobRunner
 from .sessions import SessionError, SessionStore
@@ -175,8 +179,10 @@ async def _internal(request: Request, exc: Exception) -> Response:
 
 
 def make_app(game: WebGame, sessions: SessionStore | None = None,
-             jobs: JobRunner | None = None) -> Starlette:
-    """The web table for ``game``; ``sessions`` and ``jobs`` are made when not given."""
+             jobs: JobRunner | None = None, hosts: Iterable[str] = LOOPBACK) -> Starlette:
+    """The web table for ``game``; ``sessions`` and ``jobs`` are made when not given. It
+    answers only requests addressed to ``hosts`` (the loopback names) and refuses
+    cross-origin writes (:mod:`.guard`)."""
     sessions = SessionStore() if sessions is None else sessions
     jobs = JobRunner() if jobs is None else jobs
     r = _Routes(game, sessions, jobs)
@@ -197,6 +203,7 @@ def make_app(game: WebGame, sessions: SessionStore | None = None,
     ]
     handlers = {HTTPException: _http_error, Conflict: _handler(409),
                 ValueError: _handler(400), SessionError: _handler(404), Exception: _internal}
-    app = Starlette(routes=routes, exception_handlers=handlers)
+    app = Starlette(routes=routes, exception_handlers=handlers,
+                    middleware=[Middleware(LoopbackOnly, hosts=tuple(hosts))])
     app.state.sessions, app.state.jobs, app.state.game = sessions, jobs, game
     return app

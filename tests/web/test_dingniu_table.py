@@ -20,7 +20,7 @@ from analyzer.dingniu.rules import N_KINDS, N_SEATS, TILES
 
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(dweb.make_app(advice_samples=40)) as c:
+    with TestClient(dweb.make_app(advice_samples=40), base_url="http://127.0.0.1") as c:
         yield c
 
 

@@ -29,7 +29,7 @@ class Clock:
 
 @pytest.fixture()
 def client():
-    with TestClient(make_app(advice_options=ADVICE)) as c:
+    with TestClient(make_app(advice_options=ADVICE), base_url="http://127.0.0.1") as c:
         yield c
 
 
@@ -273,7 +273,7 @@ def test_twenty_sessions_at_once_finish_without_error_or_cross_talk():
 def test_finished_and_idle_sessions_expire():
     clock = Clock()
     store = SessionStore(idle_ttl=100, finished_ttl=10, clock=clock)
-    with TestClient(make_app(sessions=store)) as c:
+    with TestClient(make_app(sessions=store), base_url="http://127.0.0.1") as c:
         rng = np.random.default_rng(1)
         done, view = _new(c, 31)
         while not view["over"]:
