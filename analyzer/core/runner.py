@@ -11,7 +11,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -228,10 +229,11 @@ def run(spec: RunSpec, backend: str = "local", scheduler: str | None = None,
     return result
 
 
-def _run_dask(spec: RunSpec, todo: list[int], scheduler: str | None, with_rows: bool,
-              finished: Callable[[int, object], None]) -> None:
+@contextmanager
+def dask_client(scheduler: str | None) -> Iterator[Any]:
+    """A Dask client of ``scheduler``, or of a LocalCluster on this machine's cores."""
     try:
-        from dask.distributed import Client, LocalCluster, as_completed
+        from dask.distributed import Client, LocalCluster
     except ImportError:
         raise ValueError("the dask backend needs dask.distributed: pip install "
                          "'xianniu[dask]'") from None
@@ -243,13 +245,49 @@ def _run_dask(spec: RunSpec, todo: list[int], scheduler: str | None, with_rows: 
                                processes=True, dashboard_address=None)
         client = Client(cluster)
     try:
-        futures = {client.submit(run_task, spec, t, with_rows, pure=False): t for t in todo}
-        for fut in as_completed(futures):
-            finished(futures[fut], fut.result())
+        yield client
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _run_dask(spec: RunSpec, todo: list[int], scheduler: str | None, with_rows: bool,
+              finished: Callable[[int, object], None]) -> None:
+    from dask.distributed import as_completed
+
+    with dask_client(scheduler) as client:
+        futures = {client.submit(run_task, spec, t, with_rows, pure=False): t for t in todo}
+        for fut in as_completed(futures):
+            finished(futures[fut], fut.result())
+
+
+def map_tasks(tasks: Sequence[Callable[[], Any]], backend: str = "local",
+              scheduler: str | None = None,
+              progress: Callable[[int], None] | None = None) -> list[Any]:
+    """Every task's result, in order: called here one after another (their kernels use
+    every core), or as Dask tasks. Each task carries its own seed, so the results do not
+    depend on the backend. ``progress(1)`` after each task."""
+    if backend not in ("local", "dask"):
+        raise ValueError(f"unknown backend {backend!r} (choose local or dask)")
+    if scheduler and backend != "dask":
+        raise ValueError("--scheduler needs --backend dask")
+    out: list[Any] = [None] * len(tasks)
+    if backend == "local":
+        for i, task in enumerate(tasks):
+            out[i] = task()
+            if progress:
+                progress(1)
+        return out
+    from dask.distributed import as_completed
+
+    with dask_client(scheduler) as client:
+        futures = {client.submit(task, pure=False): i for i, task in enumerate(tasks)}
+        for fut in as_completed(futures):
+            out[futures[fut]] = fut.result()
+            if progress:
+                progress(1)
+    return out
 
 
 def write_parquet(df: pd.DataFrame, path: str | os.PathLike[str]) -> None:
