@@ -18,18 +18,18 @@ _CROSS_GAME = {"report": "analyzer.report.cli:report", "bench": "analyzer.bench:
                "warmup": "analyzer.warmup:warmup"}
 
 
-def _load(target: str) -> click.Group:
+def _load(target: str) -> click.Command:
     module, name = target.split(":")
-    group = getattr(importlib.import_module(module), name)
-    assert isinstance(group, click.Group), target
-    return group
+    return getattr(importlib.import_module(module), name)
 
 
 class RootGroup(click.Group):
     """Resolves commands lazily: the default game's, other games' groups, cross-game ones."""
 
     def _default(self) -> click.Group:
-        return _load(GAMES[DEFAULT_GAME].cli)
+        group = _load(GAMES[DEFAULT_GAME].cli)
+        assert isinstance(group, click.Group)
+        return group
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         names = set(self._default().list_commands(ctx)) | set(_CROSS_GAME)

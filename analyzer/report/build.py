@@ -17,9 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 from .. import __version__
 from ..core.fileio import write_atomic
-from . import plots
+from . import findings, plots
+from .findings import Finding
 from .labels import SHARED, t
 from .render import Block, Page, to_html, to_markdown
 from .section import DEFAULT_HANDS, ReportData, ReportSpec, Section, choose, run_sections
@@ -110,10 +113,27 @@ class Staging:
         self._remove_parents()
 
 
-def head(spec: ReportSpec, sections: list[Section]) -> list[Block]:
-    """The report's opening: title, version, the command that rewrites it, the seeds."""
+def findings_of(data: ReportData, lang: str) -> list[tuple[Finding, str]]:
+    """Every section's findings for a player, with the section's title, in order."""
+    out = []
+    for s in data.sections:
+        found = getattr(s, "findings", None)
+        if found is not None:
+            out += [(f, s.title(lang)) for f in found(data.results[s.key], lang)]
+    return out
+
+
+def head(spec: ReportSpec, sections: list[Section],
+         found: list[tuple[Finding, str]]) -> list[Block]:
+    """The report's opening: title, what to take away, version, the command that rewrites
+    it, the seeds."""
     page = Page(SHARED, spec.lang)
     page.add("h1", page.t("title"))
+    if found:
+        page.h2(page.t("takeaway"), "takeaway")
+        page.p(page.t("takeaway_intro"))
+        page.add("ul", findings.lines(found, spec.lang))
+        page.csv("findings")
     page.p(page.t("generated", version=__version__))
     page.p(page.t("regenerate"))
     page.code([spec.command()])
@@ -161,7 +181,10 @@ def build_report(hands: int = DEFAULT_HANDS, seed: int = 0,
                         raise ValueError(f"two sections draw the figure {name!r}")
                     pngs[name] = plots.png(fig, spec.command())
         step(t("step_write", lang, path=stage.out))
-        blocks = head(spec, chosen)
+        found = findings_of(data, lang)
+        if found:
+            data.tables["findings"] = pd.DataFrame(findings.as_rows(found))
+        blocks = head(spec, chosen, found)
         for s in chosen:
             blocks += s.blocks(data.results[s.key], lang)
         shown = {b.content[0] for b in blocks if b.kind == "img"}
