@@ -12,10 +12,10 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import pandas as pd
 
@@ -24,6 +24,7 @@ from ..core.fileio import write_atomic
 from . import findings, plots
 from .findings import Finding
 from .labels import SHARED, t
+from .progress import Bars, StepFn, silent
 from .render import Block, Page, to_html, to_markdown
 from .section import DEFAULT_HANDS, ReportData, ReportSpec, Section, choose, run_sections
 
@@ -145,13 +146,15 @@ def head(spec: ReportSpec, sections: list[Section],
 
 def build_report(hands: int = DEFAULT_HANDS, seed: int = 0,
                  out: str | os.PathLike[str] = "xianniu-report", lang: str = "zh",
-                 progress: Callable[[str], None] | None = None,
+                 progress: TextIO | None = None,
                  sections: Iterable[str | Section] | None = None,
                  timings: bool = True,
                  options: Mapping[str, Mapping[str, Any]] | None = None) -> Report:
     """Run the report's sections and write its files into the folder ``out``.
 
-    ``progress`` hears one line per step (``[3/15] ...``). ``sections`` picks sections by
+    ``progress`` (a file such as standard error; None: silent) gets a line per step
+    (``[3/15] ...``) and, on a terminal, the step's bar with its time left (see
+    :mod:`.progress`). ``sections`` picks sections by
     game name (default: every game that has one); ``options`` gives sections their own
     options by key (``{"shengji": {"policy": "pimc"}}``). ValueError on bad arguments and
     when ``out`` cannot be written, both before any work is done.
@@ -161,13 +164,8 @@ def build_report(hands: int = DEFAULT_HANDS, seed: int = 0,
     for s in chosen:
         s.check(spec)
     total = sum(s.steps(spec) for s in chosen) + 2
-    count = 0
-
-    def step(what: str) -> None:
-        nonlocal count
-        count += 1
-        if progress is not None:
-            progress(t("step", lang, i=count, total=total, what=what))
+    step: StepFn = silent if progress is None else \
+        Bars(total, lambda i, n, what: t("step", lang, i=i, total=n, what=what), progress)
 
     stage = Staging(out)
     try:
@@ -203,4 +201,7 @@ def build_report(hands: int = DEFAULT_HANDS, seed: int = 0,
     except BaseException:
         stage.abort()
         raise
+    finally:
+        if isinstance(step, Bars):
+            step.close()
     return Report(stage.out, files, data)

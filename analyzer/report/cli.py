@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 
@@ -40,12 +42,12 @@ def parse_sets(values: tuple[str, ...]) -> dict[str, dict[str, str]]:
               help="Chinese game terms (zh) or English (en).")
 @click.option("--timings/--no-timings", default=True, show_default=True,
               help="Time the players per decision (the only figures no seed fixes).")
-@click.option("--quiet", is_flag=True, help="No progress lines.")
+@click.option("--quiet", is_flag=True, help="No progress on standard error.")
 def report(rules: str | None, n_hands: int, policy: str | None, sets: tuple[str, ...],
            seed: int, out_dir: str, lang: str, timings: bool, quiet: bool) -> None:
     """Run the analyses; write report.md, a self-contained report.html, CSVs and PNGs."""
     from ..games import DEFAULT_GAME
-    from . import build_report
+    from .build import build_report
 
     options = parse_sets(sets)
     first = options.setdefault(DEFAULT_GAME, {})
@@ -53,6 +55,6 @@ def report(rules: str | None, n_hands: int, policy: str | None, sets: tuple[str,
         if value is not None:
             first[name] = value
     res = build_report(n_hands, seed, out_dir, lang,
-                       progress=None if quiet else lambda line: click.echo(line, err=True),
+                       progress=None if quiet else sys.stderr,
                        timings=timings, options=options)
     click.echo(str(res.html))

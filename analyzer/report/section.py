@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import time
 import zlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 from .labels import LANGS, SHARED, Labels
+from .progress import StepFn
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -53,11 +54,11 @@ class Section(Protocol):
         """ValueError when ``spec`` does not suit the section (before any work)."""
 
     def steps(self, spec: ReportSpec) -> int:
-        """How many times ``run`` will call ``progress``."""
+        """How many steps ``run`` will start with ``progress``."""
 
-    def run(self, spec: ReportSpec, root: np.random.SeedSequence,
-            progress: Callable[[str], None]) -> Any:
-        """Every analysis of the section, its seeds spawned from ``root`` (fresh)."""
+    def run(self, spec: ReportSpec, root: np.random.SeedSequence, progress: StepFn) -> Any:
+        """Every analysis of the section, its seeds spawned from ``root`` (fresh);
+        ``advance = progress(what, total)`` starts each step (see :mod:`.progress`)."""
 
     def tables(self, data: Any) -> dict[str, pd.DataFrame]:
         """The tables of ``data``, each written as ``NAME.csv``."""
@@ -174,7 +175,7 @@ class ReportData:
 
 
 def run_sections(spec: ReportSpec, sections: list[Section],
-                 progress: Callable[[str], None]) -> ReportData:
+                 progress: StepFn) -> ReportData:
     """Run each section from its own seeds; gather the tables (names must not clash)."""
     t0 = time.perf_counter()
     data = ReportData(spec, sections)

@@ -5,6 +5,7 @@ the machinery imports no game, and an interrupted report leaves no folder behind
 from __future__ import annotations
 
 import ast
+import io
 import re
 import zlib
 from pathlib import Path
@@ -194,3 +195,34 @@ def test_a_section_twice_or_unknown_is_refused(tmp_path):
     with pytest.raises(ValueError, match="no report section"):
         build_report(hands=TINY, out=tmp_path / "x", sections=["texas"])
     assert list(tmp_path.iterdir()) == []
+
+
+class _Tty(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_progress_bars_show_units_and_time_left_on_a_terminal():
+    from analyzer.report.progress import Bars
+
+    out = _Tty()
+    bars = Bars(3, lambda i, n, what: f"[{i}/{n}] {what}", out)
+    advance = bars("hands", 1000)
+    for _ in range(10):
+        advance(100)
+    bars("no total")
+    bars.close()
+    text = out.getvalue()
+    assert "[1/3] hands" in text and "[2/3] no total" in text
+    assert "1000/1000" in text and "100%" in text
+
+
+def test_progress_on_a_log_is_one_line_a_step():
+    from analyzer.report.progress import Bars
+
+    out = io.StringIO()
+    bars = Bars(2, lambda i, n, what: f"[{i}/{n}] {what}", out)
+    bars("a", 50)(50)
+    bars("b")
+    bars.close()
+    assert out.getvalue() == "[1/2] a\n[2/2] b\n"
