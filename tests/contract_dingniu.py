@@ -65,7 +65,7 @@ HOOKS = Hooks(
     record_hands=40,
     must_see=("lead", "play", "kou", "end normal", "end 算帐 won", "end 算帐 failed (包庄)"),
     golden_seeds=(0,),
-    crosscheck={p: [("random", 400), ("heuristic,random,tuned,heuristic", 400)]
+    crosscheck={p: [("random", 300), ("heuristic,random,tuned,heuristic", 300)]
                 for p in ("seed", "navpil")},
     legacy_records=(DATA / "dingniu-v1-normal.json", DATA / "dingniu-v1-suan.json"),
     view_every=1,

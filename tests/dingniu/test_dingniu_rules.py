@@ -309,3 +309,37 @@ def test_records_of_version_1_replay(tmp_path):
     assert st.history == replay(normal).history[:9]
     with pytest.raises(RecordError, match="version 3"):
         replay(dict(record_of(st), version=3))
+
+
+# -- what a seat sees (R12) -------------------------------------------------------------------
+
+def test_a_view_shows_no_other_hand_and_no_face_down_kou():
+    from analyzer.dingniu.engine import HIDDEN
+
+    whole = record_of(play_random(5))
+    st = replay(dict(whole, actions=whole["actions"][:12]))
+    kou = {s for s, a in st.history if a % 8 == KOU}
+    assert kou and not st.is_terminal()
+    for seat in range(4):
+        v = st.view(seat)
+        assert v.seat == seat and v.hand == tuple(st.hands[seat]) and v.shown is None
+        assert v.kou == tuple(st.kou[seat])  # its own 扣 it sees
+        assert v.n_kou == tuple(map(sum, st.kou)) and v.left == tuple(map(sum, st.hands))
+        assert v.moves == tuple((s, HIDDEN) if s != seat and a % 8 == KOU else (s, a)
+                                for s, a in st.history)
+    over = replay(whole)
+    assert over.view(0).shown == (tuple(map(tuple, over.hands)), tuple(map(tuple, over.kou)))
+
+
+@pytest.mark.parametrize("leak", ["hands", "kou"])
+def test_the_contract_catches_a_view_that_leaks(monkeypatch, leak):
+    """Teeth: a view showing the other hands, or the other seats' face-down 扣, is caught."""
+    from analyzer.core import contract
+    from analyzer.games import get_game
+
+    real = State.view
+    monkeypatch.setattr(State, "view", lambda self, seat: (
+        real(self, seat), tuple(map(tuple, getattr(self, leak)))))
+    with pytest.raises(AssertionError, match="hidden"):
+        for seed in range(5):
+            contract.random_hand(get_game("dingniu"), "seed", seed)
