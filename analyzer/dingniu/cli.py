@@ -41,7 +41,7 @@ def _policy_helps(cmd: click.Command) -> click.Command:
     policy 顶牛 plays (the batch options are shared by every game)."""
     for param in cmd.params:
         if param.name == "policy" and isinstance(param, click.Option):
-            param.help = policy_help(POLICIES, "heuristic")
+            param.help = policy_help(POLICIES)  # click shows the default
         elif param.name == "policies" and isinstance(param, click.Option):
             param.help = policy_help(POLICIES, None, "One policy per seat, A,B,C,D "
                                      "(overrides --policy)")
