@@ -24,20 +24,20 @@ import numpy as np
 from analyzer.core.fileio import write_atomic
 from analyzer.core.stats import mean_ci
 from analyzer.core.tuning import cross_entropy
-from analyzer.dingniu.analysis import duplicate
 from analyzer.dingniu.rules import get_rules
 from analyzer.dingniu.sim import TUNED_FILE, policy_vector
-from kernels.dingniu import game as kd
+from analyzer.dingniu.tournament import duplicate
+from kernels.dingniu import policies as kpol
 
-SIGNED = (kd.H_DOUBLE, kd.H_KOU_KEEP)  # weights that may be negative
+SIGNED = (kpol.H_DOUBLE, kpol.H_KOU_KEEP)  # weights that may be negative
 
 
 def gain(weights: np.ndarray, deals: int, seed: int, rules) -> tuple[float, float, float]:
     """Mean points per hand of ``weights`` minus the default heuristic, with its 95% CI."""
     base = policy_vector("heuristic", rules)
     cand = base.copy()
-    cand[:kd.N_HEURISTIC] = weights
-    per_deal = duplicate([kd.HEURISTIC, kd.HEURISTIC], [cand, base], deals, seed, rules)
+    cand[:kpol.N_HEURISTIC] = weights
+    per_deal = duplicate([kpol.HEURISTIC, kpol.HEURISTIC], [cand, base], deals, seed, rules)
     e = mean_ci(per_deal[:, 0] - per_deal[:, 1])
     return e.value, e.low, e.high
 
@@ -56,12 +56,12 @@ def main() -> int:
     draw_seq, deal_seq, final_seq = np.random.SeedSequence(args.seed).spawn(3)
     rng = np.random.default_rng(draw_seq)
     deal_seeds = [int(c.generate_state(1)[0]) for c in deal_seq.spawn(args.iterations)]
-    floor = np.zeros(kd.N_HEURISTIC)
+    floor = np.zeros(kpol.N_HEURISTIC)
     floor[list(SIGNED)] = -np.inf
     t0 = time.perf_counter()
     mean, history = cross_entropy(
         lambda v, it: gain(v, args.deals, deal_seeds[it], r)[0],
-        kd.HEURISTIC_DEFAULTS.copy(), 0.3 * np.abs(kd.HEURISTIC_DEFAULTS) + 0.5,
+        kpol.HEURISTIC_DEFAULTS.copy(), 0.3 * np.abs(kpol.HEURISTIC_DEFAULTS) + 0.5,
         iterations=args.iterations, population=args.population, rng=rng, floor=floor)
     hands = args.iterations * args.population * args.deals * 14
     final_seed = int(final_seq.generate_state(1)[0])
@@ -69,8 +69,8 @@ def main() -> int:
     hands += args.final_deals * 14
     entry = {
         "weights": [round(float(x), 4) for x in mean],
-        "names": list(kd.HEURISTIC_NAMES),
-        "defaults": kd.HEURISTIC_DEFAULTS.tolist(),
+        "names": list(kpol.HEURISTIC_NAMES),
+        "defaults": kpol.HEURISTIC_DEFAULTS.tolist(),
         "method": "cross-entropy on duplicate self-play against the default heuristic",
         "seed": args.seed, "iterations": args.iterations, "population": args.population,
         "deals_per_evaluation": args.deals, "budget_hands": hands,

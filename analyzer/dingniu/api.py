@@ -29,7 +29,7 @@ def simulate(n_hands: int, rules: str | None = None, policies: str = "heuristic"
 
 def odds(n_deals: int = 200_000, seed: int = 0, rules: str | None = None) -> dict[str, Any]:
     """``xianniu dingniu odds``: P(feature) of the 头牌's hand, exact and Monte Carlo."""
-    from .analysis import odds as run
+    from .odds import odds as run
 
     return run(n_deals, seed, rules)
 
@@ -38,19 +38,19 @@ def tournament(policies: str = "heuristic,random", n_deals: int = 20_000, seed: 
                rules: str | None = None, pimc_samples: int | None = None,
                pimc_leaf: int | None = None) -> dict[str, Any]:
     """``xianniu dingniu tournament``: two policies in duplicate over ``n_deals`` deals."""
-    from .analysis import tournament as run
+    from .tournament import tournament as run
 
     return run(policies, n_deals, seed, rules, pimc_samples, pimc_leaf).as_dict()
 
 
-def best_play(position: Any = None, hand: str | None = None, history: str | None = None,
-              samples: int = 400, seed: int = 0, solve_samples: int | None = None,
-              rules: str | None = None, file: str | None = None) -> dict[str, Any]:
-    """``xianniu dingniu best-play``: rank the legal plays of a position, given as a
+def advise(position: Any = None, hand: str | None = None, history: str | None = None,
+           samples: int = 400, seed: int = 0, solve_samples: int | None = None,
+           rules: str | None = None, file: str | None = None) -> dict[str, Any]:
+    """``xianniu dingniu advise``: rank the legal plays of a position, given as a
     position (a dict, as in a position file), a position ``file`` (``-``: standard input)
     or ``hand`` with ``history``."""
     from ..core.fileio import read_json
-    from .analysis import best_play as run
+    from .advise import advise as run
 
     given = (position is not None) + (file is not None) + (hand is not None)
     if given != 1:
@@ -69,7 +69,7 @@ def replay_record(record: Any, rules: str | None = None) -> dict[str, Any]:
     the log and, if the hand is over, the counts and points."""
     from .records import replay
 
-    st = replay(record, rules)
+    st = replay(record, rules=rules)
     over = st.is_terminal()
     return {"game": "dingniu", "rules": st.rules.name, "log": st.describe(), "over": over,
             "end": st.end_reason, "suan_seat": st.suan_seat if over else None,
@@ -84,7 +84,7 @@ def solve_record(record: Any, rules: str | None = None) -> dict[str, Any]:
     from .solver import solve
     from .tiles import format_action
 
-    st = replay(record, rules)
+    st = replay(record, rules=rules)
     t0 = time.perf_counter()
     sol = solve(st)
     return {"game": "dingniu", "rules": st.rules.name, "values": list(sol.values),

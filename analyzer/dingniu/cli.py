@@ -13,12 +13,15 @@ from ..core.cli_common import (
     deals_option,
     emit_json,
     interruptible,
+    policy_help,
+    policy_option,
     progress_bar,
 )
 from ..core.fileio import read_json
 from . import api
-from .describe import best_play_lines, odds_lines, replay_lines, solve_line, tournament_lines
+from .describe import advise_lines, odds_lines, replay_lines, solve_line, tournament_lines
 from .rules import ALIASES, PRESETS
+from .sim import POLICIES
 
 RULES_OPTION = click.option("--rules", "rules",
                             type=click.Choice(sorted([*PRESETS, *ALIASES]), case_sensitive=False),
@@ -33,6 +36,25 @@ def group() -> None:
     """顶牛 (Chinese dominoes, 4 players, 24 tiles): see docs/dingniu.md."""
 
 
+def _policy_helps(cmd: click.Command) -> click.Command:
+    """Give the batch options ``--policy`` and ``--policies`` the help that lists every
+    policy 顶牛 plays (the batch options are shared by every game)."""
+    for param in cmd.params:
+        if param.name == "policy" and isinstance(param, click.Option):
+            param.help = policy_help(POLICIES)  # click shows the default
+        elif param.name == "policies" and isinstance(param, click.Option):
+            param.help = policy_help(POLICIES, None, "One policy per seat, A,B,C,D "
+                                     "(overrides --policy)")
+    return cmd
+
+
+def _hidden_alias(cmd: click.Command, name: str) -> None:
+    """``cmd`` also under its former ``name``, hidden from --help (scripts may use it)."""
+    group.add_command(click.Command(name, params=cmd.params, callback=cmd.callback,
+                                    help=f"Former name of {cmd.name}.", hidden=True))
+
+
+@_policy_helps
 @group.command()
 @batch_options(n_seats=4)
 @RULES_OPTION
@@ -63,8 +85,9 @@ def odds(n_deals: int, seed: int, rules: str | None, as_json: bool) -> None:
 
 
 @group.command()
-@click.option("--policies", default="heuristic,random", show_default=True,
-              help="The two policies compared, A,B: random, heuristic, tuned, pimc.")
+@click.option("--policies", default="heuristic,random",
+              help=policy_help(POLICIES, "heuristic,random", "The two policies compared, "
+                               "A,B"))
 @deals_option(20_000, help="Deals; each is played under the 14 seatings with both "
                           "policies.")
 @click.option("--pimc-samples", type=click.IntRange(min=1), default=None,
@@ -85,7 +108,7 @@ def tournament(policies: str, n_deals: int, pimc_samples: int | None, pimc_leaf:
     click.echo("\n".join(tournament_lines(res)))
 
 
-@group.command(name="best-play")
+@group.command()
 @click.argument("file", metavar="[FILE|-]", required=False)
 @click.option("--hand", default=None, help="My tiles now, e.g. '大天 红十 一三'.")
 @click.option("--history", default=None,
@@ -97,15 +120,18 @@ def tournament(policies: str, n_deals: int, pimc_samples: int | None, pimc_leaf:
 @SEED_OPTION
 @RULES_OPTION
 @JSON_OPTION
-def best_play(file: str | None, hand: str | None, history: str | None, samples: int,
-              solve_samples: int | None, seed: int, rules: str | None, as_json: bool) -> None:
+def advise(file: str | None, hand: str | None, history: str | None, samples: int,
+           solve_samples: int | None, seed: int, rules: str | None, as_json: bool) -> None:
     """Rank my legal plays by mean points (heuristic play-outs on sampled deals, 95% CI);
     the first line recommends one."""
-    res = api.best_play(None, hand, history, samples, seed, solve_samples, rules, file=file)
+    res = api.advise(None, hand, history, samples, seed, solve_samples, rules, file=file)
     if as_json:
         emit_json(res)
         return
-    click.echo("\n".join(best_play_lines(res)))
+    click.echo("\n".join(advise_lines(res)))
+
+
+_hidden_alias(advise, "best-play")
 
 
 @group.command()
@@ -138,15 +164,15 @@ def solve(file: str, rules: str | None, as_json: bool) -> None:
 
 @group.command()
 @RULES_OPTION
-@click.option("--opponents", type=click.Choice(["heuristic", "tuned", "pimc"]),
-              default="heuristic", show_default=True, help="The policy of the three bots.")
+@policy_option(POLICIES, "heuristic", name="--opponents", dest="opponents",
+               what="The policy of the three bots")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Seed of the first hand (default: a fresh seed, shown on the page).")
 @click.option("--port", type=click.IntRange(0, 65535), default=0,
               help="Port on 127.0.0.1 (default: any free one).")
 @click.option("--no-open", is_flag=True, help="Do not open the browser.")
 def play(rules: str | None, opponents: str, seed: int | None, port: int, no_open: bool) -> None:
-    """Play a hand against three bots in the browser, with best-play as advice, review and
+    """Play a hand against three bots in the browser, with advice (advise), review and
     records (served on 127.0.0.1 only, no network needed)."""
     from ..web.server import serve
     from .web import make_app

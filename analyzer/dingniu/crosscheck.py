@@ -1,40 +1,42 @@
-"""Replay kernel hands in the reference engine: same legal sets, same actor, same points."""
+"""The 顶牛 kernels against the reference engine, hand by hand: kernel hands replayed in the
+engine with the same legal sets at every decision, the same seat to act and the same
+points, totals and end."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
+from ..core.contract import CrossCheck
 from .engine import SUAN, new_hand
 from .rules import DingniuRules, get_rules
-from .sim import logged_hands
+from .sim import Rules, logged_hands
 
 
 @dataclass
-class Report:
-    """How many hands and decisions were compared, and every mismatch found."""
+class Report(CrossCheck):
+    """The crosscheck's hands and mismatches, and how many decisions and 算帐 it saw."""
 
-    hands: int = 0
     decisions: int = 0
     suan: int = 0
-    mismatches: list[str] = field(default_factory=list)
 
 
 def _mask_set(lo: np.uint64, hi: np.uint64) -> set[int]:
-    lo, hi = int(lo), int(hi)
-    return {b for b in range(64) if lo >> b & 1} | {64 + b for b in range(64) if hi >> b & 1}
+    a, b = int(lo), int(hi)
+    return {x for x in range(64) if a >> x & 1} | {64 + x for x in range(64) if b >> x & 1}
 
 
-def crosscheck(n: int, policies: str = "random", seed: int = 0,
-               rules: str | DingniuRules | None = None,
-               arrays: tuple[np.ndarray, np.ndarray] | None = None,
+def crosscheck(n_hands: int, rules: str | DingniuRules | None = None, seed: int = 0,
+               policies: str = "random", arrays: Rules | None = None,
                max_report: int = 20) -> Report:
-    """Play ``n`` kernel hands and replay each in the reference engine."""
+    """Play ``n_hands`` kernel hands under ``rules`` (``policies``: one name or one per
+    seat) and replay each in the reference engine; ``arrays`` replaces the rule arrays given
+    to the kernels (to show that the check catches a wrong one)."""
     r = get_rules(rules)
-    deals, out, acts, masks, moves = logged_hands(n, policies, seed, r, arrays)
+    deals, out, acts, masks, moves = logged_hands(n_hands, policies, seed, r, arrays)
     rep = Report()
-    for g in range(n):
+    for g in range(n_hands):
         rep.hands += 1
         st = new_hand(deals[g].tolist(), r)
         bad = None

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..core.stats import format_estimate, format_percent
 from ..core.tournament import tournament_lines
 
-__all__ = ["best_play_lines", "odds_lines", "replay_lines", "solve_line", "tournament_lines"]
+__all__ = ["advise_lines", "odds_lines", "replay_lines", "solve_line", "tournament_lines"]
 
 
 def odds_lines(d: dict) -> list[str]:
@@ -32,7 +32,7 @@ def recommendation(d: dict) -> str:
             f"over the next best, {b['next_best']} (n={m['n']:,} deals{close})")
 
 
-def best_play_lines(d: dict) -> list[str]:
+def advise_lines(d: dict) -> list[str]:
     """A ranked position: the recommendation first, then every action's numbers."""
     lines = [recommendation(d), d["position"],
              f"{d['samples']} hidden deals (seed {d['seed']}); every seat then plays the "

@@ -17,12 +17,13 @@ import pandas as pd
 
 from kernels.dingniu import game as kd
 from kernels.dingniu import pimc as kp
+from kernels.dingniu import policies as kpol
 from kernels.rng import states_from_seed
 
 from ..core.stats import mean_ci, proportion_ci
-from .analysis import tournament
 from .rules import DingniuRules, get_rules
 from .sim import policy_vector, rule_arrays
+from .tournament import tournament
 
 RUNGS = (("heuristic", "random"), ("tuned", "heuristic"), ("pimc", "tuned"))
 COST_POLICIES = ("heuristic", "tuned", "pimc")
@@ -64,7 +65,7 @@ def decision_points(r: DingniuRules, n: int, seed: int | np.random.SeedSequence,
     acts = np.empty(64, dtype=np.int64)
     scratch = np.empty(64, dtype=np.int64)
     state = np.empty(kd.STATE_LEN, dtype=np.int64)
-    out = []
+    out: list[np.ndarray] = []
     while len(out) < n:
         kd.deal(streams, tiles, state)
         limit = int(rng_t.integers(lo, hi + 1))
@@ -73,7 +74,7 @@ def decision_points(r: DingniuRules, n: int, seed: int | np.random.SeedSequence,
             if k > 1 and kp.tiles_in_hands(state) <= limit:
                 out.append(state.copy())
                 break
-            a = acts[0] if k == 1 else kd.heuristic_action(state, tiles, params, hp, acts, k)
+            a = acts[0] if k == 1 else kpol.heuristic_action(state, tiles, params, hp, acts, k)
             kd.apply(state, tiles, params, a, scratch)
     return np.array(out)
 
@@ -98,7 +99,7 @@ def hidden_cost(rules: str | DingniuRules | None = None, n: int = 2_000, seed: i
             if p == "pimc":
                 a = kp.pimc_action(s, tiles, params, vecs[p], streams[i].copy(), acts, k)
             else:
-                a = kd.heuristic_action(s, tiles, params, vecs[p], acts, k)
+                a = kpol.heuristic_action(s, tiles, params, vecs[p], acts, k)
             loss[p][i] = best - values[int(a)]
     rows = []
     for p in COST_POLICIES:

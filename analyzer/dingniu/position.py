@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .engine import State, lay, new_hand
-from .records import parse_action
+from .records import parse_entry
 from .rules import N_KINDS, N_SEATS, DingniuRules, get_rules
 from .tiles import KOU, LEAD, format_tiles, parse_tiles
 
@@ -93,10 +93,13 @@ def parse_position(data: Any, rules: str | None = None) -> Position:
             if k not in r.lead_pair_kinds:
                 names = ", ".join(r.tiles[j].name for j in r.lead_pair_kinds)
                 raise ValueError(f"{where}: only a pair of {names} may be led together")
-            seat, kind, n = entry.get("seat", 0), "lead", 2
-            slot = LEAD
+            seat, n, slot = entry.get("seat", 0), 2, LEAD
         else:
-            seat, kind, k, slot = parse_action(entry, where, hidden_ok=True)
+            try:
+                seat, kind, slot = parse_entry(entry, hidden_ok=True)
+            except ValueError as e:
+                raise ValueError(f"{where}: {e}") from None
+            k = -1 if kind is None else kind
             n = 1
         if seat is not None and seat != turn:
             raise ValueError(f"{where}: seat {turn} is to act, not seat {seat}")
@@ -106,14 +109,14 @@ def parse_position(data: Any, rules: str | None = None) -> Position:
                                               else "the lead has been made"))
         if slot == KOU:
             n_kou[seat] += 1
-            if k is not None:
+            if k >= 0:
                 kou_known[seat].append((i, k))
         else:
-            if slot != LEAD and slot not in ends:
+            if ends is not None and slot not in ends:
                 raise ValueError(f"{where}: no open end shows {slot}")
             laid[seat][k] += n
             ends = lay(r, ends, k, slot)
-        moves.append((seat, -1 if k is None else k, slot))
+        moves.append((seat, k, slot))
         left[seat] -= n
         if left[seat] < 0:
             raise ValueError(f"{where}: seat {seat} has no tiles left")
@@ -170,9 +173,10 @@ def sample_states(p: Position, n: int, seed: int, max_tries: int = 2000) -> list
                          f"{sum(need.values())} places")
     # open ends at each hidden 扣, per seat: that seat held no tile matching them
     kou_ends: dict[int, list[tuple[int, int]]] = {s: [] for s in others}
-    ends = None
+    ends: tuple[int, int] | None = None
     for s, k, slot in p.moves:
         if slot == KOU and s != p.seat:
+            assert ends is not None  # a 扣 comes after the lead
             kou_ends[s].append(ends)
         elif slot != KOU:
             ends = lay(r, ends, k, slot)
@@ -182,7 +186,7 @@ def sample_states(p: Position, n: int, seed: int, max_tries: int = 2000) -> list
             break
         rng.shuffle(pool)
         pos, ok = 0, True
-        deal = [None] * N_SEATS
+        deal: list[list[int]] = [[] for _ in range(N_SEATS)]
         kous: list[list[int]] = [[] for _ in range(N_SEATS)]
         deal[p.seat] = list(p.dealt)
         for s in others:

@@ -1,25 +1,41 @@
-"""顶牛 game records: the deal and every action as JSON, and replay through the engine.
+"""顶牛 game records in the shared envelope (:mod:`analyzer.core.records`): the deal and
+every action as JSON, and their replay through the engine.
 
 A record::
 
-    {"format": "xianniu-dingniu-record", "version": 1, "rules": "seed",
+    {"format": "xianniu-record", "version": 2, "game": "dingniu", "rules": "seed",
      "hands": ["大天 虎头 ...", "...", "...", "..."],
      "actions": [{"seat": 0, "action": "lead", "tile": "大五"},
                  {"seat": 1, "action": "play", "tile": "虎头", "end": 5},
-                 {"seat": 2, "action": "kou", "tile": "地幺"}]}
+                 {"seat": 2, "action": "kou", "tile": "地幺"}],
+     "result": {"end": "normal", "suan_seat": -1, "totals": [...], "points": [...]}}
 
-``seat`` is optional (the engine knows who acts) but is checked when given.
+``result`` is written once the hand is over; a record read to the end of its hand must
+give the replay's result (a record cut short is read as far as it goes).
+Records written before the shared envelope (``"format": "xianniu-dingniu-record"``,
+version 1 or none, :data:`LEGACY`) still replay, and so do hand-written ones that name no
+format at all (:data:`READS`); in those ``seat`` may be left out (the engine knows who
+acts), in version 2 every action names it.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
+from ..core.records import Legacy, RecordError, envelope, open_record, replay_actions
 from .engine import State, new_hand
-from .rules import TILES, get_rules
+from .rules import N_SEATS, TILES, DingniuRules, get_rules
 from .tiles import KOU, LEAD, format_tiles, parse_tile, split_action
 
-FORMAT = "xianniu-dingniu-record"
+GAME = "dingniu"
+FORMAT_V1 = "xianniu-dingniu-record"  # the per-game format of version 1
+# The older formats this game wrote, for the registry: a record of these is a 顶牛 record.
+LEGACY: Legacy = {(FORMAT_V1, 1): GAME, (FORMAT_V1, None): GAME}
+# What :func:`replay` reads besides: records with no format at all, which the version-1
+# reader took for its own. Other games read format-less records too, so the registry does
+# not send them here; ``xianniu dingniu replay`` does.
+# (core.records.Legacy types the format as a string; game_of looks up a missing one as None.)
+READS = cast(Legacy, {**LEGACY, (None, None): GAME, (None, 1): GAME})
 _KINDS = {"lead": LEAD, "kou": KOU, "扣": KOU, "play": None}
 
 
@@ -33,65 +49,98 @@ def action_to_json(seat: int, a: int) -> dict[str, Any]:
     return out
 
 
-def parse_action(entry: Any, where: str, hidden_ok: bool = False
-                 ) -> tuple[int | None, str, int | None, int]:
-    """(seat or None, kind, kind of tile or None, slot) of one record entry; ValueError if bad."""
+def parse_entry(entry: Any, hidden_ok: bool = False) -> tuple[int | None, int | None, int]:
+    """(seat or None, kind of tile, slot) of one record entry; the kind is None for a 扣
+    naming no tile when ``hidden_ok`` (another seat's 扣, face down). ValueError if bad."""
     if not isinstance(entry, dict):
-        raise ValueError(f"{where}: an action is an object such as "
-                         '{"action": "play", "tile": "虎头", "end": 5}')
+        raise ValueError("an action is an object such as "
+                         '{"seat": 1, "action": "play", "tile": "虎头", "end": 5}')
     kind = str(entry.get("action", "")).strip().lower()
     if kind not in _KINDS:
-        raise ValueError(f"{where}: unknown action {entry.get('action')!r} (lead, play, kou)")
+        raise ValueError(f"unknown action {entry.get('action')!r} (lead, play, kou)")
     seat = entry.get("seat")
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
-                             or not 0 <= seat < 4):
-        raise ValueError(f"{where}: seat must be 0–3, got {seat!r}")
+                             or not 0 <= seat < N_SEATS):
+        raise ValueError(f"seat must be 0–{N_SEATS - 1}, got {seat!r}")
     tile = entry.get("tile")
     if tile is None:
-        if kind == "kou" and hidden_ok:
-            return seat, "kou", None, KOU
-        raise ValueError(f"{where}: the action names no tile")
+        if _KINDS[kind] == KOU and hidden_ok:
+            return seat, None, KOU
+        raise ValueError("the action names no tile")
     k = parse_tile(str(tile))
     if kind == "play":
         end = entry.get("end")
         if isinstance(end, bool) or not isinstance(end, int) or not 1 <= end <= 6:
-            raise ValueError(f"{where}: play needs the open end it goes on (1–6), got {end!r}")
+            raise ValueError(f"play needs the open end it goes on (1–6), got {end!r}")
         if end not in TILES[k].ends:
-            raise ValueError(f"{where}: {TILES[k].name} has no end {end}")
-        return seat, kind, k, end
-    return seat, "kou" if _KINDS[kind] == KOU else kind, k, _KINDS[kind]
+            raise ValueError(f"{TILES[k].name} has no end {end}")
+        return seat, k, end
+    slot = _KINDS[kind]
+    assert slot is not None
+    return seat, k, slot
 
 
-def replay(record: Any, rules: str | None = None) -> State:
+def action_from_json(entry: Any, index: int) -> tuple[int, int]:
+    """``(seat, action)`` of the record entry at ``index`` (ValueError if malformed or if it
+    names no seat)."""
+    seat, k, slot = parse_entry(entry)
+    if seat is None:
+        raise ValueError("the action names no \"seat\"")
+    assert k is not None
+    return seat, k * 8 + slot
+
+
+def _legacy_from_json(entry: Any, index: int) -> tuple[int | None, int]:
+    """As :func:`action_from_json`, the seat optional (records before version 2)."""
+    seat, k, slot = parse_entry(entry)
+    assert k is not None
+    return seat, k * 8 + slot
+
+
+def result_of(st: State) -> dict[str, Any] | None:
+    """How the hand ended, once it is over: the end (``normal`` or ``suan``), the seat of
+    the 算帐, every seat's count and points."""
+    if not st.is_terminal():
+        return None
+    return {"end": st.end_reason, "suan_seat": st.suan_seat, "totals": st.totals(),
+            "points": st.returns()}
+
+
+def record_of(st: State) -> dict[str, Any]:
+    """The record of state ``st``: its deal, every action so far and, once over, the
+    result."""
+    return envelope(GAME, st.rules.name, {"hands": [format_tiles(h) for h in st.dealt]},
+                    [action_to_json(s, a) for s, a in st.history], result_of(st))
+
+
+def start_of(record: Any, rules: str | DingniuRules | None = None) -> State:
+    """The state right after the deal that ``record`` describes (under ``rules`` when
+    given, else the record's preset); RecordError if it is not a 顶牛 record."""
+    rec = open_record(record, GAME, READS)
+    hands = rec.get("hands")
+    if not isinstance(hands, list) or len(hands) != N_SEATS or \
+            not all(isinstance(h, str) for h in hands):
+        raise RecordError("a record needs \"hands\": four strings of six tiles")
+    try:
+        return new_hand(hands, get_rules(rules or rec.get("rules")))
+    except ValueError as e:
+        raise RecordError(str(e)) from None
+
+
+def replay(record: Any, require_end: bool = False,
+           rules: str | DingniuRules | None = None) -> State:
     """The state after every action of ``record`` (under ``rules`` when given, else the
-    record's preset); ValueError names the first bad one."""
-    if not isinstance(record, dict):
-        raise ValueError("a 顶牛 record is a JSON object")
-    if record.get("format", FORMAT) != FORMAT:
-        raise ValueError(f"not a 顶牛 record (format {record.get('format')!r})")
-    hands = record.get("hands")
-    if not isinstance(hands, list) or len(hands) != 4 or not all(isinstance(h, str) for h in hands):
-        raise ValueError("a record needs \"hands\": four strings of six tiles")
-    st = new_hand(hands, get_rules(rules or record.get("rules")))
-    actions = record.get("actions", [])
-    if not isinstance(actions, list):
-        raise ValueError("\"actions\" must be a list")
-    for i, entry in enumerate(actions):
-        where = f"action {i}"
-        seat, _, k, slot = parse_action(entry, where)
-        if st.is_terminal():
-            raise ValueError(f"{where}: the hand is already over")
-        if seat is not None and seat != st.current_player():
-            raise ValueError(f"{where}: seat {st.current_player()} is to act, not seat {seat}")
-        try:
-            st.apply(k * 8 + slot)
-        except ValueError as e:
-            raise ValueError(f"{where}: {e}") from None
+    record's preset); RecordError names the first bad action, or says the record ends
+    before the hand when ``require_end``, or that the result it gives for the finished hand
+    is not the replay's."""
+    st = start_of(record, rules)
+    legacy = "game" not in record
+    # State.returns() gives a list (callers compare it with JSON lists); the core's
+    # GameState protocol types returns() as a tuple, so mypy does not take State for one
+    replay_actions(st, record.get("actions", []),  # type: ignore[arg-type]
+                   _legacy_from_json if legacy else action_from_json, require_end)
+    given, got = record.get("result"), result_of(st)
+    if given is not None and got is not None and rules is None and given != got:
+        raise RecordError(f"the record's result {given} is not the replay's {got}")
     return st
 
-
-def to_record(st: State) -> dict[str, Any]:
-    """The record of state ``st`` (its deal and every action so far)."""
-    return {"format": FORMAT, "version": 1, "rules": st.rules.name,
-            "hands": [format_tiles(h) for h in st.dealt],
-            "actions": [action_to_json(s, a) for s, a in st.history]}

@@ -9,8 +9,6 @@ the same kinds of table, seed and n stamped in attrs, for other uses.
 
 from __future__ import annotations
 
-import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -19,84 +17,16 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from kernels.dingniu import game as kd
-from kernels.dingniu import pimc as kp
-from kernels.rng import states_from_seed
-
-from ..core.stats import mean_ci
 from ..report import plots
 from ..report.formats import fmt_ci, fmt_n
 from ..report.labels import SHARED, Labels
 from ..report.render import Block, Page
 from ..report.section import ReportSpec, seed_sequence
-from .analysis import SEAT_NAMES, odds, simulate, tournament
-from .engine import new_hand
+from .analysis import frame, open_hands_vs_heuristic, simulate
 from .ladder import RUNGS, ladder, rung_seeds
-from .rules import N_KINDS, N_SEATS, PRESETS, DingniuRules, get_rules
-from .sim import heuristic_matrix, policy_ids, rule_arrays, state_array
-from .solver import Solver
-
-
-def _frame(rows: list[dict[str, Any]], **meta: Any) -> pd.DataFrame:
-    df = pd.DataFrame(rows)
-    df.attrs.update(meta)
-    return df
-
-
-def open_hands_vs_heuristic(n_deals: int = 40, moves: int = 4, seed: int = 0,
-                            rules: str | DingniuRules | None = None) -> pd.DataFrame:
-    """Per seat: points when all play the heuristic, and when all play pimc, from move
-    ``moves`` on, beside the open-hand max-n value of the same positions (first ``moves``
-    by the heuristic); both play-outs start from the same stream."""
-    r = get_rules(rules)
-    tiles, params = rule_arrays(r)
-    rng = np.random.default_rng(np.random.SeedSequence(seed))
-    heur, pimc, solved, secs = [], [], [], []
-    pol, hps = policy_ids("heuristic"), heuristic_matrix()
-    pimc_ids = np.full(N_SEATS, kp.PIMC, dtype=np.int64)
-    pimc_hps = heuristic_matrix(policies="pimc", rules=r)
-    streams = states_from_seed(seed, n_deals * 2)
-    acts = np.empty(64, dtype=np.int64)
-    res = np.empty(kd.N_RESULT, dtype=np.int64)
-    la = np.empty((1, 2), dtype=np.int64)
-    ll = np.empty((1, 2), dtype=np.uint64)
-    i = 0
-    while len(heur) < n_deals and i < 2 * n_deals:
-        deck = [k for k in range(N_KINDS) for _ in range(int(r.counts[k]))]
-        random.Random(int(rng.integers(2**63))).shuffle(deck)
-        st = new_hand([[deck[6 * s:6 * s + 6].count(k) for k in range(N_KINDS)]
-                       for s in range(N_SEATS)], r)
-        for _ in range(moves):  # the opening, by the heuristic
-            if st.is_terminal():
-                break
-            s = state_array(st)
-            n = kd.legal(s, tiles, params, acts)
-            st.apply(int(kd.heuristic_action(s, tiles, params, hps[0], acts, n)))
-        stream = streams[i].copy()
-        i += 1
-        if st.is_terminal():
-            continue
-        s = state_array(st)
-        kd.play_out(s.copy(), tiles, params, pol, hps, stream.copy(), res, la, ll)
-        heur.append(res[kd.R_PTS:kd.R_PTS + N_SEATS].tolist())
-        kp.play_out_pimc(s, tiles, params, pimc_ids, pimc_hps, stream, res)
-        pimc.append(res[kd.R_PTS:kd.R_PTS + N_SEATS].tolist())
-        t0 = time.perf_counter()
-        solved.append(Solver(r).solve(st).values)
-        secs.append(time.perf_counter() - t0)
-    h, p, o = (np.array(x, dtype=float) for x in (heur, pimc, solved))
-    rows = []
-    for seat in range(N_SEATS):
-        eh, eo, ed = mean_ci(h[:, seat]), mean_ci(o[:, seat]), mean_ci(o[:, seat] - h[:, seat])
-        ep, epd = mean_ci(p[:, seat]), mean_ci(o[:, seat] - p[:, seat])
-        rows.append({"seat": seat, "heuristic": eh.value, "heuristic_low": eh.low,
-                     "heuristic_high": eh.high, "pimc": ep.value, "pimc_low": ep.low,
-                     "pimc_high": ep.high, "open_hands": eo.value, "open_low": eo.low,
-                     "open_high": eo.high, "difference": ed.value, "diff_low": ed.low,
-                     "diff_high": ed.high, "pimc_difference": epd.value,
-                     "pimc_diff_low": epd.low, "pimc_diff_high": epd.high, "n": eh.n})
-    return _frame(rows, seed=seed, moves=moves, rules=r.name,
-                  solver_seconds_per_position=float(np.mean(secs)) if secs else float("nan"))
+from .odds import odds
+from .rules import N_SEATS, PRESETS, SEAT_NAMES, DingniuRules, get_rules
+from .tournament import tournament
 
 
 def report_data(n_hands: int = 200_000, n_deals: int = 20_000, n_odds: int = 200_000,
@@ -117,9 +47,9 @@ def report_data(n_hands: int = 200_000, n_deals: int = 20_000, n_odds: int = 200
     od = odds(n_odds, seed, r)
     odds_rows = [{"feature": f["feature"], "exact": f["exact"],
                   **{f"mc_{k}": v for k, v in f["monte_carlo"].items()}} for f in od["features"]]
-    return {"seats": _frame(seat_rows, seed=seed, hands=n_hands, rules=r.name),
+    return {"seats": frame(seat_rows, seed=seed, hands=n_hands, rules=r.name),
             "tournament": tr.differences(),
-            "odds": _frame(odds_rows, seed=seed, deals=n_odds, rules=r.name),
+            "odds": frame(odds_rows, seed=seed, deals=n_odds, rules=r.name),
             "open_hands": open_hands_vs_heuristic(n_solved, 4, seed, r)}
 
 
@@ -363,14 +293,14 @@ class DingniuSection:
 
     key = KEY
     labels = T
-    options: dict = {}
+    options: dict[str, Any] = {}
     outputs = (*TABLES, "dingniu")
 
     def title(self, lang: str) -> str:
         return T("sec_dingniu", lang)
 
     def check(self, spec: ReportSpec) -> None:
-        pass  # --rules and --policy concern 掀牛; 顶牛 plays both its presets and policies
+        pass  # 顶牛 plays both its presets and both policies; the section has no options
 
     def steps(self, spec: ReportSpec) -> int:
         return 1

@@ -11,6 +11,7 @@ import numpy as np
 
 N_SEATS = 4
 HAND_SIZE = 6
+SEAT_NAMES = ("头牌", "二牌", "三牌", "末牌")  # the seats in play order; 头牌 leads
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,8 @@ class DingniuRules:
     closing_doubles: bool = False  # R8: after a 算帐 the others lay their doubles first
     count_others_hand: bool = True  # R8/R9: the others' hand tiles count in the comparison
     tou_exempt: str = "last_tile"  # R11: no 算帐 for 头牌 with his "last_tile" | "playable_hand"
-    _arrays: dict = field(default=None, init=False, repr=False, compare=False, hash=False)
+    _arrays: dict = field(default_factory=dict, init=False, repr=False, compare=False,
+                          hash=False)
 
     def __post_init__(self) -> None:
         ends = np.array([t.ends for t in self.tiles], dtype=np.int64)

@@ -1,4 +1,5 @@
-"""Checked wrappers over the 顶牛 kernels: rule arrays, state conversion and batch runs."""
+"""Checked wrappers over the 顶牛 kernels: rule arrays, policies, state conversion and
+batch runs, and :data:`POLICIES`, every policy the game plays."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ from pathlib import Path
 
 import numpy as np
 
+from kernels.dingniu import batch as kb
 from kernels.dingniu import game as kd
 from kernels.dingniu import pimc as kp
+from kernels.dingniu import policies as kpol
 from kernels.rng import states_from_seed
 
 from ..core.seats import seat_policy_names
@@ -16,15 +19,27 @@ from .engine import SUAN, State, lay
 from .rules import N_KINDS, N_SEATS, DingniuRules, get_rules
 from .tiles import KOU
 
-POLICIES = {"random": kd.RANDOM, "heuristic": kd.HEURISTIC, "tuned": kd.HEURISTIC,
-            "pimc": kp.PIMC}
+# Every policy 顶牛 plays, with its help line (analyzer.core.cli_common.policy_help).
+POLICIES = {
+    "random": "a uniformly random legal action",
+    "heuristic": "rules of thumb with the default weights",
+    "tuned": "the heuristic with the weights tuned for the preset",
+    "pimc": "hidden deals drawn from the seat's view, each action played out "
+            "(tournaments and the table)",
+}
+POLICY_IDS = {"random": kpol.RANDOM, "heuristic": kpol.HEURISTIC, "tuned": kpol.HEURISTIC,
+              "pimc": kp.PIMC}
 BATCH_POLICIES = ("random", "heuristic", "tuned")  # pimc plays in tournaments only
 CHUNK = 1024
 TUNED_FILE = Path(__file__).with_name("tuned.json")
 
+Rules = tuple[np.ndarray, np.ndarray]  # (tiles, params): the kernels' rules bundle
+Policies = tuple[np.ndarray, np.ndarray]  # (ids, hps): the kernels' policies bundle
 
-def rule_arrays(r: DingniuRules) -> tuple[np.ndarray, np.ndarray]:
-    """(tiles[13, 5], params[N_PARAMS]) of a preset, in the kernels' layout."""
+
+def rule_arrays(r: DingniuRules) -> Rules:
+    """(tiles[13, 5], params[N_PARAMS]) of a preset, in the kernels' layout (the kernels'
+    ``rules`` bundle)."""
     tiles = np.array([[a, b, a + b, c, int(a == b)] for (a, b), c in zip(r.ends, r.counts)],
                      dtype=np.int64)
     params = np.zeros(kd.N_PARAMS, dtype=np.int64)
@@ -45,7 +60,14 @@ def rule_arrays(r: DingniuRules) -> tuple[np.ndarray, np.ndarray]:
 def policy_ids(policies: str | list[str], known=BATCH_POLICIES) -> np.ndarray:
     """Policy ids per seat from ``"heuristic"`` (all seats) or four names ``a,b,c,d``."""
     names = seat_policy_names(policies, N_SEATS, known)
-    return np.array([POLICIES[n] for n in names], dtype=np.int64)
+    return np.array([POLICY_IDS[n] for n in names], dtype=np.int64)
+
+
+def policy_arrays(policies: str | list[str], rules: str | DingniuRules | None = None,
+                  known=BATCH_POLICIES) -> Policies:
+    """The kernels' ``policies`` bundle (ids, hps) of one policy for every seat or one per
+    seat (``known``: the names accepted)."""
+    return policy_ids(policies, known), heuristic_matrix(policies=policies, rules=rules)
 
 
 def tuned_vector(rules: str | DingniuRules | None = None) -> np.ndarray:
@@ -53,9 +75,9 @@ def tuned_vector(rules: str | DingniuRules | None = None) -> np.ndarray:
     ``scripts/dingniu_tune.py``); the defaults for a preset not tuned."""
     data = json.loads(TUNED_FILE.read_text())  # package data: missing means a broken install
     got = data.get(get_rules(rules).name)
-    vec = np.array(got["weights"] if got else kd.HEURISTIC_DEFAULTS, dtype=np.float64)
-    if vec.shape != (kd.N_HEURISTIC,):
-        raise ValueError(f"{TUNED_FILE.name}: {kd.N_HEURISTIC} weights per preset")
+    vec = np.array(got["weights"] if got else kpol.HEURISTIC_DEFAULTS, dtype=np.float64)
+    if vec.shape != (kpol.N_HEURISTIC,):
+        raise ValueError(f"{TUNED_FILE.name}: {kpol.N_HEURISTIC} weights per preset")
     return vec
 
 
@@ -64,7 +86,7 @@ def policy_vector(name: str, rules: str | DingniuRules | None = None,
     """A seat's parameter vector (``kernels.dingniu.pimc.N_VECTOR``): the heuristic's
     weights (tuned for ``tuned`` and ``pimc``, whose play-outs use them), then pimc's
     samples and exact-search leaf size."""
-    heur = tuned_vector(rules) if name in ("tuned", "pimc") else kd.HEURISTIC_DEFAULTS
+    heur = tuned_vector(rules) if name in ("tuned", "pimc") else kpol.HEURISTIC_DEFAULTS
     pimc = kp.PIMC_DEFAULTS.copy()
     if pimc_samples is not None:
         pimc[0] = pimc_samples
@@ -78,7 +100,7 @@ def heuristic_matrix(n_rows: int = N_SEATS, policies: str | list[str] | None = N
     """Per-seat vectors: the default heuristic's, or each seat's from ``policies``."""
     if policies is None:
         return np.tile(policy_vector("heuristic"), (n_rows, 1))
-    names = seat_policy_names(policies, N_SEATS, POLICIES)
+    names = seat_policy_names(policies, N_SEATS, POLICY_IDS)
     return np.stack([policy_vector(n, rules) for n in names])
 
 
@@ -92,9 +114,11 @@ def state_array(st: State) -> np.ndarray:
     s[kd.S_KOU:kd.S_KOU + N_SEATS] = st.kou_pips()
     for seat in range(N_SEATS):
         s[kd.S_KOUK + seat * N_KINDS:kd.S_KOUK + (seat + 1) * N_KINDS] = st.kou[seat]
-    ends, nk = None, [0] * N_SEATS  # the public 扣 masks, from the history
+    ends: tuple[int, int] | None = None
+    nk = [0] * N_SEATS  # the public 扣 masks, from the history
     for seat, a in st.history:
         if a % 8 == KOU:
+            assert ends is not None  # a 扣 comes after the lead
             s[kd.S_VOID + seat] |= (1 << ends[0]) | (1 << ends[1])
             s[kd.S_KMASK + seat * 6 + nk[seat]] = s[kd.S_VOID + seat]
             nk[seat] += 1
@@ -123,8 +147,8 @@ def play_hands(n: int, policies: str | list[str] = "random", seed: int = 0,
     tiles, params = rule_arrays(get_rules(rules))
     n_chunks = -(-n // CHUNK)
     out = np.empty((n, kd.N_RESULT), dtype=np.int64)
-    kd.play_chunks(states_from_seed(seed, n_chunks), CHUNK, n, tiles, params,
-                   policy_ids(policies), heuristic_matrix(policies=policies, rules=rules), out)
+    kb.play_chunks(states_from_seed(seed, n_chunks), CHUNK, n, (tiles, params),
+                   policy_arrays(policies, rules), out)
     return out
 
 
@@ -144,7 +168,6 @@ def logged_hands(n: int, policies: str | list[str] = "random", seed: int = 0,
     acts = np.zeros((n, kd.MAX_MOVES, 2), dtype=np.int64)
     masks = np.zeros((n, kd.MAX_MOVES, 2), dtype=np.uint64)
     moves = np.zeros(n, dtype=np.int64)
-    kd.logged_chunks(states_from_seed(seed, n_chunks), chunk, n, tiles, params,
-                     policy_ids(policies), heuristic_matrix(policies=policies, rules=rules),
-                     deals, out, acts, masks, moves)
+    kb.logged_chunks(states_from_seed(seed, n_chunks), chunk, n, (tiles, params),
+                     policy_arrays(policies, rules), out, (deals, acts, masks, moves))
     return deals, out, acts, masks, moves

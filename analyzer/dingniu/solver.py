@@ -142,7 +142,7 @@ class Solver:
             # the lead has its own rules (R3, R4): value each legal lead through the engine
             best: tuple[tuple[int, ...], int] | None = None
             for a in st.legal_actions():
-                child = _copy(st)
+                child = st.clone()
                 child.apply(a)
                 v = tuple(child.returns()) if child.is_terminal() else self.solve(child).values
                 if best is None or v[0] > best[0][0]:
@@ -196,12 +196,6 @@ class Solver:
         return tuple(settle(t.r, list(kou)))
 
 
-def _copy(st: State) -> State:
-    return State(st.rules, st.dealt, [list(h) for h in st.hands], [list(c) for c in st.kou],
-                 list(st.laid), st.ends, st.turn, st.over, st.end_reason, st.suan_seat,
-                 list(st.history))
-
-
 def solve(st: State) -> Solution:
     """Max-n values of position ``st`` with every hand open (a fresh memo)."""
     return Solver(st.rules).solve(st)
@@ -209,7 +203,7 @@ def solve(st: State) -> Solution:
 
 def principal_line(st: State) -> State:
     """Play ``st`` to the end with every seat taking its max-n action (the engine applies)."""
-    s = _copy(st)
+    s = st.clone()
     solver = Solver(st.rules)
     while not s.is_terminal():
         s.apply(solver.solve(s).action)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 def warmup() -> None:
     """Run each command's kernels once on tiny inputs (cached on disk)."""
-    from .analysis import simulate, tournament
+    from .analysis import simulate
+    from .tournament import tournament
 
     simulate(100, "heuristic", 0)
     tournament("heuristic,random", 4, 0)

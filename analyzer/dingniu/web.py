@@ -5,7 +5,7 @@ The machinery (:mod:`analyzer.web`) stores the sessions and serves the page; thi
 deals, runs the bots, checks every action of the human in the reference engine, and builds
 what seat 0 may see: its own tiles, every tile laid, the open ends, each seat's tiles in
 hand and number of 扣 (face down: their tiles stay hidden until the hand is over). Advice
-is ``best-play`` (:func:`analyzer.dingniu.analysis.best_play`) on seat 0's position.
+is ``advise`` (:func:`analyzer.dingniu.advise.advise`) on seat 0's position.
 """
 
 from __future__ import annotations
@@ -15,22 +15,22 @@ from typing import Any
 
 import numpy as np
 
-from kernels.dingniu import game as kd
 from kernels.dingniu import pimc as kp
+from kernels.dingniu import policies as kpol
 
 from ..web.game import Conflict, Progress, Task, parse_choice, parse_seed
 from ..web.review import review
 from .engine import State, new_hand
-from .records import action_to_json, replay, to_record
+from .records import action_to_json, parse_entry, record_of, replay
 from .rules import N_KINDS, N_SEATS, PRESETS, TILES, get_rules
-from .sim import POLICIES, policy_vector, rule_arrays, state_array
+from .sim import POLICIES, POLICY_IDS, policy_vector, rule_arrays, state_array
 from .tiles import KOU, LEAD, split_action
 from .web_strings import STRINGS
 
 HUMAN = 0
-OPPONENTS = ("heuristic", "tuned", "pimc")
+OPPONENTS = tuple(POLICIES)  # every policy the game plays
 STATIC_DIR = Path(__file__).resolve().parent / "web_static"
-ADVICE_SAMPLES = 400  # best-play's default
+ADVICE_SAMPLES = 400  # advise's default
 
 
 def tile_json(k: int) -> dict[str, Any]:
@@ -71,9 +71,8 @@ def parse_action(data: Any, st: State) -> int:
             raise ValueError(f"no action {a!r}")
         return a
     entry = {"action": data.get("kind"), "tile": data.get("tile"), "end": data.get("end")}
-    from .records import parse_action as parse_entry
-
-    _, _, k, slot = parse_entry(entry, "action")
+    _, k, slot = parse_entry(entry)
+    assert k is not None
     return k * 8 + slot
 
 
@@ -100,8 +99,8 @@ class Bot:
             a = kp.pimc_action(view, self.tiles, self.params, self.vector, self.rng, acts,
                                len(acts))
         else:
-            a = kd.choose(view, self.tiles, self.params, POLICIES[self.policy], self.vector,
-                          self.rng, acts, len(acts))
+            a = kpol.choose(view, self.tiles, self.params, POLICY_IDS[self.policy],
+                            self.vector, self.rng, acts, len(acts))
         st.verify(int(a))
         return int(a)
 
@@ -119,19 +118,13 @@ class DingniuTable:
         for i, j in enumerate(order):
             hands[i // r.hand_size][tiles[j]] += 1
         self.state = new_hand(hands, r)
+        self.finished = False  # the hand is over
+        self.version = 0  # actions so far: a request naming another version is stale
         self.bots = {s: Bot(s, opponents, r, bot_seeds[s]) for s in range(1, N_SEATS)}
         self.moves: list[dict[str, Any]] = []
         self.decisions: list[dict[str, Any]] = []
         self.advice: dict[int, dict[str, Any]] = {}
         self._run_bots()
-
-    @property
-    def finished(self) -> bool:
-        return self.state.is_terminal()
-
-    @property
-    def version(self) -> int:
-        return len(self.state.history)
 
     def act(self, data: Any) -> None:
         a = parse_action(data, self.state)
@@ -146,6 +139,7 @@ class DingniuTable:
     def _apply(self, seat: int, a: int) -> None:
         before = sum(self.state.laid)
         self.state.apply(a)
+        self.finished, self.version = self.state.is_terminal(), len(self.state.history)
         self.moves.append(move_json(self.state, seat, a, sum(self.state.laid) - before or 1))
 
     def _run_bots(self) -> None:
@@ -156,7 +150,7 @@ class DingniuTable:
     def record(self) -> dict[str, Any]:
         if not self.finished:
             raise Conflict("the record shows every hand: save it once the hand is over")
-        return to_record(self.state)
+        return record_of(self.state)
 
     def view(self) -> dict[str, Any]:
         st = self.state
@@ -183,7 +177,7 @@ class DingniuTable:
         return out
 
     def position(self, upto: int | None = None) -> dict[str, Any]:
-        """Seat 0's position (what best-play reads) after the first ``upto`` actions."""
+        """Seat 0's position (what advise reads) after the first ``upto`` actions."""
         hist = self.state.history[:upto]
         shadow = new_hand([list(h) for h in self.state.dealt], self.state.rules)
         entries = []
@@ -200,10 +194,10 @@ class DingniuTable:
                         for _ in range(shadow.hands[HUMAN][k]))
         return {"rules": self.state.rules.name, "hand": hand, "history": entries}
 
-    def _best_play(self, upto: int | None = None) -> dict[str, Any]:
-        from .analysis import best_play
+    def _advise(self, upto: int | None = None) -> dict[str, Any]:
+        from .advise import advise
 
-        res = best_play(self.position(upto), self.advice_samples, self.seed % (2**32), 0)
+        res = advise(self.position(upto), self.advice_samples, self.seed % (2**32), 0)
         rows = []
         for row in res["actions"]:
             behind = row.get("behind_best", {"value": 0.0, "low": 0.0, "high": 0.0,
@@ -222,7 +216,7 @@ class DingniuTable:
         version = self.version
 
         def task(progress: Progress) -> dict[str, Any]:
-            res = self._best_play(version)
+            res = self._advise(version)
             self.advice[version] = res
             return res
         return task
@@ -233,7 +227,7 @@ class DingniuTable:
 
         def advice_at(version: int) -> dict[str, Any]:
             if version not in self.advice:
-                self.advice[version] = self._best_play(version)
+                self.advice[version] = self._advise(version)
             return self.advice[version]
 
         def same(row: dict[str, Any], move: dict[str, Any]) -> bool:
@@ -301,3 +295,6 @@ def make_app(rules: str | None = None, opponents: str = "heuristic", seed: int |
     from ..web.app import make_app as make
 
     return make(DingniuWeb(rules, opponents, seed, advice_samples), **kwargs)
+
+
+GAME = DingniuWeb()  # the game's web table, with its defaults (make_app takes the options)

@@ -38,14 +38,13 @@ from .game import (
     T_COUNT,
     T_PIPS,
     apply,
-    choose,
     deal,
-    heuristic_action,
     legal,
     settle,
 )
+from .policies import choose, heuristic_action
 
-PIMC = 2  # policy id, beside game.RANDOM and game.HEURISTIC
+PIMC = 2  # policy id, beside policies.RANDOM and policies.HEURISTIC
 H_SAMPLES, H_LEAF = 7, 8  # a seat's vector: the heuristic's 7 weights, then these two
 N_VECTOR = 9
 PIMC_DEFAULTS = np.array([24.0, 10.0])  # deals per decision; exact with ≤ 10 tiles in hands
@@ -247,45 +246,49 @@ def pimc_action(state, tiles, params, hp, rng, acts, n):
 
 
 @njit(cache=True)
-def play_out_pimc(state, tiles, params, policies, hps, rng, res):
-    """Play the hand to its end; seats with policy ``PIMC`` search, the others as in
-    ``game.choose``."""
+def play_out_pimc(state, rules, policies, rng, res):
+    """Play the hand to its end (``rules = (tiles, params)``, ``policies = (ids, hps)`` as
+    in ``batch.play_out``); seats with policy ``PIMC`` search, the others as in
+    ``policies.choose``."""
+    tiles, params = rules
+    ids, hps = policies
     acts = np.empty(64, dtype=np.int64)
     scratch = np.empty(64, dtype=np.int64)
     while state[S_OVER] == 0:
         seat = state[S_TURN]
         n = legal(state, tiles, params, acts)
-        if policies[seat] == PIMC:
+        if ids[seat] == PIMC:
             a = pimc_action(state, tiles, params, hps[seat], rng, acts, n)
         else:
-            a = choose(state, tiles, params, policies[seat], hps[seat], rng, acts, n)
+            a = choose(state, tiles, params, ids[seat], hps[seat], rng, acts, n)
         apply(state, tiles, params, a, scratch)
     settle(state, tiles, params, res)
 
 
 @njit(nogil=True, cache=True)
-def _duplicate_chunk(c, rngs, chunk_size, n_deals, tiles, params, seat_policies, seat_hps, out):
+def _duplicate_chunk(c, rngs, chunk_size, n_deals, rules, seatings, out):
     """Chunk ``c`` of :func:`duplicate_chunks`."""
+    seat_policies, seat_hps = seatings
     rng = rngs[c].copy()
     dealt = np.empty(STATE_LEN, dtype=np.int64)
     state = np.empty(STATE_LEN, dtype=np.int64)
     res = np.empty(N_RESULT, dtype=np.int64)
     base = np.empty(4, dtype=np.uint64)
     for g in range(c * chunk_size, min((c + 1) * chunk_size, n_deals)):
-        deal(rng, tiles, dealt)
+        deal(rng, rules[0], dealt)
         seed_state(next_u64(rng), base)
         for j in range(seat_policies.shape[0]):
             state[:] = dealt
             r = base.copy()
-            play_out_pimc(state, tiles, params, seat_policies[j], seat_hps[j], r, res)
+            play_out_pimc(state, rules, (seat_policies[j], seat_hps[j]), r, res)
             for s in range(N_SEATS):
                 out[g, j, s] = res[R_PTS + s]
 
 
-def duplicate_chunks(rngs, chunk_size, n_deals, tiles, params, seat_policies, seat_hps, out):
-    """As ``game.duplicate_chunks``, with pimc seats allowed."""
-    for_each_chunk(_duplicate_chunk, rngs.shape[0], rngs, chunk_size, n_deals, tiles,
-                   params, seat_policies, seat_hps, out)
+def duplicate_chunks(rngs, chunk_size, n_deals, rules, seatings, out):
+    """As ``batch.duplicate_chunks``, with pimc seats allowed."""
+    for_each_chunk(_duplicate_chunk, rngs.shape[0], rngs, chunk_size, n_deals, rules,
+                   seatings, out)
 
 
 @njit(nogil=True, cache=True)

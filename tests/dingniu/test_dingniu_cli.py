@@ -53,8 +53,8 @@ def test_heuristic_beats_random_in_duplicate(capsys):
         assert set(row["mean_points"]) == {"value", "low", "high", "n"}
 
 
-def test_best_play_ranks_actions_with_cis(capsys):
-    out = ok(capsys, "dingniu", "best-play", "--hand", HAND, "--history", HISTORY,
+def test_advise_ranks_actions_with_cis(capsys):
+    out = ok(capsys, "dingniu", "advise", "--hand", HAND, "--history", HISTORY,
              "--samples", "120", "--solve-samples", "6", "--seed", "2", "--json")
     res = json.loads(out)
     assert res["seat"] == 2 and res["samples"] == 120
@@ -71,7 +71,7 @@ def test_best_play_ranks_actions_with_cis(capsys):
     assert best["action"] == names[0] and best["pimc"] == res["actions"][0]["pimc"]
     assert best["next_best"] == names[1]
     assert best["margin"] == res["actions"][1]["behind_best"] and best["margin"]["n"] == 120
-    text = ok(capsys, "dingniu", "best-play", "--hand", HAND, "--history", HISTORY,
+    text = ok(capsys, "dingniu", "advise", "--hand", HAND, "--history", HISTORY,
               "--samples", "50", "--solve-samples", "2")
     assert "PIMC" in text and "(n=50)" in text and "cost of hidden information" in text
     first = text.splitlines()[0]
@@ -79,7 +79,7 @@ def test_best_play_ranks_actions_with_cis(capsys):
     assert "(n=50 deals" in first
 
 
-def test_best_play_with_one_legal_play_says_so(capsys):
+def test_advise_with_one_legal_play_says_so(capsys):
     from analyzer.dingniu.describe import recommendation
 
     res = {"best": {"action": "大天 on 6", "pimc": {"value": 1.0, "low": 0.5, "high": 1.5,
@@ -87,13 +87,13 @@ def test_best_play_with_one_legal_play_says_so(capsys):
     assert recommendation(res) == "play 大天 on 6: the only legal play (n=40 deals)"
 
 
-def test_best_play_from_a_file_with_hidden_kou(capsys, tmp_path):
+def test_advise_from_a_file_with_hidden_kou(capsys, tmp_path):
     pos = {"hand": "大天 虎头 大五 红十 红八",
            "history": [{"action": "lead", "tile": "一五"}, {"action": "kou"},
                        {"action": "play", "tile": "一三", "end": 1},
                        {"action": "play", "tile": "长三", "end": 3}]}
     # seat 1 扣ed with ends 1 and 5 open: it held no 1 or 5 tile; I am seat 0 again
-    res = json.loads(ok(capsys, "dingniu", "best-play", write_json(tmp_path / "p.json", pos),
+    res = json.loads(ok(capsys, "dingniu", "advise", write_json(tmp_path / "p.json", pos),
                         "--samples", "60", "--solve-samples", "0", "--json"))
     assert res["seat"] == 0 and "open_hands" not in res
     assert {a["action"] for a in res["actions"]} == {"虎头 on 5", "大五 on 5"}
@@ -114,17 +114,17 @@ def test_best_play_from_a_file_with_hidden_kou(capsys, tmp_path):
 def test_bad_positions_fail_with_one_line(capsys, args, msg):
     if msg == "not both":
         args = ["pos.json", *args]
-    line = bad(capsys, "dingniu", "best-play", *args, "--samples", "20")
+    line = bad(capsys, "dingniu", "advise", *args, "--samples", "20")
     assert msg in line, line
 
 
 def test_bad_position_files(capsys, tmp_path):
     f = tmp_path / "bad.json"
     f.write_text("{not json", encoding="utf-8")
-    assert "not valid JSON" in bad(capsys, "dingniu", "best-play", str(f))
-    assert "position is a JSON object" in bad(capsys, "dingniu", "best-play",
+    assert "not valid JSON" in bad(capsys, "dingniu", "advise", str(f))
+    assert "position is a JSON object" in bad(capsys, "dingniu", "advise",
                                               write_json(tmp_path / "l.json", [1, 2]))
-    assert "no such file" in bad(capsys, "dingniu", "best-play", str(tmp_path / "none.json"))
+    assert "no such file" in bad(capsys, "dingniu", "advise", str(tmp_path / "none.json"))
 
 
 def test_bad_options(capsys):
@@ -137,9 +137,9 @@ def test_bad_options(capsys):
 def test_replay_record(capsys, tmp_path):
     from test_dingniu_rules import play_random
 
-    from analyzer.dingniu.records import to_record
+    from analyzer.dingniu.records import record_of
 
-    rec = to_record(play_random(7))
+    rec = record_of(play_random(7))
     out = json.loads(ok(capsys, "dingniu", "replay", write_json(tmp_path / "r.json", rec),
                         "--json"))
     assert out["over"] and sum(out["points"]) == 0
@@ -163,12 +163,47 @@ def test_report_data_tables():
 def test_solve_a_record_position(capsys, tmp_path):
     from test_dingniu_solver import after_random_moves
 
-    from analyzer.dingniu.records import to_record
+    from analyzer.dingniu.records import record_of
 
     st = after_random_moves(2, 6)
-    res = json.loads(ok(capsys, "dingniu", "solve", write_json(tmp_path / "s.json", to_record(st)),
+    res = json.loads(ok(capsys, "dingniu", "solve", write_json(tmp_path / "s.json", record_of(st)),
                         "--json"))
     assert sum(res["values"]) == 0 and res["to_act"] == st.current_player()
-    rec = to_record(st)
+    rec = record_of(st)
     rec["actions"] = rec["actions"] + [{"action": "kou", "tile": "大天"}] * 30
     assert "action" in bad(capsys, "dingniu", "solve", write_json(tmp_path / "b.json", rec))
+
+
+def test_best_play_is_the_hidden_former_name_of_advise(capsys):
+    args = ["--hand", HAND, "--history", HISTORY, "--samples", "30", "--solve-samples", "0",
+            "--seed", "3", "--json"]
+    assert json.loads(ok(capsys, "dingniu", "best-play", *args)) == \
+        json.loads(ok(capsys, "dingniu", "advise", *args))
+    listed = ok(capsys, "dingniu", "--help")
+    assert "advise" in listed and "best-play" not in listed
+
+
+def test_every_policy_is_named_in_the_help(capsys):
+    from analyzer.dingniu.sim import POLICIES
+
+    for command in ("simulate", "tournament", "play"):
+        text = " ".join(ok(capsys, "dingniu", command, "--help").split())
+        assert all(name in text for name in POLICIES), (command, text)
+    assert "unknown policy 'smart'" in bad(capsys, "dingniu", "play", "--opponents", "smart",
+                                            "--no-open")
+
+
+def test_bench_runs_quickly(capsys):
+    """``xianniu bench --game dingniu``: the kernels' rates against the reference engine."""
+    res = json.loads(ok(capsys, "bench", "--game", "dingniu", "--hands", "2000", "--deals",
+                        "4000", "--reference-hands", "10", "--repeats", "1", "--no-cold",
+                        "--json"))
+    assert res["game"] == "dingniu" and res["rules"] == "seed"
+    for key in ("deals_per_s_all", "deals_per_s_one", "hands_per_s_all", "hands_per_s_one",
+                "heuristic_hands_per_s_all", "heuristic_hands_per_s_one",
+                "reference_hands_per_s"):
+        assert res[key] > 0, key
+    assert res["speedup_one_thread"] > 1
+    text = ok(capsys, "bench", "--game", "dingniu", "--hands", "1000", "--deals", "1000",
+              "--reference-hands", "10", "--repeats", "1", "--no-cold", "--rules", "navpil")
+    assert "heuristic hands/s" in text and "navpil" in text

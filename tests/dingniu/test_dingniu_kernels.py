@@ -19,7 +19,7 @@ from kernels.dingniu import game as kd
 @pytest.mark.parametrize("policies", ["random", "heuristic", "heuristic,random,heuristic,random"])
 def test_kernel_hands_replay_in_reference(policies):
     """≥ 5,000 kernel hands per policy mix: same legal sets at every decision, same points."""
-    rep = crosscheck(5000, policies, seed=20261130)
+    rep = crosscheck(5000, seed=20261130, policies=policies)
     assert rep.hands == 5000
     assert rep.mismatches == []
     assert rep.decisions > 5000 * 15
@@ -37,7 +37,7 @@ def test_crosscheck_catches_wrong_rule_data(field, change):
         params[change[0]] = change[1]
     else:
         tiles[change[0], change[1]] = change[2]
-    rep = crosscheck(2000, "random", seed=3, arrays=(tiles, params))
+    rep = crosscheck(2000, seed=3, policies="random", arrays=(tiles, params))
     assert rep.mismatches
 
 

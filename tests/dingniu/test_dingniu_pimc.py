@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 from test_dingniu_rules import random_deal
 
-from analyzer.dingniu.analysis import tournament
 from analyzer.dingniu.engine import new_hand
 from analyzer.dingniu.rules import NAVPIL, SEED
 from analyzer.dingniu.sim import policy_vector, rule_arrays, state_array
 from analyzer.dingniu.solver import solve
+from analyzer.dingniu.tournament import tournament
 from kernels.dingniu import game as kd
 from kernels.dingniu import pimc as kp
 from kernels.rng import states_from_seed

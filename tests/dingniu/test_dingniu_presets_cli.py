@@ -17,11 +17,11 @@ def record(tmp_path, rules: str) -> str:
     ``--rules`` must override it)."""
     from test_dingniu_pimc import mid_hand
 
-    from analyzer.dingniu.records import to_record
+    from analyzer.dingniu.records import record_of
     from analyzer.dingniu.rules import get_rules
 
     r = get_rules(rules)
-    rec = to_record(mid_hand(r, 3, 8, 9))
+    rec = record_of(mid_hand(r, 3, 8, 9))
     rec["rules"] = "navpil" if r.name == "seed" else "seed"
     return write_json(tmp_path / "record.json", rec)
 
@@ -31,8 +31,8 @@ COMMANDS = {
     "odds": lambda tmp, rules: ["odds", "--deals", "500", "--seed", "2", "--json"],
     "tournament": lambda tmp, rules: ["tournament", "--policies", "tuned,heuristic",
                                       "--deals", "50", "--seed", "2", "--json"],
-    "best-play": lambda tmp, rules: ["best-play", "--hand", HAND, "--history", HISTORY,
-                              "--samples", "20", "--solve-samples", "0", "--json"],
+    "advise": lambda tmp, rules: ["advise", "--hand", HAND, "--history", HISTORY,
+                                  "--samples", "20", "--solve-samples", "0", "--json"],
     "replay": lambda tmp, rules: ["replay", record(tmp, rules), "--json"],
     "solve": lambda tmp, rules: ["solve", record(tmp, rules), "--json"],
 }
@@ -102,12 +102,13 @@ def test_tuned_weights_are_kept_per_preset(rules):
     import numpy as np
 
     from analyzer.dingniu.sim import TUNED_FILE, policy_vector, tuned_vector
-    from kernels.dingniu import game as kd
+    from kernels.dingniu import policies as kpol
 
     entry = json.loads(TUNED_FILE.read_text(encoding="utf-8"))[rules]
-    assert entry["names"] == list(kd.HEURISTIC_NAMES)
+    assert entry["names"] == list(kpol.HEURISTIC_NAMES)
     low, high = entry["final"]["ci95"]
     assert entry["final"]["deals"] >= 100_000 and 0 < low <= high  # the gain was measured
     assert (tuned_vector(rules) == np.array(entry["weights"])).all()
-    assert (policy_vector("pimc", rules)[:kd.N_HEURISTIC] == tuned_vector(rules)).all()
-    assert (policy_vector("heuristic", rules)[:kd.N_HEURISTIC] == kd.HEURISTIC_DEFAULTS).all()
+    assert (policy_vector("pimc", rules)[:kpol.N_HEURISTIC] == tuned_vector(rules)).all()
+    assert (policy_vector("heuristic", rules)[:kpol.N_HEURISTIC]
+            == kpol.HEURISTIC_DEFAULTS).all()

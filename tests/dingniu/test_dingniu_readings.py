@@ -121,7 +121,7 @@ def test_presets_and_the_former_name():
 
 @pytest.mark.parametrize("policies", ["random", "heuristic,random,heuristic,random"])
 def test_navpil_kernel_hands_replay_in_reference(policies):
-    rep = crosscheck(2500, policies, seed=20261201, rules=NAVPIL)
+    rep = crosscheck(2500, NAVPIL, seed=20261201, policies=policies)
     assert rep.mismatches == []
     assert 0 < rep.suan < 2500
 
@@ -135,7 +135,7 @@ def test_every_reading_replays_in_reference(scope, dead, doubles, count_hand, ex
     """All 32 combinations of R6, R7, R8, R9 and R11."""
     r = replace(SEED, name="mix", lock_scope=scope, dead_smash_values=dead,
                 closing_doubles=doubles, count_others_hand=count_hand, tou_exempt=exempt)
-    rep = crosscheck(120, "heuristic,random,random,heuristic", seed=len(str(r)), rules=r)
+    rep = crosscheck(120, r, seed=len(str(r)), policies="heuristic,random,random,heuristic")
     assert rep.mismatches == []
 
 
@@ -151,7 +151,7 @@ def test_crosscheck_catches_a_wrong_reading(rules, param, value):
     """Teeth: kernels given one reading the engine does not play are caught."""
     tiles, params = (a.copy() for a in rule_arrays(rules))
     params[param] = value
-    rep = crosscheck(1500, "random", seed=4, rules=rules, arrays=(tiles, params))
+    rep = crosscheck(1500, rules, seed=4, policies="random", arrays=(tiles, params))
     assert rep.mismatches
 
 

@@ -1,16 +1,21 @@
-"""顶牛 rules, tile notation, the reference engine and records (docs/dingniu.md)."""
+"""顶牛 rules, tile notation, the reference engine and records (docs/dingniu.md).
+
+Random play's invariants (tile accounting, 不能扣活牌, the points of every ending) and the
+record round trips are in the contract suite: tests/contract_dingniu.py."""
 
 from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analyzer.dingniu.engine import NORMAL, SUAN, State, new_hand, rank, settle
-from analyzer.dingniu.records import replay, to_record
+from analyzer.core.records import RecordError
+from analyzer.dingniu.engine import SUAN, State, new_hand, rank, settle
+from analyzer.dingniu.records import record_of, replay
 from analyzer.dingniu.rules import N_KINDS, STANDARD, TILES
 from analyzer.dingniu.tiles import (
     KOU,
@@ -104,55 +109,15 @@ def test_action_numbers():
     assert format_action(action(K["地幺"], KOU)) == "扣 地幺"
 
 
-# -- random play: invariants ------------------------------------------------------------------
-
-ALLOWED = {(6, -1, -2, -3), (12, -2, -4, -6), (12, 0, 0, -12)}
-
+# -- random play ------------------------------------------------------------------------------
 
 def play_random(seed: int) -> State:
+    """A hand played to its end with random legal actions from ``seed``'s stream."""
     rng = random.Random(seed)
     st = new_hand(random_deal(rng))
-    steps = 0
     while not st.is_terminal():
-        legal = st.legal_actions()
-        seat = st.current_player()
-        assert legal and legal == sorted(set(legal)), legal
-        assert sum(st.hands[seat]) > 0
-        slots = {a % 8 for a in legal}
-        if KOU in slots:  # 不能扣活牌: 扣 only when nothing can be laid
-            assert slots == {KOU}
-            assert not any(R.match[k, v] for k in range(N_KINDS) if st.hands[seat][k]
-                           for v in st.ends)
-        for a in legal:
-            assert st.can(a)
-        st.apply(rng.choice(legal))
-        steps += 1
-        assert steps <= 24
-        for k in range(N_KINDS):  # every tile is in a hand, on the table or 扣ed
-            assert (sum(h[k] for h in st.hands) + st.laid[k] + sum(c[k] for c in st.kou)
-                    == TILES[k].count)
+        st.apply(rng.choice(st.legal_actions()))
     return st
-
-
-@pytest.mark.parametrize("seed", range(300))
-def test_random_hands_keep_the_invariants(seed):
-    st = play_random(seed)
-    pts = st.returns()
-    assert sum(pts) == 0
-    assert tuple(sorted(pts, reverse=True)) in ALLOWED
-    assert st.legal_actions() == [] and st.current_player() == -1
-    if st.end_reason == NORMAL:
-        assert all(sum(h) == 0 for h in st.hands)
-        assert sum(st.laid) + sum(map(sum, st.kou)) == 24
-        assert max(pts) == 6
-    else:
-        assert st.end_reason == SUAN and st.suan_seat >= 0
-        assert abs(pts[st.suan_seat]) == 12
-
-
-def test_random_hands_reach_every_ending():
-    ends = {play_random(s).end_reason for s in range(300)}
-    assert ends == {NORMAL, SUAN}
 
 
 # -- the first lead (头牌出牌规则, R3, R4) --------------------------------------------------------
@@ -293,24 +258,16 @@ def test_a_table_already_shut_is_not_locked_again():
 
 # -- records ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("seed", range(40))
-def test_record_round_trip(seed):
-    st = play_random(seed)
-    rec = json.loads(json.dumps(to_record(st), ensure_ascii=False))
-    back = replay(rec)
-    assert back.history == st.history and back.returns() == st.returns()
-    assert to_record(back) == rec
-
-
 def test_record_errors_name_the_action():
     st = play_random(3)
-    rec = to_record(st)
+    rec = record_of(st)
     bad = json.loads(json.dumps(rec))
     bad["actions"][1]["seat"] = 3
-    with pytest.raises(ValueError, match="action 1: seat 1 is to act"):
+    with pytest.raises(RecordError, match="action 1: it is seat 1's turn") as e:
         replay(bad)
+    assert e.value.index == 1
     bad = json.loads(json.dumps(rec))
-    bad["actions"][0] = {"action": "kou", "tile": bad["actions"][0]["tile"]}
+    bad["actions"][0] = {"seat": 0, "action": "kou", "tile": bad["actions"][0]["tile"]}
     with pytest.raises(ValueError, match="action 0: the first tile must be led"):
         replay(bad)
     bad = json.loads(json.dumps(rec))
@@ -319,3 +276,70 @@ def test_record_errors_name_the_action():
         replay(bad)
     with pytest.raises(ValueError, match="four strings"):
         replay({"hands": ["大天"]})
+    bad = json.loads(json.dumps(rec))
+    del bad["actions"][4]["seat"]
+    with pytest.raises(RecordError, match="action 4: the action names no \"seat\""):
+        replay(bad)
+    bad = json.loads(json.dumps(rec))
+    bad["result"]["points"] = bad["result"]["points"][::-1]
+    with pytest.raises(RecordError, match="result"):
+        replay(bad)
+
+
+def test_records_of_version_1_replay(tmp_path):
+    """The records version 1 wrote (tests/dingniu/data, written by the version-1 code) and
+    the format-less, seat-less ones it read still replay; their new records replay too."""
+    from analyzer.core.records import game_of, load
+    from analyzer.dingniu.records import LEGACY, READS
+
+    data = Path(__file__).resolve().parent / "data"
+    normal, suan = load(data / "dingniu-v1-normal.json"), load(data / "dingniu-v1-suan.json")
+    for old, points in ((normal, [-2, -1, 6, -3]), (suan, [-12, 12, 0, 0])):
+        assert (old["format"], old["version"]) in LEGACY
+        assert game_of(old, LEGACY) == "dingniu"
+        st = replay(old, require_end=True)
+        assert st.returns() == points
+        assert replay(record_of(st), require_end=True).history == st.history
+        unversioned = {k: v for k, v in old.items() if k != "version"}
+        assert replay(unversioned).history == st.history
+    bare = load(data / "dingniu-v1-bare.json")
+    assert "format" not in bare and (None, None) in READS
+    st = replay(bare)
+    assert len(st.history) == 9 and not st.is_terminal()
+    assert st.history == replay(normal).history[:9]
+    with pytest.raises(RecordError, match="version 3"):
+        replay(dict(record_of(st), version=3))
+
+
+# -- what a seat sees (R12) -------------------------------------------------------------------
+
+def test_a_view_shows_no_other_hand_and_no_face_down_kou():
+    from analyzer.dingniu.engine import HIDDEN
+
+    whole = record_of(play_random(5))
+    st = replay(dict(whole, actions=whole["actions"][:12]))
+    kou = {s for s, a in st.history if a % 8 == KOU}
+    assert kou and not st.is_terminal()
+    for seat in range(4):
+        v = st.view(seat)
+        assert v.seat == seat and v.hand == tuple(st.hands[seat]) and v.shown is None
+        assert v.kou == tuple(st.kou[seat])  # its own 扣 it sees
+        assert v.n_kou == tuple(map(sum, st.kou)) and v.left == tuple(map(sum, st.hands))
+        assert v.moves == tuple((s, HIDDEN) if s != seat and a % 8 == KOU else (s, a)
+                                for s, a in st.history)
+    over = replay(whole)
+    assert over.view(0).shown == (tuple(map(tuple, over.hands)), tuple(map(tuple, over.kou)))
+
+
+@pytest.mark.parametrize("leak", ["hands", "kou"])
+def test_the_contract_catches_a_view_that_leaks(monkeypatch, leak):
+    """Teeth: a view showing the other hands, or the other seats' face-down 扣, is caught."""
+    from analyzer.core import contract
+    from analyzer.games import get_game
+
+    real = State.view
+    monkeypatch.setattr(State, "view", lambda self, seat: (
+        real(self, seat), tuple(map(tuple, getattr(self, leak)))))
+    with pytest.raises(AssertionError, match="hidden"):
+        for seed in range(5):
+            contract.random_hand(get_game("dingniu"), "seed", seed)

@@ -6,7 +6,7 @@ import pytest
 from test_dingniu_rules import after_random_moves
 
 from analyzer.dingniu.engine import State
-from analyzer.dingniu.solver import _copy, principal_line, solve
+from analyzer.dingniu.solver import principal_line, solve
 
 
 def naive(st: State) -> tuple[int, ...]:
@@ -15,7 +15,7 @@ def naive(st: State) -> tuple[int, ...]:
         return tuple(st.returns())
     seat, best = st.current_player(), None
     for a in st.legal_actions():
-        child = _copy(st)
+        child = st.clone()
         child.apply(a)
         v = naive(child)
         if best is None or v[seat] > best[seat]:
@@ -43,7 +43,7 @@ def test_solver_value_is_at_least_each_alternative_for_the_mover():
     st = after_random_moves(1, 6)
     seat, v = st.current_player(), solve(st).values
     for a in st.legal_actions():
-        child = _copy(st)
+        child = st.clone()
         child.apply(a)
         alt = tuple(child.returns()) if child.is_terminal() else solve(child).values
         assert v[seat] >= alt[seat]

@@ -132,14 +132,15 @@ def test_a_bot_decides_on_its_own_view(monkeypatch):
     """What a bot's policy is given: public words as they are, hidden tiles redrawn."""
     from analyzer.dingniu.sim import state_array
     from kernels.dingniu import game as kd
+    from kernels.dingniu import policies as kpol
 
     seen = []
-    real = kd.choose
+    real = kpol.choose
 
     def spy(state, *args):
         seen.append(state.copy())
         return real(state, *args)
-    monkeypatch.setattr(dweb.kd, "choose", spy)
+    monkeypatch.setattr(dweb.kpol, "choose", spy)
     table = dweb.DingniuTable("seed", "heuristic", 11, 10)
     rng = np.random.default_rng(0)
     while not table.finished:  # seat 0 plays at random, the bots answer
