@@ -23,7 +23,7 @@ The verbs (after OpenSpiel's state API and pokerkit's verify / can / do):
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
@@ -97,7 +97,7 @@ class GameState(Protocol[A]):
     def is_terminal(self) -> bool:
         """True once the hand is over."""
 
-    def returns(self) -> tuple[int, ...]:
+    def returns(self) -> Sequence[int]:
         """Each seat's result (zeros before the end)."""
 
     def clone(self) -> GameState[A]:

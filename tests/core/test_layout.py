@@ -197,3 +197,38 @@ def test_test_files_have_distinct_names():
     for f in (ROOT / "tests").rglob("test_*.py"):
         names.setdefault(f.name, []).append(str(f.relative_to(ROOT)))
     assert {n: p for n, p in names.items() if len(p) > 1} == {}
+
+
+MAX_KERNEL_ARGS = 8
+
+
+def _wide_kernel_functions(path: Path) -> list[str]:
+    """Functions of ``path`` with more than MAX_KERNEL_ARGS parameters and no reason written
+    beside them (a comment on the ``def`` line or the line above saying why)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    out = []
+    for node in ast.walk(ast.parse("\n".join(lines))):
+        if isinstance(node, ast.FunctionDef):
+            n = len(node.args.args) + len(node.args.kwonlyargs)
+            if n <= MAX_KERNEL_ARGS:
+                continue
+            first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+            near = lines[max(0, first - 2):node.body[0].lineno - 1]
+            if not any("#" in ln for ln in near):
+                out.append(f"{node.name} ({n})")
+    return out
+
+
+def test_no_kernel_function_takes_more_than_eight_parameters_without_a_reason():
+    """Kernels take their arrays in bundles (rules, policies, scratch as tuples); a wider
+    function says why beside its ``def``."""
+    wide = {m: _wide_kernel_functions(p) for m, p in MODULES.items() if m.startswith("kernels")}
+    assert {m: f for m, f in wide.items() if f} == {}
+
+
+def test_the_parameter_check_has_teeth(tmp_path):
+    src = tmp_path / "k.py"
+    src.write_text("def a(p1, p2, p3, p4, p5, p6, p7, p8, p9):\n    pass\n\n"
+                   "# nine: the hot loop's own counters\ndef b(p1, p2, p3, p4, p5, p6, p7, p8, p9):\n"
+                   "    pass\n\ndef c(p1, p2):\n    pass\n", encoding="utf-8")
+    assert _wide_kernel_functions(src) == ["a (9)"]
