@@ -1,8 +1,9 @@
 """The reference engine: one hand of 掀牛 as a state machine, in plain Python.
 
-It is the oracle for everything faster: clear before fast. The verbs follow the usual
-game-API shape — ``current_player``, ``legal_actions``, ``apply``, ``is_terminal``,
-``returns`` — and every action has a ``verify_*`` check that names why it is illegal.
+It is the oracle for everything faster: clear before fast. The verbs are the game contract's
+(:mod:`analyzer.core.game`): ``current_player``, ``legal_actions``, ``verify``, ``can``,
+``apply``, ``is_terminal``, ``returns``, ``clone`` and ``view``; ``verify`` names why an
+action is illegal (through the per-phase ``verify_*`` checks).
 
 An :class:`Action` is a kind and a card mask:
 
@@ -16,12 +17,14 @@ An :class:`Action` is a kind and a card mask:
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from .cards import FULL_DECK, HAND_SIZE, N_SEATS, bit, cards_of, count, format_cards
+from ..core.game import TERMINAL, GameFacts
+from .cards import FULL_DECK, HAND_SIZE, N_CARDS, N_SEATS, bit, cards_of, count, format_cards
 from .combos import Play, answers_to, beats, plays_in, qiangci_plays, try_classify
-from .rules import Rules, get_rules
+from .rules import PRESETS, Rules, get_rules
 from .scoring import Settlement, settle
 
 PLAY, PASS, KOU, XIAN, TIGHTEN, DISCARD = "play", "pass", "kou", "xian", "tighten", "discard"
@@ -36,6 +39,18 @@ TRICK = "trick"  # the other seats answer a lead, under 有吃必吃
 DISCARD_PHASE = "discard"  # 紧牌 discards, one card at a time
 OVER = "over"
 
+# The longest hand: a trick captures at least one card onto a table of at most 16, so there
+# are at most 16 tricks (a lead and two answers each: 48 actions); a lead is given at most
+# 17 times (the first, then once after each trick), and before each one the lead holder may
+# ask 扣 once (at most three actions: a 掀 forces the lead) and call 紧牌 once (one action);
+# every discard and every play takes a card out of a hand, so there are at most 48 discards;
+# 抢刺 adds at most three decisions. 3 + 48 + 17 * (3 + 1) + 48 = 167.
+MAX_LENGTH = 3 + 48 + 17 * (3 + 1) + 48
+
+FACTS = GameFacts(name="xianniu", n_seats=N_SEATS, teams=((0,), (1,), (2,)),
+                  max_length=MAX_LENGTH, utility_sum=0, returns_unit="points",
+                  presets=tuple(PRESETS))
+
 
 class Action(NamedTuple):
     """One decision: a kind from ACTION_KINDS and a card mask (0 where none)."""
@@ -46,8 +61,42 @@ class Action(NamedTuple):
     def __str__(self) -> str:
         return f"{self.kind} {format_cards(self.cards)}" if self.cards else self.kind
 
-    def sort_key(self) -> tuple[int, int, int]:
-        return (_KIND_ORDER[self.kind], count(self.cards), self.cards)
+
+
+def action_key(action: Action) -> tuple[int, int, int]:
+    """The sort key of the engine's order of actions: kind, then size, then cards."""
+    return (_KIND_ORDER[action.kind], count(action.cards), action.cards)
+
+
+@dataclass(frozen=True)
+class View:
+    """What one seat may see of a hand (:meth:`State.view`): its own hand and face-down 紧牌
+    discards, how many cards every seat holds and has discarded, the captured plays of
+    every seat, the dead (beaten) cards, the play to beat, the 掀 events and 扣 sayings,
+    the phase and who acts, and the history with other seats' discards face down."""
+
+    seat: int
+    rules: str
+    banker: int
+    hand: int
+    discards: int  # this seat's own 紧牌 discards
+    hand_sizes: tuple[int, ...]
+    discard_counts: tuple[int, ...]
+    captured: tuple[tuple[int, ...], ...]  # masks of each seat's captured plays, in order
+    dead: int
+    top: int | None  # the play to beat in the current trick
+    top_owner: int
+    xian_events: tuple[tuple[int, int], ...]
+    said_kou: tuple[bool, ...]
+    phase: str
+    lead_holder: int
+    must_lead: bool
+    tightened: bool
+    queue: tuple[int, ...]
+    tighten_limit: int
+    end_reason: str
+    to_act: int
+    history: tuple[tuple[int, Action], ...]  # other seats' discards as cardless DISCARDs
 
 
 @dataclass
@@ -61,6 +110,7 @@ class State:
     captured: list[list[Play]] = field(default_factory=lambda: [[], [], []])
     dead: int = 0  # cards of beaten plays (废牌)
     discarded: int = 0  # cards thrown away in 紧牌
+    discards: list[int] = field(default_factory=lambda: [0] * N_SEATS)  # each seat's, face down
     xian_events: list[tuple[int, int]] = field(default_factory=list)
     said_kou: list[bool] = field(default_factory=lambda: [False] * N_SEATS)
     phase: str = LEAD
@@ -77,9 +127,9 @@ class State:
     # -- the game API ----------------------------------------------------------------
 
     def current_player(self) -> int:
-        """The seat to act, or -1 when the hand is over."""
+        """The seat to act, or -1 (TERMINAL) when the hand is over."""
         if self.phase == OVER:
-            return -1
+            return TERMINAL
         if self.phase == LEAD:
             return self.lead_holder
         return self.queue[0]
@@ -120,9 +170,9 @@ class State:
                 acts = [Action(PASS)]
         elif self.phase == DISCARD_PHASE:
             acts = [Action(DISCARD, bit(c)) for c in cards_of(hand)]
-        return sorted(acts, key=Action.sort_key)
+        return sorted(acts, key=action_key)
 
-    def verify_action(self, action: Action) -> None:
+    def verify(self, action: Action) -> None:
         """Raise ValueError with the reason if ``action`` is illegal now."""
         if not isinstance(action, Action) or action.kind not in ACTION_KINDS:
             raise ValueError(f"unknown action {action!r}")
@@ -135,24 +185,57 @@ class State:
         {QIANGCI: self.verify_qiangci, LEAD: self.verify_lead, KOU_ASK: self.verify_kou_answer,
          TRICK: self.verify_answer, DISCARD_PHASE: self.verify_discard}[self.phase](action)
 
-    def can_apply(self, action: Action) -> bool:
+    def can(self, action: Action) -> bool:
         """True if ``action`` is legal now."""
         try:
-            self.verify_action(action)
+            self.verify(action)
         except ValueError:
             return False
         return True
 
     def apply(self, action: Action) -> None:
         """Apply a legal action (checked first: ValueError with the reason if illegal)."""
-        self.verify_action(action)
+        self.verify(action)
         seat = self.current_player()
         self.history.append((seat, action))
         getattr(self, "_apply_" + self.phase)(seat, action)
 
     def returns(self) -> tuple[int, ...]:
-        """Points per seat of the finished hand (sum zero)."""
+        """Points per seat of the finished hand (sum zero); zeros before the end."""
+        if not self.is_terminal():
+            return (0,) * N_SEATS
         return self.settlement().points
+
+    def clone(self) -> State:
+        """An independent copy (plays and rules are immutable and shared)."""
+        return State(rules=self.rules, banker=self.banker, dealt=self.dealt,
+                     hands=list(self.hands), captured=[list(c) for c in self.captured],
+                     dead=self.dead, discarded=self.discarded, discards=list(self.discards),
+                     xian_events=list(self.xian_events), said_kou=list(self.said_kou),
+                     phase=self.phase, lead_holder=self.lead_holder, must_lead=self.must_lead,
+                     tightened=self.tightened, queue=list(self.queue), top=self.top,
+                     top_owner=self.top_owner, tighten_limit=self.tighten_limit,
+                     end_reason=self.end_reason, history=list(self.history))
+
+    def view(self, seat: int) -> View:
+        """What ``seat`` may see now: its own hand and face-down discards, and the public
+        facts (never another seat's hand or discards)."""
+        if seat not in range(N_SEATS):
+            raise ValueError(f"no seat {seat!r} (seats 0, 1, 2)")
+        history = tuple((s, Action(DISCARD) if a.kind == DISCARD and s != seat else a)
+                        for s, a in self.history)
+        return View(seat=seat, rules=self.rules.name, banker=self.banker,
+                    hand=self.hands[seat], discards=self.discards[seat],
+                    hand_sizes=tuple(count(h) for h in self.hands),
+                    discard_counts=tuple(count(d) for d in self.discards),
+                    captured=tuple(tuple(p.mask for p in c) for c in self.captured),
+                    dead=self.dead, top=None if self.top is None else self.top.mask,
+                    top_owner=self.top_owner, xian_events=tuple(self.xian_events),
+                    said_kou=tuple(self.said_kou), phase=self.phase,
+                    lead_holder=self.lead_holder, must_lead=self.must_lead,
+                    tightened=self.tightened, queue=tuple(self.queue),
+                    tighten_limit=self.tighten_limit, end_reason=self.end_reason,
+                    to_act=self.current_player(), history=history)
 
     def settlement(self) -> Settlement:
         """The full settlement of the finished hand."""
@@ -341,6 +424,7 @@ class State:
     def _apply_discard(self, seat: int, action: Action) -> None:
         self.hands[seat] &= ~action.cards
         self.discarded |= action.cards
+        self.discards[seat] |= action.cards
         if count(self.hands[seat]) <= self.tighten_limit:
             self.queue.pop(0)
         if not self.queue:
@@ -391,3 +475,55 @@ def card_accounting(state: State) -> int:
     if state.top is not None:
         m |= state.top.mask
     return m
+
+
+# -- the contract's module functions --------------------------------------------------------
+
+
+def random_start(rules: str, rng: random.Random) -> State:
+    """A new hand of preset ``rules`` from a uniform random deal and a random banker."""
+    order = list(range(N_CARDS))
+    rng.shuffle(order)
+    hands = [sum(1 << c for c in order[s * HAND_SIZE:(s + 1) * HAND_SIZE])
+             for s in range(N_SEATS)]
+    return new_hand(hands, rules, rng.randrange(N_SEATS))
+
+
+def random_action(state: State, rng: random.Random) -> Action:
+    """A legal action drawn uniformly by ``rng`` (every phase lists its actions)."""
+    return rng.choice(state.legal_actions())
+
+
+def redeal_hidden(state: State, seat: int, rng: random.Random) -> State:
+    """A clone in which the cards ``seat`` cannot see — the other seats' hands and their
+    face-down 紧牌 discards — are dealt anew among those places, every size kept."""
+    out = state.clone()
+    others = [s for s in range(N_SEATS) if s != seat]
+    sizes = [(count(out.hands[s]), count(out.discards[s])) for s in others]
+    pool = [c for s in others for c in cards_of(out.hands[s] | out.discards[s])]
+    rng.shuffle(pool)
+    for s, (n_hand, n_disc) in zip(others, sizes):
+        out.hands[s] = sum(1 << c for c in pool[:n_hand])
+        out.discards[s] = sum(1 << c for c in pool[n_hand:n_hand + n_disc])
+        pool = pool[n_hand + n_disc:]
+    out.discarded = out.discards[0] | out.discards[1] | out.discards[2]
+    return out
+
+
+def candidate_actions(state: State, rng: random.Random) -> list[Action]:
+    """A few actions, mostly illegal now: every card-less kind, a held card played and
+    discarded, a card not held, and a pair of held cards."""
+    seat = state.current_player()
+    out = [Action(k) for k in (PASS, KOU, XIAN, TIGHTEN)]
+    if seat < 0:
+        return out
+    held = cards_of(state.hands[seat])
+    if held:
+        c = rng.choice(held)
+        out += [Action(PLAY, bit(c)), Action(DISCARD, bit(c))]
+    if len(held) >= 2:
+        a, b = rng.sample(held, 2)
+        out.append(Action(PLAY, bit(a) | bit(b)))
+    other = cards_of(FULL_DECK & ~state.hands[seat])
+    out.append(Action(PLAY, bit(rng.choice(other))))
+    return out

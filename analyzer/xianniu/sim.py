@@ -37,6 +37,7 @@ from .aggregate import Aggregate
 from .cards import N_SEATS, format_cards
 from .engine import ACTION_KINDS, Action
 from .learned import learned_weights
+from .records import GAME as RECORD_GAME
 from .records import FORMAT as RECORD_FORMAT
 from .records import VERSION as RECORD_VERSION
 from .records import make_record
@@ -211,8 +212,8 @@ def _record_texts(rules: str, dealt: list[tuple[str, ...]], n_actions: np.ndarra
     def dumps(x) -> str:
         return json.dumps(x, ensure_ascii=False, separators=(",", ":"))
 
-    head = dumps({"format": RECORD_FORMAT, "version": RECORD_VERSION, "rules": rules,
-                  "banker": 0})[:-1]
+    head = dumps({"format": RECORD_FORMAT, "version": RECORD_VERSION, "game": RECORD_GAME,
+                  "rules": rules, "banker": 0})[:-1]
     entries: dict[int, str] = {}
 
     def entry(packed: int) -> str:

@@ -60,7 +60,7 @@ class Bot:
             raise ValueError(f"seat {self.seat} is not to act")
         ws = seat_view_words(state, self.seat, self._redeal)
         action = _decide(state, ws, self.seat, self.policy, self._rng)
-        state.verify_action(action)
+        state.verify(action)
         return action
 
 

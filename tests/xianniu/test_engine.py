@@ -28,6 +28,7 @@ from analyzer.xianniu.engine import (
     XIAN,
     Action,
     State,
+    action_key,
     card_accounting,
     new_hand,
 )
@@ -85,13 +86,13 @@ def snapshot(st: State) -> tuple:
 
 
 def assert_illegal(st: State, action: Action, *fragments: str) -> str:
-    """``action`` must be refused by verify_action, can_apply and apply, naming a reason
+    """``action`` must be refused by verify, can and apply, naming a reason
     that contains every fragment, and must leave the state unchanged."""
     before = snapshot(st)
     assert action not in st.legal_actions()
-    assert st.can_apply(action) is False
+    assert st.can(action) is False
     with pytest.raises(ValueError) as e1:
-        st.verify_action(action)
+        st.verify(action)
     with pytest.raises(ValueError) as e2:
         st.apply(action)
     msg = str(e1.value)
@@ -162,12 +163,12 @@ def _play_checked_hand(rules_name: str, rng: np.random.Generator, seen: dict) ->
         assert seat in (0, 1, 2)
         legal = st.legal_actions()
         assert legal, "no legal action while the hand runs"
-        assert legal == sorted(legal, key=Action.sort_key), "legal_actions is not sorted"
+        assert legal == sorted(legal, key=action_key), "legal_actions is not sorted"
         assert len(set(legal)) == len(legal), "legal_actions holds duplicates"
         for a in legal:
-            st.verify_action(a)  # every listed action passes its own check
+            st.verify(a)  # every listed action passes its own check
         legal_set = set(legal)
-        # actions that are not listed must be refused (cross-check of verify_action)
+        # actions that are not listed must be refused (cross-check of verify)
         probes = [Action(k) for k in (PASS, KOU, XIAN, TIGHTEN)]
         held = cards_of(st.hands[seat])
         if held:
@@ -177,7 +178,7 @@ def _play_checked_hand(rules_name: str, rng: np.random.Generator, seen: dict) ->
         probes.append(Action(PLAY, bit(other[int(rng.integers(len(other)))])))
         for a in probes:
             if a not in legal_set:  # the legal ones were verified just above
-                assert not st.can_apply(a), (a, st.phase, legal)
+                assert not st.can(a), (a, st.phase, legal)
         phase = st.phase
         lead_holder = st.lead_holder
         room = 16 - st.table_count()
@@ -781,7 +782,7 @@ def test_negative_masks_are_refused():
     Fails at the time of writing (library bug in analyzer.xianniu.engine): ``count(-1)`` is 1
     (``bin(-1)`` is ``'-0b1'``), so verify_discard accepts ``Action("discard", -1)`` and
     _apply_discard wipes the discarding seat's whole hand at once (card accounting then
-    gives -1); and ``verify_action(Action("play", -1))`` never returns, because the
+    gives -1); and ``verify(Action("play", -1))`` never returns, because the
     "does not hold" message calls format_cards on a negative mask and cards_of loops
     forever.
     """
@@ -789,13 +790,13 @@ def test_negative_masks_are_refused():
     step(st, 0, TIGHTEN)
     assert st.phase == "discard" and st.current_player() == 1
     problems = []
-    if st.can_apply(Action(DISCARD, -1)):
+    if st.can(Action(DISCARD, -1)):
         problems.append("discard -1 accepted")
     st = new_hand(deal(A0, A1, A2), "lanzhou")
     try:
-        _within(1, lambda: st.can_apply(Action(PLAY, -1)))
+        _within(1, lambda: st.can(Action(PLAY, -1)))
     except TimeoutError:
-        problems.append("verify_action(play -1) does not return")
+        problems.append("verify(play -1) does not return")
     else:
         assert_illegal(st, Action(PLAY, -1))
     assert problems == []
