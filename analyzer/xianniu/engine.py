@@ -68,12 +68,16 @@ def action_key(action: Action) -> tuple[int, int, int]:
     return (_KIND_ORDER[action.kind], count(action.cards), action.cards)
 
 
+_VERIFY = {QIANGCI: "verify_qiangci", LEAD: "verify_lead", KOU_ASK: "verify_kou_answer",
+           TRICK: "verify_answer", DISCARD_PHASE: "verify_discard"}  # the check of each phase
+
+
 @dataclass(frozen=True)
 class View:
     """What one seat may see of a hand (:meth:`State.view`): its own hand and face-down 紧牌
     discards, how many cards every seat holds and has discarded, the captured plays of
     every seat, the dead (beaten) cards, the play to beat, the 掀 events and 扣 sayings,
-    the phase and who acts, and the history with other seats' discards face down."""
+    the phase and who acts."""
 
     seat: int
     rules: str
@@ -82,9 +86,9 @@ class View:
     discards: int  # this seat's own 紧牌 discards
     hand_sizes: tuple[int, ...]
     discard_counts: tuple[int, ...]
-    captured: tuple[tuple[int, ...], ...]  # masks of each seat's captured plays, in order
+    captured: tuple[tuple[Play, ...], ...]  # each seat's captured plays, in order
     dead: int
-    top: int | None  # the play to beat in the current trick
+    top: Play | None  # the play to beat in the current trick
     top_owner: int
     xian_events: tuple[tuple[int, int], ...]
     said_kou: tuple[bool, ...]
@@ -96,7 +100,6 @@ class View:
     tighten_limit: int
     end_reason: str
     to_act: int
-    history: tuple[tuple[int, Action], ...]  # other seats' discards as cardless DISCARDs
 
 
 @dataclass
@@ -182,8 +185,7 @@ class State:
         seat = self.current_player()
         if seat < 0:
             raise ValueError("the hand is over")
-        {QIANGCI: self.verify_qiangci, LEAD: self.verify_lead, KOU_ASK: self.verify_kou_answer,
-         TRICK: self.verify_answer, DISCARD_PHASE: self.verify_discard}[self.phase](action)
+        getattr(self, _VERIFY[self.phase])(action)
 
     def can(self, action: Action) -> bool:
         """True if ``action`` is legal now."""
@@ -222,20 +224,19 @@ class State:
         facts (never another seat's hand or discards)."""
         if seat not in range(N_SEATS):
             raise ValueError(f"no seat {seat!r} (seats 0, 1, 2)")
-        history = tuple((s, Action(DISCARD) if a.kind == DISCARD and s != seat else a)
-                        for s, a in self.history)
+        h, d = self.hands, self.discards
         return View(seat=seat, rules=self.rules.name, banker=self.banker,
-                    hand=self.hands[seat], discards=self.discards[seat],
-                    hand_sizes=tuple(count(h) for h in self.hands),
-                    discard_counts=tuple(count(d) for d in self.discards),
-                    captured=tuple(tuple(p.mask for p in c) for c in self.captured),
-                    dead=self.dead, top=None if self.top is None else self.top.mask,
+                    hand=h[seat], discards=d[seat],
+                    hand_sizes=(h[0].bit_count(), h[1].bit_count(), h[2].bit_count()),
+                    discard_counts=(d[0].bit_count(), d[1].bit_count(), d[2].bit_count()),
+                    captured=tuple(map(tuple, self.captured)),
+                    dead=self.dead, top=self.top,
                     top_owner=self.top_owner, xian_events=tuple(self.xian_events),
                     said_kou=tuple(self.said_kou), phase=self.phase,
                     lead_holder=self.lead_holder, must_lead=self.must_lead,
                     tightened=self.tightened, queue=tuple(self.queue),
                     tighten_limit=self.tighten_limit, end_reason=self.end_reason,
-                    to_act=self.current_player(), history=history)
+                    to_act=self.current_player())
 
     def settlement(self) -> Settlement:
         """The full settlement of the finished hand."""
@@ -510,6 +511,14 @@ def redeal_hidden(state: State, seat: int, rng: random.Random) -> State:
     return out
 
 
+def _random_card(mask: int, rng: random.Random) -> int:
+    """One card of ``mask`` (as a one-bit mask), drawn uniformly."""
+    k = rng.randrange(mask.bit_count())
+    for _ in range(k):
+        mask &= mask - 1
+    return mask & -mask
+
+
 def candidate_actions(state: State, rng: random.Random) -> list[Action]:
     """A few actions, mostly illegal now: every card-less kind, a held card played and
     discarded, a card not held, and a pair of held cards."""
@@ -517,6 +526,15 @@ def candidate_actions(state: State, rng: random.Random) -> list[Action]:
     out = [Action(k) for k in (PASS, KOU, XIAN, TIGHTEN)]
     if seat < 0:
         return out
+    hand = state.hands[seat]
+    if hand:
+        c = _random_card(hand, rng)
+        out += [Action(PLAY, c), Action(DISCARD, c)]
+        rest = hand & ~c
+        if rest:
+            out.append(Action(PLAY, c | _random_card(rest, rng)))
+    out.append(Action(PLAY, _random_card(FULL_DECK & ~hand, rng)))
+    return out
     held = cards_of(state.hands[seat])
     if held:
         c = rng.choice(held)
