@@ -15,7 +15,7 @@ import argparse
 import sys
 import time
 
-from analyzer.xianniu.learned import TEACHER_BUDGET, TEACHER_SAMPLES, generate_parts
+from analyzer.xianniu.learned_data import TEACHER_BUDGET, TEACHER_SAMPLES, generate_parts
 from analyzer.xianniu.rules import get_rules
 
 

@@ -25,7 +25,8 @@ import numpy as np
 
 from analyzer.core.fileio import write_atomic
 from analyzer.xianniu import learned_train as lt
-from analyzer.xianniu.learned import TEACHER_BUDGET, TEACHER_SAMPLES, WEIGHTS_FILE, generate_parts
+from analyzer.xianniu.learned import WEIGHTS_FILE
+from analyzer.xianniu.learned_data import TEACHER_BUDGET, TEACHER_SAMPLES, generate_parts
 from analyzer.xianniu.rules import get_rules
 
 PRESETS = ("lanzhou", "kanniutui")

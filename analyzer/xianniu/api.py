@@ -177,13 +177,13 @@ def simulate(n_hands: int, rules: str | None = None, policies: str = "heuristic"
 
     r = get_rules(rules)
     if engine == "reference":
-        from .aggregate import Aggregate
+        from .result import Result
         from .reference_sim import random_hands
 
         if policies != "random" or backend != "local" or resume or records:
             raise ValueError("the reference engine plays random hands locally only: give "
                              "--policy random and no --backend, --resume or --records")
-        agg = Aggregate.from_frame(random_hands(n_hands, r.name, seed, progress=progress))
+        agg = Result.from_frame(random_hands(n_hands, r.name, seed, progress=progress))
         agg.meta["game"] = "xianniu"
         data = render(agg, fmt)
         if out:

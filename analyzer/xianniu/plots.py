@@ -17,8 +17,8 @@ from matplotlib.figure import Figure
 from ..report import plots
 from ..report.formats import fmt_ci, fmt_n, fmt_pct, minus
 from ..report.render import Block, Page
-from .report import COMPARE_METRICS, ODDS_FEATURES, PATTERN_IDS, PRESET_ORDER, T, XianniuData
-from .report_ladder import MATCHES
+from .ladder import MATCHES
+from .report_data import COMPARE_METRICS, ODDS_FEATURES, PATTERN_IDS, PRESET_ORDER, T, XianniuData
 
 XIAN_MIN_N = 30  # heat-map cells with fewer positions stay blank
 COLORS = {"lanzhou": plots.BLUE, "kanniutui": plots.RED}

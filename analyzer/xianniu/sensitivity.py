@@ -15,7 +15,6 @@ import numpy as np
 import pandas as pd
 
 from .analysis import pattern_values, xian_ev
-from .report_formats import tidy_summary
 from .sim import policy_names, simulate_aggregate
 
 BASE = "heuristic"
@@ -58,7 +57,7 @@ def run_other(n: int, preset: str, policy: str, seeds: dict[str, int],
     (``seeds``: ``values``, ``play``, ``xian``): the rows the sensitivity table compares, and
     the heat map's cells. ``pattern_ids`` name the values table's rows."""
     vals = pattern_values(n, preset, policy, seeds["values"])
-    out = tidy_summary(simulate_aggregate(n, preset, policy, seeds["play"]))
+    out = simulate_aggregate(n, preset, policy, seeds["play"]).tidy()
     xian = xian_ev(n, preset, policy, seeds["xian"])
     df = _findings(vals, pattern_ids, out[out["statistic"] == "p_ci_any_seat"].iloc[0],
                    xian.attrs["overall"])

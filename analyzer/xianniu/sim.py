@@ -33,7 +33,7 @@ from kernels.xianniu.policies import (
 )
 
 from ..core.seats import seat_policy_names
-from .aggregate import Aggregate
+from .result import Result
 from .cards import N_SEATS, format_cards
 from .engine import ACTION_KINDS, Action
 from .learned import learned_weights
@@ -238,10 +238,10 @@ def _record_texts(rules: str, dealt: list[tuple[str, ...]], n_actions: np.ndarra
 
 def simulate_aggregate(n_hands: int, rules: str | Rules | None = None,
                        policies: str = "random", seed: int = 0, chunk_size: int = CHUNK_SIZE,
-                       progress: Callable[[int], None] | None = None) -> Aggregate:
+                       progress: Callable[[int], None] | None = None) -> Result:
     """Deal and play ``n_hands`` hands in the kernels, keeping only mergeable counts and sums.
 
-    Equal to ``Aggregate.from_frame(simulate(...))`` for the same arguments; ``progress`` is
+    Equal to ``Result.from_frame(simulate(...))`` for the same arguments; ``progress`` is
     called with the number of hands finished after each batch of chunks.
     """
     r, rk, pol, n_chunks = _prepare(n_hands, rules, policies, chunk_size)
@@ -258,7 +258,7 @@ def simulate_aggregate(n_hands: int, rules: str | Rules | None = None,
             progress(hands_here)
     meta = {"rules": r.name, "policy": _policy_label(policies), "seed": seed, "hands": n_hands,
                 "engine": "kernels", "chunk_size": chunk_size}
-    return Aggregate(out.sum(axis=0), meta)
+    return Result(out.sum(axis=0), meta)
 
 
 def _policy_label(policies: str | list[str] | tuple[str, ...]) -> str:
