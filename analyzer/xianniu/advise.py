@@ -36,11 +36,8 @@ from .defaults import ADVICE_POLICY
 from .engine import ACTION_KINDS, PLAY, QIANGCI, Action, State
 from .kernel_state import ws_from_state
 from .records import action_to_json, record_of, replay, start_of
-from .sim import POLICIES as _ALL_POLICIES
-from .sim import rule_arrays
-from .tuned import TUNED, seat_arrays
+from .sim import POLICIES, policy_arrays, rule_arrays
 
-POLICIES = tuple(p for p in (*_ALL_POLICIES, *TUNED) if p != "random")  # play-out policies
 DEFAULT_POLICY = ADVICE_POLICY
 DEFAULT_PRECISION = 0.1  # points: CI half-width of the paired differences still racing
 DEFAULT_SAMPLES = 20_000  # deals at most
@@ -341,7 +338,7 @@ def advise(record: Any, *, samples: int | None = None, precision: float = DEFAUL
     rk = rule_arrays(state.rules)
     names = ["heuristic"] * 3
     names[seat] = policy
-    pol = seat_arrays(names, state.rules)
+    pol = policy_arrays(names, rules=state.rules)
     picks = _picks(position, rk, groups)
     race, dealt, stop = _run_race(position, seat, picks, qiangci_known(state), rk, pol,
                                   samples, precision, seed, progress)

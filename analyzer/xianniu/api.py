@@ -167,15 +167,17 @@ def _action_entry(seat: int, action: Any) -> dict[str, Any]:
 def simulate(n_hands: int, rules: str | None = None, policies: str = "heuristic", seed: int = 0,
              out: str | None = None, fmt: str = "table", backend: str = "local",
              scheduler: str | None = None, resume: bool = False, records: str | None = None,
-             engine: str = "kernels", progress=None) -> str | bytes:
+             engine: str = "kernel", progress=None) -> str | bytes:
     """``xianniu simulate``: play hands and return the summary rendered in ``fmt`` (written
     whole to ``out`` when given). ``engine="reference"`` plays random hands in the reference
-    engine instead of the kernels (locally, without checkpoints or records)."""
+    engine instead of the kernels (locally, without checkpoints or records); ``"kernels"``
+    is the earlier name of ``"kernel"``."""
     from ..core.batchrun import render, simulate_run
     from ..core.fileio import write_atomic
     from ..core.runner import RunSpec
 
     r = get_rules(rules)
+    engine = "kernel" if engine == "kernels" else engine
     if engine == "reference":
         from .result import Result
         from .reference_sim import random_hands
@@ -189,8 +191,8 @@ def simulate(n_hands: int, rules: str | None = None, policies: str = "heuristic"
         if out:
             write_atomic(out, data)
         return data
-    if engine != "kernels":
-        raise ValueError(f"unknown engine {engine!r} (choose kernels or reference)")
+    if engine != "kernel":
+        raise ValueError(f"unknown engine {engine!r} (choose kernel or reference)")
     spec = RunSpec("xianniu", n_hands, r.name, policies, seed)
     return simulate_run(spec, out, fmt, backend, scheduler, resume, records, progress)[1]
 

@@ -32,7 +32,8 @@ def task_counts(spec, states: np.ndarray, n: int) -> np.ndarray:
     """Aggregate counts of ``n`` hands from one stream per chunk."""
     r = get_rules(spec.rules)
     agg = np.zeros((len(states), AGG_SIZE), dtype=np.int64)
-    kb.aggregate_chunks(states, spec.chunk_size, n, rule_arrays(r), policy_arrays(spec.policies),
+    kb.aggregate_chunks(states, spec.chunk_size, n, rule_arrays(r),
+                        policy_arrays(spec.policies, rules=r),
                         r.gou_min, r.ci_min, agg)
     return agg.sum(axis=0)
 

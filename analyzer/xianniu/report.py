@@ -39,7 +39,7 @@ from .report_data import (
 )
 from .rules import get_rules
 from .sensitivity import other_policy, run_other, sensitivity_table
-from .sim import POLICIES, policy_names, simulate_aggregate
+from .sim import SEARCH, policy_names, simulate_aggregate
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -246,7 +246,7 @@ class XianniuSection:
         if spec.option(KEY, "rules") not in RULE_CHOICES:
             raise ValueError(f"unknown rules {spec.option(KEY, 'rules')!r} (choose from "
                              f"{', '.join(RULE_CHOICES)})")
-        if any(POLICIES[p] == POLICIES["pimc"] for p in policy_names(spec.option(KEY, "policy"))):
+        if any(p in SEARCH for p in policy_names(spec.option(KEY, "policy"))):
             raise ValueError("the report's hands, values and 掀 EV play kernel policies "
                              "(learned, heuristic, heuristic2, random); pimc and pimc2 play "
                              "in the policy ladder")

@@ -42,11 +42,26 @@ from .records import FORMAT as RECORD_FORMAT
 from .records import VERSION as RECORD_VERSION
 from .records import make_record
 from .rules import Rules, get_rules
+from .tuned import TUNED, tuned_vector
 
-POLICIES = {name: i for i, name in enumerate(POLICY_NAMES)}
+# Every policy 掀牛 plays, with its line of help (analyzer.core.cli_common.policy_help).
+POLICIES: dict[str, str] = {
+    "random": "uniform among the legal actions",
+    "heuristic": "rules of thumb, weighted",
+    "heuristic2": "the heuristic, keeping 牛/喜 points and cashing sure plays before 扣",
+    "learned": "a linear scorer distilled from pimc's action values",
+    "tuned": "the heuristic on the preset's tuned weights",
+    "tuned2": "heuristic2 on the preset's tuned weights",
+    "pimc": "search: heuristic play-outs on sampled hidden deals",
+    "pimc2": "pimc with heuristic2 play-outs, 512 a decision",
+}
+SEARCH = frozenset({"pimc", "pimc2"})  # minutes where the others take seconds
+POLICY_IDS = {name: i for i, name in enumerate(POLICY_NAMES)}  # name -> the kernels' id
 # pimc variants: the kernel's pimc with other parameters (entry index: value)
 PIMC_VARIANTS = {"pimc2": {PIMC_ROLLOUT: POLICY_HEURISTIC2, PIMC_BUDGET: 512}}
-POLICIES.update(dict.fromkeys(PIMC_VARIANTS, POLICY_PIMC))
+POLICY_IDS.update(dict.fromkeys(PIMC_VARIANTS, POLICY_PIMC))
+POLICY_IDS.update({name: POLICY_IDS[base] for name, base in TUNED.items()})
+assert set(POLICY_IDS) == set(POLICIES)
 CHUNK_SIZE = 2048  # hands per chunk and per random stream; fixed so results ignore threads
 
 RESULT_COLUMNS = ["banker", "captured0", "captured1", "captured2", "points0", "points1", "points2",
@@ -62,18 +77,22 @@ def policy_names(policies: str | list[str] | tuple[str, ...]) -> list[str]:
 
 def policy_arrays(policies: str | list[str] | tuple[str, ...] = "random",
                   heuristic: np.ndarray | None = None,
-                  pimc_samples: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+                  pimc_samples: int | None = None,
+                  rules: str | Rules | None = None) -> tuple[np.ndarray, np.ndarray]:
     """What a kernel reads for the three seats' policies: ``(ids, parameters)``.
 
     ``heuristic`` replaces the heuristic's default parameters (one vector for all seats, or
-    one row per seat); ``pimc_samples`` sets the hidden deals pimc samples per decision.
+    one row per seat); ``pimc_samples`` sets the hidden deals pimc samples per decision;
+    ``tuned`` and ``tuned2`` play the tuned weights of ``rules``.
     """
     names = policy_names(policies)
-    ids = np.array([POLICIES[n] for n in names], dtype=np.int64)
+    ids = np.array([POLICY_IDS[n] for n in names], dtype=np.int64)
     params = np.tile(POLICY_DEFAULTS, (N_SEATS, 1))
     for s, name in enumerate(names):
         for k, v in PIMC_VARIANTS.get(name, {}).items():
             params[s, k] = v
+        if name in TUNED:
+            params[s, :N_HEURISTIC] = tuned_vector(rules)
         if ids[s] == POLICY_LEARNED:
             params[s, LEARNED_W:] = learned_weights()  # the shipped scorer
     if heuristic is not None:
@@ -134,7 +153,7 @@ def _prepare(n_hands: int, rules: str | Rules | None, policies: str, chunk_size:
     if chunk_size < 1:
         raise ValueError("chunk_size must be positive")
     r = get_rules(rules)
-    return r, rule_arrays(r), policy_arrays(policies), -(-int(n_hands) // chunk_size)
+    return r, rule_arrays(r), policy_arrays(policies, rules=r), -(-int(n_hands) // chunk_size)
 
 
 def simulate(n_hands: int, rules: str | Rules | None = None, policies: str = "random",
@@ -167,7 +186,7 @@ def recorded_rows(states: np.ndarray, chunk_size: int, n_hands: int, rules: Rule
     The hands, and so the results, are those :func:`kernels.xianniu.batch.play_chunks`
     plays from the same streams.
     """
-    rk, pol = rule_arrays(rules), policy_arrays(policies)
+    rk, pol = rule_arrays(rules), policy_arrays(policies, rules=rules)
     out = np.empty((n_hands, kg.N_RESULT), dtype=np.int64)
     deals = np.empty((n_hands, N_SEATS), dtype=np.int64)
     actions = np.empty((len(states), chunk_size * ACTIONS_PER_HAND), dtype=np.int64)
@@ -291,7 +310,7 @@ def logged_hands(n_hands: int, rules: str | Rules | None = None, policies: str =
     Deals are drawn from the seed unless ``deals`` (``[n_hands, 3]`` masks) are given.
     """
     r = get_rules(rules)
-    pol = policy_arrays(policies, pimc_samples=pimc_samples)
+    pol = policy_arrays(policies, pimc_samples=pimc_samples, rules=r)
     rk = rule_arrays(r)
     ss = np.random.SeedSequence(seed)
     deal_state, play_state = states_from_seed(ss, 2)

@@ -19,10 +19,6 @@ from .choice import choose
 from .game import (
     MAX_ACTIONS,
     N_RESULT,
-    PH_DISCARD,
-    PH_KOU,
-    PH_LEAD,
-    PH_TRICK,
     R_PTS0,
     S_N_LIST,
     S_PHASE,
@@ -71,9 +67,9 @@ def _student_pick(ws, rules, am, ai, n, student, rng):
     seat = seat_to_act(ws)
     hand = ws[WS_HANDS + seat]
     unseen = FULL_DECK & ~hand & ~ws[WS_PUBLIC] & ~ws[WS_DISC + seat]
-    return choose(POLICY_LEARNED, student, phase == PH_LEAD, phase == PH_TRICK, phase == PH_KOU,
-                  phase == PH_DISCARD, seat, hand, unseen, ws[WS_CAP + seat],
-                  ws[WS_SAID_KOU + seat], params[P_GOU], am, ai, n, beaters, rng, ws)
+    pos = (phase, seat, hand, unseen, ws[WS_CAP + seat], ws[WS_SAID_KOU + seat], params[P_GOU],
+           np.int64(n))
+    return choose(POLICY_LEARNED, student, pos, am, ai, beaters, rng, ws)
 
 
 @njit(nogil=True, cache=True)
@@ -106,8 +102,9 @@ def _hand_chunk(c, states, rules, teacher, student, meta, phi, values, types, gr
             if vals[a] > vals[best]:
                 best = a
         if nd < meta.shape[1] and nc + n <= psi.shape[1]:
-            decision_features(ws, rules, am, ai, n, student, phi[c, nd], psi[c, nc:nc + n],
-                              types[c, nc:nc + n], groups[c, nc:nc + n])
+            decision_features(ws, rules, am, ai, n, student,
+                              (phi[c, nd], psi[c, nc:nc + n], types[c, nc:nc + n],
+                               groups[c, nc:nc + n]))
             m = meta[c, nd]
             m[0], m[1], m[2], m[3] = seat_to_act(ws), ws[S_PHASE], n, nc
             m[4] = best
@@ -158,5 +155,5 @@ def features_at(position, rules, student, phi, psi, types, groups):
     if advance(rules, (ids, weights), rng, scratch, logbuf, np.int64(0), np.int64(-1)) == 0:
         return 1, 0, 0
     n = ws[S_N_LIST]
-    h2 = decision_features(ws, rules, am, ai, n, student, phi, psi, types, groups)
+    h2 = decision_features(ws, rules, am, ai, n, student, (phi, psi, types, groups))
     return n, h2, _student_pick(ws, rules, am, ai, n, student, rng)

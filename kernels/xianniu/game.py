@@ -478,10 +478,9 @@ def advance(rules, policies, rng, scratch, logbuf, log_mode, forced_pick):
             pick = 0 if n + n_lazy == 1 else bounded(rng, n + n_lazy)
         else:
             unseen = FULL_DECK & ~hand & ~ws[WS_PUBLIC] & ~ws[WS_DISC + seat]
-            pick = choose(policy_ids[seat], policy_params[seat], phase == PH_LEAD,
-                          phase == PH_TRICK, phase == PH_KOU, phase == PH_DISCARD, seat, hand,
-                          unseen, ws[WS_CAP + seat], ws[WS_SAID_KOU + seat], params[P_GOU], am,
-                          ai, n, beaters, rng, ws)
+            pos = (phase, seat, hand, unseen, ws[WS_CAP + seat], ws[WS_SAID_KOU + seat],
+                   params[P_GOU], n)
+            pick = choose(policy_ids[seat], policy_params[seat], pos, am, ai, beaters, rng, ws)
         if pick < n or n_lazy == 0:
             mask = am[pick]
             for j in range(INFO_COLS):
