@@ -287,8 +287,8 @@ def _run_race(position, seat, picks, known, rk, pol, samples, precision, seed,
         states = states_for_chunks(seed, batch * CHUNKS, CHUNKS)
         out = np.empty((CHUNKS, PER_CHUNK, k), dtype=np.int64)
         tries = np.empty(CHUNKS, dtype=np.int64)
-        ka.advise_chunks(position, seat, picks, race.active.copy(), known, states, PER_CHUNK,
-                         rk, pol, out, tries)
+        ka.advise_chunks((position, seat, picks, race.active.copy(), known), states,
+                         PER_CHUNK, rk, pol, (out, tries))
         got = out.reshape(-1, k)
         got = got[got[:, race.leader()] != ka.NOT_PLAYED][:samples - race.n]
         race.add(got)

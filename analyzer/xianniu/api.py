@@ -179,8 +179,8 @@ def simulate(n_hands: int, rules: str | None = None, policies: str = "heuristic"
     r = get_rules(rules)
     engine = "kernel" if engine == "kernels" else engine
     if engine == "reference":
-        from .result import Result
         from .reference_sim import random_hands
+        from .result import Result
 
         if policies != "random" or backend != "local" or resume or records:
             raise ValueError("the reference engine plays random hands locally only: give "

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core import contract
-
 from .cards import (
     ACE,
     EIGHT,

@@ -120,11 +120,11 @@ def _run(question: str, hand_text: str | int, seat: int, rules: str | Rules | No
         out = np.empty((chunks, PER_CHUNK, kd.N_Q), dtype=np.int64)
         t = np.empty(chunks, dtype=np.int64)
         if position is not None:
-            kd.xian_at_position_chunks(position, seat, states, PER_CHUNK, rk, pol, out, t)
+            kd.xian_at_position_chunks(position, seat, states, PER_CHUNK, rk, pol, (out, t))
         elif question == "xian":
-            kd.xian_query_chunks(hand, seat, pinned, states, PER_CHUNK, rk, pol, out, t)
+            kd.xian_query_chunks(hand, seat, pinned, states, PER_CHUNK, rk, pol, (out, t))
         else:
-            kd.kou_query_chunks(hand, pinned, states, PER_CHUNK, rk, pol, out, t)
+            kd.kou_query_chunks(hand, pinned, states, PER_CHUNK, rk, pol, (out, t))
         got = out.reshape(-1, kd.N_Q)
         got = got[got[:, kd.Q_A] != -999]
         rows.append(got)

@@ -74,7 +74,7 @@ def generate(n_hands: int, rules: str, seed: int, first: int = 0,
     counts = np.zeros((n_hands, 3), dtype=np.int64)
     points = np.zeros((n_hands, 3), dtype=np.int64)
     teacher_hands(states, rule_arrays(r), teacher_row(budget, samples), policy_row(weights),
-                  meta, phi, values, types, groups, psi, counts, points)
+                  (meta, phi, values, types, groups, psi, counts, points))
     nd, nc = counts[:, 0], counts[:, 1]
     hand = np.repeat(np.arange(first, first + n_hands), nd)
     dsel = np.concatenate([np.arange(k) for k in nd]) if nd.sum() else np.zeros(0, int)

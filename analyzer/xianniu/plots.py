@@ -339,7 +339,8 @@ class _Writer(_View):
         rules = self.page.sep.join(self.t(p) + (f" ({p})" if self.t(p) != p else "")
                                    for p in self.presets)
         self.page.p(self.t("settings", rules=rules, hands=f"{self.spec.hands:,}",
-                           pimc=f"{self.plan.pimc_deals:,}", policy=self.spec.option("xianniu", "policy"),
+                           pimc=f"{self.plan.pimc_deals:,}",
+                           policy=self.spec.option("xianniu", "policy"),
                            seed=self.spec.seed))
         if len(self.presets) == 1:
             self.page.p(self.t("only_one_preset"))

@@ -23,14 +23,16 @@ COLS = ("value", "ci_low", "ci_high", "n")
 
 TEXT: dict[str, tuple[str, str]] = {
     "sec_sensitivity": ("结论对策略的依赖", "How much the findings depend on the policy"),
-    "intro_sensitivity": ("同样的分析（同一批牌、同样的种子）用第二种策略 {alt} 再做一遍，与 {main} "
-                          "并列：差值的 95% 置信区间由两个估计各自的误差合成（同一批牌使两者正相关，"
-                          "所以区间偏宽）。点估计符号相反记为“变号”；两个区间都不含 0 时记为“确定变号”。",
-                          "The same analyses (the same deals, the same seeds) again under a second "
-                          "policy, {alt}, beside {main}: the 95% CI of the difference combines the two "
-                          "estimates' own errors (the same deals correlate them, so it is wide). A "
-                          "finding changes sign when the two point estimates differ in sign, and "
-                          "surely when both CIs exclude 0 as well."),
+    "intro_sensitivity": ("同样的分析（同一批牌、同样的种子）用第二种策略 {alt} 再做一遍，"
+                          "与 {main} 并列：差值的 95% 置信区间由两个估计各自的误差合成"
+                          "（同一批牌使两者正相关，所以区间偏宽）。点估计符号相反记为“变号”；"
+                          "两个区间都不含 0 时记为“确定变号”。",
+                          "The same analyses (the same deals, the same seeds) again under a "
+                          "second policy, {alt}, beside {main}: the 95% CI of the difference "
+                          "combines the two estimates' own errors (the same deals correlate "
+                          "them, so it is wide). A finding changes sign when the two point "
+                          "estimates differ in sign, and surely when both CIs exclude 0 as "
+                          "well."),
     "col_finding": ("结论", "finding"),
     "col_sign": ("变号", "sign change"),
     "sign_sure": ("确定变号", "surely"),

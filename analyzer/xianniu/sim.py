@@ -33,14 +33,14 @@ from kernels.xianniu.policies import (
 )
 
 from ..core.seats import seat_policy_names
-from .result import Result
 from .cards import N_SEATS, format_cards
 from .engine import ACTION_KINDS, Action
 from .learned import learned_weights
-from .records import GAME as RECORD_GAME
 from .records import FORMAT as RECORD_FORMAT
+from .records import GAME as RECORD_GAME
 from .records import VERSION as RECORD_VERSION
 from .records import make_record
+from .result import Result
 from .rules import Rules, get_rules
 from .tuned import TUNED, tuned_vector
 
@@ -191,15 +191,15 @@ def recorded_rows(states: np.ndarray, chunk_size: int, n_hands: int, rules: Rule
     deals = np.empty((n_hands, N_SEATS), dtype=np.int64)
     actions = np.empty((len(states), chunk_size * ACTIONS_PER_HAND), dtype=np.int64)
     used = np.empty(len(states), dtype=np.int64)
-    kb.recorded_chunks(states, chunk_size, n_hands, rk, pol, out, deals, actions, used)
+    kb.recorded_chunks(states, chunk_size, n_hands, rk, pol, (out, deals, actions, used))
     logs = [actions[c, :used[c]] for c in range(len(states))]
     for c in np.flatnonzero(used < 0):
         # a chunk of unusually long hands: play it again alone, with room for any hand
         a, b = c * chunk_size, min((c + 1) * chunk_size, n_hands)
         room = np.empty((1, (b - a) * kg.MAX_LOG), dtype=np.int64)
         n_used = np.empty(1, dtype=np.int64)
-        kb.recorded_chunks(states[c:c + 1], chunk_size, b - a, rk, pol, out[a:b], deals[a:b],
-                           room, n_used)
+        kb.recorded_chunks(states[c:c + 1], chunk_size, b - a, rk, pol,
+                           (out[a:b], deals[a:b], room, n_used))
         logs[c] = room[0, :n_used[0]]
     df = pd.DataFrame(out, columns=RESULT_COLUMNS)
     df["end"] = pd.Categorical.from_codes(df["end"].to_numpy(), categories=list(kg.END_NAMES))
@@ -326,7 +326,7 @@ def logged_hands(n_hands: int, rules: str | Rules | None = None, policies: str =
     out = []
     for h in range(n_hands):
         res = np.empty(kg.N_RESULT, dtype=np.int64)
-        n = play_logged(deals[h], 0, rk, pol, play_state, log, legal, legal_off, res)
+        n = play_logged(deals[h], 0, rk, pol, play_state, (log, legal, legal_off), res)
         acts = [(int(log[i, 0]), Action(ACTION_KINDS[log[i, 1]], int(log[i, 2]))) for i in range(n)]
         sets = [{Action(ACTION_KINDS[legal[j, 0]], int(legal[j, 1]))
                  for j in range(legal_off[i], legal_off[i + 1])} for i in range(n)]

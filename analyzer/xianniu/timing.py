@@ -42,8 +42,8 @@ class _Player:
         secs, decisions = 0.0, 0
         for d in deals:
             t = time.perf_counter()
-            n = play_logged(d, 0, self.rk, self.pol, rng, self.log, self.legal,
-                            self.legal_off, self.res)
+            n = play_logged(d, 0, self.rk, self.pol, rng, (self.log, self.legal,
+                                                           self.legal_off), self.res)
             secs += time.perf_counter() - t
             decisions += int((np.diff(self.legal_off[:n + 1]) > 1).sum())
         return secs, decisions

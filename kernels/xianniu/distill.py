@@ -73,9 +73,9 @@ def _student_pick(ws, rules, am, ai, n, student, rng):
 
 
 @njit(nogil=True, cache=True)
-def _hand_chunk(c, states, rules, teacher, student, meta, phi, values, types, groups, psi,
-                counts, points):
+def _hand_chunk(c, states, rules, teacher, student, outs):
     """Hand ``c`` of :func:`teacher_hands`."""
+    meta, phi, values, types, groups, psi, counts, points = outs
     rng = states[c].copy()
     hands = np.empty(3, dtype=np.int64)
     deal(rng, hands)
@@ -124,15 +124,15 @@ def _hand_chunk(c, states, rules, teacher, student, meta, phi, values, types, gr
     counts[c, 0], counts[c, 1], counts[c, 2] = nd, nc, full
 
 
-def teacher_hands(states, rules, teacher, student, meta, phi, values, types, groups, psi,
-                  counts, points):
+def teacher_hands(states, rules, teacher, student, outs):
     """Play one hand per stream in ``states`` by the teacher; hand ``c`` writes its decisions
-    into row ``c`` of each output: ``meta[c, d]`` (:data:`META_COLS`), ``phi[c, d]``, and per
+    into row ``c`` of each output of ``outs = (meta, phi, values, types, groups, psi, counts,
+    points)``: ``meta[c, d]`` (:data:`META_COLS`), ``phi[c, d]``, and per
     listed action ``values``, ``types``, ``groups``, ``psi`` (``counts[c]``: decisions and
     actions written, 1 if some did not fit; ``points[c]``: the hand's points per seat)."""
+    phi, psi = outs[1], outs[5]
     assert phi.shape[2] == LEARNED_STATE and psi.shape[2] == LEARNED_ACT
-    for_each_chunk(_hand_chunk, states.shape[0], states, rules, teacher, student, meta, phi,
-                   values, types, groups, psi, counts, points)
+    for_each_chunk(_hand_chunk, states.shape[0], states, rules, teacher, student, outs)
 
 
 @njit(cache=True)
