@@ -116,7 +116,7 @@ def _state_of(record: Any) -> State:
     return replay(record)
 
 
-def _class_key(mask: int) -> tuple[int, ...]:
+def _class_key(mask: int) -> tuple[tuple[int, int], ...]:
     """Cards per class the rules tell apart: a rank, or for 9s and 5s a rank and colour."""
     counts: dict[int, int] = {}
     for c in cards_of(mask):

@@ -240,6 +240,7 @@ def should_xian(hand: str | None = None, seat: int = 1, rules: str | None = None
         res = decision.should_xian_record(record, policy, precision, max_deals, seed,
                                           progress=progress)
     else:
+        assert hand is not None  # given: checked above
         res = decision.should_xian(hand, seat, rules, policy, precision, max_deals, seed,
                                    progress=progress)
     return res.as_dict()

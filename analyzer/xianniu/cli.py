@@ -63,7 +63,9 @@ def _policy_params(default: str) -> dict:
     def f() -> None:
         """Nothing: holds the options."""
     f = policy_option(POLICIES, default)(f)
-    f = policy_option(POLICIES, None, "--policies", "policies", PER_SEAT, per_seat=3)(f)
+    # no default: the option is absent unless given (policy_option is typed with str)
+    f = policy_option(POLICIES, None, "--policies", "policies", PER_SEAT,  # type: ignore[arg-type]
+                      per_seat=3)(f)
     return {p.name: p for p in f.__click_params__}  # type: ignore[attr-defined]
 
 
@@ -302,7 +304,8 @@ def advise(record_path: str, samples: int | None, precision: float, policy: str,
               hands_alias=True)
 @RULES_OPTION
 @policy_option(POLICIES, "heuristic")
-@policy_option(POLICIES, None, "--policies", "policies", PER_SEAT, per_seat=3)
+@policy_option(POLICIES, None, "--policies", "policies", PER_SEAT,  # type: ignore[arg-type]
+               per_seat=3)
 @SEED_OPTION
 @JSON_OPTION
 def stats(what: str, n_deals: int, rules: str | None, policy: str, policies: str | None,

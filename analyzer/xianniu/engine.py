@@ -108,12 +108,11 @@ class State:
 
     rules: Rules
     banker: int
-    dealt: tuple[int, int, int]
+    dealt: tuple[int, ...]
     hands: list[int]
     captured: list[list[Play]] = field(default_factory=lambda: [[], [], []])
     dead: int = 0  # cards of beaten plays (废牌)
     discarded: int = 0  # cards thrown away in 紧牌
-    discards: list[int] = field(default_factory=lambda: [0] * N_SEATS)  # each seat's, face down
     xian_events: list[tuple[int, int]] = field(default_factory=list)
     said_kou: list[bool] = field(default_factory=lambda: [False] * N_SEATS)
     phase: str = LEAD
@@ -126,6 +125,8 @@ class State:
     tighten_limit: int = HAND_SIZE
     end_reason: str = ""
     history: list[tuple[int, Action]] = field(default_factory=list)
+    # each seat's own 紧牌 discards, face down (``discarded`` is their union)
+    discards: list[int] = field(default_factory=lambda: [0] * N_SEATS)
 
     # -- the game API ----------------------------------------------------------------
 
@@ -168,7 +169,7 @@ class State:
             if not self.said_kou[seat]:
                 acts.append(Action(XIAN))
         elif self.phase == TRICK:
-            acts = [Action(PLAY, p.mask) for p in answers_to(hand, self.top, self.rules)]
+            acts = [Action(PLAY, p.mask) for p in answers_to(hand, self._top(), self.rules)]
             if not acts:
                 acts = [Action(PASS)]
         elif self.phase == DISCARD_PHASE:
@@ -246,6 +247,19 @@ class State:
 
     # -- checks ---------------------------------------------------------------------
 
+    def _top(self) -> Play:
+        """The play to beat (a trick always has one)."""
+        if self.top is None:
+            raise ValueError(f"no play to beat in phase {self.phase}")
+        return self.top
+
+    def _play_of(self, cards: int) -> Play:
+        """The combination of verified ``cards``."""
+        play = try_classify(cards, self.rules)
+        if play is None:
+            raise ValueError(f"{format_cards(cards)} is not a combination")
+        return play
+
     def _check_cards(self, action: Action, seat: int) -> Play:
         if action.cards == 0:
             raise ValueError("a play needs cards")
@@ -313,7 +327,7 @@ class State:
         """Checks for an answer to a lead under 有吃必吃."""
         seat = self.queue[0]
         if action.kind == PASS:
-            can = answers_to(self.hands[seat], self.top, self.rules)
+            can = answers_to(self.hands[seat], self._top(), self.rules)
             if can:
                 raise ValueError(f"seat {seat} must beat {self.top} (有吃必吃), e.g. with "
                                  f"{can[0]}")
@@ -321,7 +335,7 @@ class State:
         if action.kind != PLAY:
             raise ValueError(f"seat {seat} must answer the lead, not {action.kind}")
         play = self._check_cards(action, seat)
-        if not beats(self.top, play, self.rules):
+        if not beats(self._top(), play, self.rules):
             raise ValueError(f"{play} does not beat {self.top}")
 
     def verify_discard(self, action: Action) -> None:
@@ -375,7 +389,7 @@ class State:
                 self._start_lead(self.banker)
             return
         self.hands[seat] &= ~action.cards
-        self._capture(seat, try_classify(action.cards, self.rules))
+        self._capture(seat, self._play_of(action.cards))
         self._start_lead(seat)
 
     def _apply_lead(self, seat: int, action: Action) -> None:
@@ -392,7 +406,7 @@ class State:
             self.phase = DISCARD_PHASE
         else:
             self.hands[seat] &= ~action.cards
-            self.top = try_classify(action.cards, self.rules)
+            self.top = self._play_of(action.cards)
             self.top_owner = seat
             self.queue = self._order_after(seat)
             self.phase = TRICK
@@ -412,12 +426,12 @@ class State:
     def _apply_trick(self, seat: int, action: Action) -> None:
         if action.kind == PLAY:
             self.hands[seat] &= ~action.cards
-            self.dead |= self.top.mask
-            self.top = try_classify(action.cards, self.rules)
+            self.dead |= self._top().mask
+            self.top = self._play_of(action.cards)
             self.top_owner = seat
         self.queue.pop(0)
         if not self.queue:
-            owner, play = self.top_owner, self.top
+            owner, play = self.top_owner, self._top()
             self._capture(owner, play)
             self.top, self.top_owner = None, -1
             self._start_lead(owner)

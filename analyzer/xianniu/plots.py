@@ -217,6 +217,7 @@ class _Figures(_View):
             ax.set_xlabel(self.t("n_k"))
             ax.set_title(self.t(p), fontsize=11)
         axes[0].set_ylabel(self.t("sure_cards"))
+        assert im is not None  # one image a preset, and there is at least one preset
         fig.colorbar(im, ax=list(axes), label=self.t("xian_minus_kou_pts"), shrink=0.9)
         return fig
 
@@ -374,8 +375,9 @@ class _Writer(_View):
     def captured(self) -> None:
         self.start("sec_captured", "captured", self.t("intro_captured"), "captured")
         self.caption(["play"], ["play"], "unit_hands")
-        stats = [("p_ci_any_seat", None, "probability"), ("p_qiangci", None, "probability"),
-                 ("mean_xian", None, "count")]
+        stats: list[tuple[str, int | None, str]] = [
+            ("p_ci_any_seat", None, "probability"), ("p_qiangci", None, "probability"),
+            ("mean_xian", None, "count")]
         stats += [(s, seat, "probability") for s in ("p_ci", "p_gou") for seat in range(3)]
         rows = []
         for stat, seat, unit in stats:

@@ -30,8 +30,8 @@ FORMAT = core.FORMAT
 VERSION = core.VERSION
 # The records 掀牛 wrote before the shared envelope: version 1, and (accepted all along) a
 # record that names no format or no version.
-LEGACY: core.Legacy = {(core.FORMAT, 1): GAME, (None, None): GAME, (core.FORMAT, None): GAME,
-                       (None, 1): GAME}
+LEGACY: dict[tuple[Any, Any], str] = {(core.FORMAT, 1): GAME, (None, None): GAME,
+                                      (core.FORMAT, None): GAME, (None, 1): GAME}
 _CARD_ACTIONS = (PLAY, DISCARD)
 
 __all__ = ["FORMAT", "LEGACY", "VERSION", "RecordError", "action_from_json", "action_to_json",

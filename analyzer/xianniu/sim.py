@@ -193,7 +193,7 @@ def recorded_rows(states: np.ndarray, chunk_size: int, n_hands: int, rules: Rule
     used = np.empty(len(states), dtype=np.int64)
     kb.recorded_chunks(states, chunk_size, n_hands, rk, pol, (out, deals, actions, used))
     logs = [actions[c, :used[c]] for c in range(len(states))]
-    for c in np.flatnonzero(used < 0):
+    for c in map(int, np.flatnonzero(used < 0)):
         # a chunk of unusually long hands: play it again alone, with room for any hand
         a, b = c * chunk_size, min((c + 1) * chunk_size, n_hands)
         room = np.empty((1, (b - a) * kg.MAX_LOG), dtype=np.int64)
@@ -296,7 +296,7 @@ def deal_hands(n_deals: int, seed: int = 0) -> np.ndarray:
 class LoggedHand:
     """A kernel hand with its full log: actions, every legal set, the result row."""
 
-    hands: tuple[int, int, int]
+    hands: tuple[int, ...]
     actions: list[tuple[int, Action]]
     legal: list[set[Action]]
     result: np.ndarray

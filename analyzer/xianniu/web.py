@@ -368,7 +368,9 @@ def make_app(rules: str | None = None, opponents: str = "heuristic", seed: int |
     """The Starlette app of the 掀牛 table (``kwargs``: the machinery's sessions, jobs)."""
     from ..web.app import make_app as make
 
-    return make(XianniuWeb(rules, opponents, seed, advisor, advice_options, query_deals),
-                **kwargs)
+    # the protocol declares GameSession.finished and .version as attributes; the table's are
+    # read-only properties, which the machinery only reads
+    return make(XianniuWeb(rules, opponents, seed, advisor, advice_options,  # type: ignore[arg-type]
+                           query_deals), **kwargs)
 
 

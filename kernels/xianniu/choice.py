@@ -19,7 +19,8 @@ from .policies import (
 )
 
 
-@njit(cache=True, _nrt=False)  # see kernels.xianniu.policies on reference counting
+# no reference counting: see kernels.xianniu.policies
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # _nrt: not in Numba's stubs
 def choose(policy, w, pos, am, ai, beaters, rng, ws):
     """Index of the action policy ``policy`` (parameters ``w``) takes among the listed legal
     actions ``am``, ``ai`` at the decision ``pos`` (:data:`kernels.xianniu.layout.POSITION`,

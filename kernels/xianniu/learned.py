@@ -224,7 +224,8 @@ def _dot(a, w, off, n):
     return s
 
 
-@njit(cache=True, _nrt=True)  # it allocates: not the reference-free build of choose()
+# it allocates: not the reference-free build of choose()
+@njit(cache=True, _nrt=True)  # type: ignore[call-overload]  # _nrt: not in Numba's stubs
 def learned_choice(ws, pos, am, ai, beaters, w):
     """Index of the scorer's best action among the listed (the first on a tie) at the
     decision ``pos`` (:data:`.layout.POSITION`).

@@ -187,7 +187,7 @@ def discard_choice(hand, unseen, am, n, beaters):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # _nrt: not in Numba's stubs
 def heuristic_choice(pos, am, ai, beaters, w):
     """Index of the heuristic's choice among the ``n`` legal actions listed in ``am``, ``ai``
     at the decision ``pos = (phase, seat, hand, unseen, captured, said_kou, gou_min, n)``
@@ -323,7 +323,7 @@ def _play_score2(kind, size, rank, mask, trick, sure, hand, w):
     return s
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # _nrt: not in Numba's stubs
 def heuristic2_choice(pos, am, ai, beaters, w):
     """Index of heuristic2's choice: the heuristic with four 9s (5s) counted and led as two
     牛 (喜) pairs, plays scored by :func:`_play_score2`, and (``H2_CASH``) sure plays led
