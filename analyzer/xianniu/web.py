@@ -374,3 +374,6 @@ def make_app(rules: str | None = None, opponents: str = "heuristic", seed: int |
                            query_deals), **kwargs)
 
 
+
+
+GAME = XianniuWeb()  # the table with its defaults (make_app builds one with the options given)
