@@ -96,7 +96,7 @@ class View:
     lead_holder: int
     must_lead: bool
     tightened: bool
-    queue: tuple[int, ...]
+    queue: tuple[int, ...]  # the seats still to act in a trick, a 扣 or 紧牌
     tighten_limit: int
     end_reason: str
     to_act: int
@@ -235,7 +235,9 @@ class State:
                     top_owner=self.top_owner, xian_events=tuple(self.xian_events),
                     said_kou=tuple(self.said_kou), phase=self.phase,
                     lead_holder=self.lead_holder, must_lead=self.must_lead,
-                    tightened=self.tightened, queue=tuple(self.queue),
+                    tightened=self.tightened,
+                    # the seats still to decide 抢刺 hold 龙凤 or 八大对: not shown
+                    queue=() if self.phase == QIANGCI else tuple(self.queue),
                     tighten_limit=self.tighten_limit, end_reason=self.end_reason,
                     to_act=self.current_player())
 

@@ -9,6 +9,7 @@ suite: ``tests/contract_xianniu.py`` run by ``tests/core/test_game_contract.py``
 
 from __future__ import annotations
 
+import random
 import signal
 
 import pytest
@@ -26,6 +27,7 @@ from analyzer.xianniu.engine import (
     Action,
     State,
     new_hand,
+    redeal_hidden,
 )
 from analyzer.xianniu.rules import get_rules
 
@@ -385,6 +387,37 @@ def test_lanzhou_tighten_at_8_only_the_other_two_discard():
     assert_illegal(st, Action(KOU), "must lead")
     assert_illegal(st, Action(TIGHTEN), "already")
     check_accounting(st)
+
+
+def test_a_seat_sees_its_own_discards_and_not_the_others():
+    st = _deal_b_to_table_8("lanzhou")
+    step(st, 0, TIGHTEN)
+    _discard_all(st)
+    assert count(st.discards[1]) == count(st.discards[2]) == 8 and st.discards[0] == 0
+    assert st.discards[1] | st.discards[2] == st.discarded
+    for seat in range(3):
+        v = st.view(seat)
+        assert v.seat == seat and v.hand == st.hands[seat]
+        assert v.discards == st.discards[seat] and v.discard_counts == (0, 8, 8)
+        assert v.hand_sizes == (8, 8, 8) and v == st.view(seat)
+        other = redeal_hidden(st, seat, random.Random(seat))
+        assert other.view(seat) == v
+        assert other.hands[seat] == st.hands[seat]
+        assert other.discards[seat] == st.discards[seat]
+        assert [count(h) for h in other.hands] == [8, 8, 8]
+        assert [count(d) for d in other.discards] == [0, 8, 8]
+        check_accounting(other)
+    # what seat 0 cannot see was dealt anew
+    assert redeal_hidden(st, 0, random.Random(1)).discards[1] != st.discards[1]
+
+
+def test_returns_are_zero_until_the_end_and_clones_are_independent():
+    st = new_hand(deal(A0, A1, A2), "lanzhou")
+    assert st.returns() == (0, 0, 0)
+    twin = st.clone()
+    step(st, 0, KOU)
+    assert twin.history == [] and twin.phase == "lead" and st.phase == "kou_ask"
+    assert st.returns() == (0, 0, 0)
 
 
 def test_kanniutui_no_tighten_at_8():
