@@ -193,7 +193,7 @@ def on_end(st: State, seen: Counter) -> None:
 
 HOOKS = Hooks(
     root=0x5EED_0001,
-    hands={"lanzhou": 2000, "kanniutui": 2000},
+    hands={"lanzhou": 1200, "kanniutui": 1200},
     record_hands=40,
     must_see=("lead:play", "lead:kou", "lead:tighten", "trick:play", "trick:pass",
               "kou_ask:kou", "kou_ask:xian", "discard:discard", "ends:kou", "ends:table full"),
@@ -201,7 +201,7 @@ HOOKS = Hooks(
     crosscheck={"lanzhou": [("random", 300), ("heuristic,heuristic2,learned", 100)],
                 "kanniutui": [("random", 300), ("heuristic,heuristic2,learned", 100)]},
     legacy_records=(DATA / "legacy_v1_lanzhou_seed7.json",),
-    view_every=2,
+    view_every=3,
     on_step=on_step,
     on_end=on_end,
 )

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import NamedTuple
 
 from ..core.game import TERMINAL, GameFacts
@@ -152,39 +153,35 @@ class State:
         if seat < 0:
             return []
         hand = self.hands[seat]
-        acts: list[Action] = []
-        if self.phase == QIANGCI:
-            acts = [Action(PLAY, p.mask) for p in qiangci_plays(hand, self.rules)]
-            if not self.rules.qiangci_mandatory:
-                acts.append(Action(PASS))
-        elif self.phase == LEAD:
+        # built in the order of action_key (plays by size and cards first, then the card-less
+        # kinds in their order), so only the rare 抢刺 list needs sorting
+        if self.phase == LEAD:
+            room = self.rules.table_cap - self.table_count()
+            acts = list(_play_actions(hand, self.rules, room))
             if not self.must_lead:
                 acts.append(Action(KOU))
             if self._may_tighten():
                 acts.append(Action(TIGHTEN))
-            room = self.rules.table_cap - self.table_count()
-            acts += [Action(PLAY, p.mask) for p in plays_in(hand, self.rules, room)]
-        elif self.phase == KOU_ASK:
-            acts.append(Action(KOU))
-            if not self.said_kou[seat]:
-                acts.append(Action(XIAN))
-        elif self.phase == TRICK:
-            acts = [Action(PLAY, p.mask) for p in answers_to(hand, self._top(), self.rules)]
-            if not acts:
-                acts = [Action(PASS)]
-        elif self.phase == DISCARD_PHASE:
-            acts = [Action(DISCARD, bit(c)) for c in cards_of(hand)]
+            return acts
+        if self.phase == TRICK:
+            return list(_answer_actions(hand, self._top(), self.rules)) or [Action(PASS)]
+        if self.phase == KOU_ASK:
+            return [Action(KOU)] if self.said_kou[seat] else [Action(KOU), Action(XIAN)]
+        if self.phase == DISCARD_PHASE:
+            return [Action(DISCARD, bit(c)) for c in cards_of(hand)]
+        acts = [Action(PLAY, p.mask) for p in qiangci_plays(hand, self.rules)]
+        if not self.rules.qiangci_mandatory:
+            acts.append(Action(PASS))
         return sorted(acts, key=action_key)
 
     def verify(self, action: Action) -> None:
         """Raise ValueError with the reason if ``action`` is illegal now."""
-        if not isinstance(action, Action) or action.kind not in ACTION_KINDS:
+        if not isinstance(action, Action) or action.kind not in _KIND_ORDER:
             raise ValueError(f"unknown action {action!r}")
-        if (not isinstance(action.cards, int) or isinstance(action.cards, bool)
-                or action.cards < 0 or action.cards & ~FULL_DECK):
-            raise ValueError(f"action cards must be a mask of the 48 cards, got {action.cards!r}")
-        seat = self.current_player()
-        if seat < 0:
+        cards = action.cards
+        if type(cards) is not int or cards < 0 or cards & ~FULL_DECK:
+            raise ValueError(f"action cards must be a mask of the 48 cards, got {cards!r}")
+        if self.phase == OVER:
             raise ValueError("the hand is over")
         getattr(self, _VERIFY[self.phase])(action)
 
@@ -446,6 +443,18 @@ class State:
             self.queue.pop(0)
         if not self.queue:
             self.phase = LEAD
+
+
+@lru_cache(maxsize=1 << 12)
+def _play_actions(hand: int, rules: Rules, room: int) -> tuple[Action, ...]:
+    """The leads of ``hand`` that fit ``room`` cards, as actions (memoised, as plays_in)."""
+    return tuple(Action(PLAY, p.mask) for p in plays_in(hand, rules, room))
+
+
+@lru_cache(maxsize=1 << 12)
+def _answer_actions(hand: int, top: Play, rules: Rules) -> tuple[Action, ...]:
+    """The plays of ``hand`` that beat ``top``, as actions (memoised, as answers_to)."""
+    return tuple(Action(PLAY, p.mask) for p in answers_to(hand, top, rules))
 
 
 def new_hand(hands: list[int] | tuple[int, ...], rules: str | Rules | None = None,
