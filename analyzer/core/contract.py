@@ -188,7 +188,10 @@ def check_record(game: Game, state: GameState) -> dict[str, Any]:
     text = core_records.dumps(rec)
     if core_records.loads(text) != rec:
         raise AssertionError("the record's text does not read back as the record")
-    back = recs.replay(core_records.loads(text), require_end=state.is_terminal())
+    try:
+        back = recs.replay(core_records.loads(text), require_end=state.is_terminal())
+    except core_records.RecordError as e:
+        raise AssertionError(f"the record does not replay: {e}") from None
     if back.history != state.history:
         raise AssertionError("the replayed record has another history")
     if tuple(back.returns()) != tuple(state.returns()):

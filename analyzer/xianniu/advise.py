@@ -36,11 +36,8 @@ from .defaults import ADVICE_POLICY
 from .engine import ACTION_KINDS, PLAY, QIANGCI, Action, State
 from .kernel_state import ws_from_state
 from .records import action_to_json, record_of, replay, start_of
-from .sim import POLICIES as _ALL_POLICIES
-from .sim import rule_arrays
-from .tuned import TUNED, seat_arrays
+from .sim import POLICIES, policy_arrays, rule_arrays
 
-POLICIES = tuple(p for p in (*_ALL_POLICIES, *TUNED) if p != "random")  # play-out policies
 DEFAULT_POLICY = ADVICE_POLICY
 DEFAULT_PRECISION = 0.1  # points: CI half-width of the paired differences still racing
 DEFAULT_SAMPLES = 20_000  # deals at most
@@ -119,7 +116,7 @@ def _state_of(record: Any) -> State:
     return replay(record)
 
 
-def _class_key(mask: int) -> tuple[int, ...]:
+def _class_key(mask: int) -> tuple[tuple[int, int], ...]:
     """Cards per class the rules tell apart: a rank, or for 9s and 5s a rank and colour."""
     counts: dict[int, int] = {}
     for c in cards_of(mask):
@@ -290,8 +287,8 @@ def _run_race(position, seat, picks, known, rk, pol, samples, precision, seed,
         states = states_for_chunks(seed, batch * CHUNKS, CHUNKS)
         out = np.empty((CHUNKS, PER_CHUNK, k), dtype=np.int64)
         tries = np.empty(CHUNKS, dtype=np.int64)
-        ka.advise_chunks(position, seat, picks, race.active.copy(), known, states, PER_CHUNK,
-                         rk, pol, out, tries)
+        ka.advise_chunks((position, seat, picks, race.active.copy(), known), states,
+                         PER_CHUNK, rk, pol, (out, tries))
         got = out.reshape(-1, k)
         got = got[got[:, race.leader()] != ka.NOT_PLAYED][:samples - race.n]
         race.add(got)
@@ -341,7 +338,7 @@ def advise(record: Any, *, samples: int | None = None, precision: float = DEFAUL
     rk = rule_arrays(state.rules)
     names = ["heuristic"] * 3
     names[seat] = policy
-    pol = seat_arrays(names, state.rules)
+    pol = policy_arrays(names, rules=state.rules)
     picks = _picks(position, rk, groups)
     race, dealt, stop = _run_race(position, seat, picks, qiangci_known(state), rk, pol,
                                   samples, precision, seed, progress)

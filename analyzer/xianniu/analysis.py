@@ -21,7 +21,7 @@ from kernels.xianniu import experiments as kx
 from ..core.stats import Z95, mean_ci_from_sums, proportion_ci
 from .cards import RANKS
 from .rules import Rules, get_rules
-from .sim import policy_arrays, policy_names, rule_arrays
+from .sim import SEARCH, policy_arrays, policy_names, rule_arrays
 
 PATTERN_NAMES = ["niu 牛", "xi 喜", "K 天"] + [f"liang {r} 亮子" for r in RANKS]
 
@@ -29,9 +29,10 @@ PATTERN_NAMES = ["niu 牛", "xi 喜", "K 天"] + [f"liang {r} 亮子" for r in R
 def _check(n_deals: int, policies: str) -> None:
     if not isinstance(n_deals, (int, np.integer)) or n_deals < 2:
         raise ValueError(f"the number of deals must be an integer of at least 2, got {n_deals!r}")
-    if "pimc" in policy_names(policies):
-        raise ValueError("value and 掀 experiments play kernel policies (random, heuristic), "
-                         "not pimc")
+    search = sorted(set(policy_names(policies)) & SEARCH)
+    if search:
+        raise ValueError(f"value and 掀 experiments replay every deal once per pattern and "
+                         f"cannot play a search policy ({search[0]}): choose another")
 
 
 def pattern_values(n_deals: int, rules: str | Rules | None = None,
@@ -45,7 +46,7 @@ def pattern_values(n_deals: int, rules: str | Rules | None = None,
     obs = np.zeros((n_chunks, kx.N_PATTERNS, 2, 3), dtype=np.int64)
     kobs = np.zeros((n_chunks, 5, 3), dtype=np.int64)
     kx.counterfactual_chunks(states_from_seed(seed, n_chunks), chunk_size, int(n_deals),
-                             rule_arrays(r), policy_arrays(policies), cf, obs, kobs)
+                             rule_arrays(r), policy_arrays(policies, rules=r), cf, obs, kobs)
     cf, obs, kobs = cf.sum(axis=0), obs.sum(axis=0), kobs.sum(axis=0)
     rows = []
     for p, name in enumerate(PATTERN_NAMES):
@@ -85,7 +86,7 @@ def xian_ev(n_deals: int, rules: str | Rules | None = None, policies: str = "heu
     n_chunks = -(-int(n_deals) // chunk_size)
     out = np.zeros((n_chunks, kx.SURE_BINS, 5, kx.XE_COLS), dtype=np.int64)
     kx.xian_ev_chunks(states_from_seed(seed, n_chunks), chunk_size, int(n_deals),
-                      rule_arrays(r), policy_arrays(policies), out)
+                      rule_arrays(r), policy_arrays(policies, rules=r), out)
     out = out.sum(axis=0)
     rows = []
     for sb in range(kx.SURE_BINS):

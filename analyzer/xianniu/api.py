@@ -167,30 +167,32 @@ def _action_entry(seat: int, action: Any) -> dict[str, Any]:
 def simulate(n_hands: int, rules: str | None = None, policies: str = "heuristic", seed: int = 0,
              out: str | None = None, fmt: str = "table", backend: str = "local",
              scheduler: str | None = None, resume: bool = False, records: str | None = None,
-             engine: str = "kernels", progress=None) -> str | bytes:
+             engine: str = "kernel", progress=None) -> str | bytes:
     """``xianniu simulate``: play hands and return the summary rendered in ``fmt`` (written
     whole to ``out`` when given). ``engine="reference"`` plays random hands in the reference
-    engine instead of the kernels (locally, without checkpoints or records)."""
+    engine instead of the kernels (locally, without checkpoints or records); ``"kernels"``
+    is the earlier name of ``"kernel"``."""
     from ..core.batchrun import render, simulate_run
     from ..core.fileio import write_atomic
     from ..core.runner import RunSpec
 
     r = get_rules(rules)
+    engine = "kernel" if engine == "kernels" else engine
     if engine == "reference":
-        from .aggregate import Aggregate
         from .reference_sim import random_hands
+        from .result import Result
 
         if policies != "random" or backend != "local" or resume or records:
             raise ValueError("the reference engine plays random hands locally only: give "
                              "--policy random and no --backend, --resume or --records")
-        agg = Aggregate.from_frame(random_hands(n_hands, r.name, seed, progress=progress))
+        agg = Result.from_frame(random_hands(n_hands, r.name, seed, progress=progress))
         agg.meta["game"] = "xianniu"
         data = render(agg, fmt)
         if out:
             write_atomic(out, data)
         return data
-    if engine != "kernels":
-        raise ValueError(f"unknown engine {engine!r} (choose kernels or reference)")
+    if engine != "kernel":
+        raise ValueError(f"unknown engine {engine!r} (choose kernel or reference)")
     spec = RunSpec("xianniu", n_hands, r.name, policies, seed)
     return simulate_run(spec, out, fmt, backend, scheduler, resume, records, progress)[1]
 
@@ -238,6 +240,7 @@ def should_xian(hand: str | None = None, seat: int = 1, rules: str | None = None
         res = decision.should_xian_record(record, policy, precision, max_deals, seed,
                                           progress=progress)
     else:
+        assert hand is not None  # given: checked above
         res = decision.should_xian(hand, seat, rules, policy, precision, max_deals, seed,
                                    progress=progress)
     return res.as_dict()

@@ -7,7 +7,7 @@ import pandas as pd
 
 from kernels.xianniu import batch as kb
 
-from .aggregate import Aggregate
+from .result import Result
 from .rules import get_rules
 from .sim import CHUNK_SIZE, policy_arrays, policy_names, rule_arrays
 
@@ -32,7 +32,8 @@ def task_counts(spec, states: np.ndarray, n: int) -> np.ndarray:
     """Aggregate counts of ``n`` hands from one stream per chunk."""
     r = get_rules(spec.rules)
     agg = np.zeros((len(states), AGG_SIZE), dtype=np.int64)
-    kb.aggregate_chunks(states, spec.chunk_size, n, rule_arrays(r), policy_arrays(spec.policies),
+    kb.aggregate_chunks(states, spec.chunk_size, n, rule_arrays(r),
+                        policy_arrays(spec.policies, rules=r),
                         r.gou_min, r.ci_min, agg)
     return agg.sum(axis=0)
 
@@ -44,9 +45,9 @@ def task_rows(spec, states: np.ndarray, n: int) -> tuple[np.ndarray, pd.DataFram
 
     r = get_rules(spec.rules)
     df = recorded_rows(states, spec.chunk_size, n, r, spec.policies)
-    return Aggregate.from_frame(df, r.gou_min, r.ci_min).counts, df
+    return Result.from_frame(df, r.gou_min, r.ci_min).counts, df
 
 
-def result(counts: np.ndarray, meta: dict) -> Aggregate:
-    """The run's aggregate."""
-    return Aggregate(counts, meta)
+def result(counts: np.ndarray, meta: dict) -> Result:
+    """The run's result."""
+    return Result(counts, meta)

@@ -54,7 +54,7 @@ def run_bench(rules: str | None = None, deals: int = 2_000_000, hands: int = 400
     def run_heuristic():
         play_chunks(hand_states, CHUNK_SIZE, hands, rk, heur, out)
 
-    result: dict[str, Any] = {"rules": r.name, "threads": numba.config.NUMBA_NUM_THREADS,
+    result: dict[str, Any] = {"rules": r.name, "threads": numba.config.NUMBA_NUM_THREADS,  # type: ignore[attr-defined]
                               "repeats": repeats, "statistic": "median", "deals": deals,
                               "hands": hands}
     result.update(rates_all_and_one({"deals": (run_deals, deals), "hands": (run_hands, hands),

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 RANKS = ("A", "2", "3", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUIT_SYMBOLS = ("♠", "♥", "♣", "♦")
@@ -182,5 +183,11 @@ def format_card(c: int, ascii: bool = False) -> str:
 def format_cards(cards: Iterable[int] | int, ascii: bool = False, sep: str = " ") -> str:
     """Print cards (a mask or an iterable) in rank order, suits ♠♥♣♦ within a rank."""
     if isinstance(cards, int):
-        cards = cards_of(cards)
+        return _format_mask(cards, ascii, sep)
     return sep.join(format_card(c, ascii) for c in sorted(cards))
+
+
+@lru_cache(maxsize=1 << 14)
+def _format_mask(mask: int, ascii: bool, sep: str) -> str:
+    # memoised: the same masks (a card, a pair, a hand) are printed again and again
+    return sep.join(format_card(c, ascii) for c in cards_of(mask))

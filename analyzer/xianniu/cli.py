@@ -16,12 +16,14 @@ from ..core.cli_common import (
     emit_json,
     interruptible,
     option_with_alias,
+    policy_help,
+    policy_option,
     progress_bar,
 )
 from ..core.fileio import read_json
 from ..core.tournament import tournament_lines
 from . import api
-from .defaults import ADVICE_CHOICES, ADVICE_POLICY
+from .defaults import ADVICE_POLICY
 from .describe import (
     classify_line,
     decision_lines,
@@ -33,9 +35,50 @@ from .describe import (
     stats_lines,
 )
 from .rules import DEFAULT_RULES, PRESETS
+from .sim import POLICIES, SEARCH
 
 RULES_OPTION = click.option("--rules", "rules", type=click.Choice(sorted(PRESETS)),
                             default=None, help=f"Rule preset (default {DEFAULT_RULES}).")
+PER_SEAT = "One policy per seat, A,B,C (overrides --policy)"
+
+
+class EngineChoice(click.Choice):
+    """``kernel`` or ``reference``; ``kernels``, the earlier spelling, is read as ``kernel``
+    and not shown."""
+
+    def __init__(self) -> None:
+        super().__init__(["kernel", "reference"])
+
+    def convert(self, value, param, ctx):
+        return super().convert("kernel" if value == "kernels" else value, param, ctx)
+
+
+def _engine_option(help: str):
+    return click.option("--engine", type=EngineChoice(), default="kernel", show_default=True,
+                        help=help)
+
+
+def _policy_params(default: str) -> dict:
+    """``--policy`` and ``--policies`` accepting every policy of the game, one help text."""
+    def f() -> None:
+        """Nothing: holds the options."""
+    f = policy_option(POLICIES, default)(f)
+    # no default: the option is absent unless given (policy_option is typed with str)
+    f = policy_option(POLICIES, None, "--policies", "policies", PER_SEAT,  # type: ignore[arg-type]
+                      per_seat=3)(f)
+    return {p.name: p for p in f.__click_params__}  # type: ignore[attr-defined]
+
+
+def with_game_policies(default: str = "heuristic"):
+    """Put the game's ``--policy`` / ``--policies`` (every policy, checked, one help text) in
+    place of the plain ones of :func:`analyzer.core.cli_common.batch_options`."""
+    def wrap(cmd: click.Command) -> click.Command:
+        params = _policy_params(default)
+        cmd.params = [params.get(p.name or "", p) for p in cmd.params]
+        return cmd
+    return wrap
+
+
 SEED_OPTION = click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
                            help="Root seed; the same seed gives the same numbers.")
 
@@ -100,9 +143,7 @@ def replay(file: str, as_json: bool) -> None:
 @group.command()
 @click.argument("file", metavar="FILE|-")
 @RULES_OPTION
-@click.option("--engine", type=click.Choice(["kernel", "reference"]), default="kernel",
-              show_default=True,
-              help="kernel: the jit-compiled solver; reference: the pure-Python one (slow).")
+@_engine_option("kernel: the jit-compiled solver; reference: the pure-Python one (slow).")
 @click.option("--max-positions", type=int, default=50_000_000, show_default=True,
               help="kernel: give up (exit 2) after searching this many positions.")
 @JSON_OPTION
@@ -117,18 +158,19 @@ def solve(file: str, rules: str | None, engine: str, max_positions: int,
     click.echo(solve_line(res))
 
 
+@with_game_policies()
 @group.command()
 @batch_options(n_seats=3)
 @RULES_OPTION
-@click.option("--engine", type=click.Choice(["kernels", "reference"]), default="kernels",
-              show_default=True, help="Numba kernels, or the slow pure-Python reference engine.")
+@_engine_option("kernel: the Numba kernels; reference: the slow pure-Python engine (random "
+                "play only).")
 def simulate(n_hands: int, rules: str | None, policy: str, policies: str | None, seed: int,
              out_path: str | None, fmt: str | None, backend: str, scheduler: str | None,
              resume: bool, records_path: str | None, engine: str, quiet: bool,
              as_json: bool) -> None:
     """Play hands; summarise points, 够, 刺, captured cards and 掀 per seat with 95% CIs."""
     fmt = output_format(fmt, as_json)
-    slow = engine == "reference" or "pimc" in (policies or policy)
+    slow = engine == "reference" or bool(set((policies or policy).split(",")) & SEARCH)
     with interruptible(), progress_bar(n_hands, hidden=quiet or (n_hands < 500_000
                                                                   and not slow)) as bar:
         data = api.simulate(n_hands, rules, policies or policy, seed, out_path, fmt, backend,
@@ -139,9 +181,9 @@ def simulate(n_hands: int, rules: str | None, policy: str, policies: str | None,
 
 @group.command()
 @click.option("--policies", default="heuristic,random", show_default=True,
-              help="The two or three policies compared, e.g. heuristic,random: random, "
-                   "heuristic, heuristic2, tuned and tuned2 (the two on the preset's tuned "
-                   "weights), pimc, pimc2.")
+              help=policy_help(POLICIES, None, "The two or three policies compared, e.g. "
+                                               "heuristic,random") +
+              " heuristic:LABEL plays the heuristic on --heuristic-params LABEL.")
 @deals_option(20_000, help="Deals; each is played once per seating (6 seatings).",
               hands_alias=True)
 @RULES_OPTION
@@ -157,7 +199,8 @@ def tournament(policies: str, n_deals: int, rules: str | None, seed: int,
                as_json: bool) -> None:
     """Duplicate tournament: mean points per hand of each policy and pairwise differences."""
     with progress_bar(n_deals, "deals", hidden=quiet or (n_deals < 100_000
-                                                         and "pimc" not in policies)) as bar:
+                                                         and not SEARCH & set(
+                                                             policies.split(",")))) as bar:
         res = api.tournament(policies, n_deals, rules, seed, pimc_samples, param_files,
                              progress=bar.update)
     if as_json:
@@ -176,9 +219,8 @@ def _decision_options(f):
     f = click.option("--precision", type=click.FloatRange(min=0, min_open=True), default=0.1,
                      show_default=True, help="Stop when the 95% CI half-width of the "
                      "difference is below this (points).")(f)
-    f = click.option("--policy", type=click.Choice(ADVICE_CHOICES),
-                     default=ADVICE_POLICY,
-                     show_default=True, help="How this seat plays on (others: heuristic).")(f)
+    f = policy_option(POLICIES, ADVICE_POLICY,
+                      what="How this seat plays on (others: heuristic)")(f)
     f = RULES_OPTION(f)
     return click.argument("hand", nargs=-1)(f)
 
@@ -187,7 +229,7 @@ def _decision_bar(max_deals: int, policy: str, quiet: bool):
     """Kept deals against ``--max-deals`` on stderr (the query may stop sooner, at its
     precision); shown for pimc, whose play-outs take minutes, not for the heuristic."""
     return progress_bar(max_deals, "deals (stops at the precision)",
-                        hidden=quiet or policy != "pimc")
+                        hidden=quiet or policy not in SEARCH)
 
 
 def _print_decision(res: dict, as_json: bool) -> None:
@@ -233,9 +275,8 @@ def should_kou(hand: tuple[str, ...], rules: str | None, policy: str, precision:
 @click.option("--precision", type=click.FloatRange(min=0, min_open=True), default=0.1,
               show_default=True, help="Stop when every action still racing is within this "
               "of the leader (95% CI half-width of the paired gap, points).")
-@click.option("--policy", default=ADVICE_POLICY, show_default=True,
-              help="How the seat to act plays on in the play-outs: learned, heuristic, "
-                   "heuristic2, tuned, tuned2 or pimc (others: heuristic).")
+@policy_option(POLICIES, ADVICE_POLICY,
+               what="How the seat to act plays on in the play-outs (others: heuristic)")
 @SEED_OPTION
 @click.option("--quiet", is_flag=True, help="No progress bar (shown for pimc).")
 @JSON_OPTION
@@ -247,7 +288,7 @@ def advise(record_path: str, samples: int | None, precision: float, policy: str,
 
     record = read_json(record_path)
     with progress_bar(samples or DEFAULT_SAMPLES, "deals (stops at the precision)",
-                      hidden=quiet or policy != "pimc") as bar:
+                      hidden=quiet or policy not in SEARCH) as bar:
         res = api.advise(record, samples=samples, precision=precision, policy=policy,
                          seed=seed, progress=lambda done, total: bar.update(done - bar.pos))
     data = res.to_json()
@@ -262,9 +303,9 @@ def advise(record_path: str, samples: int | None, precision: float, policy: str,
 @deals_option(20_000, help="Deals (values: each is played once per pattern as well).",
               hands_alias=True)
 @RULES_OPTION
-@click.option("--policy", default="heuristic", show_default=True,
-              help="Policy of every seat (random, heuristic or heuristic2).")
-@click.option("--policies", default=None, help="One policy per seat, A,B,C (overrides --policy).")
+@policy_option(POLICIES, "heuristic")
+@policy_option(POLICIES, None, "--policies", "policies", PER_SEAT,  # type: ignore[arg-type]
+               per_seat=3)
 @SEED_OPTION
 @JSON_OPTION
 def stats(what: str, n_deals: int, rules: str | None, policy: str, policies: str | None,
@@ -293,9 +334,7 @@ def odds(rules: str | None, n_deals: int, seed: int, as_json: bool) -> None:
 
 @group.command()
 @RULES_OPTION
-@click.option("--opponents", type=click.Choice(["heuristic", "tuned2", "pimc", "pimc2"]),
-              default="heuristic",
-              show_default=True, help="The policy of both bots.")
+@policy_option(POLICIES, "heuristic", "--opponents", "opponents", "The policy of both bots")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Seed of the first hand (default: a fresh seed, shown on the page).")
 @click.option("--port", type=click.IntRange(0, 65535), default=0,

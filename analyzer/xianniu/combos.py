@@ -204,6 +204,12 @@ def plays_in(hand: int, rules: Rules, max_size: int = 16) -> list[Play]:
 
     Distinct card sets are distinct plays; sorted by (size, mask).
     """
+    return list(_plays_in(hand, rules, max_size))
+
+
+@lru_cache(maxsize=1 << 12)
+def _plays_in(hand: int, rules: Rules, max_size: int) -> tuple[Play, ...]:
+    # memoised: a seat's hand is listed again at its next decisions, and by every check
     out: list[Play] = []
 
     def add(m: int) -> None:
@@ -244,13 +250,18 @@ def plays_in(hand: int, rules: Rules, max_size: int = 16) -> list[Play]:
                     if r != FIVE and count(held[r]) == 4:
                         add(x | held[r])
     out.sort(key=lambda p: (p.size, p.mask))
-    return out
+    return tuple(out)
 
 
 def answers_to(hand: int, top: Play, rules: Rules) -> list[Play]:
     """Every play in ``hand`` that beats ``top`` (有吃必吃: one of them must be played)."""
-    return [p for p in plays_in(hand, rules, top.size)
-            if p.size == top.size and beats(top, p, rules)]
+    return list(_answers_to(hand, top, rules))
+
+
+@lru_cache(maxsize=1 << 12)
+def _answers_to(hand: int, top: Play, rules: Rules) -> tuple[Play, ...]:
+    return tuple(p for p in _plays_in(hand, rules, top.size)
+                 if p.size == top.size and beats(top, p, rules))
 
 
 def qiangci_plays(hand: int, rules: Rules) -> list[Play]:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
+from ..core import contract
 from .cards import (
     ACE,
     EIGHT,
@@ -29,18 +30,13 @@ from .sim import RESULT_COLUMNS, LoggedHand, logged_hands
 
 
 @dataclass
-class CrossCheck:
-    """What a differential run compared, and the first disagreements found."""
+class CrossCheck(contract.CrossCheck):
+    """What a differential run compared (the core's hands and mismatch lines, and the
+    decisions and legal actions compared), and the first disagreements found."""
 
-    rules: str
-    hands: int = 0
+    rules: str = ""
     decisions: int = 0
     legal_compared: int = 0
-    mismatches: list[str] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.mismatches
 
 
 def _describe(actions) -> str:
@@ -91,7 +87,7 @@ def crosscheck(n_hands: int, rules: str | Rules | None = None, seed: int = 0,
     With ``themed`` the deals are :func:`themed_deals`, rich in rare combinations.
     """
     r = get_rules(rules)
-    report = CrossCheck(r.name)
+    report = CrossCheck(rules=r.name)
     deals = themed_deals(n_hands, seed) if themed else None
     for i, lh in enumerate(logged_hands(n_hands, r, policies, seed, deals, pimc_samples)):
         check_hand(lh, r, report, i)

@@ -21,12 +21,11 @@ from kernels.xianniu import decisions as kd
 
 from ..core.stats import Estimate, mean_ci, proportion_ci
 from .cards import format_cards, parse_hand
-from .defaults import ADVICE_CHOICES, ADVICE_POLICY
+from .defaults import ADVICE_POLICY
 from .kernel_state import ws_from_state
 from .records import replay
 from .rules import Rules, get_rules
-from .sim import rule_arrays
-from .tuned import seat_arrays
+from .sim import POLICIES, policy_arrays, rule_arrays
 
 PER_CHUNK = 128
 
@@ -102,8 +101,8 @@ def _run(question: str, hand_text: str | int, seat: int, rules: str | Rules | No
     hand = hand_text if isinstance(hand_text, int) else parse_hand(hand_text)
     if position is not None and not isinstance(hand_text, int):
         raise ValueError("a recorded position carries its own hand")
-    if policy not in ADVICE_CHOICES:
-        raise ValueError(f"policy must be one of {', '.join(ADVICE_CHOICES)}, got {policy!r}")
+    if policy not in POLICIES:
+        raise ValueError(f"policy must be one of {', '.join(POLICIES)}, got {policy!r}")
     if not precision > 0:
         raise ValueError(f"precision must be positive, got {precision}")
     if max_hands < 100:
@@ -111,7 +110,7 @@ def _run(question: str, hand_text: str | int, seat: int, rules: str | Rules | No
     r = get_rules(rules)
     names = ["heuristic"] * 3
     names[seat] = policy
-    pol = seat_arrays(names, r)
+    pol = policy_arrays(names, rules=r)
     rk = rule_arrays(r)
     chunks = max(2, 4 * numba.get_num_threads())
     pinned = np.zeros(3, dtype=np.int64)
@@ -121,11 +120,11 @@ def _run(question: str, hand_text: str | int, seat: int, rules: str | Rules | No
         out = np.empty((chunks, PER_CHUNK, kd.N_Q), dtype=np.int64)
         t = np.empty(chunks, dtype=np.int64)
         if position is not None:
-            kd.xian_at_position_chunks(position, seat, states, PER_CHUNK, rk, pol, out, t)
+            kd.xian_at_position_chunks(position, seat, states, PER_CHUNK, rk, pol, (out, t))
         elif question == "xian":
-            kd.xian_query_chunks(hand, seat, pinned, states, PER_CHUNK, rk, pol, out, t)
+            kd.xian_query_chunks(hand, seat, pinned, states, PER_CHUNK, rk, pol, (out, t))
         else:
-            kd.kou_query_chunks(hand, pinned, states, PER_CHUNK, rk, pol, out, t)
+            kd.kou_query_chunks(hand, pinned, states, PER_CHUNK, rk, pol, (out, t))
         got = out.reshape(-1, kd.N_Q)
         got = got[got[:, kd.Q_A] != -999]
         rows.append(got)

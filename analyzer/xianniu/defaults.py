@@ -5,4 +5,3 @@
 # preset's tuned weights) by about 0.9 points a hand and plays level with pimc2 or better
 # (docs/policies.md); pimc takes minutes per query.
 ADVICE_POLICY = "learned"
-ADVICE_CHOICES = ("learned", "heuristic", "heuristic2", "tuned", "tuned2", "pimc")

@@ -1,8 +1,9 @@
 """The reference engine: one hand of 掀牛 as a state machine, in plain Python.
 
-It is the oracle for everything faster: clear before fast. The verbs follow the usual
-game-API shape — ``current_player``, ``legal_actions``, ``apply``, ``is_terminal``,
-``returns`` — and every action has a ``verify_*`` check that names why it is illegal.
+It is the oracle for everything faster: clear before fast. The verbs are the game contract's
+(:mod:`analyzer.core.game`): ``current_player``, ``legal_actions``, ``verify``, ``can``,
+``apply``, ``is_terminal``, ``returns``, ``clone`` and ``view``; ``verify`` names why an
+action is illegal (through the per-phase ``verify_*`` checks).
 
 An :class:`Action` is a kind and a card mask:
 
@@ -16,12 +17,15 @@ An :class:`Action` is a kind and a card mask:
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import NamedTuple
 
-from .cards import FULL_DECK, HAND_SIZE, N_SEATS, bit, cards_of, count, format_cards
+from ..core.game import TERMINAL, GameFacts
+from .cards import FULL_DECK, HAND_SIZE, N_CARDS, N_SEATS, bit, cards_of, count, format_cards
 from .combos import Play, answers_to, beats, plays_in, qiangci_plays, try_classify
-from .rules import Rules, get_rules
+from .rules import PRESETS, Rules, get_rules
 from .scoring import Settlement, settle
 
 PLAY, PASS, KOU, XIAN, TIGHTEN, DISCARD = "play", "pass", "kou", "xian", "tighten", "discard"
@@ -36,6 +40,18 @@ TRICK = "trick"  # the other seats answer a lead, under 有吃必吃
 DISCARD_PHASE = "discard"  # 紧牌 discards, one card at a time
 OVER = "over"
 
+# The longest hand: a trick captures at least one card onto a table of at most 16, so there
+# are at most 16 tricks (a lead and two answers each: 48 actions); a lead is given at most
+# 17 times (the first, then once after each trick), and before each one the lead holder may
+# ask 扣 once (at most three actions: a 掀 forces the lead) and call 紧牌 once (one action);
+# every discard and every play takes a card out of a hand, so there are at most 48 discards;
+# 抢刺 adds at most three decisions. 3 + 48 + 17 * (3 + 1) + 48 = 167.
+MAX_LENGTH = 3 + 48 + 17 * (3 + 1) + 48
+
+FACTS = GameFacts(name="xianniu", n_seats=N_SEATS, teams=((0,), (1,), (2,)),
+                  max_length=MAX_LENGTH, utility_sum=0, returns_unit="points",
+                  presets=tuple(PRESETS))
+
 
 class Action(NamedTuple):
     """One decision: a kind from ACTION_KINDS and a card mask (0 where none)."""
@@ -46,8 +62,45 @@ class Action(NamedTuple):
     def __str__(self) -> str:
         return f"{self.kind} {format_cards(self.cards)}" if self.cards else self.kind
 
-    def sort_key(self) -> tuple[int, int, int]:
-        return (_KIND_ORDER[self.kind], count(self.cards), self.cards)
+
+
+def action_key(action: Action) -> tuple[int, int, int]:
+    """The sort key of the engine's order of actions: kind, then size, then cards."""
+    return (_KIND_ORDER[action.kind], count(action.cards), action.cards)
+
+
+_VERIFY = {QIANGCI: "verify_qiangci", LEAD: "verify_lead", KOU_ASK: "verify_kou_answer",
+           TRICK: "verify_answer", DISCARD_PHASE: "verify_discard"}  # the check of each phase
+
+
+@dataclass(frozen=True)
+class View:
+    """What one seat may see of a hand (:meth:`State.view`): its own hand and face-down 紧牌
+    discards, how many cards every seat holds and has discarded, the captured plays of
+    every seat, the dead (beaten) cards, the play to beat, the 掀 events and 扣 sayings,
+    the phase and who acts."""
+
+    seat: int
+    rules: str
+    banker: int
+    hand: int
+    discards: int  # this seat's own 紧牌 discards
+    hand_sizes: tuple[int, ...]
+    discard_counts: tuple[int, ...]
+    captured: tuple[tuple[Play, ...], ...]  # each seat's captured plays, in order
+    dead: int
+    top: Play | None  # the play to beat in the current trick
+    top_owner: int
+    xian_events: tuple[tuple[int, int], ...]
+    said_kou: tuple[bool, ...]
+    phase: str
+    lead_holder: int
+    must_lead: bool
+    tightened: bool
+    queue: tuple[int, ...]  # the seats still to act in a trick, a 扣 or 紧牌
+    tighten_limit: int
+    end_reason: str
+    to_act: int
 
 
 @dataclass
@@ -56,7 +109,7 @@ class State:
 
     rules: Rules
     banker: int
-    dealt: tuple[int, int, int]
+    dealt: tuple[int, ...]
     hands: list[int]
     captured: list[list[Play]] = field(default_factory=lambda: [[], [], []])
     dead: int = 0  # cards of beaten plays (废牌)
@@ -73,13 +126,15 @@ class State:
     tighten_limit: int = HAND_SIZE
     end_reason: str = ""
     history: list[tuple[int, Action]] = field(default_factory=list)
+    # each seat's own 紧牌 discards, face down (``discarded`` is their union)
+    discards: list[int] = field(default_factory=lambda: [0] * N_SEATS)
 
     # -- the game API ----------------------------------------------------------------
 
     def current_player(self) -> int:
-        """The seat to act, or -1 when the hand is over."""
+        """The seat to act, or -1 (TERMINAL) when the hand is over."""
         if self.phase == OVER:
-            return -1
+            return TERMINAL
         if self.phase == LEAD:
             return self.lead_holder
         return self.queue[0]
@@ -98,61 +153,90 @@ class State:
         if seat < 0:
             return []
         hand = self.hands[seat]
-        acts: list[Action] = []
-        if self.phase == QIANGCI:
-            acts = [Action(PLAY, p.mask) for p in qiangci_plays(hand, self.rules)]
-            if not self.rules.qiangci_mandatory:
-                acts.append(Action(PASS))
-        elif self.phase == LEAD:
+        # built in the order of action_key (plays by size and cards first, then the card-less
+        # kinds in their order), so only the rare 抢刺 list needs sorting
+        if self.phase == LEAD:
+            room = self.rules.table_cap - self.table_count()
+            acts = list(_play_actions(hand, self.rules, room))
             if not self.must_lead:
                 acts.append(Action(KOU))
             if self._may_tighten():
                 acts.append(Action(TIGHTEN))
-            room = self.rules.table_cap - self.table_count()
-            acts += [Action(PLAY, p.mask) for p in plays_in(hand, self.rules, room)]
-        elif self.phase == KOU_ASK:
-            acts.append(Action(KOU))
-            if not self.said_kou[seat]:
-                acts.append(Action(XIAN))
-        elif self.phase == TRICK:
-            acts = [Action(PLAY, p.mask) for p in answers_to(hand, self.top, self.rules)]
-            if not acts:
-                acts = [Action(PASS)]
-        elif self.phase == DISCARD_PHASE:
-            acts = [Action(DISCARD, bit(c)) for c in cards_of(hand)]
-        return sorted(acts, key=Action.sort_key)
+            return acts
+        if self.phase == TRICK:
+            return list(_answer_actions(hand, self._top(), self.rules)) or [Action(PASS)]
+        if self.phase == KOU_ASK:
+            return [Action(KOU)] if self.said_kou[seat] else [Action(KOU), Action(XIAN)]
+        if self.phase == DISCARD_PHASE:
+            return [Action(DISCARD, bit(c)) for c in cards_of(hand)]
+        acts = [Action(PLAY, p.mask) for p in qiangci_plays(hand, self.rules)]
+        if not self.rules.qiangci_mandatory:
+            acts.append(Action(PASS))
+        return sorted(acts, key=action_key)
 
-    def verify_action(self, action: Action) -> None:
+    def verify(self, action: Action) -> None:
         """Raise ValueError with the reason if ``action`` is illegal now."""
-        if not isinstance(action, Action) or action.kind not in ACTION_KINDS:
+        if not isinstance(action, Action) or action.kind not in _KIND_ORDER:
             raise ValueError(f"unknown action {action!r}")
-        if (not isinstance(action.cards, int) or isinstance(action.cards, bool)
-                or action.cards < 0 or action.cards & ~FULL_DECK):
-            raise ValueError(f"action cards must be a mask of the 48 cards, got {action.cards!r}")
-        seat = self.current_player()
-        if seat < 0:
+        cards = action.cards
+        if type(cards) is not int or cards < 0 or cards & ~FULL_DECK:
+            raise ValueError(f"action cards must be a mask of the 48 cards, got {cards!r}")
+        if self.phase == OVER:
             raise ValueError("the hand is over")
-        {QIANGCI: self.verify_qiangci, LEAD: self.verify_lead, KOU_ASK: self.verify_kou_answer,
-         TRICK: self.verify_answer, DISCARD_PHASE: self.verify_discard}[self.phase](action)
+        getattr(self, _VERIFY[self.phase])(action)
 
-    def can_apply(self, action: Action) -> bool:
+    def can(self, action: Action) -> bool:
         """True if ``action`` is legal now."""
         try:
-            self.verify_action(action)
+            self.verify(action)
         except ValueError:
             return False
         return True
 
     def apply(self, action: Action) -> None:
         """Apply a legal action (checked first: ValueError with the reason if illegal)."""
-        self.verify_action(action)
+        self.verify(action)
         seat = self.current_player()
         self.history.append((seat, action))
         getattr(self, "_apply_" + self.phase)(seat, action)
 
     def returns(self) -> tuple[int, ...]:
-        """Points per seat of the finished hand (sum zero)."""
+        """Points per seat of the finished hand (sum zero); zeros before the end."""
+        if not self.is_terminal():
+            return (0,) * N_SEATS
         return self.settlement().points
+
+    def clone(self) -> State:
+        """An independent copy (plays and rules are immutable and shared)."""
+        return State(rules=self.rules, banker=self.banker, dealt=self.dealt,
+                     hands=list(self.hands), captured=[list(c) for c in self.captured],
+                     dead=self.dead, discarded=self.discarded, discards=list(self.discards),
+                     xian_events=list(self.xian_events), said_kou=list(self.said_kou),
+                     phase=self.phase, lead_holder=self.lead_holder, must_lead=self.must_lead,
+                     tightened=self.tightened, queue=list(self.queue), top=self.top,
+                     top_owner=self.top_owner, tighten_limit=self.tighten_limit,
+                     end_reason=self.end_reason, history=list(self.history))
+
+    def view(self, seat: int) -> View:
+        """What ``seat`` may see now: its own hand and face-down discards, and the public
+        facts (never another seat's hand or discards)."""
+        if seat not in range(N_SEATS):
+            raise ValueError(f"no seat {seat!r} (seats 0, 1, 2)")
+        h, d = self.hands, self.discards
+        return View(seat=seat, rules=self.rules.name, banker=self.banker,
+                    hand=h[seat], discards=d[seat],
+                    hand_sizes=(h[0].bit_count(), h[1].bit_count(), h[2].bit_count()),
+                    discard_counts=(d[0].bit_count(), d[1].bit_count(), d[2].bit_count()),
+                    captured=tuple(map(tuple, self.captured)),
+                    dead=self.dead, top=self.top,
+                    top_owner=self.top_owner, xian_events=tuple(self.xian_events),
+                    said_kou=tuple(self.said_kou), phase=self.phase,
+                    lead_holder=self.lead_holder, must_lead=self.must_lead,
+                    tightened=self.tightened,
+                    # the seats still to decide 抢刺 hold 龙凤 or 八大对: not shown
+                    queue=() if self.phase == QIANGCI else tuple(self.queue),
+                    tighten_limit=self.tighten_limit, end_reason=self.end_reason,
+                    to_act=self.current_player())
 
     def settlement(self) -> Settlement:
         """The full settlement of the finished hand."""
@@ -161,6 +245,19 @@ class State:
         return settle(self.captured, self.xian_events, self.rules)
 
     # -- checks ---------------------------------------------------------------------
+
+    def _top(self) -> Play:
+        """The play to beat (a trick always has one)."""
+        if self.top is None:
+            raise ValueError(f"no play to beat in phase {self.phase}")
+        return self.top
+
+    def _play_of(self, cards: int) -> Play:
+        """The combination of verified ``cards``."""
+        play = try_classify(cards, self.rules)
+        if play is None:
+            raise ValueError(f"{format_cards(cards)} is not a combination")
+        return play
 
     def _check_cards(self, action: Action, seat: int) -> Play:
         if action.cards == 0:
@@ -229,7 +326,7 @@ class State:
         """Checks for an answer to a lead under 有吃必吃."""
         seat = self.queue[0]
         if action.kind == PASS:
-            can = answers_to(self.hands[seat], self.top, self.rules)
+            can = answers_to(self.hands[seat], self._top(), self.rules)
             if can:
                 raise ValueError(f"seat {seat} must beat {self.top} (有吃必吃), e.g. with "
                                  f"{can[0]}")
@@ -237,7 +334,7 @@ class State:
         if action.kind != PLAY:
             raise ValueError(f"seat {seat} must answer the lead, not {action.kind}")
         play = self._check_cards(action, seat)
-        if not beats(self.top, play, self.rules):
+        if not beats(self._top(), play, self.rules):
             raise ValueError(f"{play} does not beat {self.top}")
 
     def verify_discard(self, action: Action) -> None:
@@ -291,7 +388,7 @@ class State:
                 self._start_lead(self.banker)
             return
         self.hands[seat] &= ~action.cards
-        self._capture(seat, try_classify(action.cards, self.rules))
+        self._capture(seat, self._play_of(action.cards))
         self._start_lead(seat)
 
     def _apply_lead(self, seat: int, action: Action) -> None:
@@ -308,7 +405,7 @@ class State:
             self.phase = DISCARD_PHASE
         else:
             self.hands[seat] &= ~action.cards
-            self.top = try_classify(action.cards, self.rules)
+            self.top = self._play_of(action.cards)
             self.top_owner = seat
             self.queue = self._order_after(seat)
             self.phase = TRICK
@@ -328,12 +425,12 @@ class State:
     def _apply_trick(self, seat: int, action: Action) -> None:
         if action.kind == PLAY:
             self.hands[seat] &= ~action.cards
-            self.dead |= self.top.mask
-            self.top = try_classify(action.cards, self.rules)
+            self.dead |= self._top().mask
+            self.top = self._play_of(action.cards)
             self.top_owner = seat
         self.queue.pop(0)
         if not self.queue:
-            owner, play = self.top_owner, self.top
+            owner, play = self.top_owner, self._top()
             self._capture(owner, play)
             self.top, self.top_owner = None, -1
             self._start_lead(owner)
@@ -341,10 +438,23 @@ class State:
     def _apply_discard(self, seat: int, action: Action) -> None:
         self.hands[seat] &= ~action.cards
         self.discarded |= action.cards
+        self.discards[seat] |= action.cards
         if count(self.hands[seat]) <= self.tighten_limit:
             self.queue.pop(0)
         if not self.queue:
             self.phase = LEAD
+
+
+@lru_cache(maxsize=1 << 12)
+def _play_actions(hand: int, rules: Rules, room: int) -> tuple[Action, ...]:
+    """The leads of ``hand`` that fit ``room`` cards, as actions (memoised, as plays_in)."""
+    return tuple(Action(PLAY, p.mask) for p in plays_in(hand, rules, room))
+
+
+@lru_cache(maxsize=1 << 12)
+def _answer_actions(hand: int, top: Play, rules: Rules) -> tuple[Action, ...]:
+    """The plays of ``hand`` that beat ``top``, as actions (memoised, as answers_to)."""
+    return tuple(Action(PLAY, p.mask) for p in answers_to(hand, top, rules))
 
 
 def new_hand(hands: list[int] | tuple[int, ...], rules: str | Rules | None = None,
@@ -391,3 +501,72 @@ def card_accounting(state: State) -> int:
     if state.top is not None:
         m |= state.top.mask
     return m
+
+
+# -- the contract's module functions --------------------------------------------------------
+
+
+def random_start(rules: str, rng: random.Random) -> State:
+    """A new hand of preset ``rules`` from a uniform random deal and a random banker."""
+    order = list(range(N_CARDS))
+    rng.shuffle(order)
+    hands = [sum(1 << c for c in order[s * HAND_SIZE:(s + 1) * HAND_SIZE])
+             for s in range(N_SEATS)]
+    return new_hand(hands, rules, rng.randrange(N_SEATS))
+
+
+def random_action(state: State, rng: random.Random) -> Action:
+    """A legal action drawn uniformly by ``rng`` (every phase lists its actions)."""
+    return rng.choice(state.legal_actions())
+
+
+def redeal_hidden(state: State, seat: int, rng: random.Random) -> State:
+    """A clone in which the cards ``seat`` cannot see — the other seats' hands and their
+    face-down 紧牌 discards — are dealt anew among those places, every size kept."""
+    out = state.clone()
+    others = [s for s in range(N_SEATS) if s != seat]
+    sizes = [(count(out.hands[s]), count(out.discards[s])) for s in others]
+    pool = [c for s in others for c in cards_of(out.hands[s] | out.discards[s])]
+    rng.shuffle(pool)
+    for s, (n_hand, n_disc) in zip(others, sizes):
+        out.hands[s] = sum(1 << c for c in pool[:n_hand])
+        out.discards[s] = sum(1 << c for c in pool[n_hand:n_hand + n_disc])
+        pool = pool[n_hand + n_disc:]
+    out.discarded = out.discards[0] | out.discards[1] | out.discards[2]
+    return out
+
+
+def _random_card(mask: int, rng: random.Random) -> int:
+    """One card of ``mask`` (as a one-bit mask), drawn uniformly."""
+    k = rng.randrange(mask.bit_count())
+    for _ in range(k):
+        mask &= mask - 1
+    return mask & -mask
+
+
+def candidate_actions(state: State, rng: random.Random) -> list[Action]:
+    """A few actions, mostly illegal now: every card-less kind, a held card played and
+    discarded, a card not held, and a pair of held cards."""
+    seat = state.current_player()
+    out = [Action(k) for k in (PASS, KOU, XIAN, TIGHTEN)]
+    if seat < 0:
+        return out
+    hand = state.hands[seat]
+    if hand:
+        c = _random_card(hand, rng)
+        out += [Action(PLAY, c), Action(DISCARD, c)]
+        rest = hand & ~c
+        if rest:
+            out.append(Action(PLAY, c | _random_card(rest, rng)))
+    out.append(Action(PLAY, _random_card(FULL_DECK & ~hand, rng)))
+    return out
+    held = cards_of(state.hands[seat])
+    if held:
+        c = rng.choice(held)
+        out += [Action(PLAY, bit(c)), Action(DISCARD, bit(c))]
+    if len(held) >= 2:
+        a, b = rng.sample(held, 2)
+        out.append(Action(PLAY, bit(a) | bit(b)))
+    other = cards_of(FULL_DECK & ~state.hands[seat])
+    out.append(Action(PLAY, bit(rng.choice(other))))
+    return out

@@ -52,7 +52,7 @@ def ws_from_state(state: State) -> np.ndarray:
     for seat, a in state.history:
         if shadow.phase == "trick" and a.kind == PASS:
             row = kg.WS_PASS + n_pass * kg.PASS_COLS
-            t = shadow.top
+            t = shadow._top()
             ws[row:row + kg.PASS_COLS] = [seat, KINDS.index(t.kind), t.size, t.rank, t.k,
                                           ws[kg.WS_PLAYED + seat],
                                           count(int(ws[kg.WS_DISC + seat]))]
@@ -67,9 +67,9 @@ def ws_from_state(state: State) -> np.ndarray:
         shadow.apply(a)
     for i, q in enumerate(state.queue):
         ws[kg.WS_QUEUE + i] = q
-    for i, (x, t) in enumerate(state.xian_events):
+    for i, (x, target) in enumerate(state.xian_events):
         ws[kg.WS_XIAN_X + i] = x
-        ws[kg.WS_XIAN_T + i] = t
+        ws[kg.WS_XIAN_T + i] = target
     top = state.top
     ws[kg.S_PHASE] = _PHASES[state.phase]
     ws[kg.S_LEAD] = state.lead_holder

@@ -19,7 +19,7 @@ import pandas as pd
 from kernels.xianniu.policies import LEARNED_ACT, LEARNED_GROUPS, LEARNED_STATE, LEARNED_TYPES
 
 from ..core.stats import mean_ci, proportion_ci
-from .learned import PHI, PSI, read_parquet
+from .learned_data import PHI, PSI, read_parquet
 
 N_U = LEARNED_TYPES * LEARNED_STATE
 VALIDATION_EVERY = 10  # hands h with h % 10 == 9 are the validation set
@@ -53,7 +53,7 @@ class Data:
 
 
 def from_frames(dec: pd.DataFrame, cand: pd.DataFrame, dtype=np.float64) -> Data:
-    """:class:`Data` from the two tables of :func:`analyzer.xianniu.learned.generate`."""
+    """:class:`Data` from the two tables of :func:`analyzer.xianniu.learned_data.generate`."""
     n = dec["n"].to_numpy()
     start = np.concatenate([[0], np.cumsum(n)])
     dix = np.repeat(np.arange(len(dec)), n)

@@ -1,36 +1,41 @@
-"""Game records: a whole hand as JSON, and its replay through the reference engine.
+"""Game records of 掀牛: a whole hand as JSON, and its replay through the reference engine.
 
-A record holds the preset, the banker, the three dealt hands and every action in order::
+A record is the shared envelope (:mod:`analyzer.core.records`) with the banker and the
+three dealt hands as its body::
 
-    {"format": "xianniu-record", "version": 1, "rules": "lanzhou", "banker": 0,
-     "hands": ["A♠ A♥ ...", "...", "..."],
+    {"format": "xianniu-record", "version": 2, "game": "xianniu", "rules": "lanzhou",
+     "banker": 0, "hands": ["A♠ A♥ ...", "...", "..."],
      "actions": [{"seat": 0, "action": "play", "cards": "3♠ 3♥"},
                  {"seat": 1, "action": "pass"}, ...]}
 
-Action names are those of :mod:`analyzer.xianniu.engine`: ``play``, ``pass``, ``kou``, ``xian``,
-``tighten``, ``discard`` (one card).
+Action names are those of :mod:`analyzer.xianniu.engine`: ``play``, ``pass``, ``kou``,
+``xian``, ``tighten``, ``discard`` (one card). Records written before the shared envelope
+(version 1, or with no format and version at all; no ``game``) are read as well
+(:data:`LEGACY`).
 """
 
 from __future__ import annotations
 
-import json
+from collections.abc import Iterable
 from typing import Any
 
+from ..core import records as core
+from ..core.records import RecordError
 from .cards import N_SEATS, format_cards, parse_hand, parse_mask
 from .engine import ACTION_KINDS, DISCARD, PLAY, Action, State, new_hand
 from .rules import get_rules
 
-FORMAT = "xianniu-record"
-VERSION = 1
+GAME = "xianniu"
+FORMAT = core.FORMAT
+VERSION = core.VERSION
+# The records 掀牛 wrote before the shared envelope: version 1, and (accepted all along) a
+# record that names no format or no version.
+LEGACY: dict[tuple[Any, Any], str] = {(core.FORMAT, 1): GAME, (None, None): GAME,
+                                      (core.FORMAT, None): GAME, (None, 1): GAME}
 _CARD_ACTIONS = (PLAY, DISCARD)
 
-
-class RecordError(ValueError):
-    """A record that is malformed, or whose action ``index`` is illegal."""
-
-    def __init__(self, message: str, index: int | None = None):
-        self.index = index
-        super().__init__(f"action {index}: {message}" if index is not None else message)
+__all__ = ["FORMAT", "LEGACY", "VERSION", "RecordError", "action_from_json", "action_to_json",
+           "dumps", "make_record", "record_of", "replay", "start_of"]
 
 
 def action_to_json(seat: int, action: Action) -> dict[str, Any]:
@@ -71,34 +76,20 @@ def record_of(state: State) -> dict[str, Any]:
     return make_record(state.rules.name, state.banker, state.dealt, state.history)
 
 
-def make_record(rules: str, banker: int, hands, actions) -> dict[str, Any]:
+def make_record(rules: str, banker: int, hands: Iterable[int],
+                actions: Iterable[tuple[int, Action]]) -> dict[str, Any]:
     """A record from the preset name, banker, three dealt masks and (seat, Action) pairs."""
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "rules": rules,
-        "banker": banker,
-        "hands": [format_cards(int(h)) for h in hands],
-        "actions": [action_to_json(seat, a) for seat, a in actions],
-    }
+    return core.envelope(GAME, rules,
+                         {"banker": banker, "hands": [format_cards(int(h)) for h in hands]},
+                         (action_to_json(seat, a) for seat, a in actions))
 
 
-def dumps(record: dict[str, Any]) -> str:
-    """A record as JSON text, one action per line."""
-    head = {k: v for k, v in record.items() if k != "actions"}
-    lines = json.dumps(head, ensure_ascii=False)[:-1]
-    acts = ",\n  ".join(json.dumps(a, ensure_ascii=False) for a in record.get("actions", []))
-    return f"{lines}, \"actions\": [\n  {acts}\n]}}\n"
+dumps = core.dumps  # a record as JSON text, one action a line
 
 
 def start_of(record: Any) -> State:
     """The state right after the deal that ``record`` describes; RecordError if malformed."""
-    if not isinstance(record, dict):
-        raise RecordError("a record must be a JSON object")
-    if record.get("format", FORMAT) != FORMAT:
-        raise RecordError(f"not a {FORMAT} (format is {record.get('format')!r})")
-    if record.get("version", VERSION) != VERSION:
-        raise RecordError(f"record version {record.get('version')!r} is not supported")
+    record = core.open_record(record, GAME, LEGACY)
     try:
         rules = get_rules(record.get("rules"))
     except ValueError as e:
@@ -126,20 +117,5 @@ def start_of(record: Any) -> State:
 def replay(record: Any, require_end: bool = False) -> State:
     """Replay a record move by move; RecordError naming the first illegal action."""
     state = start_of(record)
-    actions = record.get("actions", [])
-    if not isinstance(actions, list):
-        raise RecordError("\"actions\" must be a list")
-    for i, entry in enumerate(actions):
-        seat, action = action_from_json(entry, i)
-        if state.is_terminal():
-            raise RecordError("the hand is already over", i)
-        if seat != state.current_player():
-            raise RecordError(f"it is seat {state.current_player()}'s turn, not seat {seat}'s", i)
-        try:
-            state.apply(action)
-        except ValueError as e:
-            raise RecordError(str(e), i) from None
-    if require_end and not state.is_terminal():
-        raise RecordError(f"the record ends before the hand does (seat "
-                          f"{state.current_player()} is to act)")
+    core.replay_actions(state, record.get("actions", []), action_from_json, require_end)
     return state

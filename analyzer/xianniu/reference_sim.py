@@ -61,7 +61,7 @@ def hand_row(i: int, state: State) -> dict:
     """The summary row of a finished hand."""
     st = state.settlement()
     ci = [s for s, t in enumerate(st.tallies) if t.ci]
-    row = {"hand": i, "banker": state.banker}
+    row: dict[str, int | str] = {"hand": i, "banker": state.banker}
     for s in range(N_SEATS):
         row[f"captured{s}"] = st.tallies[s].captured
         row[f"points{s}"] = st.points[s]

@@ -50,7 +50,7 @@ class Rules:
     ci_offset: int = 7  # 刺 points are n - ci_offset
     xian_points: int = 2
     liang_points: int = 2
-    _beats: np.ndarray = field(default=None, init=False, repr=False, compare=False, hash=False)
+    _beats: np.ndarray = field(init=False, repr=False, compare=False, hash=False)
     _hash: int = field(default=0, init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:

@@ -78,10 +78,10 @@ def settle(captured: Sequence[Sequence[Play]], xian_events: Sequence[tuple[int, 
         raise ValueError(f"captured must list {N_SEATS} seats, got {len(captured)}")
     seen = 0
     for plays in captured:
-        for p in plays:
-            if seen & p.mask:
-                raise ValueError(f"{p} overlaps another captured play")
-            seen |= p.mask
+        for play in plays:
+            if seen & play.mask:
+                raise ValueError(f"{play} overlaps another captured play")
+            seen |= play.mask
     if bin(seen).count("1") > rules.table_cap:
         raise ValueError(f"{bin(seen).count('1')} cards captured; the table holds at most "
                          f"{rules.table_cap}")

@@ -33,19 +33,35 @@ from kernels.xianniu.policies import (
 )
 
 from ..core.seats import seat_policy_names
-from .aggregate import Aggregate
 from .cards import N_SEATS, format_cards
 from .engine import ACTION_KINDS, Action
 from .learned import learned_weights
 from .records import FORMAT as RECORD_FORMAT
+from .records import GAME as RECORD_GAME
 from .records import VERSION as RECORD_VERSION
 from .records import make_record
+from .result import Result
 from .rules import Rules, get_rules
+from .tuned import TUNED, tuned_vector
 
-POLICIES = {name: i for i, name in enumerate(POLICY_NAMES)}
+# Every policy 掀牛 plays, with its line of help (analyzer.core.cli_common.policy_help).
+POLICIES: dict[str, str] = {
+    "random": "uniform among the legal actions",
+    "heuristic": "rules of thumb, weighted",
+    "heuristic2": "the heuristic, keeping 牛/喜 points and cashing sure plays before 扣",
+    "learned": "a linear scorer distilled from pimc's action values",
+    "tuned": "the heuristic on the preset's tuned weights",
+    "tuned2": "heuristic2 on the preset's tuned weights",
+    "pimc": "search: heuristic play-outs on sampled hidden deals",
+    "pimc2": "pimc with heuristic2 play-outs, 512 a decision",
+}
+SEARCH = frozenset({"pimc", "pimc2"})  # minutes where the others take seconds
+POLICY_IDS = {name: i for i, name in enumerate(POLICY_NAMES)}  # name -> the kernels' id
 # pimc variants: the kernel's pimc with other parameters (entry index: value)
 PIMC_VARIANTS = {"pimc2": {PIMC_ROLLOUT: POLICY_HEURISTIC2, PIMC_BUDGET: 512}}
-POLICIES.update(dict.fromkeys(PIMC_VARIANTS, POLICY_PIMC))
+POLICY_IDS.update(dict.fromkeys(PIMC_VARIANTS, POLICY_PIMC))
+POLICY_IDS.update({name: POLICY_IDS[base] for name, base in TUNED.items()})
+assert set(POLICY_IDS) == set(POLICIES)
 CHUNK_SIZE = 2048  # hands per chunk and per random stream; fixed so results ignore threads
 
 RESULT_COLUMNS = ["banker", "captured0", "captured1", "captured2", "points0", "points1", "points2",
@@ -61,18 +77,22 @@ def policy_names(policies: str | list[str] | tuple[str, ...]) -> list[str]:
 
 def policy_arrays(policies: str | list[str] | tuple[str, ...] = "random",
                   heuristic: np.ndarray | None = None,
-                  pimc_samples: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+                  pimc_samples: int | None = None,
+                  rules: str | Rules | None = None) -> tuple[np.ndarray, np.ndarray]:
     """What a kernel reads for the three seats' policies: ``(ids, parameters)``.
 
     ``heuristic`` replaces the heuristic's default parameters (one vector for all seats, or
-    one row per seat); ``pimc_samples`` sets the hidden deals pimc samples per decision.
+    one row per seat); ``pimc_samples`` sets the hidden deals pimc samples per decision;
+    ``tuned`` and ``tuned2`` play the tuned weights of ``rules``.
     """
     names = policy_names(policies)
-    ids = np.array([POLICIES[n] for n in names], dtype=np.int64)
+    ids = np.array([POLICY_IDS[n] for n in names], dtype=np.int64)
     params = np.tile(POLICY_DEFAULTS, (N_SEATS, 1))
     for s, name in enumerate(names):
         for k, v in PIMC_VARIANTS.get(name, {}).items():
             params[s, k] = v
+        if name in TUNED:
+            params[s, :N_HEURISTIC] = tuned_vector(rules)
         if ids[s] == POLICY_LEARNED:
             params[s, LEARNED_W:] = learned_weights()  # the shipped scorer
     if heuristic is not None:
@@ -133,7 +153,7 @@ def _prepare(n_hands: int, rules: str | Rules | None, policies: str, chunk_size:
     if chunk_size < 1:
         raise ValueError("chunk_size must be positive")
     r = get_rules(rules)
-    return r, rule_arrays(r), policy_arrays(policies), -(-int(n_hands) // chunk_size)
+    return r, rule_arrays(r), policy_arrays(policies, rules=r), -(-int(n_hands) // chunk_size)
 
 
 def simulate(n_hands: int, rules: str | Rules | None = None, policies: str = "random",
@@ -166,20 +186,20 @@ def recorded_rows(states: np.ndarray, chunk_size: int, n_hands: int, rules: Rule
     The hands, and so the results, are those :func:`kernels.xianniu.batch.play_chunks`
     plays from the same streams.
     """
-    rk, pol = rule_arrays(rules), policy_arrays(policies)
+    rk, pol = rule_arrays(rules), policy_arrays(policies, rules=rules)
     out = np.empty((n_hands, kg.N_RESULT), dtype=np.int64)
     deals = np.empty((n_hands, N_SEATS), dtype=np.int64)
     actions = np.empty((len(states), chunk_size * ACTIONS_PER_HAND), dtype=np.int64)
     used = np.empty(len(states), dtype=np.int64)
-    kb.recorded_chunks(states, chunk_size, n_hands, rk, pol, out, deals, actions, used)
+    kb.recorded_chunks(states, chunk_size, n_hands, rk, pol, (out, deals, actions, used))
     logs = [actions[c, :used[c]] for c in range(len(states))]
-    for c in np.flatnonzero(used < 0):
+    for c in map(int, np.flatnonzero(used < 0)):
         # a chunk of unusually long hands: play it again alone, with room for any hand
         a, b = c * chunk_size, min((c + 1) * chunk_size, n_hands)
         room = np.empty((1, (b - a) * kg.MAX_LOG), dtype=np.int64)
         n_used = np.empty(1, dtype=np.int64)
-        kb.recorded_chunks(states[c:c + 1], chunk_size, b - a, rk, pol, out[a:b], deals[a:b],
-                           room, n_used)
+        kb.recorded_chunks(states[c:c + 1], chunk_size, b - a, rk, pol,
+                           (out[a:b], deals[a:b], room, n_used))
         logs[c] = room[0, :n_used[0]]
     df = pd.DataFrame(out, columns=RESULT_COLUMNS)
     df["end"] = pd.Categorical.from_codes(df["end"].to_numpy(), categories=list(kg.END_NAMES))
@@ -211,8 +231,8 @@ def _record_texts(rules: str, dealt: list[tuple[str, ...]], n_actions: np.ndarra
     def dumps(x) -> str:
         return json.dumps(x, ensure_ascii=False, separators=(",", ":"))
 
-    head = dumps({"format": RECORD_FORMAT, "version": RECORD_VERSION, "rules": rules,
-                  "banker": 0})[:-1]
+    head = dumps({"format": RECORD_FORMAT, "version": RECORD_VERSION, "game": RECORD_GAME,
+                  "rules": rules, "banker": 0})[:-1]
     entries: dict[int, str] = {}
 
     def entry(packed: int) -> str:
@@ -237,10 +257,10 @@ def _record_texts(rules: str, dealt: list[tuple[str, ...]], n_actions: np.ndarra
 
 def simulate_aggregate(n_hands: int, rules: str | Rules | None = None,
                        policies: str = "random", seed: int = 0, chunk_size: int = CHUNK_SIZE,
-                       progress: Callable[[int], None] | None = None) -> Aggregate:
+                       progress: Callable[[int], None] | None = None) -> Result:
     """Deal and play ``n_hands`` hands in the kernels, keeping only mergeable counts and sums.
 
-    Equal to ``Aggregate.from_frame(simulate(...))`` for the same arguments; ``progress`` is
+    Equal to ``Result.from_frame(simulate(...))`` for the same arguments; ``progress`` is
     called with the number of hands finished after each batch of chunks.
     """
     r, rk, pol, n_chunks = _prepare(n_hands, rules, policies, chunk_size)
@@ -257,7 +277,7 @@ def simulate_aggregate(n_hands: int, rules: str | Rules | None = None,
             progress(hands_here)
     meta = {"rules": r.name, "policy": _policy_label(policies), "seed": seed, "hands": n_hands,
                 "engine": "kernels", "chunk_size": chunk_size}
-    return Aggregate(out.sum(axis=0), meta)
+    return Result(out.sum(axis=0), meta)
 
 
 def _policy_label(policies: str | list[str] | tuple[str, ...]) -> str:
@@ -276,7 +296,7 @@ def deal_hands(n_deals: int, seed: int = 0) -> np.ndarray:
 class LoggedHand:
     """A kernel hand with its full log: actions, every legal set, the result row."""
 
-    hands: tuple[int, int, int]
+    hands: tuple[int, ...]
     actions: list[tuple[int, Action]]
     legal: list[set[Action]]
     result: np.ndarray
@@ -290,7 +310,7 @@ def logged_hands(n_hands: int, rules: str | Rules | None = None, policies: str =
     Deals are drawn from the seed unless ``deals`` (``[n_hands, 3]`` masks) are given.
     """
     r = get_rules(rules)
-    pol = policy_arrays(policies, pimc_samples=pimc_samples)
+    pol = policy_arrays(policies, pimc_samples=pimc_samples, rules=r)
     rk = rule_arrays(r)
     ss = np.random.SeedSequence(seed)
     deal_state, play_state = states_from_seed(ss, 2)
@@ -306,7 +326,7 @@ def logged_hands(n_hands: int, rules: str | Rules | None = None, policies: str =
     out = []
     for h in range(n_hands):
         res = np.empty(kg.N_RESULT, dtype=np.int64)
-        n = play_logged(deals[h], 0, rk, pol, play_state, log, legal, legal_off, res)
+        n = play_logged(deals[h], 0, rk, pol, play_state, (log, legal, legal_off), res)
         acts = [(int(log[i, 0]), Action(ACTION_KINDS[log[i, 1]], int(log[i, 2]))) for i in range(n)]
         sets = [{Action(ACTION_KINDS[legal[j, 0]], int(legal[j, 1]))
                  for j in range(legal_off[i], legal_off[i + 1])} for i in range(n)]

@@ -47,10 +47,13 @@ class Solution(NamedTuple):
 
 def copy_state(st: State) -> State:
     """An independent copy of ``st`` (the history left empty: the search never reads it)."""
-    return State(st.rules, st.banker, st.dealt, list(st.hands), [list(c) for c in st.captured],
-                 st.dead, st.discarded, list(st.xian_events), list(st.said_kou), st.phase,
-                 st.lead_holder, st.must_lead, st.tightened, list(st.queue), st.top,
-                 st.top_owner, st.tighten_limit, st.end_reason, [])
+    return State(rules=st.rules, banker=st.banker, dealt=st.dealt, hands=list(st.hands),
+                 captured=[list(c) for c in st.captured], dead=st.dead,
+                 discarded=st.discarded, xian_events=list(st.xian_events),
+                 said_kou=list(st.said_kou), phase=st.phase, lead_holder=st.lead_holder,
+                 must_lead=st.must_lead, tightened=st.tightened, queue=list(st.queue),
+                 top=st.top, top_owner=st.top_owner, tighten_limit=st.tighten_limit,
+                 end_reason=st.end_reason, history=[], discards=list(st.discards))
 
 
 def step(st: State, action: Action) -> State:
@@ -112,9 +115,9 @@ class Solver:
         if got is not None:
             return got
         if st.phase == DISCARD_PHASE:
-            best = self._discards(st)
-            self.memo[key] = best
-            return best
+            found = self._discards(st)
+            self.memo[key] = found
+            return found
         seat = st.current_player()
         best: tuple[tuple[int, ...], Action] | None = None
         for a in st.legal_actions():

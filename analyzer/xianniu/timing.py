@@ -22,10 +22,7 @@ from kernels.xianniu import game as kg
 from kernels.xianniu.batch import play_logged
 
 from .rules import Rules, get_rules
-from .sim import POLICIES, deal_hands, rule_arrays
-from .tuned import seat_arrays
-
-SEARCH = frozenset(name for name, i in POLICIES.items() if i == POLICIES["pimc"])
+from .sim import SEARCH, deal_hands, policy_arrays, rule_arrays
 
 
 class _Player:
@@ -45,8 +42,8 @@ class _Player:
         secs, decisions = 0.0, 0
         for d in deals:
             t = time.perf_counter()
-            n = play_logged(d, 0, self.rk, self.pol, rng, self.log, self.legal,
-                            self.legal_off, self.res)
+            n = play_logged(d, 0, self.rk, self.pol, rng, (self.log, self.legal,
+                                                           self.legal_off), self.res)
             secs += time.perf_counter() - t
             decisions += int((np.diff(self.legal_off[:n + 1]) > 1).sum())
         return secs, decisions
@@ -65,7 +62,7 @@ def move_times(policies: tuple[str, ...] | list[str], rules: str | Rules | None 
     rk = rule_arrays(r)
     sizes = {p: search_hands if p in SEARCH else hands for p in policies}
     deals = deal_hands(max(sizes.values()), seed).astype(np.int64)
-    players = {p: _Player(seat_arrays([p] * 3, r), rk, seed) for p in policies}
+    players = {p: _Player(policy_arrays([p] * 3, rules=r), rk, seed) for p in policies}
     decisions = {}
     for p in policies:  # compile or load from the cache, and count the decisions, untimed
         decisions[p] = players[p].play(deals[:sizes[p]])[1]

@@ -31,7 +31,7 @@ from ..core.tournament import TournamentResult
 from .cards import N_SEATS
 from .learned import learned_weights
 from .rules import Rules, get_rules
-from .sim import PIMC_VARIANTS, POLICIES, rule_arrays
+from .sim import PIMC_VARIANTS, POLICIES, POLICY_IDS, SEARCH, rule_arrays
 from .tuned import TUNED, tuned_vector
 
 
@@ -102,11 +102,10 @@ def tournament(policies: str | list[str], n_deals: int, rules: str | Rules | Non
         if name.lower() in TUNED:
             base = TUNED[name.lower()]
             heuristic_params = {**(heuristic_params or {}), name: tuned_vector(r)}
-        elif base not in POLICIES:
-            raise ValueError(f"unknown policy {name!r} (choose from "
-                             f"{', '.join([*POLICIES, *TUNED])})")
+        elif base not in POLICY_IDS:
+            raise ValueError(f"unknown policy {name!r} (choose from {', '.join(POLICIES)})")
         vec = POLICY_DEFAULTS.copy()
-        if POLICIES[base] == POLICIES["pimc"] and pimc_samples is not None:
+        if base in SEARCH and pimc_samples is not None:
             vec[PIMC_SAMPLES] = pimc_samples  # pimc and its variants alike
         for k, v in PIMC_VARIANTS.get(base, {}).items():
             vec[k] = v
@@ -119,10 +118,10 @@ def tournament(policies: str | list[str], n_deals: int, rules: str | Rules | Non
             vec[:N_HEURISTIC] = h
         elif ":" in name:
             raise ValueError(f"no parameters given for {name!r}")
-        ids.append(POLICIES[base])
+        ids.append(POLICY_IDS[base])
         vecs.append(vec)
     if chunk_size is None:
-        chunk_size = 8 if POLICIES["pimc"] in ids else 512
+        chunk_size = 8 if POLICY_IDS["pimc"] in ids else 512
     seats = seatings(len(names))
     seat_ids = np.array([[ids[p] for p in s] for s in seats], dtype=np.int64)
     seat_params = np.array([[vecs[p] for p in s] for s in seats], dtype=np.float64)
@@ -145,6 +144,6 @@ def tournament(policies: str | list[str], n_deals: int, rules: str | Rules | Non
     meta = {"game": "xianniu", "rules": r.name, "seed": seed, "deals": n_deals,
             "seatings": len(seats),
             "hands_played": n_deals * len(seats)}
-    if POLICIES["pimc"] in ids:
-        meta["pimc_samples"] = int(vecs[ids.index(POLICIES["pimc"])][PIMC_SAMPLES])
+    if POLICY_IDS["pimc"] in ids:
+        meta["pimc_samples"] = int(vecs[ids.index(POLICY_IDS["pimc"])][PIMC_SAMPLES])
     return TournamentResult(names, r.name, seed, n_deals, per_deal, meta)

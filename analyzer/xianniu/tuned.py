@@ -1,6 +1,6 @@
 """The heuristic weights tuned for each preset, and the named policies that play them.
 
-``scripts/tune_heuristic.py`` tunes the heuristic's weights by self-play (results in
+``scripts/xianniu_tune.py`` tunes the heuristic's weights by self-play (results in
 ``reports/tuning_R.json``); the package ships a copy (``tuned.json``). ``tuned`` plays the
 heuristic and ``tuned2`` heuristic2 on them (heuristic2's own entries keep their defaults).
 """
@@ -12,11 +12,10 @@ from pathlib import Path
 
 import numpy as np
 
-from kernels.xianniu.policies import HEURISTIC_DEFAULTS, HEURISTIC_NAMES, N_HEURISTIC
+from kernels.xianniu.policies import HEURISTIC_DEFAULTS, HEURISTIC_NAMES
 
 from ..core.fileio import read_json
 from .rules import Rules, get_rules
-from .sim import policy_arrays
 
 TUNED_FILE = Path(__file__).with_name("tuned.json")
 TUNED = {"tuned": "heuristic", "tuned2": "heuristic2"}  # name -> the policy it plays
@@ -38,14 +37,3 @@ def tuned_vector(rules: str | Rules | None = None) -> np.ndarray:
     for key, value in table[name]["tuned"].items():
         vec[HEURISTIC_NAMES.index(key)] = float(value)
     return vec
-
-
-def seat_arrays(names: list[str] | tuple[str, ...],
-                rules: str | Rules | None) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`.sim.policy_arrays` for one policy name per seat, ``tuned`` and ``tuned2``
-    among them (with the weights of ``rules``)."""
-    ids, params = policy_arrays([TUNED.get(n, n) for n in names])
-    for s, n in enumerate(names):
-        if n in TUNED:
-            params[s, :N_HEURISTIC] = tuned_vector(rules)
-    return ids, params

@@ -23,11 +23,11 @@ from .describe import SEAT_NAMES, settlement_json, settlement_lines
 from .engine import ACTION_KINDS, PLAY, Action, State, new_hand
 from .records import record_of, replay, start_of
 from .rules import DEFAULT_RULES, PRESETS
-from .web_bot import Bot
+from .web_bot import BOT_POLICIES, Bot
 from .web_strings import STRINGS
 
 HUMAN = 0  # the seat at the keyboard
-OPPONENTS = ("heuristic", "tuned2", "pimc", "pimc2")
+OPPONENTS = tuple(BOT_POLICIES)  # every policy the game plays
 STATIC_DIR = Path(__file__).resolve().parent / "web_static"
 REVIEW_PRECISION = 0.5  # points: the review asks the advice of every decision, so coarser
 
@@ -368,7 +368,12 @@ def make_app(rules: str | None = None, opponents: str = "heuristic", seed: int |
     """The Starlette app of the 掀牛 table (``kwargs``: the machinery's sessions, jobs)."""
     from ..web.app import make_app as make
 
-    return make(XianniuWeb(rules, opponents, seed, advisor, advice_options, query_deals),
-                **kwargs)
+    # the protocol declares GameSession.finished and .version as attributes; the table's are
+    # read-only properties, which the machinery only reads
+    return make(XianniuWeb(rules, opponents, seed, advisor, advice_options,  # type: ignore[arg-type]
+                           query_deals), **kwargs)
 
 
+
+
+GAME = XianniuWeb()  # the table with its defaults (make_app builds one with the options given)

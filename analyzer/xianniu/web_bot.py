@@ -19,10 +19,9 @@ from kernels.xianniu.policies import POLICY_PIMC
 from .cards import FULL_DECK, N_SEATS, cards_of, count
 from .engine import ACTION_KINDS, Action, State
 from .kernel_state import ws_from_state
-from .sim import POLICIES, rule_arrays
-from .tuned import seat_arrays
+from .sim import POLICIES, POLICY_IDS, policy_arrays, rule_arrays
 
-BOT_POLICIES = ("heuristic", "tuned2", "pimc", "pimc2", "random")
+BOT_POLICIES = tuple(POLICIES)  # a bot plays any policy of the game
 
 
 def seat_view_words(state: State, seat: int, rng: np.random.Generator) -> np.ndarray:
@@ -60,7 +59,7 @@ class Bot:
             raise ValueError(f"seat {self.seat} is not to act")
         ws = seat_view_words(state, self.seat, self._redeal)
         action = _decide(state, ws, self.seat, self.policy, self._rng)
-        state.verify_action(action)
+        state.verify(action)
         return action
 
 
@@ -70,7 +69,7 @@ def _decide(state: State, ws: np.ndarray, seat: int, policy: str, rng: np.ndarra
     # The other seats "play pimc": the state machine stops at their first real choice.
     names = ["pimc"] * N_SEATS
     names[seat] = policy
-    ids, params = seat_arrays(names, state.rules)
+    ids, params = policy_arrays(names, rules=state.rules)
     scratch = kg.new_scratch()
     scratch[2][:] = ws
     log = np.zeros((kg.MAX_LOG, 3), dtype=np.int64)
@@ -79,7 +78,7 @@ def _decide(state: State, ws: np.ndarray, seat: int, policy: str, rng: np.ndarra
     status = kg.advance(rules, (ids, params), rng, scratch, logbuf, np.int64(1), np.int64(-1))
     if scratch[2][kg.S_N_ACT] > first:  # the seat acted (a policy's choice, or forced)
         typ, mask = int(log[first, 1]), int(log[first, 2])
-    elif status == 1 and ids[seat] == POLICIES["pimc"] == POLICY_PIMC:
+    elif status == 1 and ids[seat] == POLICY_IDS["pimc"] == POLICY_PIMC:
         pick = pimc_pick(rules, params[seat], rng, scratch, kg.new_scratch())
         typ, mask = int(scratch[1][pick, 0]), int(scratch[0][pick])
     else:

@@ -81,9 +81,10 @@ def qiangci_consistent(sample, qiangci_known, params):
 
 
 @njit(nogil=True, cache=True)
-def _advise_chunk(c, position, seat, picks, active, qiangci_known, states, per_chunk, rules,
-                  policies, out, tries, pimc):
+def _advise_chunk(c, query, states, per_chunk, rules, policies, outs, pimc):
     """Chunk ``c`` of :func:`advise_chunks`."""
+    position, seat, picks, active, qiangci_known = query
+    out, tries = outs
     params, set_beats, _ = rules
     rng = states[c].copy()
     play_rng, _, scratch, sample, logbuf, res, _ = pair_buffers()
@@ -111,11 +112,10 @@ def _advise_chunk(c, position, seat, picks, active, qiangci_known, states, per_c
             break
 
 
-def advise_chunks(position, seat, picks, active, qiangci_known, states, per_chunk, rules,
-                  policies, out, tries):
-    """``out[c, i, a]``: ``seat``'s points when the ``i``-th deal of chunk ``c`` is played on
-    from ``position`` with listed entry ``picks[a]`` first (``NOT_PLAYED`` where
+def advise_chunks(query, states, per_chunk, rules, policies, outs):
+    """``query`` is ``(position, seat, picks, active, qiangci_known)``, ``outs`` is ``(out,
+    tries)``. ``out[c, i, a]``: ``seat``'s points when the ``i``-th deal of chunk ``c`` is
+    played on from ``position`` with listed entry ``picks[a]`` first (``NOT_PLAYED`` where
     ``active[a]`` is 0 or no consistent deal was found); ``tries[c]``: sampler calls."""
-    for_each_chunk(_advise_chunk, states.shape[0], position, seat, picks, active,
-                   qiangci_known, states, per_chunk, rules, policies, out, tries,
-                   pimc_flag(policies[0]))
+    for_each_chunk(_advise_chunk, states.shape[0], query, states, per_chunk, rules, policies,
+                   outs, pimc_flag(policies[0]))

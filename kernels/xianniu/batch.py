@@ -111,15 +111,16 @@ def deal_many(state, n_deals, out):
 
 
 @njit(cache=True)
-def _play_logged(hands, banker, rules, policies, rng, log, legal, legal_off, res, pimc):
-    return play_hand(hands, banker, rules, policies, rng, new_scratch(),
-                     (log, legal, legal_off), np.int64(2), res, pimc)
+def _play_logged(hands, banker, rules, policies, rng, logbuf, res, pimc):
+    return play_hand(hands, banker, rules, policies, rng, new_scratch(), logbuf, np.int64(2),
+                     res, pimc)
 
 
-def play_logged(hands, banker, rules, policies, rng, log, legal, legal_off, res):
-    """Play one given deal with the full log (actions and every legal set)."""
-    return _play_logged(hands, np.int64(banker), rules, policies, rng, log, legal, legal_off,
-                        res, pimc_flag(policies[0]))
+def play_logged(hands, banker, rules, policies, rng, logbuf, res):
+    """Play one given deal with the full log (actions and every legal set) into ``logbuf =
+    (log, legal, legal_off)`` (as :func:`kernels.xianniu.game.advance` takes it)."""
+    return _play_logged(hands, np.int64(banker), rules, policies, rng, logbuf, res,
+                        pimc_flag(policies[0]))
 
 
 # A logged action packed in one int64: the card mask (48 bits), its type, its seat.
@@ -128,9 +129,10 @@ PACK_SEAT_SHIFT = 56
 
 
 @njit(nogil=True, cache=True)
-def _recorded_chunk(c, states, chunk_size, n_hands, rules, policies, out, deals, actions, used,
-                    pimc):
-    """Chunk ``c`` of :func:`recorded_chunks`."""
+def _recorded_chunk(c, states, span, rules, policies, outs, pimc):
+    """Chunk ``c`` of :func:`recorded_chunks` (``span``: the chunk size and the hands)."""
+    chunk_size, n_hands = span
+    out, deals, actions, used = outs
     rng = states[c].copy()
     hands = np.empty(3, dtype=np.int64)
     scratch = new_scratch()
@@ -156,17 +158,18 @@ def _recorded_chunk(c, states, chunk_size, n_hands, rules, policies, out, deals,
     used[c] = pos
 
 
-def recorded_chunks(states, chunk_size, n_hands, rules, policies, out, deals, actions, used):
+def recorded_chunks(states, chunk_size, n_hands, rules, policies, outs):
     """:func:`play_chunks`, keeping each hand's deal and actions: the same hands, from the
     same streams, with the same result rows (logging mode 1 draws nothing from a stream).
 
-    ``deals[h]`` receives hand ``h``'s three dealt masks. Chunk ``c`` packs its hands'
+    ``outs`` is ``(out, deals, actions, used)``: ``out[h]`` receives hand ``h``'s result
+    row, ``deals[h]`` hand ``h``'s three dealt masks. Chunk ``c`` packs its hands'
     actions one after another into ``actions[c]`` (``mask | type << 48 | seat << 56``;
     hand ``h`` has ``out[h, R_ACTIONS]`` of them) and writes how many into ``used[c]``, or
     -1 if ``actions[c]`` is too short for them all (its hands are played all the same).
     """
-    for_each_chunk(_recorded_chunk, states.shape[0], states, chunk_size, n_hands, rules,
-                   policies, out, deals, actions, used, pimc_flag(policies[0]))
+    for_each_chunk(_recorded_chunk, states.shape[0], states, (chunk_size, n_hands), rules,
+                   policies, outs, pimc_flag(policies[0]))
 
 
 # Layout of a mergeable aggregate (int64 vector): counts and sums, never per-hand rows.
@@ -206,8 +209,11 @@ def accumulate(res, gou_min, ci_min, agg):
 
 
 @njit(nogil=True, cache=True)
-def _aggregate_chunk(c, states, chunk_size, n_hands, rules, policies, gou_min, ci_min, out, pimc):
-    """Chunk ``c`` of :func:`aggregate_chunks`."""
+def _aggregate_chunk(c, states, span, rules, policies, limits, out, pimc):
+    """Chunk ``c`` of :func:`aggregate_chunks` (``span``: the chunk size and the hands;
+    ``limits``: the 够 and 刺 thresholds)."""
+    chunk_size, n_hands = span
+    gou_min, ci_min = limits
     rng = states[c].copy()
     hands = np.empty(3, dtype=np.int64)
     scratch = new_scratch()
@@ -224,8 +230,8 @@ def _aggregate_chunk(c, states, chunk_size, n_hands, rules, policies, gou_min, c
 
 def aggregate_chunks(states, chunk_size, n_hands, rules, policies, gou_min, ci_min, out):
     """Deal and play ``n_hands`` hands; ``out[c]`` receives chunk ``c``'s aggregate."""
-    for_each_chunk(_aggregate_chunk, states.shape[0], states, chunk_size, n_hands, rules,
-                   policies, gou_min, ci_min, out, pimc_flag(policies[0]))
+    for_each_chunk(_aggregate_chunk, states.shape[0], states, (chunk_size, n_hands), rules,
+                   policies, (gou_min, ci_min), out, pimc_flag(policies[0]))
 
 
 @njit(cache=True)
@@ -247,8 +253,9 @@ def play_deals(deals, rng, rules, policies, log_mode, out):
 
 
 @njit(nogil=True, cache=True)
-def _duplicate_chunk(c, states, chunk_size, n_deals, rules, seat_ids, seat_params, out, pimc):
-    """Chunk ``c`` of :func:`duplicate_chunks`."""
+def _duplicate_chunk(c, states, span, rules, seat_ids, seat_params, out, pimc):
+    """Chunk ``c`` of :func:`duplicate_chunks` (``span``: the chunk size and the deals)."""
+    chunk_size, n_deals = span
     n_seatings = seat_ids.shape[0]
     rng = states[c].copy()
     play_rng = np.empty(4, dtype=np.uint64)
@@ -275,7 +282,7 @@ def duplicate_chunks(states, chunk_size, n_deals, rules, seat_ids, seat_params, 
     ``seat_ids[s]`` and ``seat_params[s]`` are the three seats' policies in seating ``s``;
     ``out[d, s]`` receives the three seats' points of deal ``d`` in seating ``s``.
     """
-    for_each_chunk(_duplicate_chunk, states.shape[0], states, chunk_size, n_deals, rules,
+    for_each_chunk(_duplicate_chunk, states.shape[0], states, (chunk_size, n_deals), rules,
                    seat_ids, seat_params, out, pimc_flag(seat_ids))
 
 

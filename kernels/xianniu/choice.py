@@ -19,20 +19,20 @@ from .policies import (
 )
 
 
-@njit(cache=True, _nrt=False)  # see kernels.xianniu.policies on reference counting
-def choose(policy, w, phase_lead, phase_trick, phase_kou, phase_discard, seat, hand, unseen,
-           captured, said_kou, gou_min, am, ai, n, beaters, rng, ws):
-    """Index of the action policy ``policy`` takes among ``n`` listed legal actions (``ws``:
-    the state words, of which ``learned`` reads the public part and the seat's own)."""
+# no reference counting: see kernels.xianniu.policies
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # _nrt: not in Numba's stubs
+def choose(policy, w, pos, am, ai, beaters, rng, ws):
+    """Index of the action policy ``policy`` (parameters ``w``) takes among the listed legal
+    actions ``am``, ``ai`` at the decision ``pos`` (:data:`kernels.xianniu.layout.POSITION`,
+    its last entry the number listed); ``ws``: the state words, of which ``learned`` reads
+    the public part and the seat's own."""
+    n = pos[7]
     if n == 1:
         return 0  # a forced action draws nothing from the stream
     if policy == POLICY_HEURISTIC:
-        return heuristic_choice(phase_lead, phase_trick, phase_kou, phase_discard, seat, hand,
-                                unseen, captured, said_kou, gou_min, am, ai, n, beaters, w)
+        return heuristic_choice(pos, am, ai, beaters, w)
     if policy == POLICY_HEURISTIC2:
-        return heuristic2_choice(phase_lead, phase_trick, phase_kou, phase_discard, seat, hand,
-                                 unseen, captured, said_kou, gou_min, am, ai, n, beaters, w)
+        return heuristic2_choice(pos, am, ai, beaters, w)
     if policy == POLICY_LEARNED:
-        return learned_choice(ws, phase_lead, phase_trick, phase_kou, phase_discard, seat, hand,
-                              unseen, captured, said_kou, gou_min, am, ai, n, beaters, w)
+        return learned_choice(ws, pos, am, ai, beaters, w)
     return bounded(rng, n)

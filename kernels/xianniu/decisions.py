@@ -101,9 +101,11 @@ def _record(params, res_a, res_b, seat, row):
 
 
 @njit(nogil=True, cache=True)
-def _xian_query_chunk(c, hand, seat, pinned, states, per_chunk, rules, policies, out, tries,
-                      pimc):
-    """Chunk ``c`` of :func:`xian_query_chunks`."""
+def _xian_query_chunk(c, query, states, per_chunk, rules, policies, outs, pimc):
+    """Chunk ``c`` of :func:`xian_query_chunks` (``query``: the hand, the seat, the pinned
+    cards; ``outs``: ``out`` and ``tries``)."""
+    hand, seat, pinned = query
+    out, tries = outs
     params = rules[0]
     ids, weights = policies
     stop_at = ids.copy()
@@ -132,27 +134,29 @@ def _xian_query_chunk(c, hand, seat, pinned, states, per_chunk, rules, policies,
                     or ws[S_LEAD] != 0:
                 continue
             # 掀 is entry 1 of the answer, 扣 entry 0
-            play_both(rules, policies, play_rng, scratch, logbuf, saved, np.int64(1), np.int64(0),
-                      res_a, res_b, pimc)
+            play_both(rules, policies, play_rng, scratch, logbuf, (np.int64(1), np.int64(0)),
+                      (saved, res_a, res_b), pimc)
             _record(params, res_a, res_b, seat, out[c, i])
             break
 
 
-def xian_query_chunks(hand, seat, pinned, states, per_chunk, rules, policies, out, tries):
+def xian_query_chunks(hand, seat, pinned, states, per_chunk, rules, policies, outs):
     """Kept deals where ``seat`` (1 or 2) is asked to answer the banker's opening 扣.
 
     ``out[c, i]`` receives (points after 掀, points after 扣, cards captured after 掀, 1 if an
     opponent reached 刺 after 掀, the three hands as dealt) for chunk ``c``'s ``i``-th kept
-    deal; ``tries[c]`` counts the deals dealt, kept or not. Rows of deals never kept stay at
-    -999. ``pinned`` as in :func:`_deal_around`.
+    deal; ``tries[c]`` counts the deals dealt, kept or not (``outs = (out, tries)``). Rows
+    of deals never kept stay at -999. ``pinned`` as in :func:`_deal_around`.
     """
-    for_each_chunk(_xian_query_chunk, states.shape[0], hand, seat, pinned, states,
-                   per_chunk, rules, policies, out, tries, pimc_flag(policies[0]))
+    for_each_chunk(_xian_query_chunk, states.shape[0], (hand, seat, pinned), states,
+                   per_chunk, rules, policies, outs, pimc_flag(policies[0]))
 
 
 @njit(nogil=True, cache=True)
-def _kou_query_chunk(c, hand, pinned, states, per_chunk, rules, policies, out, tries, pimc):
-    """Chunk ``c`` of :func:`kou_query_chunks`."""
+def _kou_query_chunk(c, query, states, per_chunk, rules, policies, outs, pimc):
+    """Chunk ``c`` of :func:`kou_query_chunks` (``query``: the hand, the pinned cards)."""
+    hand, pinned = query
+    out, tries = outs
     params = rules[0]
     rng = states[c].copy()
     play_rng, hands, scratch, saved, logbuf, res_a, res_b = pair_buffers()
@@ -183,18 +187,19 @@ def _kou_query_chunk(c, hand, pinned, states, per_chunk, rules, policies, out, t
             break
 
 
-def kou_query_chunks(hand, pinned, states, per_chunk, rules, policies, out, tries):
+def kou_query_chunks(hand, pinned, states, per_chunk, rules, policies, outs):
     """The banker holds ``hand``: points after 扣 at its first decision and after leading as
     its policy would (扣 not offered), from one stream. ``out`` as in xian_query_chunks with
     A = 扣, B = lead."""
-    for_each_chunk(_kou_query_chunk, states.shape[0], hand, pinned, states, per_chunk,
-                   rules, policies, out, tries, pimc_flag(policies[0]))
+    for_each_chunk(_kou_query_chunk, states.shape[0], (hand, pinned), states, per_chunk,
+                   rules, policies, outs, pimc_flag(policies[0]))
 
 
 @njit(nogil=True, cache=True)
-def _xian_at_position_chunk(c, position, seat, states, per_chunk, rules, policies, out, tries,
-                            pimc):
-    """Chunk ``c`` of :func:`xian_at_position_chunks`."""
+def _xian_at_position_chunk(c, query, states, per_chunk, rules, policies, outs, pimc):
+    """Chunk ``c`` of :func:`xian_at_position_chunks` (``query``: the position, the seat)."""
+    position, seat = query
+    out, tries = outs
     params, set_beats, _ = rules
     rng = states[c].copy()
     play_rng, _, scratch, sample, logbuf, res_a, res_b = pair_buffers()
@@ -209,15 +214,15 @@ def _xian_at_position_chunk(c, position, seat, states, per_chunk, rules, policie
             copy_into(out[c, i, Q_HAND0:Q_HAND0 + 3], sample[WS_HANDS:WS_HANDS + 3])
             copy_into(ws, sample)
             seed_state(next_u64(rng), play_rng)
-            play_both(rules, policies, play_rng, scratch, logbuf, sample, np.int64(1), np.int64(0),
-                      res_a, res_b, pimc)
+            play_both(rules, policies, play_rng, scratch, logbuf, (np.int64(1), np.int64(0)),
+                      (sample, res_a, res_b), pimc)
             _record(params, res_a, res_b, seat, out[c, i])
             break
 
 
-def xian_at_position_chunks(position, seat, states, per_chunk, rules, policies, out, tries):
+def xian_at_position_chunks(position, seat, states, per_chunk, rules, policies, outs):
     """From a recorded position where ``seat`` answers a 扣: hidden cards dealt consistently
     with the public record (:func:`kernels.xianniu.pimc.sample_hidden`), then 掀 and 扣
     played on from one stream. ``out`` and ``tries`` as in :func:`xian_query_chunks`."""
-    for_each_chunk(_xian_at_position_chunk, states.shape[0], position, seat, states,
-                   per_chunk, rules, policies, out, tries, pimc_flag(policies[0]))
+    for_each_chunk(_xian_at_position_chunk, states.shape[0], (position, seat), states,
+                   per_chunk, rules, policies, outs, pimc_flag(policies[0]))

@@ -19,10 +19,6 @@ from .choice import choose
 from .game import (
     MAX_ACTIONS,
     N_RESULT,
-    PH_DISCARD,
-    PH_KOU,
-    PH_LEAD,
-    PH_TRICK,
     R_PTS0,
     S_N_LIST,
     S_PHASE,
@@ -71,15 +67,15 @@ def _student_pick(ws, rules, am, ai, n, student, rng):
     seat = seat_to_act(ws)
     hand = ws[WS_HANDS + seat]
     unseen = FULL_DECK & ~hand & ~ws[WS_PUBLIC] & ~ws[WS_DISC + seat]
-    return choose(POLICY_LEARNED, student, phase == PH_LEAD, phase == PH_TRICK, phase == PH_KOU,
-                  phase == PH_DISCARD, seat, hand, unseen, ws[WS_CAP + seat],
-                  ws[WS_SAID_KOU + seat], params[P_GOU], am, ai, n, beaters, rng, ws)
+    pos = (phase, seat, hand, unseen, ws[WS_CAP + seat], ws[WS_SAID_KOU + seat], params[P_GOU],
+           np.int64(n))
+    return choose(POLICY_LEARNED, student, pos, am, ai, beaters, rng, ws)
 
 
 @njit(nogil=True, cache=True)
-def _hand_chunk(c, states, rules, teacher, student, meta, phi, values, types, groups, psi,
-                counts, points):
+def _hand_chunk(c, states, rules, teacher, student, outs):
     """Hand ``c`` of :func:`teacher_hands`."""
+    meta, phi, values, types, groups, psi, counts, points = outs
     rng = states[c].copy()
     hands = np.empty(3, dtype=np.int64)
     deal(rng, hands)
@@ -106,8 +102,9 @@ def _hand_chunk(c, states, rules, teacher, student, meta, phi, values, types, gr
             if vals[a] > vals[best]:
                 best = a
         if nd < meta.shape[1] and nc + n <= psi.shape[1]:
-            decision_features(ws, rules, am, ai, n, student, phi[c, nd], psi[c, nc:nc + n],
-                              types[c, nc:nc + n], groups[c, nc:nc + n])
+            decision_features(ws, rules, am, ai, n, student,
+                              (phi[c, nd], psi[c, nc:nc + n], types[c, nc:nc + n],
+                               groups[c, nc:nc + n]))
             m = meta[c, nd]
             m[0], m[1], m[2], m[3] = seat_to_act(ws), ws[S_PHASE], n, nc
             m[4] = best
@@ -127,15 +124,15 @@ def _hand_chunk(c, states, rules, teacher, student, meta, phi, values, types, gr
     counts[c, 0], counts[c, 1], counts[c, 2] = nd, nc, full
 
 
-def teacher_hands(states, rules, teacher, student, meta, phi, values, types, groups, psi,
-                  counts, points):
+def teacher_hands(states, rules, teacher, student, outs):
     """Play one hand per stream in ``states`` by the teacher; hand ``c`` writes its decisions
-    into row ``c`` of each output: ``meta[c, d]`` (:data:`META_COLS`), ``phi[c, d]``, and per
+    into row ``c`` of each output of ``outs = (meta, phi, values, types, groups, psi, counts,
+    points)``: ``meta[c, d]`` (:data:`META_COLS`), ``phi[c, d]``, and per
     listed action ``values``, ``types``, ``groups``, ``psi`` (``counts[c]``: decisions and
     actions written, 1 if some did not fit; ``points[c]``: the hand's points per seat)."""
+    phi, psi = outs[1], outs[5]
     assert phi.shape[2] == LEARNED_STATE and psi.shape[2] == LEARNED_ACT
-    for_each_chunk(_hand_chunk, states.shape[0], states, rules, teacher, student, meta, phi,
-                   values, types, groups, psi, counts, points)
+    for_each_chunk(_hand_chunk, states.shape[0], states, rules, teacher, student, outs)
 
 
 @njit(cache=True)
@@ -158,5 +155,5 @@ def features_at(position, rules, student, phi, psi, types, groups):
     if advance(rules, (ids, weights), rng, scratch, logbuf, np.int64(0), np.int64(-1)) == 0:
         return 1, 0, 0
     n = ws[S_N_LIST]
-    h2 = decision_features(ws, rules, am, ai, n, student, phi, psi, types, groups)
+    h2 = decision_features(ws, rules, am, ai, n, student, (phi, psi, types, groups))
     return n, h2, _student_pick(ws, rules, am, ai, n, student, rng)

@@ -124,8 +124,11 @@ def holds(h, pattern):
 
 
 @njit(nogil=True, cache=True)
-def _counterfactual_chunk(c, states, chunk_size, n_deals, rules, policies, cf, obs, kobs, pimc):
-    """Chunk ``c`` of :func:`counterfactual_chunks`."""
+def _counterfactual_chunk(c, states, span, rules, policies, outs, pimc):
+    """Chunk ``c`` of :func:`counterfactual_chunks` (``span``: the chunk size and the deals;
+    ``outs``: ``cf``, ``obs``, ``kobs``)."""
+    chunk_size, n_deals = span
+    cf, obs, kobs = outs
     rng = states[c].copy()
     play_rng = np.empty(4, dtype=np.uint64)
     hands = np.empty(3, dtype=np.int64)
@@ -182,8 +185,8 @@ def counterfactual_chunks(states, chunk_size, n_deals, rules, policies, cf, obs,
     points, Σ points²) of the unchanged deals by whether the seat holds the pattern;
     ``kobs[c, k]`` the same by number of K.
     """
-    for_each_chunk(_counterfactual_chunk, states.shape[0], states, chunk_size, n_deals,
-                   rules, policies, cf, obs, kobs, pimc_flag(policies[0]))
+    for_each_chunk(_counterfactual_chunk, states.shape[0], states, (chunk_size, n_deals),
+                   rules, policies, (cf, obs, kobs), pimc_flag(policies[0]))
 
 
 # 掀 EV cells: sure cards 0..SURE_BINS-1 (the last bin holds that many or more) × K count 0..4.
@@ -216,8 +219,8 @@ def _xian_ev_chunk(c, states, chunk_size, n_deals, rules, policies, out, pimc):
                    np.int64(0)) != 1:
             continue
         # 掀 is entry 1 of seat 1's answer, 扣 entry 0
-        play_both(rules, policies, play_rng, scratch, logbuf, saved, np.int64(1), np.int64(0), res,
-                  res_b, pimc)
+        play_both(rules, policies, play_rng, scratch, logbuf, (np.int64(1), np.int64(0)),
+                  (saved, res, res_b), pimc)
         p_xian = res[R_PTS0 + 1]
         p_kou = res_b[R_PTS0 + 1]
         h = hands[1]

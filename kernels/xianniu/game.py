@@ -199,8 +199,10 @@ def _legal_discard(hand, am, ai):
 
 
 @njit(cache=True)
-def _log_action(ws, logbuf, log_mode, seat, typ, mask, n, am, ai):
-    """Log action ``ws[S_N_ACT]`` and, with ``log_mode`` 2, its ``n`` listed alternatives."""
+def _log_action(ws, logbuf, log_mode, act, n, am, ai):
+    """Log action ``ws[S_N_ACT]``, ``act = (seat, type, mask)``, and, with ``log_mode`` 2,
+    its ``n`` listed alternatives."""
+    seat, typ, mask = act
     log, legal, legal_off = logbuf
     n_act = ws[S_N_ACT]
     if n_act >= log.shape[0]:
@@ -478,10 +480,9 @@ def advance(rules, policies, rng, scratch, logbuf, log_mode, forced_pick):
             pick = 0 if n + n_lazy == 1 else bounded(rng, n + n_lazy)
         else:
             unseen = FULL_DECK & ~hand & ~ws[WS_PUBLIC] & ~ws[WS_DISC + seat]
-            pick = choose(policy_ids[seat], policy_params[seat], phase == PH_LEAD,
-                          phase == PH_TRICK, phase == PH_KOU, phase == PH_DISCARD, seat, hand,
-                          unseen, ws[WS_CAP + seat], ws[WS_SAID_KOU + seat], params[P_GOU], am,
-                          ai, n, beaters, rng, ws)
+            pos = (phase, seat, hand, unseen, ws[WS_CAP + seat], ws[WS_SAID_KOU + seat],
+                   params[P_GOU], n)
+            pick = choose(policy_ids[seat], policy_params[seat], pos, am, ai, beaters, rng, ws)
         if pick < n or n_lazy == 0:
             mask = am[pick]
             for j in range(INFO_COLS):
@@ -494,7 +495,7 @@ def advance(rules, policies, rng, scratch, logbuf, log_mode, forced_pick):
                              set_beats, pick - n, info)
         typ = info[0]
         if log_mode >= 1:
-            _log_action(ws, logbuf, log_mode, seat, typ, mask, n, am, ai)
+            _log_action(ws, logbuf, log_mode, (seat, typ, mask), n, am, ai)
         ws[S_N_ACT] += 1
         # Apply (engine: apply, _apply_<phase>).
         if phase == PH_QIANGCI:

@@ -56,11 +56,13 @@ def play_on(rules, policies, rng, scratch, logbuf, log_mode, forced_pick, pimc):
 
 
 @njit(cache=True, inline="always")  # as play_on
-def play_both(rules, policies, rng, scratch, logbuf, saved, pick_a, pick_b, res_a, res_b, pimc):
+def play_both(rules, policies, rng, scratch, logbuf, picks, rows, pimc):
     """From the position in ``scratch``, play on twice from one stream: with entry ``pick_a``
     at the first decision into result row ``res_a``, then, position and stream restored, with
-    ``pick_b`` into ``res_b`` (common random numbers). ``saved`` is a work copy of the state
-    words."""
+    ``pick_b`` into ``res_b`` (common random numbers). ``picks`` is ``(pick_a, pick_b)``,
+    ``rows`` is ``(saved, res_a, res_b)``, ``saved`` a work copy of the state words."""
+    pick_a, pick_b = picks
+    saved, res_a, res_b = rows
     ws = scratch[2]
     copy_into(saved, ws)
     branch_rng = rng.copy()
@@ -74,6 +76,10 @@ def play_both(rules, policies, rng, scratch, logbuf, saved, pick_a, pick_b, res_
 
 @njit(cache=True)
 def play_hand(deal, banker, rules, policies, rng, scratch, logbuf, log_mode, res, pimc):
+    # 10 parameters: advance's own seven (its bundles: rules, policies, scratch, logbuf) with
+    # the deal, the banker and the result row of the hand. ``pimc`` must stay an argument of
+    # its own: as None it compiles the pimc machinery out of the drivers that never search,
+    # which a member of a tuple would not.
     """Play one hand from the deal to the end; write its result row into ``res``.
 
     Arguments as for :func:`kernels.xianniu.game.advance`, ``pimc`` as in this module's

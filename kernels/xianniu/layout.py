@@ -10,6 +10,10 @@ from .plays import INFO_COLS
 
 MAX_ACTIONS = 1024  # legal actions at one decision (the worst 16-card hand has ~620)
 MAX_LOG = 512  # actions in one hand
+# A decision as the policies read it (a tuple of int64): the phase, the seat to act, its
+# hand, the cards it has not seen (others' hands and discards), its captured cards, 1 if it
+# has said 扣, the 够 threshold, and the number of actions listed.
+POSITION = ("phase", "seat", "hand", "unseen", "captured", "said_kou", "gou_min", "n")
 MAX_XIAN = 64  # 掀 events in one hand (each needs a lead after it: at most 48)
 
 # Phases.

@@ -8,8 +8,8 @@ the action: its kind, size and rank, whether anything unseen can beat it, the �
 plays, keeps or gives up, whether it makes the seat 够, and whether heuristic2 would play it
 (so the scorer learns where to depart from heuristic2). The action's type (:data:`TYPE_NAMES`)
 picks the block ``u``; the group (lead, answer or other, each with the seat 够 or not) picks
-``v``. The weights are fitted to pimc's action values (``scripts/train_policy.py``) and arrive
-in the policy's parameter row from ``LEARNED_W`` on.
+``v``. The weights are fitted to pimc's action values (``scripts/xianniu_train_policy.py``)
+and arrive in the policy's parameter row from ``LEARNED_W`` on.
 
 Only the seat's own hand and discards, the public record and the listed actions are read: no
 other seat's hand, and nothing of the pass log (kept only when a pimc seat plays).
@@ -100,8 +100,10 @@ def _estimate2(hand, unseen, captured, beaters, w, sure):
 
 
 @njit(cache=True)
-def state_features(ws, seat, hand, unseen, captured, said_kou, gou_min, beaters, w, phi):
-    """Write φ, what ``seat`` knows of the hand in ``ws``, into ``phi[:N_STATE]``."""
+def state_features(ws, pos, beaters, w, phi):
+    """Write φ, what the seat to act at the decision ``pos`` (:data:`.layout.POSITION`)
+    knows of the hand in ``ws``, into ``phi[:N_STATE]``."""
+    _, seat, hand, unseen, captured, said_kou, gou_min, _ = pos
     o1 = (seat + 1) % N_SEATS
     o2 = (seat + 2) % N_SEATS
     c1, c2 = ws[kg.WS_CAP + o1], ws[kg.WS_CAP + o2]
@@ -143,9 +145,11 @@ def state_features(ws, seat, hand, unseen, captured, said_kou, gou_min, beaters,
 
 
 @njit(cache=True, inline="always")
-def _play_features(kind, size, rank, k, mask, phase_lead, phase_trick, last, hand, unseen,
-                   captured, gou_min, table, beaters, psi):
-    """ψ entries 0–25 of a play (lead, answer or 抢刺)."""
+def _play_features(play, ctx, beaters, psi):
+    """ψ entries 0–25 of a play (lead, answer or 抢刺): ``play`` is ``(kind, size, rank, k,
+    mask)``, ``ctx`` as in :func:`candidate_features`."""
+    kind, size, rank, k, mask = play
+    phase_lead, _, last, hand, unseen, captured, gou_min, table = ctx
     rank_proxy = float(rank) if rank >= 0 else 6.0
     left, lost, plan = 0, 0, 0.0
     if kind == KIND_SET or kind == KIND_NIU or kind == KIND_XI:
@@ -190,16 +194,16 @@ def _play_features(kind, size, rank, k, mask, phase_lead, phase_trick, last, han
 
 
 @njit(cache=True, inline="always")
-def candidate_features(t, i, am, ai, phase_lead, phase_trick, last, hand, unseen, captured,
-                       gou_min, table, beaters, h2, psi):
+def candidate_features(t, i, am, ai, ctx, beaters, h2, psi):
     """Write ψ of listed action ``i`` (scorer type ``t``) into ``psi[:N_ACT]``; ``h2`` is
-    heuristic2's pick, ``last`` True when the seat answers last in the trick."""
+    heuristic2's pick; ``ctx`` is ``(phase_lead, phase_trick, last, hand, unseen, captured,
+    gou_min, table)``, ``last`` True when the seat answers last in the trick."""
+    hand, unseen = ctx[3], ctx[4]
     for j in range(N_ACT):
         psi[j] = 0.0
     psi[PSI_H2] = 1.0 if i == h2 else 0.0
     if t == T_LEAD or t == T_ANSWER or t == T_QIANGCI:
-        _play_features(ai[i, 1], ai[i, 2], ai[i, 3], ai[i, 4], am[i], phase_lead, phase_trick,
-                       last, hand, unseen, captured, gou_min, table, beaters, psi)
+        _play_features((ai[i, 1], ai[i, 2], ai[i, 3], ai[i, 4], am[i]), ctx, beaters, psi)
     elif t == T_DISCARD:
         c = popcount(am[i] - 1)
         r = c >> 2
@@ -220,15 +224,18 @@ def _dot(a, w, off, n):
     return s
 
 
-@njit(cache=True, _nrt=True)  # it allocates: not the reference-free build of choose()
-def learned_choice(ws, phase_lead, phase_trick, phase_kou, phase_discard, seat, hand, unseen,
-                   captured, said_kou, gou_min, am, ai, n, beaters, w):
-    """Index of the scorer's best action among the ``n`` listed (the first on a tie).
+# it allocates: not the reference-free build of choose()
+@njit(cache=True, _nrt=True)  # type: ignore[call-overload]  # _nrt: not in Numba's stubs
+def learned_choice(ws, pos, am, ai, beaters, w):
+    """Index of the scorer's best action among the listed (the first on a tie) at the
+    decision ``pos`` (:data:`.layout.POSITION`).
 
     Where every listed action has one type (answers, discards) the state term is the same
     for all of them, so φ is computed only where types mix (lead, 扣 answers, 抢刺)."""
-    h2 = kp.heuristic2_choice(phase_lead, phase_trick, phase_kou, phase_discard, seat, hand,
-                              unseen, captured, said_kou, gou_min, am, ai, n, beaters, w)
+    phase, _, hand, unseen, captured, _, gou_min, n = pos
+    phase_lead, phase_trick, phase_kou = phase == kg.PH_LEAD, phase == kg.PH_TRICK, \
+        phase == kg.PH_KOU
+    h2 = kp.heuristic2_choice(pos, am, ai, beaters, w)
     mixed = False
     for i in range(1, n):
         if ai[i, 0] != ai[0, 0]:
@@ -237,10 +244,11 @@ def learned_choice(ws, phase_lead, phase_trick, phase_kou, phase_discard, seat, 
     psi = np.empty(N_ACT + (N_STATE if mixed else 0), dtype=np.float64)
     phi = psi[N_ACT:]
     if mixed:
-        state_features(ws, seat, hand, unseen, captured, said_kou, gou_min, beaters, w, phi)
+        state_features(ws, pos, beaters, w, phi)
     gou = 1 if captured >= gou_min else 0
     table = ws[kg.S_TABLE]
     last = phase_trick and ws[kg.S_QI] == ws[kg.S_QLEN] - 1
+    ctx = (phase_lead, phase_trick, last, hand, unseen, captured, gou_min, table)
     v0 = kp.LEARNED_W + N_TYPES * N_STATE
     play_base, play_done = 0.0, False  # the state term of the plays, computed once
     best, best_s = 0, -np.inf
@@ -255,8 +263,7 @@ def learned_choice(ws, phase_lead, phase_trick, phase_kou, phase_discard, seat, 
                     play_base = _dot(phi, w, kp.LEARNED_W + t * N_STATE, N_STATE)
                     play_done = True
                 s = play_base
-        candidate_features(t, i, am, ai, phase_lead, phase_trick, last, hand, unseen, captured,
-                           gou_min, table, beaters, h2, psi)
+        candidate_features(t, i, am, ai, ctx, beaters, h2, psi)
         s += _dot(psi, w, v0 + group_of(t, gou) * N_ACT, N_ACT)
         if s > best_s:
             best, best_s = i, s
@@ -264,27 +271,28 @@ def learned_choice(ws, phase_lead, phase_trick, phase_kou, phase_discard, seat, 
 
 
 @njit(cache=True)
-def decision_features(ws, rules, am, ai, n, w, phi, psi, types, groups):
+def decision_features(ws, rules, am, ai, n, w, out):
     """φ, and ψ, type and group of each of the ``n`` listed actions, at the decision waiting
-    in ``ws``, exactly as :func:`learned_choice` computes them; returns heuristic2's pick."""
+    in ``ws``, exactly as :func:`learned_choice` computes them, into ``out = (phi, psi,
+    types, groups)``; returns heuristic2's pick."""
     params, _, beaters = rules
+    phi, psi, types, groups = out
     phase = ws[kg.S_PHASE]
     seat = ws[kg.S_LEAD] if phase == kg.PH_LEAD else ws[kg.WS_QUEUE + ws[kg.S_QI]]
     hand = ws[kg.WS_HANDS + seat]
     unseen = kg.FULL_DECK & ~hand & ~ws[kg.WS_PUBLIC] & ~ws[kg.WS_DISC + seat]
     captured, said_kou = ws[kg.WS_CAP + seat], ws[kg.WS_SAID_KOU + seat]
     gou_min = params[P_GOU]
-    lead, trick, kou, disc = (phase == kg.PH_LEAD, phase == kg.PH_TRICK, phase == kg.PH_KOU,
-                              phase == kg.PH_DISCARD)
-    state_features(ws, seat, hand, unseen, captured, said_kou, gou_min, beaters, w, phi)
-    h2 = kp.heuristic2_choice(lead, trick, kou, disc, seat, hand, unseen, captured, said_kou,
-                              gou_min, am, ai, n, beaters, w)
+    lead, trick, kou = phase == kg.PH_LEAD, phase == kg.PH_TRICK, phase == kg.PH_KOU
+    pos = (phase, seat, hand, unseen, captured, said_kou, gou_min, np.int64(n))
+    state_features(ws, pos, beaters, w, phi)
+    h2 = kp.heuristic2_choice(pos, am, ai, beaters, w)
     gou = 1 if captured >= gou_min else 0
     last = trick and ws[kg.S_QI] == ws[kg.S_QLEN] - 1
     for i in range(n):
         t = action_type(lead, trick, kou, ai[i, 0])
         types[i] = t
         groups[i] = group_of(t, gou)
-        candidate_features(t, i, am, ai, lead, trick, last, hand, unseen, captured, gou_min,
-                           ws[kg.S_TABLE], beaters, h2, psi[i])
+        ctx = (lead, trick, last, hand, unseen, captured, gou_min, ws[kg.S_TABLE])
+        candidate_features(t, i, am, ai, ctx, beaters, h2, psi[i])
     return h2

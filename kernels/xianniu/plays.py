@@ -52,6 +52,8 @@ INFO_COLS = 5  # action info columns: type, kind, size, rank, k
 
 @njit(inline="always", cache=True)
 def _push(am, ai, n, typ, mask, kind, size, rank, k):
+    # 9 parameters: one row of the listing, its fields as scalars, written at every listed
+    # action in the hottest loop of the kernels (inlined: no tuple to build per action).
     am[n] = mask
     ai[n, 0] = typ
     ai[n, 1] = kind
@@ -68,6 +70,8 @@ def _push(am, ai, n, typ, mask, kind, size, rank, k):
 @njit(cache=True, forceinline=True)
 def _gen_triples(hand, lo, mid, hi, k, kind, am, ai, n):
     """Every k×(lo+mid+hi) the hand holds (鱼 or 摆)."""
+    # 9 parameters: the listing's (hand, am, ai, n) and the combination's ranks, k and kind
+    # as constants at each of its few call sites, where the inlined loops fold them in.
     a_n, b_n, c_n = nib(hand, lo), nib(hand, mid), nib(hand, hi)
     na, nb, nc = NSUB[a_n, k], NSUB[b_n, k], NSUB[c_n, k]
     for i in range(na):
@@ -130,7 +134,7 @@ def _gen_xbl(hand, size, set_beats, top_rank, am, ai, n):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # _nrt: not in Numba's stubs
 def gen_plays(hand, params, set_beats, max_size, am, ai, n):
     """Append every ordinary play in ``hand`` of at most ``max_size`` cards."""
     for r in range(12):
@@ -167,9 +171,12 @@ def gen_plays(hand, params, set_beats, max_size, am, ai, n):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # _nrt: not in Numba's stubs
 def gen_answers(hand, top_kind, top_size, top_rank, top_k, set_beats, am, ai, n):
     """Append every play in ``hand`` that beats the top play (有吃必吃)."""
+    # 9 parameters: the top play's four fields are read straight from the state words by
+    # every caller (as count_answers / answer_at read them); the listing's own are (hand,
+    # set_beats, am, ai, n).
     if top_kind == KIND_SET:
         for r in range(12):
             hn = nib(hand, r)

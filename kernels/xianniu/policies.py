@@ -36,6 +36,7 @@ from .bits import (
     ranks_with_at_least,
     same_rank_kind,
 )
+from .layout import PH_DISCARD, PH_KOU, PH_LEAD, PH_TRICK
 from .tables import (
     ACT_KOU,
     ACT_PLAY,
@@ -186,10 +187,14 @@ def discard_choice(hand, unseen, am, n, beaters):
     return best
 
 
-@njit(cache=True, _nrt=False)
-def heuristic_choice(phase_lead, phase_trick, phase_kou, phase_discard, seat, hand, unseen,
-                     captured, said_kou, gou_min, am, ai, n, beaters, w):
-    """Index of the heuristic's choice among the ``n`` listed legal actions."""
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # _nrt: not in Numba's stubs
+def heuristic_choice(pos, am, ai, beaters, w):
+    """Index of the heuristic's choice among the ``n`` legal actions listed in ``am``, ``ai``
+    at the decision ``pos = (phase, seat, hand, unseen, captured, said_kou, gou_min, n)``
+    (:data:`kernels.xianniu.layout.POSITION`)."""
+    phase, seat, hand, unseen, captured, said_kou, gou_min, n = pos
+    phase_lead, phase_trick = phase == PH_LEAD, phase == PH_TRICK
+    phase_kou, phase_discard = phase == PH_KOU, phase == PH_DISCARD
     if phase_kou:
         est = estimate_capture(hand, unseen, captured, beaters, w)
         for i in range(n):
@@ -318,12 +323,14 @@ def _play_score2(kind, size, rank, mask, trick, sure, hand, w):
     return s
 
 
-@njit(cache=True, _nrt=False)
-def heuristic2_choice(phase_lead, phase_trick, phase_kou, phase_discard, seat, hand, unseen,
-                      captured, said_kou, gou_min, am, ai, n, beaters, w):
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # _nrt: not in Numba's stubs
+def heuristic2_choice(pos, am, ai, beaters, w):
     """Index of heuristic2's choice: the heuristic with four 9s (5s) counted and led as two
     牛 (喜) pairs, plays scored by :func:`_play_score2`, and (``H2_CASH``) sure plays led
-    before a 扣 once 够."""
+    before a 扣 once 够. ``pos``, ``am``, ``ai`` as in :func:`heuristic_choice`."""
+    phase, seat, hand, unseen, captured, said_kou, gou_min, n = pos
+    phase_lead, phase_trick = phase == PH_LEAD, phase == PH_TRICK
+    phase_kou, phase_discard = phase == PH_KOU, phase == PH_DISCARD
     if phase_kou:
         est = _estimate2(hand, unseen, captured, beaters, w)
         for i in range(n):

@@ -255,7 +255,7 @@ def test_each_analysis_command_reproduces_its_numbers(en_one):
 
 
 def test_ladder_climbs_every_rung_and_times_every_player(zh_all, en_one):
-    from analyzer.xianniu.report_ladder import MATCHES, TIMED
+    from analyzer.xianniu.ladder import MATCHES, TIMED
 
     lad = pd.read_csv(zh_all[0] / "ladder.csv")
     for p in PRESET_ORDER:
@@ -280,7 +280,7 @@ def test_ladder_climbs_every_rung_and_times_every_player(zh_all, en_one):
 
 
 def test_findings_are_measured_again_under_a_second_policy(zh_all, en_one):
-    from analyzer.xianniu.report_sensitivity import compare
+    from analyzer.xianniu.sensitivity import compare
 
     df = pd.read_csv(zh_all[0] / "sensitivity.csv")
     assert set(df["main_policy"]) == {"learned"} and set(df["other_policy"]) == {"heuristic"}
@@ -386,7 +386,7 @@ def test_dingniu_section_reproduces_and_adds_up(en_one):
 
 
 def test_odds_section_says_how_many_misses_chance_predicts(zh_all, en_one):
-    from analyzer.xianniu.report_plots import misses_by_chance
+    from analyzer.xianniu.plots import misses_by_chance
 
     assert misses_by_chance(24) == (pytest.approx(1.2), 0, 4)
     assert misses_by_chance(12) == (pytest.approx(0.6), 0, 2)

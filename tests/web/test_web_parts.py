@@ -79,7 +79,7 @@ def test_a_bot_plays_legal_moves_the_same_from_the_same_seed(policy):
             continue
         a = Bot(seat, policy, np.random.SeedSequence(9)).choose(state)
         b = Bot(seat, policy, np.random.SeedSequence(9)).choose(state)
-        assert a == b and state.can_apply(a)
+        assert a == b and state.can(a)
     with pytest.raises(ValueError, match="policy"):
         Bot(1, "oracle", np.random.SeedSequence(0))
 

@@ -11,7 +11,7 @@ import pytest
 from analyzer.xianniu import advise as adv
 from analyzer.xianniu import api
 from analyzer.xianniu.cards import FIVE, NINE, cards_of, is_red, parse_mask, rank_counts
-from analyzer.xianniu.engine import new_hand
+from analyzer.xianniu.engine import action_key, new_hand
 from analyzer.xianniu.kernel_state import ws_from_state
 from analyzer.xianniu.records import action_from_json, action_to_json, record_of, replay
 from analyzer.xianniu.sim import hand_records, rule_arrays
@@ -59,7 +59,7 @@ def test_listed_actions_are_the_engines_up_to_the_grouping(rules, policies, hand
             listed = adv.legal_actions(part)
             groups = [[action_from_json(e)[1] for e in g["group"]] for g in listed]
             flat = [a for g in groups for a in g]
-            assert sorted(flat, key=lambda a: a.sort_key()) == state.legal_actions()
+            assert sorted(flat, key=action_key) == state.legal_actions()
             for g, entry in zip(groups, listed):
                 assert entry["action"] == entry["group"][0] == action_to_json(seat, g[0])
                 assert all(_equivalent(g[0], a) for a in g)

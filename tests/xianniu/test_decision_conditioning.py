@@ -119,7 +119,7 @@ def test_kept_deals_follow_brute_force_enumeration(seat, names, rules):
     tries = np.empty(chunks, dtype=np.int64)
     kd.xian_query_chunks(deal[seat], seat, np.array(pinned, dtype=np.int64),
                          states_for_chunks(5, 0, chunks), per_chunk,
-                         rule_arrays(get_rules(rules)), policy_arrays(names), out, tries)
+                         rule_arrays(get_rules(rules)), policy_arrays(names), (out, tries))
     rows = out.reshape(-1, kd.N_Q)
     rows = rows[rows[:, kd.Q_A] != -999]
     assert len(rows) > chunks * per_chunk // 2  # a slot gives up after 64 rejected deals

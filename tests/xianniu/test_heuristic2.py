@@ -10,7 +10,7 @@ from analyzer.xianniu.cards import FULL_DECK, mask_of, parse_cards
 from analyzer.xianniu.rules import get_rules
 from analyzer.xianniu.sim import rule_arrays
 from kernels.xianniu.bits import FIVE, NINE, nib
-from kernels.xianniu.game import MAX_ACTIONS
+from kernels.xianniu.game import MAX_ACTIONS, PH_KOU, PH_LEAD, PH_TRICK
 from kernels.xianniu.plays import INFO_COLS, _push, gen_answers, gen_plays
 from kernels.xianniu.policies import (
     H2_CASH,
@@ -27,8 +27,7 @@ from kernels.xianniu.policies import (
 )
 from kernels.xianniu.tables import ACT_KOU, ACT_PLAY, ACT_XIAN, P_GOU
 
-PHASES = {"lead": (True, False, False, False), "trick": (False, True, False, False),
-          "kou": (False, False, True, False)}
+PHASES = {"lead": PH_LEAD, "trick": PH_TRICK, "kou": PH_KOU}
 
 
 def _mask(text: str) -> int:
@@ -55,7 +54,9 @@ def _decide(fn, rules: str, hand_text: str, phase: str, top=None, captured: int 
         n = _push(am, ai, n, ACT_XIAN, 0, -1, 0, -1, 0)
     assert n > 1
     w = POLICY_DEFAULTS if w is None else w
-    i = fn(*PHASES[phase], 1, hand, unseen, captured, 0, params[P_GOU], am, ai, n, beaters, w)
+    pos = (np.int64(PHASES[phase]), np.int64(1), np.int64(hand), np.int64(unseen),
+           np.int64(captured), np.int64(0), params[P_GOU], np.int64(n))
+    i = fn(pos, am, ai, beaters, w)
     return int(ai[i, 0]), int(ai[i, 1]), int(ai[i, 2]), int(am[i]), hand
 
 

@@ -158,12 +158,12 @@ def test_bad_simulate_arguments():
 
 @pytest.mark.parametrize("rules", PRESETS)
 def test_aggregate_equals_rows(rules):
-    from analyzer.xianniu.aggregate import Aggregate
+    from analyzer.xianniu.result import Result
     from analyzer.xianniu.sim import simulate_aggregate
 
     rows = simulate(9000, rules, seed=3, chunk_size=700)
     agg = simulate_aggregate(9000, rules, seed=3, chunk_size=700)
-    assert np.array_equal(Aggregate.from_frame(rows).counts, agg.counts)
+    assert np.array_equal(Result.from_frame(rows).counts, agg.counts)
     assert agg.hands == 9000
     s = agg.summary()
     assert s["hands"] == 9000 and s["rules"] == rules

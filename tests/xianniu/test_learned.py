@@ -8,7 +8,8 @@ import pytest
 
 from analyzer.xianniu import learned_train as lt
 from analyzer.xianniu.crosscheck import crosscheck, themed_deals
-from analyzer.xianniu.learned import generate, learned_weights, policy_row, shipped_info
+from analyzer.xianniu.learned import learned_weights, policy_row, shipped_info
+from analyzer.xianniu.learned_data import generate
 from analyzer.xianniu.rules import get_rules
 from analyzer.xianniu.sim import deal_hands, policy_arrays, rule_arrays
 from kernels.rng import states_from_seed

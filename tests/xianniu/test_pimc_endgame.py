@@ -21,7 +21,8 @@ NAME = "pimc2-endgame"
 def endgame_variant(monkeypatch):
     monkeypatch.setitem(sim.PIMC_VARIANTS, NAME,
                         {**sim.PIMC_VARIANTS["pimc2"], PIMC_ENDGAME: ENDGAME})
-    monkeypatch.setitem(sim.POLICIES, NAME, POLICY_PIMC)
+    monkeypatch.setitem(sim.POLICY_IDS, NAME, POLICY_PIMC)
+    monkeypatch.setitem(sim.POLICIES, NAME, "pimc2 with an exact endgame")
 
 
 def _row(samples=6):

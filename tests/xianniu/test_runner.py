@@ -11,7 +11,6 @@ from batch_checks import interrupted_and_resumed
 
 from analyzer.cli import main
 from analyzer.core.runner import Checkpoint, RunSpec, run
-from analyzer.xianniu.report_formats import summary_json
 from analyzer.xianniu.sim import simulate_aggregate
 
 SMALL = {"chunk_size": 256, "chunks_per_task": 3}
@@ -34,7 +33,7 @@ def test_resumed_run_equals_uninterrupted(tmp_path):
                                                     Stop)
     assert len(saved["tasks"]) == 2  # both finished tasks were kept, nothing more
     assert np.array_equal(resumed.counts, whole.counts)
-    assert summary_json(resumed) == summary_json(whole)
+    assert resumed.as_json() == whole.as_json()
 
 
 def test_checkpoint_of_another_run_is_refused(tmp_path):
@@ -52,7 +51,7 @@ def test_dask_equals_local():
     spec = RunSpec("xianniu", 4000, "lanzhou", "heuristic", 3, **SMALL)
     local = run(spec)
     dask = run(spec, backend="dask")
-    assert summary_json(dask) == summary_json(local)
+    assert dask.as_json() == local.as_json()
 
 
 def test_records_hold_every_hand(tmp_path):

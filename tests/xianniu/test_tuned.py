@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from analyzer.xianniu.rules import PRESETS
-from analyzer.xianniu.sim import POLICIES, policy_arrays
+from analyzer.xianniu.sim import POLICY_IDS, policy_arrays
 from analyzer.xianniu.tournament import load_heuristic_params, tournament
-from analyzer.xianniu.tuned import seat_arrays, tuned_vector
+from analyzer.xianniu.tuned import tuned_vector
 from kernels.xianniu.policies import HEURISTIC_DEFAULTS, N_HEURISTIC
 
 REPORTS = Path(__file__).resolve().parents[2] / "reports"
@@ -59,8 +59,8 @@ def test_tuned2_plays_heuristic2_on_the_tuned_weights():
 
 @pytest.mark.parametrize("rules", PRESETS)
 def test_seat_arrays_put_the_presets_weights_on_the_tuned_seats(rules):
-    ids, params = seat_arrays(["tuned2", "heuristic", "tuned"], rules)
-    assert ids.tolist() == [POLICIES["heuristic2"], POLICIES["heuristic"], POLICIES["heuristic"]]
+    ids, params = policy_arrays(["tuned2", "heuristic", "tuned"], rules=rules)
+    assert ids.tolist() == [POLICY_IDS["heuristic2"], POLICY_IDS["heuristic"], POLICY_IDS["heuristic"]]
     base = policy_arrays("heuristic2,heuristic,heuristic")[1]
     assert np.array_equal(params[0, :N_HEURISTIC], tuned_vector(rules))
     assert np.array_equal(params[2, :N_HEURISTIC], tuned_vector(rules))

@@ -8,7 +8,8 @@ Python API after one uncounted warm-up call (what a long-lived server sees), and
 ``--cli`` also as a fresh ``xianniu advise`` process (that adds start-up and loading the
 kernels from the cache).
 
-Usage: python scripts/advise_timing.py [--decisions K] [--seed S] [--rules lanzhou,kanniutui]
+Usage: python scripts/xianniu_advise_timing.py [--decisions K] [--seed S]
+                                               [--rules lanzhou,kanniutui]
                                        [--policy P] [--samples N] [--precision P] [--cli]
 """
 

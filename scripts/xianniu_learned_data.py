@@ -5,7 +5,7 @@ Each part holds hands ``first .. first + part - 1`` of one preset, in two files
 the seed and the teacher's parameters. Parts already written are kept, so a stopped run
 resumes; the presets' parts alternate, so a short run holds both.
 
-Usage: python scripts/learned_data.py [--out build/learned] [--rules lanzhou,kanniutui]
+Usage: python scripts/xianniu_learned_data.py [--out build/learned] [--rules lanzhou,kanniutui]
            [--hands 12000] [--part 500] [--seed 17] [--budget 256] [--samples 16]
 """
 
@@ -15,7 +15,7 @@ import argparse
 import sys
 import time
 
-from analyzer.xianniu.learned import TEACHER_BUDGET, TEACHER_SAMPLES, generate_parts
+from analyzer.xianniu.learned_data import TEACHER_BUDGET, TEACHER_SAMPLES, generate_parts
 from analyzer.xianniu.rules import get_rules
 
 

@@ -6,7 +6,7 @@ quarter and refits the mean and spread to them. The final mean is then measured 
 defaults on fresh deals. The seed, the budget (hands played) and the measured gain with its
 95% CI are written to a JSON file.
 
-Usage: python scripts/tune_heuristic.py [--rules R] [--iterations 6] [--population 12]
+Usage: python scripts/xianniu_tune.py [--rules R] [--iterations 6] [--population 12]
                                         [--deals 4000] [--final-deals 100000] [--seed 1]
                                         [--out reports/tuning_RULES.json]
 """
@@ -73,7 +73,7 @@ def main() -> int:
         "final_measurement": {"deals": args.final_deals, "seed": final_seed,
                               "gain_points_per_hand": gain, "ci95": [low, high]},
         "history": history,
-        "command": "python scripts/tune_heuristic.py " + " ".join(sys.argv[1:]),
+        "command": "python scripts/xianniu_tune.py " + " ".join(sys.argv[1:]),
     }
     write_atomic(out, json.dumps(result, ensure_ascii=False, indent=2) + "\n")
     print(f"tuned vs defaults on {args.final_deals} fresh deals: {gain:+.3f} points/hand "

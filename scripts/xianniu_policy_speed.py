@@ -4,7 +4,7 @@ Every seat plays the policy; each round times every policy once on the same deal
 order that alternates between rounds, so a machine shared with other work slows all of them
 alike. Prints each policy's median rate and the median ratio of each to the first.
 
-Usage: python scripts/policy_speed.py [--rules lanzhou] [--policies heuristic,heuristic2]
+Usage: python scripts/xianniu_policy_speed.py [--rules lanzhou] [--policies heuristic,heuristic2]
                                       [--hands 400000] [--rounds 6] [--seed 0]
 """
 

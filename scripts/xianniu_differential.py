@@ -1,6 +1,7 @@
 """A long differential run: kernel hands replayed move for move in the reference engine.
 
-Usage: python scripts/differential.py [HANDS] [SEED]   (both presets, random and themed deals)
+Usage: python scripts/xianniu_differential.py [HANDS] [SEED]
+(both presets, random and themed deals)
 """
 
 import sys

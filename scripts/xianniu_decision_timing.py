@@ -4,7 +4,7 @@ Typical hands are seat 1's hands in uniformly dealt deals drawn from ``--seed``:
 player is dealt, not hands picked to be easy. A first query warms the kernel cache and is
 not counted.
 
-Usage: python scripts/decision_timing.py [--hands K] [--seed S] [--rules lanzhou,kanniutui]
+Usage: python scripts/xianniu_decision_timing.py [--hands K] [--seed S] [--rules lanzhou,kanniutui]
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Where a random-policy hand spends its time, measured piece by piece on one thread.
 
-Usage: python scripts/profile_kernels.py [--rules R] [--hands N]
+Usage: python scripts/xianniu_profile_kernels.py [--rules R] [--hands N]
 
 Prints the decisions of an average hand by phase, then the cost of each piece measured
 alone (median of repeats): dealing, counting and drawing a lead, counting and drawing an

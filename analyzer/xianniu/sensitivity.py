@@ -15,7 +15,6 @@ import numpy as np
 import pandas as pd
 
 from .analysis import pattern_values, xian_ev
-from .report_formats import tidy_summary
 from .sim import policy_names, simulate_aggregate
 
 BASE = "heuristic"
@@ -24,14 +23,16 @@ COLS = ("value", "ci_low", "ci_high", "n")
 
 TEXT: dict[str, tuple[str, str]] = {
     "sec_sensitivity": ("结论对策略的依赖", "How much the findings depend on the policy"),
-    "intro_sensitivity": ("同样的分析（同一批牌、同样的种子）用第二种策略 {alt} 再做一遍，与 {main} "
-                          "并列：差值的 95% 置信区间由两个估计各自的误差合成（同一批牌使两者正相关，"
-                          "所以区间偏宽）。点估计符号相反记为“变号”；两个区间都不含 0 时记为“确定变号”。",
-                          "The same analyses (the same deals, the same seeds) again under a second "
-                          "policy, {alt}, beside {main}: the 95% CI of the difference combines the two "
-                          "estimates' own errors (the same deals correlate them, so it is wide). A "
-                          "finding changes sign when the two point estimates differ in sign, and "
-                          "surely when both CIs exclude 0 as well."),
+    "intro_sensitivity": ("同样的分析（同一批牌、同样的种子）用第二种策略 {alt} 再做一遍，"
+                          "与 {main} 并列：差值的 95% 置信区间由两个估计各自的误差合成"
+                          "（同一批牌使两者正相关，所以区间偏宽）。点估计符号相反记为“变号”；"
+                          "两个区间都不含 0 时记为“确定变号”。",
+                          "The same analyses (the same deals, the same seeds) again under a "
+                          "second policy, {alt}, beside {main}: the 95% CI of the difference "
+                          "combines the two estimates' own errors (the same deals correlate "
+                          "them, so it is wide). A finding changes sign when the two point "
+                          "estimates differ in sign, and surely when both CIs exclude 0 as "
+                          "well."),
     "col_finding": ("结论", "finding"),
     "col_sign": ("变号", "sign change"),
     "sign_sure": ("确定变号", "surely"),
@@ -58,7 +59,7 @@ def run_other(n: int, preset: str, policy: str, seeds: dict[str, int],
     (``seeds``: ``values``, ``play``, ``xian``): the rows the sensitivity table compares, and
     the heat map's cells. ``pattern_ids`` name the values table's rows."""
     vals = pattern_values(n, preset, policy, seeds["values"])
-    out = tidy_summary(simulate_aggregate(n, preset, policy, seeds["play"]))
+    out = simulate_aggregate(n, preset, policy, seeds["play"]).tidy()
     xian = xian_ev(n, preset, policy, seeds["xian"])
     df = _findings(vals, pattern_ids, out[out["statistic"] == "p_ci_any_seat"].iloc[0],
                    xian.attrs["overall"])

@@ -17,8 +17,8 @@ from matplotlib.figure import Figure
 from ..report import plots
 from ..report.formats import fmt_ci, fmt_n, fmt_pct, minus
 from ..report.render import Block, Page
-from .report import COMPARE_METRICS, ODDS_FEATURES, PATTERN_IDS, PRESET_ORDER, T, XianniuData
-from .report_ladder import MATCHES
+from .ladder import MATCHES
+from .report_data import COMPARE_METRICS, ODDS_FEATURES, PATTERN_IDS, PRESET_ORDER, T, XianniuData
 
 XIAN_MIN_N = 30  # heat-map cells with fewer positions stay blank
 COLORS = {"lanzhou": plots.BLUE, "kanniutui": plots.RED}
@@ -217,6 +217,7 @@ class _Figures(_View):
             ax.set_xlabel(self.t("n_k"))
             ax.set_title(self.t(p), fontsize=11)
         axes[0].set_ylabel(self.t("sure_cards"))
+        assert im is not None  # one image a preset, and there is at least one preset
         fig.colorbar(im, ax=list(axes), label=self.t("xian_minus_kou_pts"), shrink=0.9)
         return fig
 
@@ -339,7 +340,8 @@ class _Writer(_View):
         rules = self.page.sep.join(self.t(p) + (f" ({p})" if self.t(p) != p else "")
                                    for p in self.presets)
         self.page.p(self.t("settings", rules=rules, hands=f"{self.spec.hands:,}",
-                           pimc=f"{self.plan.pimc_deals:,}", policy=self.spec.option("xianniu", "policy"),
+                           pimc=f"{self.plan.pimc_deals:,}",
+                           policy=self.spec.option("xianniu", "policy"),
                            seed=self.spec.seed))
         if len(self.presets) == 1:
             self.page.p(self.t("only_one_preset"))
@@ -373,8 +375,9 @@ class _Writer(_View):
     def captured(self) -> None:
         self.start("sec_captured", "captured", self.t("intro_captured"), "captured")
         self.caption(["play"], ["play"], "unit_hands")
-        stats = [("p_ci_any_seat", None, "probability"), ("p_qiangci", None, "probability"),
-                 ("mean_xian", None, "count")]
+        stats: list[tuple[str, int | None, str]] = [
+            ("p_ci_any_seat", None, "probability"), ("p_qiangci", None, "probability"),
+            ("mean_xian", None, "count")]
         stats += [(s, seat, "probability") for s in ("p_ci", "p_gou") for seat in range(3)]
         rows = []
         for stat, seat, unit in stats:

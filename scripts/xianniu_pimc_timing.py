@@ -5,7 +5,7 @@ more than one legal action every policy named decides the same position, in turn
 so load on a shared machine falls on both alike), and its wall time is kept. Prints the
 median and 95th percentile per policy and the ratios to the first policy.
 
-Usage: python scripts/pimc_timing.py [--hands K] [--seed S] [--rules lanzhou]
+Usage: python scripts/xianniu_pimc_timing.py [--hands K] [--seed S] [--rules lanzhou]
        [--policies pimc,pimc2] [--samples N] [--budget B] [--endgame E]
 """
 

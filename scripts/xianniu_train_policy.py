@@ -9,7 +9,7 @@
    n and a 95% CI; heuristic2's beside them) are printed, and the weights are written with
    the figures and the settings to ``--out`` (the package's ``learned_weights.npz``).
 
-Usage: python scripts/train_policy.py [--seed 17] [--budget 256] [--samples 16]
+Usage: python scripts/xianniu_train_policy.py [--seed 17] [--budget 256] [--samples 16]
            [--hands 12000] [--data build/learned] [--tau 0.5] [--steps 400]
 """
 
@@ -25,7 +25,8 @@ import numpy as np
 
 from analyzer.core.fileio import write_atomic
 from analyzer.xianniu import learned_train as lt
-from analyzer.xianniu.learned import TEACHER_BUDGET, TEACHER_SAMPLES, WEIGHTS_FILE, generate_parts
+from analyzer.xianniu.learned import WEIGHTS_FILE
+from analyzer.xianniu.learned_data import TEACHER_BUDGET, TEACHER_SAMPLES, generate_parts
 from analyzer.xianniu.rules import get_rules
 
 PRESETS = ("lanzhou", "kanniutui")
