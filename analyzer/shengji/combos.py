@@ -177,7 +177,7 @@ def _lead_suit(lead, ctx: Context) -> int:
 
 
 def _sub_multiset(part, whole) -> bool:
-    return not (Counter(part) - Counter(whole))
+    return all(part.count(f) <= whole.count(f) for f in set(part))
 
 
 def verify_follow(lead, hand, play, ctx: Context, rules: ShengjiRules | None = None) -> None:
