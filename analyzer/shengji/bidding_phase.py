@@ -68,7 +68,8 @@ def rebel_candidates(st: HandState) -> list[int]:
     rules = st.rules
     if not rules.rebel_enabled:
         return []
-    defenders = [(st.banker + 1) % N_SEATS, (st.banker + 3) % N_SEATS]
+    banker = st.the_banker
+    defenders = [(banker + 1) % N_SEATS, (banker + 3) % N_SEATS]
     if rules.rebel_scope == "side":
         hands = [st.hands[d] for d in defenders]
         return defenders if qualifies_rebel(hands[0], rules, hands[1]) else []
@@ -211,19 +212,20 @@ def end_round(st: HandState) -> None:
     second round (normal hand, first round) or a random kitty-card trump."""
     d = st.standing
     if st.grab:
-        st.banker = d.seat if d is not None else st.priority  # OPEN-9 when nobody declared
-        st.level = team_level(st, st.banker)
+        # OPEN-9: the priority seat banks when nobody declared
+        banker = st.priority if d is None or d.seat is None else d.seat
+        st.banker, st.level = banker, team_level(st, banker)
     elif d is None and st.round == 1:
-        st.stepped_down = st.banker
-        st.banker = (st.banker + _STEPDOWN_OFFSET[st.rules.stepdown_banker]) % N_SEATS
-        st.level = team_level(st, st.banker)
-        st.priority, st.round = st.banker, 2
+        st.stepped_down = st.the_banker
+        banker = (st.the_banker + _STEPDOWN_OFFSET[st.rules.stepdown_banker]) % N_SEATS
+        st.banker, st.level = banker, team_level(st, banker)
+        st.priority, st.round = banker, 2
         open_round(st)
         return
-    taker = st.banker
-    partner = (st.banker + 2) % N_SEATS
+    taker = st.the_banker
+    partner = (taker + 2) % N_SEATS
     if (d is not None and not st.grab and d.seat == partner
-            and st.banker not in st.round_declarers):  # OPEN-7
+            and taker not in st.round_declarers):  # OPEN-7
         taker = partner
         if st.rules.partner_declarer_becomes_banker:
             st.banker = partner
@@ -238,7 +240,7 @@ def end_round(st: HandState) -> None:
 
 def set_trump(st: HandState, trump: int) -> None:
     st.trump = trump
-    st.ctx = context(st.level, trump, st.rules.nt_level_joker_tractor)
+    st.ctx = context(st.the_level, trump, st.rules.nt_level_joker_tractor)
 
 
 def pick_up(st: HandState, seat: int) -> None:

@@ -247,8 +247,8 @@ def legal_follow(lead, hand, ctx: Context, rules: ShengjiRules | None = None
     spare = sorted((f for fs in by_rung.values() for f in fs), key=low)
     chosen += spare[: pair_score(held, units) - len(chosen)]
     play = chosen * 2
-    rest = sorted((Counter(held) - Counter(play)).elements(), key=low)
-    return tuple(sorted(play + rest[: n - len(play)]))
+    free = sorted((Counter(held) - Counter(play)).elements(), key=low)
+    return tuple(sorted(play + free[: n - len(play)]))
 
 
 def best_split(play, lead_units: list[Unit], ctx: Context, rules: ShengjiRules):

@@ -31,8 +31,8 @@ _NEXT_BANKER_OFFSET = {"partner": 2, "next_seat": 1}
 
 def start_play(st: HandState) -> None:
     """Trick 1: the banker leads (§5.1; 扒雞窩 never changes this)."""
-    st.phase, st.turn = PLAY_PHASE, st.banker
-    st.tricks.append(Trick(st.banker))
+    st.phase, st.turn = PLAY_PHASE, st.the_banker
+    st.tricks.append(Trick(st.the_banker))
 
 
 def _take(hand: tuple[int, ...], cards) -> tuple[int, ...]:
@@ -46,7 +46,7 @@ def verify(st: HandState, seat: int, action: Action) -> None:
     """Raise ValueError with the reason unless ``action`` is a legal lead or follow."""
     if action.kind != PLAY:
         raise ValueError(f"seat {seat} must play cards now, not {action.kind}")
-    cards, hand, ctx = action.cards, st.hands[seat], st.ctx
+    cards, hand, ctx = action.cards, st.hands[seat], st.play_ctx
     if not cards:
         raise ValueError("a play needs cards")
     if not all(cards.count(f) <= hand.count(f) for f in set(cards)):
@@ -70,11 +70,11 @@ def verify(st: HandState, seat: int, action: Action) -> None:
 
 def apply(st: HandState, seat: int, action: Action) -> None:
     """Apply a verified lead or follow; a failed throw plays its forced unit (§5.2)."""
-    trick, cards = st.tricks[-1], action.cards
+    trick, cards, ctx = st.tricks[-1], action.cards, st.play_ctx
     if not trick.plays:
         trick.attempt = cards
         others = [st.hands[(seat + i) % N_SEATS] for i in (1, 2, 3)]
-        stands, played = check_throw(cards, others, st.ctx, st.rules)
+        stands, played = check_throw(cards, others, ctx, st.rules)
         if not stands:  # the attempt is shown to all; the rest goes back to the hand
             st.failed_throws.append((seat, cards, played))
             st.known[seat] |= Counter(cards)
@@ -83,8 +83,8 @@ def apply(st: HandState, seat: int, action: Action) -> None:
             st.attacker_points += penalty
     else:
         played = cards
-        es = st.ctx.esuit[trick.plays[0][0]]
-        if any(st.ctx.esuit[f] != es for f in played):  # did not follow: void in the led suit
+        es = ctx.esuit[trick.plays[0][0]]
+        if any(ctx.esuit[f] != es for f in played):  # did not follow: void in the led suit
             st.voids[seat].add(es)
     st.hands[seat] = _take(st.hands[seat], played)
     if st.known[seat]:
@@ -97,31 +97,33 @@ def apply(st: HandState, seat: int, action: Action) -> None:
 
 
 def _end_trick(st: HandState, trick: Trick) -> None:
-    i = trick_winner(trick.plays, st.ctx, st.rules)
-    trick.winner = (trick.leader + i) % N_SEATS
+    i = trick_winner(trick.plays, st.play_ctx, st.rules)
+    winner = trick.winner = (trick.leader + i) % N_SEATS
     trick.points = trick_points(trick.plays)
-    if st.is_attacker(trick.winner):
+    if st.is_attacker(winner):
         st.attacker_points += trick.points
     if any(st.hands):
-        st.tricks.append(Trick(trick.winner))
-        st.turn = trick.winner
+        st.tricks.append(Trick(winner))
+        st.turn = winner
     else:
         _finish(st, trick, i)
 
 
 def _finish(st: HandState, last: Trick, i: int) -> None:
     """Score the hand (§6.2 摳底 from the last trick, §7.1 levels, §7.2 next banker)."""
-    rules, banker_team = st.rules, st.banker % 2
+    rules, banker = st.rules, st.the_banker
+    banker_team = banker % 2
     basis = kitty_basis_cards(last.plays[0], last.plays[i], rules)
-    s = settle(st.attacker_points, st.kitty, st.is_attacker(last.winner), basis, st.ctx, rules)
+    s = settle(st.attacker_points, st.kitty, st.is_attacker((last.leader + i) % N_SEATS),
+               basis, st.play_ctx, rules)
     team = banker_team if s.winner == "banker" else 1 - banker_team
     after = list(st.levels)
     after[team] = advance_level(st.levels[team], s.levels, rules)
     st.result = HandResult(
-        settlement=s, banker=st.banker, trick_points=st.attacker_points - st.penalties,
+        settlement=s, banker=banker, trick_points=st.attacker_points - st.penalties,
         penalties=st.penalties, winner_team=team, gain=s.levels, levels_before=st.levels,
-        levels_after=tuple(after),
-        next_banker=(st.banker + _NEXT_BANKER_OFFSET[s.next_banker]) % N_SEATS,
+        levels_after=(after[0], after[1]),
+        next_banker=(banker + _NEXT_BANKER_OFFSET[s.next_banker]) % N_SEATS,
         match_won=wins_match(st.levels[team], team == banker_team, True, s.levels, rules))
     st.phase, st.turn = DONE, TERMINAL
 
@@ -132,7 +134,7 @@ def _finish(st: HandState, last: Trick, i: int) -> None:
 def unit_leads(hand, ctx: Context) -> list[tuple[int, ...]]:
     """Every single unit in ``hand``: each face as a single, each pair, each tractor (one
     face per rung; a shared rung gives one tractor per face on it)."""
-    out = {(f,) for f in set(hand)}
+    out: set[tuple[int, ...]] = {(f,) for f in set(hand)}
     ladders: dict[int, dict[int, list[int]]] = {}
     for f in pair_faces(hand):
         ladders.setdefault(ctx.esuit[f], {}).setdefault(ctx.rung[f], []).append(f)
@@ -149,7 +151,7 @@ def unit_leads(hand, ctx: Context) -> list[tuple[int, ...]]:
 
 def some_follow(st: HandState) -> tuple[int, ...]:
     """One legal follow for the seat to act."""
-    return legal_follow(st.tricks[-1].plays[0], st.hands[st.turn], st.ctx, st.rules)
+    return legal_follow(st.tricks[-1].plays[0], st.hands[st.turn], st.play_ctx, st.rules)
 
 
 def follow_candidates(st: HandState, rng: random.Random, tries: int = 6) -> list[tuple[int, ...]]:
@@ -157,7 +159,7 @@ def follow_candidates(st: HandState, rng: random.Random, tries: int = 6) -> list
     fills; random pairs for the pair duty; an all-主 ruff when void), checked where a lead
     tractor makes the duty subtle, else the primitives' ``legal_follow``; sorted, so a seeded
     choice among them is reproducible."""
-    lead, hand, ctx, rules = st.tricks[-1].plays[0], st.hands[st.turn], st.ctx, st.rules
+    lead, hand, ctx, rules = st.tricks[-1].plays[0], st.hands[st.turn], st.play_ctx, st.rules
     es, n = ctx.esuit[lead[0]], len(lead)
     held = ctx.suit_cards(hand, es)
     out: set[tuple[int, ...]] = set()
@@ -187,7 +189,7 @@ def follow_candidates(st: HandState, rng: random.Random, tries: int = 6) -> list
 def random_lead(st: HandState, rng: random.Random, throw_rate: float = 0.15) -> tuple[int, ...]:
     """A uniform unit lead, or (with chance ``throw_rate``) a throw attempt of random units
     from one effective suit (the whole suit under ``throw_whole_suit_only``)."""
-    hand, ctx = st.hands[st.turn], st.ctx
+    hand, ctx = st.hands[st.turn], st.play_ctx
     if rng.random() < throw_rate:
         suits = {}
         for es in sorted(ctx.esuits(hand)):

@@ -194,6 +194,13 @@ class HandState:
         return self.banker
 
     @property
+    def the_trump(self) -> int:
+        """T (ValueError before it is known)."""
+        if self.trump is None:
+            raise ValueError("the trump is not known yet")
+        return self.trump
+
+    @property
     def the_level(self) -> int:
         """L (ValueError in a 搶莊局 before it is settled)."""
         if self.level is None:
