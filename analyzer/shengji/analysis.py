@@ -77,7 +77,7 @@ def _head(analysis: str, r: ShengjiRules, policy: str, seed: int, n: int, **more
 
 def whole_rows(n: int, rules=None, policy: str = "heuristic", seed: int = 0,
                levels=LEVELS) -> np.ndarray:
-    """Result rows (``whole.W_*``) of ``n`` whole hands on ``policy`` with team ``levels``,
+    """Result rows (``game.W_*``) of ``n`` whole hands on ``policy`` with team ``levels``,
     seat 0 the banker going in; one stream per chunk of hands (a 造反 redeal or a random
     draw shifts the later deals of its chunk: :func:`paired_rows` pairs deal by deal)."""
     n = check_n(n, "deals")
@@ -92,7 +92,7 @@ def whole_rows(n: int, rules=None, policy: str = "heuristic", seed: int = 0,
 
 
 def paired_rows(n: int, variants, policy: str = "heuristic", seed: int = 0) -> np.ndarray:
-    """Rows ``[deal, variant]`` (``whole.W_*``) of ``n`` deals, each played once per
+    """Rows ``[deal, variant]`` (``game.W_*``) of ``n`` deals, each played once per
     variant ``(rules, levels)`` from the same stream after the deal (``kernels.shengji.
     stats.paired_chunks``): a difference between variants is the rule's or level's alone."""
     n = check_n(n, "deals")

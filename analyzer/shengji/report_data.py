@@ -257,7 +257,7 @@ QUICK = sizes(MIN_HANDS)
 
 
 def policy_of(spec: ReportSpec) -> str:
-    """The policy of every seat (the section's ``policy`` option: random or heuristic)."""
+    """The policy of every seat (the section's ``policy`` option: random, heuristic or tuned)."""
     return str(spec.option(KEY, "policy")).strip().lower()
 
 

@@ -56,7 +56,7 @@ def play_duplicate(names: list[str], n_deals: int, rules: ShengjiRules, seed: in
                    levels=(2, 2), banker: int | None = 0, pimc_samples: int | None = None,
                    progress: Callable[[int], None] | None = None,
                    rows: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
-    """Whole-hand rows (``whole.W_*``) ``[deal, seating]`` of the two seatings; ``rows``:
+    """Whole-hand rows (``game.W_*``) ``[deal, seating]`` of the two seatings; ``rows``:
     the heuristic parameters of A and B (float64[N_HEURISTIC] each) instead of those their
     names give (``sim.policy_row``)."""
     ids = [POLICY_IDS[n] for n in names]

@@ -1,5 +1,5 @@
 """Declaring (亮主), overcalling (反主), reinforcing (加固) and 造反 on planes
-(SHENGJI-RULES §4.1–4.2, §4.6, §4.8). Rules only; the turn order lives in ``whole``.
+(SHENGJI-RULES §4.1–4.2, §4.6, §4.8). Rules only; the turn order lives in ``game``.
 
 A declaration is two integers: its class ``cls`` (0 none, 1 single 單亮, 2 pair 對亮,
 3 對小王, 4 對大王) and its trump spec ``suit`` (0..3 ♠♥♣♦, 4 NT). Every rule parameter is

@@ -1,7 +1,7 @@
 """双升 policies by id, their parameter vector, and what a seat knows (SHENGJI-RULES §8).
 
 A policy is an integer per seat (``pol``, int64[4]): ``POLICY_RANDOM`` (the random policy
-of ``policy`` and ``whole``, whose draws are unchanged), ``POLICY_HEURISTIC``
+of ``random_policy`` and ``game``, whose draws are unchanged), ``POLICY_HEURISTIC``
 (``heuristic`` for the play, ``heuristic_bid`` for 造反, declaring, the bury and 扒雞窩) or
 ``POLICY_PIMC`` (``pimc`` for leads and follows, the heuristic for the rest).
 Each seat has its own row of heuristic parameters (``hp``, float64[4, N_HEURISTIC]; names,

@@ -1,4 +1,4 @@
-"""Paired experiments on whole 双升 hands (``whole``): what holding a joker pair, one more
+"""Paired experiments on whole 双升 hands (``game``): what holding a joker pair, one more
 level card (級牌) or one more trump (主) is worth, by one swap on the same deal; the same
 deals under several rule vectors or levels; and what 摳底 changed in levels.
 
