@@ -31,7 +31,7 @@ def _seat_policies(f):
 
 
 def _common(default_deals: int, help: str):
-    """The options every ``stats`` command shares (the names 掀牛's ``xianniu stats`` uses);
+    """The options every ``stats`` command shares, named as in every game's statistics;
     pimc is refused (one line): its play-outs are too slow for these batches."""
     options = [
         deals_option(default_deals, help=help, hands_alias=True),
