@@ -94,7 +94,7 @@ def new_scratch():
     return np.empty((12, 2), dtype=np.int64)
 
 
-@njit(cache=True, _nrt=False)  # see kernels/shengji/__init__ on reference counting
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
 def _follow(h, plays, where, rules, rng, bufs, seats, pst):
     # the three follows to plays[0], each by its seat's policy, taken out of the hands;
     # ``where`` = (leader, banker), ``seats`` = (pol, hp, kn) as for play_hand_in

@@ -157,7 +157,7 @@ def _forced_pairs(held_two, ctx, e, ks, m, n2, mode, work):
     return chosen
 
 
-@njit(cache=True, _nrt=False)  # see kernels/shengji/__init__ on reference counting
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
 def build_follow(shape, hand_one, hand_two, mode, ctx, work):
     """A legal follow (§5.3) to a lead of ``shape`` = (``e``, ``n``, ``ks``, ``m``,
     ``n2``): ``n`` cards of suit ``e`` with tractors ``ks[:m]`` and ``n2`` pairs; the
@@ -178,7 +178,7 @@ def build_follow(shape, hand_one, hand_two, mode, ctx, work):
     return pairs | o, pairs | t
 
 
-@njit(cache=True, _nrt=False)  # see kernels/shengji/__init__ on reference counting
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
 def build_ruff(fmt, n, t_one, t_two, high, ctx, work):
     """A trump play that matches a lead of format ``fmt`` = (``ks``, ``m``, ``n_pairs``):
     tractors ``ks[:m]`` and ``n_pairs`` pairs besides, ``n`` cards; from the trumps
@@ -344,7 +344,7 @@ def _cheapest_one_face(plays, w, held, e, ctx, pair):
     return best
 
 
-@njit(cache=True, _nrt=False)  # see kernels/shengji/__init__ on reference counting
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
 def _partner_secure(seat, kn, trick, w, hand_one, hand_two, ctx, units):
     # the partner's winning play cannot be beaten by the seat after this one, by count
     plays, k = trick
@@ -358,7 +358,7 @@ def _partner_secure(seat, kn, trick, w, hand_one, hand_two, ctx, units):
     return stands(plays[w, 0], plays[w, 1], e, unk_one, unk_two, ctx, units)
 
 
-@njit(cache=True, _nrt=False)  # see kernels/shengji/__init__ on reference counting
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
 def heuristic_follow(me, trick, lead, hand_one, hand_two, rules, bufs):
     """The heuristic's follow (module docstring) of ``me`` = (``seat``, its parameter row
     ``hp``, its knowledge ``kn``) as the ``k``-th play (1..3) of ``trick`` = (``plays``,
@@ -394,7 +394,7 @@ def heuristic_follow(me, trick, lead, hand_one, hand_two, rules, bufs):
     return _contest(me, trick, (w, pts), shape, hand_one, hand_two, rules, bufs)
 
 
-@njit(cache=True, _nrt=False)  # see kernels/shengji/__init__ on reference counting
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
 def _ruff(trick, shape, trumps, hand_one, hand_two, rules, bufs):
     # void in a plain lead that an opponent wins: the cheapest matching trump play that
     # takes the trick, else a low discard (``trumps``: the hand's trump planes)
@@ -419,7 +419,7 @@ def _ruff(trick, shape, trumps, hand_one, hand_two, rules, bufs):
     return build_follow(shape, hand_one, hand_two, MODE_LOW, ctx, work)
 
 
-@njit(cache=True, _nrt=False)  # see kernels/shengji/__init__ on reference counting
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
 def _contest(me, trick, win, shape, hand_one, hand_two, rules, bufs):
     # following in suit while an opponent wins (``win``: the winning play's index and the
     # trick's points so far): beat it cheaply when worth it, else duck

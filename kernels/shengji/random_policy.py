@@ -179,7 +179,7 @@ def lead_pairs(lead_one, lead_two, ctx, e, units, ks):
     return m, n2
 
 
-@njit(cache=True, _nrt=False)  # see kernels/shengji/__init__ on reference counting
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
 def random_follow_shaped(shape, hand_one, hand_two, ctx, rng, work):
     """random_follow to a lead of ``shape`` = (``e``, ``n``, ``ks``, ``m``, ``n2``): ``n``
     cards of suit ``e`` whose tractors and pair total ``lead_pairs`` gave (``ks[:m]``,
