@@ -27,10 +27,11 @@ import time
 from pathlib import Path
 
 from analyzer.cli import main as cli_main
+from analyzer.core.records import dumps
 from analyzer.shengji.bidding import classify_declaration
 from analyzer.shengji.cards import format_cards, points
 from analyzer.shengji.engine import PLAY_PHASE, deal, new_hand, random_action
-from analyzer.shengji.records import dumps, make_record
+from analyzer.shengji.records import record_of
 from analyzer.shengji.rules import get_rules
 
 
@@ -79,7 +80,7 @@ def positions(kind: str, k: int, seed: int, tmp: Path) -> list[list[str]]:
                        and not st.tricks[-1].plays):
                 st.apply(random_action(st, rng))
             path = tmp / f"throw{len(out)}.json"
-            path.write_text(dumps(make_record(st)), encoding="utf-8")
+            path.write_text(dumps(record_of(st)), encoding="utf-8")
             out.append(["--record", str(path)])
     return out
 

@@ -4,7 +4,7 @@
 
 For each preset, N random whole hands are played in the kernels — spread over normal hands
 at several levels and banker seats and 搶莊局 first hands — and replayed action by action
-from the same deal (``analyzer.shengji.whole_replay``). Prints hands/s of the replay and the
+from the same deal (``analyzer.shengji.crosscheck``). Prints hands/s of the replay and the
 first differences; exits 1 if any hand disagrees.
 """
 
@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from analyzer.shengji import whole_replay as wr  # noqa: E402
+from analyzer.shengji import crosscheck as wr  # noqa: E402
 from analyzer.shengji.rules import get_rules  # noqa: E402
-from kernels.shengji import whole as kw  # noqa: E402
+from kernels.shengji import game as kw  # noqa: E402
 
 # (team levels, start banker or None for a 搶莊局, share of the hands)
 SETTINGS = [((2, 2), 0, 0.4), ((5, 9), 1, 0.2), ((14, 3), None, 0.2), ((13, 14), 3, 0.2)]

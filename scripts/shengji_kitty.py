@@ -21,9 +21,9 @@ import numpy as np
 from analyzer.core.stats import mean_ci, proportion_ci
 from analyzer.shengji.rules import get_rules
 from analyzer.shengji.tournament import SEATINGS, play_duplicate, scores
+from kernels.shengji import game as kw
 from kernels.shengji import hand as kh
 from kernels.shengji import policies as kp
-from kernels.shengji import whole as kw
 
 
 def kitty_part(rows: np.ndarray, policy: int) -> tuple[str, str]:

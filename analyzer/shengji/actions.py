@@ -71,4 +71,5 @@ class HandResult:
     def team_gains(self) -> tuple[int, int]:
         """Levels gained per team, by the table (the loser gains 0; A may cap the real
         change, see ``levels_after``)."""
-        return tuple(self.gain if team == self.winner_team else 0 for team in (0, 1))
+        return (self.gain if self.winner_team == 0 else 0,
+                self.gain if self.winner_team == 1 else 0)

@@ -2,7 +2,7 @@
 points and level changes, the banker side's advantage by level and trump kind, what a joker
 pair, a level card (級牌) or one more trump is worth, and what 扒雞窩 and 造反 change.
 
-Every hand is a whole hand from the deal (``kernels.shengji.whole``): team levels L and L
+Every hand is a whole hand from the deal (``kernels.shengji.game``): team levels L and L
 (2 and 2 unless given), seat 0 the banker going in, every seat on ``policy`` (the heuristic
 by default). Comparisons are paired on the same deals from the same streams (common random
 numbers): the levels of :func:`banker_by_level` play the same deals, the rule switches of
@@ -19,15 +19,16 @@ from typing import Any
 import numpy as np
 
 from kernels.rng import states_from_seed
+from kernels.shengji import batch as kb
+from kernels.shengji import game as kw
 from kernels.shengji import hand as kh
 from kernels.shengji import stats as ks
-from kernels.shengji import whole as kw
 from kernels.shengji.policies import POLICY_PIMC
 
 from ..core.stats import mean_ci, mean_ci_from_sums, proportion_ci
 from .cards import parse_level
 from .rules import ShengjiRules, get_rules
-from .sim import CHUNK, check_n, policy_ids, rule_arrays
+from .sim import CHUNK, check_n, rule_arrays, seat_policies
 
 LEVELS = (2, 2)  # team levels going in
 START_BANKER = 0
@@ -50,13 +51,16 @@ def _p(k, n) -> dict[str, Any]:
     return proportion_ci(int(k), int(n)).as_dict()
 
 
-def check_policy(policy: str) -> np.ndarray:
-    """Policy ids per seat from ``policy`` (one name or four ``a,b,c,d``); pimc is too slow
-    for these batch statistics (the ladder plays it)."""
-    pol = policy_ids(policy)
+def check_policy(policy: str, rules=None) -> tuple[np.ndarray, np.ndarray]:
+    """Policy ids and parameter rows per seat from ``policy`` (one name or four
+    ``a,b,c,d``; ``tuned`` plays ``rules``' tuned row); pimc is too slow for these batch
+    statistics (the ladder plays it)."""
+    pol, hp = seat_policies(policy, rules)
     if np.any(pol == POLICY_PIMC):
-        raise ValueError("the 双升 statistics play kernel policies (random, heuristic), not pimc")
-    return pol
+        raise ValueError("the 双升 statistics play random, heuristic or tuned seats, not pimc: "
+                         "its sampled play-outs are too slow for thousands of hands (the "
+                         "tournament plays it)")
+    return pol, hp
 
 
 def _check_seed(seed) -> int:
@@ -73,26 +77,26 @@ def _head(analysis: str, r: ShengjiRules, policy: str, seed: int, n: int, **more
 
 def whole_rows(n: int, rules=None, policy: str = "heuristic", seed: int = 0,
                levels=LEVELS) -> np.ndarray:
-    """Result rows (``whole.W_*``) of ``n`` whole hands on ``policy`` with team ``levels``,
+    """Result rows (``game.W_*``) of ``n`` whole hands on ``policy`` with team ``levels``,
     seat 0 the banker going in; one stream per chunk of hands (a 造反 redeal or a random
     draw shifts the later deals of its chunk: :func:`paired_rows` pairs deal by deal)."""
     n = check_n(n, "deals")
-    pol = check_policy(policy)
+    pol, hp = check_policy(policy, rules)
     lv = np.array([parse_level(v) if isinstance(v, str) else v for v in levels], np.int64)
     if lv.shape != (2,) or not np.all((lv >= 2) & (lv <= 14)):
         raise ValueError(f"levels are two team levels 2..14 (A), got {levels!r}")
     states = states_from_seed(_check_seed(seed), -(-n // CHUNK))
     out = np.empty((n, kw.N_WHOLE), dtype=np.int64)
-    kw.whole_chunks(states, CHUNK, n, lv, START_BANKER, rule_arrays(rules), out, pol)
+    kb.whole_chunks(states, CHUNK, n, (lv, START_BANKER), rule_arrays(rules), out, (pol, hp))
     return out
 
 
 def paired_rows(n: int, variants, policy: str = "heuristic", seed: int = 0) -> np.ndarray:
-    """Rows ``[deal, variant]`` (``whole.W_*``) of ``n`` deals, each played once per
+    """Rows ``[deal, variant]`` (``game.W_*``) of ``n`` deals, each played once per
     variant ``(rules, levels)`` from the same stream after the deal (``kernels.shengji.
     stats.paired_chunks``): a difference between variants is the rule's or level's alone."""
     n = check_n(n, "deals")
-    pol = check_policy(policy)
+    pol, hp = check_policy(policy, variants[0][0])
     lv = np.array([[parse_level(v) if isinstance(v, str) else v for v in levels]
                    for _, levels in variants], dtype=np.int64)
     if lv.ndim != 2 or lv.shape[1] != 2 or not np.all((lv >= 2) & (lv <= 14)):
@@ -101,7 +105,7 @@ def paired_rows(n: int, variants, policy: str = "heuristic", seed: int = 0) -> n
     params = np.stack([rule_arrays(r) for r, _ in variants])
     states = states_from_seed(_check_seed(seed), -(-n // CHUNK))
     out = np.empty((n, len(variants), kw.N_WHOLE), dtype=np.int64)
-    ks.paired_chunks(states, CHUNK, n, lv, START_BANKER, params, out, pol)
+    ks.paired_chunks(states, CHUNK, n, (lv, START_BANKER), params, out, (pol, hp))
     return out
 
 
@@ -206,11 +210,12 @@ def values(n_deals: int = 5_000, rules=None, policy: str = "heuristic",
     points, with − without, overall and by the team's role going in."""
     n = check_n(n_deals, "deals")
     r = get_rules(rules)
-    pol = check_policy(policy)
+    pol, hp = check_policy(policy, r)
     n_chunks = -(-n // VALUE_CHUNK)
     out = np.zeros((n_chunks, ks.N_PATTERNS, 2, ks.CF_SIZE), dtype=np.int64)
     ks.values_chunks(states_from_seed(_check_seed(seed), n_chunks), VALUE_CHUNK, n,
-                     np.array(LEVELS, dtype=np.int64), START_BANKER, rule_arrays(r), out, pol)
+                     (np.array(LEVELS, dtype=np.int64), START_BANKER), rule_arrays(r), out,
+                     (pol, hp))
     return {**_head("values", r, policy, int(seed), n), "rows": value_rows(out.sum(axis=0))}
 
 

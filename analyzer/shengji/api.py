@@ -194,8 +194,8 @@ def overcall(standing, new, level, same_player: bool = False, rules=None) -> dic
     return {"valid": True}
 
 
-def settle(points_before, kitty, level, trump, last_trick=None, last_by: str | None = None,
-           rules=None) -> dict[str, Any]:
+def score(points_before, kitty, level, trump, last_trick=None, last_by: str | None = None,
+          rules=None) -> dict[str, Any]:
     """Score a hand (§6–7): 摳底 multiplier, the attackers' points after it, the winning side
     and the levels it gains.
 
@@ -249,7 +249,7 @@ def odds(level, trump=None, deals: int = 200_000, seed: int = 0, rules=None) -> 
     return odds_module.odds_table(r, lv, t, deals, seed)
 
 
-__all__ = ["bury", "classify", "legal", "odds", "overcall", "settle", "should_declare",
+__all__ = ["bury", "classify", "legal", "odds", "overcall", "score", "should_declare",
            "should_rebel", "should_throw", "simulate", "throw", "tournament", "winner"]
 
 
@@ -281,9 +281,10 @@ def simulate(n_hands: int, rules: str | None = None, policies: str = "random", s
     ``out`` when given). See :mod:`analyzer.shengji.batch` for the settings."""
     from ..core.batchrun import simulate_run
     from ..core.runner import RunSpec
-    from .batch import spec_rules
+    from .rules import get_rules
 
-    spec = RunSpec("shengji", n_hands, spec_rules(rules, play_only), policies, seed)
+    spec = RunSpec("shengji", n_hands, get_rules(rules).name, policies, seed,
+                   options={"play_only": play_only})
     return simulate_run(spec, out, fmt, backend, scheduler, resume, records, progress)[1]
 
 
@@ -311,10 +312,11 @@ def should_declare(hand, level, seat: int = 0, banker: int = 0, standing=None,
                    progress=None) -> dict[str, Any]:
     """``xianniu shengji should-declare``: each declaration ``hand`` can show, or pass
     (:func:`analyzer.shengji.decision.should_declare`), as JSON-ready data."""
+    from .decision import Sampling
     from .decision import should_declare as ask
 
-    return ask(hand, level, seat, banker, standing, standing_seat, rules, policy, precision,
-               max_deals, seed, progress).as_dict()
+    return ask(hand, level, seat, banker, standing, standing_seat, rules,
+               Sampling(policy, precision, max_deals, seed), progress).as_dict()
 
 
 def bury(hand, level, trump, seat: int = 0, banker: int | None = None, standing=None,
@@ -323,10 +325,11 @@ def bury(hand, level, trump, seat: int = 0, banker: int | None = None, standing=
          seed: int = 0, progress=None) -> dict[str, Any]:
     """``xianniu shengji bury``: 8-card buries of 33 cards ranked
     (:func:`analyzer.shengji.decision.bury`), as JSON-ready data."""
+    from .decision import Sampling
     from .decision import bury as ask
 
     return ask(hand, level, trump, seat, banker, standing, standing_seat, candidates, rules,
-               policy, precision, max_deals, seed, progress).as_dict()
+               Sampling(policy, precision, max_deals, seed), progress).as_dict()
 
 
 def should_rebel(hand, seat: int = 1, banker: int = 0, level=2, rules=None,
@@ -334,9 +337,10 @@ def should_rebel(hand, seat: int = 1, banker: int = 0, level=2, rules=None,
                  seed: int = 0, progress=None) -> dict[str, Any]:
     """``xianniu shengji should-rebel``: 造反 or not
     (:func:`analyzer.shengji.decision.should_rebel`), as JSON-ready data."""
+    from .decision import Sampling
     from .decision import should_rebel as ask
 
-    return ask(hand, seat, banker, level, rules, policy, precision, max_deals, seed,
+    return ask(hand, seat, banker, level, rules, Sampling(policy, precision, max_deals, seed),
                progress).as_dict()
 
 
@@ -344,6 +348,7 @@ def should_throw(record, cards=None, policy: str = "heuristic", precision: float
                  max_deals: int = 200_000, seed: int = 0, progress=None) -> dict[str, Any]:
     """``xianniu shengji should-throw``: throw or the safest unit at a recorded lead
     (:func:`analyzer.shengji.decision_throw.should_throw`), as JSON-ready data."""
+    from .decision import Sampling
     from .decision_throw import should_throw as ask
 
-    return ask(record, cards, policy, precision, max_deals, seed, progress).as_dict()
+    return ask(record, cards, Sampling(policy, precision, max_deals, seed), progress).as_dict()

@@ -1,8 +1,8 @@
 """How the batch runner plays and counts 双升 hands (see :class:`analyzer.core.runner.RunSpec`).
 
-Two modes, named in the spec's ``rules`` (``"zhengzhou"`` or ``"zhengzhou+play-only"``):
+Two modes, chosen by the spec's option ``play_only`` (:data:`OPTIONS`; ``RunSpec.options``):
 
-- **whole hands** (the default, ``kernels.shengji.whole``): a normal hand with team levels
+- **whole hands** (the default, ``kernels.shengji.game``): a normal hand with team levels
   2 and 2 and seat 0 as the banker going in; 造反 (redeal), declaring / overcalling / 加固,
   下臺, the random kitty-card trump, the bury, 扒雞窩, the play, 摳底, the level change and
   the next banker, each seat on its policy (``--policy`` / ``--policies``; random by
@@ -11,7 +11,7 @@ Two modes, named in the spec's ``rules`` (``"zhengzhou"`` or ``"zhengzhou+play-o
   trump ♠, banker seat 0, and the 8 dealt cards are the kitty; every seat plays random.
 
 A task keeps integer sums only (layout ``A_*``, one layout for both modes); they add across
-tasks exactly. The statistics are rendered by :mod:`.outcomes`.
+tasks exactly. The counts layout and the statistics are :mod:`.result`'s.
 """
 
 from __future__ import annotations
@@ -19,16 +19,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from kernels.shengji import batch as kb
+from kernels.shengji import game as kw
 from kernels.shengji import hand as kh
-from kernels.shengji import whole as kw
+from kernels.shengji.game import N_WHOLE
 from kernels.shengji.planes import cards_of
-from kernels.shengji.whole import N_WHOLE, whole_chunks, whole_dealt_chunks
 
 from .cards import context, format_cards
-from .outcomes import Result
-from .rules import ShengjiRules, get_rules
-from .sim import CHUNK, policy_ids, rule_arrays
-from .tally import (
+from .result import (
     A_ATTACKER_GAIN,
     A_BAD_TOTAL,
     A_BAJIWO,
@@ -83,40 +81,35 @@ from .tally import (
     TM_WINS,
     TOTAL_POINTS,
     TRUMP,
+    Result,
 )
+from .rules import ShengjiRules, get_rules
+from .sim import CHUNK, policy_ids, rule_arrays, seat_policies
 
 CHUNK_SIZE = CHUNK
-PLAY_ONLY = "+play-only"  # suffix of ``RunSpec.rules`` for the play-only mode
+OPTIONS = {"play_only": False}  # RunSpec.options of a 双升 run: play-only hands instead
 
 
-def split_rules(rules: str) -> tuple[str, bool]:
-    """``(preset name, play_only)`` of a spec's ``rules``."""
-    name = str(rules)
-    if name.endswith(PLAY_ONLY):
-        return name[:-len(PLAY_ONLY)], True
-    return name, False
-
-
-def spec_rules(rules: str | None, play_only: bool) -> str:
-    """The spec's ``rules`` for a preset and a mode."""
-    return get_rules(rules).name + (PLAY_ONLY if play_only else "")
+def _play_only(spec) -> bool:
+    return bool(spec.options.get("play_only", False))
 
 
 def check(spec) -> None:
-    """Refuse unknown rules or policies."""
-    _, play_only = split_rules(spec.rules)
-    get_rules(split_rules(spec.rules)[0])
-    if play_only and policy_ids(spec.policies).any():
+    """Refuse unknown rules, policies or options."""
+    get_rules(spec.rules)
+    if not isinstance(spec.options.get("play_only"), bool):
+        raise ValueError(f"the play_only option is true or false, got "
+                         f"{spec.options.get('play_only')!r}")
+    if _play_only(spec) and policy_ids(spec.policies).any():
         raise ValueError("play-only hands are played by the random policy only; drop "
                          "--play-only to play whole hands with other policies")
 
 
 def meta(spec) -> dict:
     """The rules, the policy and the mode of a run."""
-    name, play_only = split_rules(spec.rules)
     names = sorted({n.strip().lower() for n in spec.policies.split(",")})
-    return {"rules": get_rules(name).name, "policy": ",".join(names),
-            "mode": "play-only" if play_only else "whole"}
+    return {"rules": get_rules(spec.rules).name, "policy": ",".join(names),
+            "mode": "play-only" if _play_only(spec) else "whole"}
 
 
 def level_changes(points: np.ndarray, r: ShengjiRules) -> tuple[np.ndarray, np.ndarray]:
@@ -158,7 +151,7 @@ def counts_of(res: np.ndarray, r: ShengjiRules) -> np.ndarray:
 
 
 def whole_counts_of(res: np.ndarray, r: ShengjiRules) -> np.ndarray:
-    """The counts vector of whole-hand result rows (``kernels.shengji.whole.W_*``)."""
+    """The counts vector of whole-hand result rows (``kernels.shengji.game.W_*``)."""
     c = counts_of(res[:, kw.W_PLAY:kw.W_PLAY + kh.N_RESULT], r)
     swaps = res[:, kw.W_BAJIWO]
     c[A_REBEL] = (res[:, kw.W_REBEL] >= 0).sum()
@@ -191,35 +184,35 @@ def whole_counts_of(res: np.ndarray, r: ShengjiRules) -> np.ndarray:
 
 
 def _whole(spec, states: np.ndarray, n: int, with_deals: bool):
-    params = rule_arrays(split_rules(spec.rules)[0])
+    params = rule_arrays(spec.rules)
     levels = np.array(LEVELS, dtype=np.int64)
     res = np.empty((n, N_WHOLE), dtype=np.int64)
-    pol = policy_ids(spec.policies)
+    pol, hp = seat_policies(spec.policies, spec.rules)
     if not with_deals:
-        whole_chunks(states, spec.chunk_size, n, levels, START_BANKER, params, res, pol)
+        kb.whole_chunks(states, spec.chunk_size, n, (levels, START_BANKER), params, res,
+                        (pol, hp))
         return None, res
     deals = np.empty((n, 2, 5, 2), dtype=np.int64)
-    whole_dealt_chunks(states, spec.chunk_size, n, levels, START_BANKER, params, deals, res,
-                       pol)
+    kb.whole_dealt_chunks(states, spec.chunk_size, n, (levels, START_BANKER), params, deals,
+                          res, (pol, hp))
     return deals, res
 
 
 def _play(spec, states: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     deals = np.empty((n, 5, 2), dtype=np.int64)
     res = np.empty((n, kh.N_RESULT), dtype=np.int64)
-    kh.dealt_chunks(states, spec.chunk_size, n, LEVEL, TRUMP, BANKER,
-                    rule_arrays(split_rules(spec.rules)[0]), deals, res)
+    kb.dealt_chunks(states, spec.chunk_size, n, (LEVEL, TRUMP, BANKER),
+                    rule_arrays(spec.rules), deals, res)
     return deals, res
 
 
 def task_counts(spec, states: np.ndarray, n: int) -> np.ndarray:
     """Counts of ``n`` hands (whole or play-only) from one stream per chunk."""
-    name, play_only = split_rules(spec.rules)
-    r = get_rules(name)
-    if not play_only:
+    r = get_rules(spec.rules)
+    if not _play_only(spec):
         return whole_counts_of(_whole(spec, states, n, False)[1], r)
     res = np.empty((n, kh.N_RESULT), dtype=np.int64)
-    kh.play_chunks(states, spec.chunk_size, n, LEVEL, TRUMP, BANKER, rule_arrays(r), res)
+    kb.play_chunks(states, spec.chunk_size, n, (LEVEL, TRUMP, BANKER), rule_arrays(r), res)
     return counts_of(res, r)
 
 
@@ -255,9 +248,8 @@ def task_rows(spec, states: np.ndarray, n: int) -> tuple[np.ndarray, pd.DataFram
     """Counts and per-hand rows: the result columns, the level change and the deal played
     as card text (``dealt0`` … ``dealt3``, ``kitty``: after a 造反 the redeal); the same
     hands :func:`task_counts` plays."""
-    name, play_only = split_rules(spec.rules)
-    r = get_rules(name)
-    if play_only:
+    r = get_rules(spec.rules)
+    if _play_only(spec):
         deals, res = _play(spec, states, n)
         cols = _play_columns(res, r)
         _deal_text(cols, deals, context(LEVEL, TRUMP, r.nt_level_joker_tractor))

@@ -21,10 +21,11 @@ import numba
 import numpy as np
 
 from kernels.rng import states_from_seed
+from kernels.shengji.batch import play_chunks, whole_chunks
 from kernels.shengji.deal import DEAL_AGG_SIZE, deal_chunks
-from kernels.shengji.hand import N_RESULT, play_chunks
-from kernels.shengji.policies import POLICY_HEURISTIC
-from kernels.shengji.whole import N_WHOLE, whole_chunks
+from kernels.shengji.game import N_WHOLE
+from kernels.shengji.hand import N_RESULT
+from kernels.shengji.policies import POLICY_HEURISTIC, default_params
 
 from ..core.bench import cold_and_warm, rates_all_and_one
 from .batch import BANKER, LEVEL, LEVELS, START_BANKER, TRUMP
@@ -82,17 +83,19 @@ def run_bench(rules: str | None = None, deals: int = 4_000_000, hands: int = 400
         deal_chunks(deal_states, CHUNK, deals, LEVEL, TRUMP, BANKER, params, agg)
 
     def run_hands():
-        play_chunks(hand_states, CHUNK, hands, LEVEL, TRUMP, BANKER, params, out)
+        play_chunks(hand_states, CHUNK, hands, (LEVEL, TRUMP, BANKER), params, out)
 
     def run_whole():
-        whole_chunks(hand_states, CHUNK, hands, levels, START_BANKER, params, whole_out)
+        whole_chunks(hand_states, CHUNK, hands, (levels, START_BANKER), params, whole_out)
 
     def run_heuristic():
-        whole_chunks(hand_states, CHUNK, heuristic_hands, levels, START_BANKER, params,
-                     whole_out, heuristic)
+        whole_chunks(hand_states, CHUNK, heuristic_hands, (levels, START_BANKER), params,
+                     whole_out, (heuristic, default_params()))
 
     b: dict[str, Any] = {"game": "shengji", "rules": r.name,
-                         "threads": numba.config.NUMBA_NUM_THREADS, "repeats": repeats,
+                         # numba.config sets its attributes when imported: no stub has them
+                         "threads": numba.config.NUMBA_NUM_THREADS,  # type: ignore[attr-defined]
+                         "repeats": repeats,
                          "statistic": "median", "deals": deals, "hands": hands,
                          "play_only": True}
     b.update(rates_all_and_one({"deals": (run_deals, deals), "hands": (run_hands, hands),

@@ -101,8 +101,9 @@ def verify_overcall(standing: Declaration | None, new: Declaration | None,
             raise ValueError("the standing declarer may only reinforce (加固) a single "
                              "declaration with the second level card of the same suit")
         return
-    if (not rules.partner_may_overcall and None not in seats
-            and (seats[1] - seats[0]) % 4 == 2):
+    old, now = seats
+    if (not rules.partner_may_overcall and old is not None and now is not None
+            and (now - old) % 4 == 2):
         raise ValueError("the declarer's partner may not overcall (partner_may_overcall=False)")
     if new.cls > standing.cls:
         return

@@ -1,7 +1,7 @@
 """The bidding half of a 双升 hand (SHENGJI-RULES §4): 造反 offers, declaring rounds
 (亮主 / 反主 / 加固), the kitty (底牌) pick-up and bury, and 扒雞窩.
 
-Functions of an engine ``State``; the engine calls them by phase. Turn model (§4.4, OPEN-6):
+Functions of a :class:`.state.HandState`; the engine calls them by phase. Turn model (§4.4, OPEN-6):
 opportunities go round in play order from the round's first seat, and a declaring round
 ends after four passes in a row; 扒雞窩 ends when the three seats after the last burier pass.
 """
@@ -9,7 +9,6 @@ ends after four passes in a row; 扒雞窩 ends when the three seats after the l
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
 from .actions import (
     BAJIWO_PHASE,
@@ -36,9 +35,7 @@ from .bidding import (
 )
 from .cards import RANK_NAMES, context, format_cards, rank_of
 from .play_phase import start_play
-
-if TYPE_CHECKING:
-    from .engine import State
+from .state import HandState
 
 # Seats from the banker to the one who banks after a 下臺 (§4.5b, ``stepdown_banker``).
 _STEPDOWN_OFFSET = {"next_seat": 1}
@@ -46,17 +43,17 @@ _STEPDOWN_OFFSET = {"next_seat": 1}
 _START_OFFSET = {"banker": 0, "banker_next": 1}
 
 
-def team_level(st: State, seat: int) -> int:
+def team_level(st: HandState, seat: int) -> int:
     return st.levels[seat % 2]
 
 
-def declare_level(st: State, seat: int) -> int:
+def declare_level(st: HandState, seat: int) -> int:
     """The level ``seat`` declares with: its own team's in a 搶莊局's declaring round, else L
     (§4.3; 扒雞窩 overcalls at the hand's L, §4.8.2)."""
-    return team_level(st, seat) if st.grab and st.phase != BAJIWO_PHASE else st.level
+    return team_level(st, seat) if st.grab and st.phase != BAJIWO_PHASE else st.the_level
 
 
-def start(st: State) -> None:
+def start(st: HandState) -> None:
     """After the deal: offer 造反 in a normal hand (§4.6), else open declaring."""
     if not st.grab:
         st.rebel_queue = rebel_candidates(st)
@@ -66,19 +63,20 @@ def start(st: State) -> None:
     open_round(st)
 
 
-def rebel_candidates(st: State) -> list[int]:
+def rebel_candidates(st: HandState) -> list[int]:
     """Defenders offered 造反, asked from the banker's 下家 (OPEN-10, OPEN-11)."""
     rules = st.rules
     if not rules.rebel_enabled:
         return []
-    defenders = [(st.banker + 1) % N_SEATS, (st.banker + 3) % N_SEATS]
+    banker = st.the_banker
+    defenders = [(banker + 1) % N_SEATS, (banker + 3) % N_SEATS]
     if rules.rebel_scope == "side":
         hands = [st.hands[d] for d in defenders]
         return defenders if qualifies_rebel(hands[0], rules, hands[1]) else []
     return [d for d in defenders if qualifies_rebel(st.hands[d], rules)]
 
 
-def open_round(st: State) -> None:
+def open_round(st: HandState) -> None:
     """Start a declaring round from the priority seat (§4.4)."""
     st.phase, st.passes, st.standing = DECLARE_PHASE, 0, None
     st.round_declarers = set()
@@ -86,7 +84,7 @@ def open_round(st: State) -> None:
     st.turn = (st.priority + offset) % N_SEATS if offset is not None else st.chance.start_seat()
 
 
-def legal_actions(st: State) -> list[Action]:
+def legal_actions(st: HandState) -> list[Action]:
     """Pass first, then 造反 or every declaration the seat may make, by class then suit."""
     if st.phase == REBEL_PHASE:
         return [Action(PASS), Action(REBEL)]
@@ -98,7 +96,7 @@ def legal_actions(st: State) -> list[Action]:
     return out
 
 
-def verify(st: State, seat: int, action: Action) -> None:
+def verify(st: HandState, seat: int, action: Action) -> None:
     """Raise ValueError with the reason unless ``action`` is legal in a bidding phase."""
     kind, phase = action.kind, st.phase
     if phase == BURY_PHASE:
@@ -122,13 +120,16 @@ def verify(st: State, seat: int, action: Action) -> None:
     declaration_of(st, seat, action.cards)
 
 
-def _check_held(st: State, seat: int, cards) -> None:
-    missing = Counter(cards) - Counter(st.hands[seat])
+def _check_held(st: HandState, seat: int, cards) -> None:
+    hand = st.hands[seat]
+    if all(cards.count(f) <= hand.count(f) for f in set(cards)):
+        return
+    missing = Counter(cards) - Counter(hand)
     if missing:
         raise ValueError(f"seat {seat} does not hold {format_cards(missing.elements())}")
 
 
-def declaration_of(st: State, seat: int, cards) -> Declaration:
+def declaration_of(st: HandState, seat: int, cards) -> Declaration:
     """The declaration ``seat`` makes by showing ``cards``; ValueError with the reason if
     the cards make none or it may not follow the standing one (§4.1–4.2, §4.8)."""
     if not cards:
@@ -136,6 +137,10 @@ def declaration_of(st: State, seat: int, cards) -> Declaration:
     _check_held(st, seat, cards)
     rules, level = st.rules, declare_level(st, seat)
     d = classify_declaration(cards, level, rules)
+    plain = [f for f in cards if f < 52]
+    if d is not None and plain and len(plain) < len(cards) and not rules.level_cards_need_joker:
+        raise ValueError(f"without level_cards_need_joker a level card declares alone: show "
+                         f"{format_cards(plain)} without the joker")
     if d is None:
         hint = ""
         plain = [f for f in cards if f < 52]
@@ -154,13 +159,13 @@ def declaration_of(st: State, seat: int, cards) -> Declaration:
     return d
 
 
-def apply(st: State, seat: int, action: Action) -> None:
+def apply(st: HandState, seat: int, action: Action) -> None:
     """Apply a verified action of a bidding phase."""
     {REBEL_PHASE: _apply_rebel, DECLARE_PHASE: _apply_declare, BURY_PHASE: _apply_bury,
      BAJIWO_PHASE: _apply_bajiwo}[st.phase](st, seat, action)
 
 
-def _apply_rebel(st: State, seat: int, action: Action) -> None:
+def _apply_rebel(st: HandState, seat: int, action: Action) -> None:
     if action.kind == PASS:
         st.rebel_queue.pop(0)
         if st.rebel_queue:
@@ -177,12 +182,12 @@ def _apply_rebel(st: State, seat: int, action: Action) -> None:
     open_round(st)
 
 
-def _show(st: State, seat: int, cards) -> None:
+def _show(st: HandState, seat: int, cards) -> None:
     """Cards shown face up stay known to be in the hand until played or buried."""
     st.known[seat] |= Counter(cards)
 
 
-def _apply_declare(st: State, seat: int, action: Action) -> None:
+def _apply_declare(st: HandState, seat: int, action: Action) -> None:
     if action.kind == PASS:
         st.passes += 1
         if st.passes == N_SEATS:
@@ -194,7 +199,7 @@ def _apply_declare(st: State, seat: int, action: Action) -> None:
     st.turn = (seat + 1) % N_SEATS
 
 
-def _declare(st: State, seat: int, cards) -> Declaration:
+def _declare(st: HandState, seat: int, cards) -> Declaration:
     d = declaration_of(st, seat, cards)
     st.standing, st.passes = d, 0
     st.declarations.append((seat, d.cards, st.phase))
@@ -202,24 +207,25 @@ def _declare(st: State, seat: int, cards) -> Declaration:
     return d
 
 
-def end_round(st: State) -> None:
+def end_round(st: HandState) -> None:
     """§4.5: the standing declaration sets T and who takes the kitty; with none, 下臺 and a
     second round (normal hand, first round) or a random kitty-card trump."""
     d = st.standing
     if st.grab:
-        st.banker = d.seat if d is not None else st.priority  # OPEN-9 when nobody declared
-        st.level = team_level(st, st.banker)
+        # OPEN-9: the priority seat banks when nobody declared
+        banker = st.priority if d is None or d.seat is None else d.seat
+        st.banker, st.level = banker, team_level(st, banker)
     elif d is None and st.round == 1:
-        st.stepped_down = st.banker
-        st.banker = (st.banker + _STEPDOWN_OFFSET[st.rules.stepdown_banker]) % N_SEATS
-        st.level = team_level(st, st.banker)
-        st.priority, st.round = st.banker, 2
+        st.stepped_down = st.the_banker
+        banker = (st.the_banker + _STEPDOWN_OFFSET[st.rules.stepdown_banker]) % N_SEATS
+        st.banker, st.level = banker, team_level(st, banker)
+        st.priority, st.round = banker, 2
         open_round(st)
         return
-    taker = st.banker
-    partner = (st.banker + 2) % N_SEATS
+    taker = st.the_banker
+    partner = (taker + 2) % N_SEATS
     if (d is not None and not st.grab and d.seat == partner
-            and st.banker not in st.round_declarers):  # OPEN-7
+            and taker not in st.round_declarers):  # OPEN-7
         taker = partner
         if st.rules.partner_declarer_becomes_banker:
             st.banker = partner
@@ -232,12 +238,12 @@ def end_round(st: State) -> None:
     pick_up(st, taker)
 
 
-def set_trump(st: State, trump: int) -> None:
+def set_trump(st: HandState, trump: int) -> None:
     st.trump = trump
-    st.ctx = context(st.level, trump, st.rules.nt_level_joker_tractor)
+    st.ctx = context(st.the_level, trump, st.rules.nt_level_joker_tractor)
 
 
-def pick_up(st: State, seat: int) -> None:
+def pick_up(st: HandState, seat: int) -> None:
     """``seat`` takes the kitty into its hand and must bury 8 (§4.7)."""
     st.picked_up = st.kitty
     st.hands[seat] = tuple(sorted(st.hands[seat] + st.kitty))
@@ -246,7 +252,7 @@ def pick_up(st: State, seat: int) -> None:
     st.phase, st.turn = BURY_PHASE, seat
 
 
-def _apply_bury(st: State, seat: int, action: Action) -> None:
+def _apply_bury(st: HandState, seat: int, action: Action) -> None:
     st.hands[seat] = tuple(sorted((Counter(st.hands[seat]) - Counter(action.cards)).elements()))
     st.kitty = action.cards
     st.kitty_log.append((seat, st.picked_up, action.cards))
@@ -259,7 +265,7 @@ def _apply_bury(st: State, seat: int, action: Action) -> None:
         start_play(st)
 
 
-def _apply_bajiwo(st: State, seat: int, action: Action) -> None:
+def _apply_bajiwo(st: HandState, seat: int, action: Action) -> None:
     if action.kind == PASS:
         st.passes += 1
         if st.passes == N_SEATS - 1:  # the three seats after the burier passed (§4.8.4)

@@ -8,7 +8,6 @@ import unicodedata
 from typing import Any
 
 import click
-from click.core import ParameterSource
 
 from ..core.batchrun import output_format
 from ..core.cli_common import (
@@ -17,20 +16,44 @@ from ..core.cli_common import (
     deals_option,
     emit_json,
     interruptible,
+    policy_help,
+    policy_option,
     progress_bar,
 )
 from ..core.fileio import read_json
 from . import api
 from .rules import DEFAULT_RULES, PRESETS
+from .sim import POLICIES
 
 CARDS_HELP = "Cards such as 'As 10h Td ♠K♠K 5d5d 大王 小王 BJ LJ'."
 RULES_OPTION = click.option("--rules", "rules", type=click.Choice(sorted(PRESETS)),
                             default=DEFAULT_RULES, show_default=True, help="双升 preset.")
 LEVEL_OPTION = click.option("--level", required=True,
                             help="Level (級) of the hand: 2–10, J, Q, K or A.")
+SIMULATE_POLICY = "random"  # the policy simulate plays by default
 TRUMP_OPTION = click.option("--trump", required=True,
                             help="Trump spec: s, h, c, d (or ♠♥♣♦) or nt (無主).")
 SUITS = {"s": "♠", "h": "♥", "c": "♣", "d": "♦", "trump": "主 (trump)", "mixed": "mixed suits"}
+
+
+def _policy_options(default: str):
+    """``--policy`` and ``--policies`` of every 双升 policy (:data:`.sim.POLICIES`), with
+    ``default``, in place of the plain options ``batch_options`` adds (applied after it)."""
+    mine = {"policy": policy_option(POLICIES, default),
+            # no default: policy_option takes None though its annotation says str
+            "policies": policy_option(POLICIES, None,  # type: ignore[arg-type]
+                                      "--policies", "policies",
+                                      "One policy per seat A,B,C,D (overrides --policy)",
+                                      per_seat=4)}
+
+    def decorate(f):
+        params = f.__click_params__
+        for i, p in enumerate(params):
+            if p.name in mine:
+                params[i] = mine[p.name](lambda: None).__click_params__[0]
+        return f
+
+    return decorate
 
 
 @click.group(name="shengji")
@@ -40,6 +63,7 @@ def group() -> None:
 
 
 @group.command()
+@_policy_options(SIMULATE_POLICY)
 @batch_options(n_seats=4)
 @RULES_OPTION
 @click.option("--play-only", "play_only", is_flag=True,
@@ -49,13 +73,11 @@ def simulate(n_hands: int, rules: str, policy: str, policies: str | None, seed: 
              out_path: str | None, fmt: str | None, backend: str, scheduler: str | None,
              resume: bool, records_path: str | None, quiet: bool, as_json: bool,
              play_only: bool) -> None:
-    """Random whole hands from the deal (造反, declaring, 下臺, bury, 扒雞窩, play; team
-    levels 2 and 2, seat 0 banker going in): attackers' points, P(banker side holds), 摳底,
-    level changes, P(造反), P(下臺), P(random trump), per team and per seat, with 95% CIs.
-    Policies: random (the default here) and heuristic, one for every seat or one per
-    seat (--policies a,b,c,d); play-only hands are random only."""
-    if click.get_current_context().get_parameter_source("policy") is ParameterSource.DEFAULT:
-        policy = "random"
+    """Whole hands from the deal (造反, declaring, 下臺, bury, 扒雞窩, play; team levels 2 and
+    2, seat 0 banker going in), every seat random unless --policy or --policies says
+    otherwise: attackers' points, P(banker side holds), 摳底, level changes, P(造反), P(下臺),
+    P(random trump), per team and per seat, with 95% CIs. Play-only hands are random
+    only."""
     with interruptible(), progress_bar(n_hands, hidden=quiet or n_hands < 500_000) as bar:
         data = api.simulate(n_hands, rules, policies or policy, seed, out_path,
                             output_format(fmt, as_json), backend, scheduler, resume,
@@ -171,10 +193,10 @@ def overcall(level: str, standing: str, new: str, same_player: bool, rules: str,
                    "else banker].")
 @RULES_OPTION
 @JSON_OPTION
-def settle(level: str, trump: str, points_before: int, kitty: str, last_trick: str | None,
-           last_by: str | None, rules: str, as_json: bool) -> None:
+def score(level: str, trump: str, points_before: int, kitty: str, last_trick: str | None,
+          last_by: str | None, rules: str, as_json: bool) -> None:
     """Score a hand: 摳底 multiplier, the attackers' points, who wins, levels gained."""
-    res = api.settle(points_before, kitty, level, trump, last_trick, last_by, rules)
+    res = api.score(points_before, kitty, level, trump, last_trick, last_by, rules)
     if as_json:
         emit_json(res)
         return
@@ -207,7 +229,8 @@ def _echo_rows(rows: list[dict[str, Any]], key: str, width: int) -> None:
 
 
 @group.command()
-@LEVEL_OPTION
+@click.option("--level", default="2", show_default=True,
+              help="Level (級) of the hand: 2–10, J, Q, K or A.")
 @click.option("--trump", default=None,
               help="Trump spec for the trump length [default: ♠, every suit alike]; NT is "
                    "always shown too.")
@@ -265,8 +288,8 @@ def replay(file: str, as_json: bool) -> None:
 
 @group.command()
 @click.option("--policies", default="heuristic,random", show_default=True,
-              help="Two policies A,B: A on one team, B on the other (random, heuristic, "
-                   "tuned: the heuristic with its preset's tuned parameters, pimc).")
+              help=policy_help(POLICIES, None, "Two policies A,B, A on one team and B on "
+                               "the other"))
 @deals_option(20_000, help="Deals; each is played twice, the teams swapped.")
 @RULES_OPTION
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
@@ -291,10 +314,14 @@ def tournament(policies: str, n_deals: int, rules: str, seed: int, pimc_samples:
     click.echo("\n".join(tournament_lines(res)))
 
 
-from .analysis_cli import stats  # noqa: E402  (xianniu shengji stats …)
+# ``settle``: the command's earlier name, kept hidden for scripts that use it
+group.add_command(click.Command("settle", params=score.params, callback=score.callback,
+                                help=score.help, hidden=True))
+
+from .cli_analysis import stats  # noqa: E402  (xianniu shengji stats …)
 
 group.add_command(stats)
 
-from .decision_cli import register  # noqa: E402  (should-declare, bury, should-rebel, should-throw)
+from .cli_decision import register  # noqa: E402  (should-declare, bury, should-rebel, should-throw)
 
 register(group)

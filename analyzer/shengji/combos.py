@@ -177,7 +177,7 @@ def _lead_suit(lead, ctx: Context) -> int:
 
 
 def _sub_multiset(part, whole) -> bool:
-    return not (Counter(part) - Counter(whole))
+    return all(part.count(f) <= whole.count(f) for f in set(part))
 
 
 def verify_follow(lead, hand, play, ctx: Context, rules: ShengjiRules | None = None) -> None:
@@ -247,8 +247,8 @@ def legal_follow(lead, hand, ctx: Context, rules: ShengjiRules | None = None
     spare = sorted((f for fs in by_rung.values() for f in fs), key=low)
     chosen += spare[: pair_score(held, units) - len(chosen)]
     play = chosen * 2
-    rest = sorted((Counter(held) - Counter(play)).elements(), key=low)
-    return tuple(sorted(play + rest[: n - len(play)]))
+    free = sorted((Counter(held) - Counter(play)).elements(), key=low)
+    return tuple(sorted(play + free[: n - len(play)]))
 
 
 def best_split(play, lead_units: list[Unit], ctx: Context, rules: ShengjiRules):

@@ -10,6 +10,11 @@ asking team's level change for the hand: the levels it gains less the levels the
 team gains. Sampling stops when the 95% CI of every option's difference from the reference
 (pass, the heuristic's bury, not rebelling, the safest unit), and of the best option's
 difference from the next best, is at most ``precision`` on each side, or at ``max_deals``.
+
+How a query samples is one :class:`Sampling` (the asking seat's policy, the precision, the
+most deals, the seed), the same for every question; where the seat decides is one
+:class:`Position` (what is pinned where, the seat, the banker, the levels, the standing
+declaration), the bundle the query kernels read.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -43,7 +48,7 @@ from .cards import (
     points,
 )
 from .rules import ShengjiRules, get_rules
-from .sim import POLICIES, rule_arrays
+from .sim import POLICIES, POLICY_IDS, policy_row, rule_arrays
 
 CHUNKS = 8  # random streams per batch: fixed, so results do not depend on the threads
 PER_CHUNK = 32  # samples per stream
@@ -125,9 +130,53 @@ def _level(value) -> int:
     return lv
 
 
+ASKING_POLICIES = tuple(p for p in POLICIES if p != "random")  # how the asking seat plays on
+
+
+@dataclass(frozen=True)
+class Sampling:
+    """How a decision query samples (module docstring): the asking seat's ``policy`` (the
+    other seats play the heuristic), the CI half-width ``precision`` it stops at (levels),
+    the most deals ``max_deals`` and the ``seed``; checked when made (ValueError)."""
+
+    policy: str = "heuristic"
+    precision: float = 0.1
+    max_deals: int = 200_000
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        _check_run(self.policy, self.precision, self.max_deals, self.seed)
+
+
+@dataclass(frozen=True, eq=False)
+class Position:
+    """Where the asking seat decides, as the query kernels read it (``pos`` of
+    ``kernels.shengji.decisions``): the cards pinned per slot (``fixed`` int64[5, 2], seats
+    0..3 and the kitty) and each slot's size (``sizes`` int64[5]), the asking ``seat``, the
+    ``banker``, the team ``levels`` (int64[2]) and the ``standing`` declaration (int64[5]:
+    cls, suit, seat, shown one, shown two; cls 0 for none)."""
+
+    fixed: np.ndarray
+    sizes: np.ndarray
+    seat: int
+    banker: int
+    levels: np.ndarray
+    standing: np.ndarray
+    NONE: ClassVar[np.ndarray] = np.zeros(5, dtype=np.int64)  # no standing declaration
+
+    def kernel(self) -> tuple[Any, ...]:
+        """The kernels' ``pos`` tuple."""
+        return (self.fixed, self.sizes, self.seat, self.banker, self.levels, self.standing)
+
+
 def _check_run(policy: str, precision: float, max_deals: int, seed: int) -> None:
-    if policy not in ("heuristic", "pimc"):
-        raise ValueError(f"policy must be heuristic or pimc, got {policy!r}")
+    """ValueError in one line unless the sampling settings are usable."""
+    if policy == "random":
+        raise ValueError("the asking seat plays on with heuristic, tuned or pimc: random "
+                         "play after the choice would rank the options by a game nobody "
+                         "plays")
+    if policy not in ASKING_POLICIES:
+        raise ValueError(f"policy must be one of {', '.join(ASKING_POLICIES)}, got {policy!r}")
     if isinstance(precision, bool) or not precision > 0:
         raise ValueError(f"precision must be positive, got {precision!r}")
     if isinstance(max_deals, bool) or not isinstance(max_deals, int) \
@@ -137,10 +186,16 @@ def _check_run(policy: str, precision: float, max_deals: int, seed: int) -> None
         raise ValueError(f"seed must be an integer ≥ 0, got {seed!r}")
 
 
-def _pols(seat: int, policy: str) -> tuple[np.ndarray, np.ndarray]:
-    pol = np.full(4, POLICIES["heuristic"], dtype=np.int64)
-    pol[seat] = POLICIES[policy]
-    return pol, default_params()
+DEFAULT_SAMPLING = Sampling()  # the heuristic on, 0.1 levels, at most 200,000 deals, seed 0
+
+
+def _pols(seat: int, policy: str, rules=None) -> tuple[np.ndarray, np.ndarray]:
+    """Every seat on the heuristic but ``seat``, on ``policy`` (its row: ``policy_row``)."""
+    pol = np.full(4, POLICY_IDS["heuristic"], dtype=np.int64)
+    pol[seat] = POLICY_IDS[policy]
+    hp = default_params()
+    hp[seat] = policy_row(policy, rules)
+    return pol, hp
 
 
 def _copies(**groups) -> None:
@@ -185,15 +240,17 @@ def _spread(rows: np.ndarray, ref: int, n_opt: int) -> tuple[list, list, int, Es
     return ev, diff, best, bvn
 
 
-def _sample(call, width: int, n_opt: int, ref_of, precision: float, max_deals: int,
-            seed: int, progress: Progress) -> tuple[np.ndarray, int]:
-    """Batches of ``call(states, per_chunk, out)`` until the stopping rule (module
-    docstring); returns the rows and the reference option (``ref_of(rows)``)."""
+def _sample(call, width: int, n_opt: int, ref_of, run: Sampling,
+            progress: Progress) -> tuple[np.ndarray, int]:
+    """Batches of ``call(chunks, out)`` (``chunks`` = (streams, samples per stream)) until
+    the stopping rule of ``run`` (module docstring); returns the rows and the reference
+    option (``ref_of(rows)``)."""
+    precision, max_deals = run.precision, run.max_deals
     rows: list[np.ndarray] = []
     batch = n = 0
     while True:
         out = np.empty((CHUNKS, PER_CHUNK, width), dtype=np.int64)
-        call(states_for_chunks(seed, batch * CHUNKS, CHUNKS), PER_CHUNK, out)
+        call((states_for_chunks(run.seed, batch * CHUNKS, CHUNKS), PER_CHUNK), out)
         got = out.reshape(-1, width)
         got = got[got[:, kd.Q_VALUES] != kd.EMPTY]
         rows.append(got)
@@ -212,16 +269,17 @@ def _sample(call, width: int, n_opt: int, ref_of, precision: float, max_deals: i
             raise ValueError("no hidden deal fits the public facts of this position")
 
 
-def _result(question: str, seat: int, r: ShengjiRules, policy: str, seed: int,
-            precision: float, options: list[str], cards: list[str], rows: np.ndarray,
-            ref: int, setting: dict, extra: dict | None = None) -> DecisionResult:
+def _result(question: str, seat: int, r: ShengjiRules, run: Sampling, options: list[str],
+            cards: list[str], rows: np.ndarray, ref: int, setting: dict,
+            extra: dict | None = None) -> DecisionResult:
     ev, diff, best, bvn = _spread(rows, ref, len(options))
     if bvn is not None and bvn.low <= 0 <= bvn.high:
         rec = f"close: {options[best]} leads, within the noise of the next best"
     else:
         rec = options[best]
-    return DecisionResult(question, seat, r.name, policy, seed, precision, options, cards,
-                          ref, ev, diff, best, bvn, rec, setting, extra or {}, rows)
+    return DecisionResult(question, seat, r.name, run.policy, run.seed, run.precision,
+                          options, cards, ref, ev, diff, best, bvn, rec, setting, extra or {},
+                          rows)
 
 
 def _fixed() -> tuple[np.ndarray, np.ndarray]:
@@ -235,17 +293,16 @@ def _fixed() -> tuple[np.ndarray, np.ndarray]:
 
 
 def should_declare(hand, level, seat: int = 0, banker: int = 0, standing=None,
-                   standing_seat: int | None = None, rules=None, policy: str = "heuristic",
-                   precision: float = 0.1, max_deals: int = 200_000, seed: int = 0,
-                   progress: Progress = None) -> DecisionResult:
+                   standing_seat: int | None = None, rules=None,
+                   run: Sampling = DEFAULT_SAMPLING, progress: Progress = None
+                   ) -> DecisionResult:
     """At ``seat``'s turn in the first declaring round of a normal hand banked by
     ``banker`` (both teams at ``level``): each declaration ``hand`` can show over the
     standing one (``standing``: its cards, shown by ``standing_seat``, default the seat
     before), or pass. ``hand`` is the seat's known cards (1 to 25: missing ones are dealt
     at random with the rest); the seats between the standing declarer (or the priority
-    seat) and ``seat`` have passed."""
+    seat) and ``seat`` have passed. ``run``: how to sample (:class:`Sampling`)."""
     r = get_rules(rules)
-    _check_run(policy, precision, max_deals, seed)
     lv, seat, banker = _level(level), _seat(seat, "seat"), _seat(banker, "banker")
     mine = _cards(hand, "HAND", (1, HAND))
     st, shown = _standing(standing, standing_seat, lv, r, (seat + 3) % 4)
@@ -261,8 +318,8 @@ def should_declare(hand, level, seat: int = 0, banker: int = 0, standing=None,
     params = rule_arrays(r)
     one, two = planes_of(mine)
     dcls, dsuit = np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64)
-    k = legal_declarations(one, two, lv, int(st[0]), int(st[1]), int(st[2]) if st[0] else -1,
-                           seat, False, params, dcls, dsuit)
+    k = legal_declarations(one, two, lv, (int(st[0]), int(st[1]), int(st[2]) if st[0] else -1),
+                           seat, False, params, (dcls, dsuit))
     if k == 0:
         what = "over STANDING" if st[0] else "as a first declaration"
         raise ValueError(f"HAND can show no declaration {what} at level {RANK_NAMES[lv]}: "
@@ -275,27 +332,25 @@ def should_declare(hand, level, seat: int = 0, banker: int = 0, standing=None,
     fixed[seat] = one, two
     if st[0] and st[2] != seat:
         fixed[st[2]] = st[3], st[4]
-    levels = np.array([lv, lv], dtype=np.int64)
-    pol, hp = _pols(seat, policy)
+    pos = Position(fixed, sizes, seat, banker, np.array([lv, lv], dtype=np.int64), st)
+    pols = _pols(seat, run.policy, r)
 
-    def call(states, per_chunk, out):
-        kd.declare_chunks(fixed, sizes, seat, banker, levels, st, passes, options, states,
-                          per_chunk, params, pol, hp, out)
+    def call(chunks, out):
+        kd.declare_chunks(pos.kernel(), (passes, options), chunks, params, pols, out)
 
-    rows, ref = _sample(call, kd.Q_VALUES + len(options), len(options), lambda _: 0,
-                        precision, max_deals, seed, progress)
+    rows, ref = _sample(call, kd.Q_VALUES + len(options), len(options), lambda _: 0, run,
+                        progress)
     setting = {"hand": format_cards(mine), "level": RANK_NAMES[lv], "banker": banker,
                "standing": format_cards(shown) if st[0] else None,
                "standing_seat": int(st[2]) if st[0] else None, "passes_before": passes}
-    return _result("declare", seat, r, policy, seed, precision, names, cards, rows, ref,
-                   setting)
+    return _result("declare", seat, r, run, names, cards, rows, ref, setting)
 
 
 # -- bury ----------------------------------------------------------------------------------
 
 # The heuristic's bury under other parameters: the alternatives a bury query ranks.
 # The first is the heuristic's own; duplicates are dropped.
-BURY_VARIANTS = (("heuristic", {}),) + tuple(
+BURY_VARIANTS: tuple[tuple[str, dict[int, float]], ...] = (("heuristic", {}),) + tuple(
     (f"{'voids of ≤ ' + str(v) + ' cards' if v else 'no voids'}"
      f"{', points allowed' if p else ''}", {H_BURY_VOID: float(v), H_BURY_POINTS: float(p)})
     for p in (0, 1) for v in (0, 2, 4, 6, 8))
@@ -363,15 +418,14 @@ def _bury_options(mine, one: int, two: int, ctx, cx, candidates
 
 def bury(hand, level, trump, seat: int = 0, banker: int | None = None, standing=None,
          standing_seat: int | None = None, candidates=(), rules=None,
-         policy: str = "heuristic", precision: float = 0.1, max_deals: int = 200_000,
-         seed: int = 0, progress: Progress = None) -> DecisionResult:
+         run: Sampling = DEFAULT_SAMPLING, progress: Progress = None) -> DecisionResult:
     """``seat`` holds its 33 cards (hand and kitty) at trump ``trump``: rank the heuristic's
     bury, its variants (``BURY_VARIANTS``), a void of each plain suit of at most 8 cards
     (``_void_buries``) and ``candidates`` by the level change. The
     standing declaration (for 扒雞窩) defaults to the cheapest one of ``trump`` the 33 cards
-    show, made by ``seat``; "" means none (T was drawn from the kitty)."""
+    show, made by ``seat``; "" means none (T was drawn from the kitty). ``run``: how to
+    sample (:class:`Sampling`)."""
     r = get_rules(rules)
-    _check_run(policy, precision, max_deals, seed)
     lv, seat = _level(level), _seat(seat, "seat")
     t = parse_trump(trump)
     banker = seat if banker is None else _seat(banker, "banker")
@@ -398,19 +452,18 @@ def bury(hand, level, trump, seat: int = 0, banker: int | None = None, standing=
     fixed[seat], sizes[seat], sizes[4] = (one, two), HAND33, 0
     if st[0] and st[2] != seat:
         fixed[st[2]] = st[3], st[4]
-    levels = np.array([lv, lv], dtype=np.int64)
-    pol, hp = _pols(seat, policy)
+    pos = Position(fixed, sizes, seat, banker, np.array([lv, lv], dtype=np.int64), st)
+    pols = _pols(seat, run.policy, r)
 
-    def call(states, per_chunk, out):
-        kd.bury_chunks(fixed, sizes, seat, banker, levels, st, t, buries, states, per_chunk,
-                       params, pol, hp, out)
+    def call(chunks, out):
+        kd.bury_chunks(pos.kernel(), (t, buries), chunks, params, pols, out)
 
-    rows, ref = _sample(call, kd.Q_VALUES + len(names), len(names), lambda _: 0, precision,
-                        max_deals, seed, progress)
+    rows, ref = _sample(call, kd.Q_VALUES + len(names), len(names), lambda _: 0, run,
+                        progress)
     setting = {"hand": format_cards(mine), "level": RANK_NAMES[lv], "trump": _trump_name(t),
                "banker": banker, "standing": format_cards(shown) if st[0] else None,
                "standing_seat": int(st[2]) if st[0] else None}
-    return _result("bury", seat, r, policy, seed, precision, names, cards, rows, ref, setting)
+    return _result("bury", seat, r, run, names, cards, rows, ref, setting)
 
 
 def _trump_name(t: int) -> str:
@@ -421,19 +474,17 @@ def _trump_name(t: int) -> str:
 
 
 def should_rebel(hand, seat: int = 1, banker: int = 0, level=2, rules=None,
-                 policy: str = "heuristic", precision: float = 0.1,
-                 max_deals: int = 200_000, seed: int = 0,
-                 progress: Progress = None) -> DecisionResult:
+                 run: Sampling = DEFAULT_SAMPLING, progress: Progress = None
+                 ) -> DecisionResult:
     """Defender ``seat`` holds ``hand`` (25 cards, fewer points than rebel_threshold) right
     after the deal of a normal hand banked by ``banker`` (both teams at ``level``): 造反
     (a redeal and a 搶莊局 from ``seat``) or decline (the defender asked after it, if any,
-    decides by its policy, then the declaring)?"""
+    decides by its policy, then the declaring)? ``run``: how to sample (:class:`Sampling`)."""
     r = get_rules(rules)
     if not r.rebel_enabled:
         raise ValueError(f"the {r.name} rules have no 造反 (rebel_enabled is off)")
     if r.rebel_scope != "player":
         raise ValueError("should-rebel asks one defender: it needs rebel_scope=player")
-    _check_run(policy, precision, max_deals, seed)
     lv, seat, banker = _level(level), _seat(seat, "seat"), _seat(banker, "banker")
     if (seat - banker) % 2 == 0:
         raise ValueError(f"seat {seat} is on the banker's side: only a defender may 造反")
@@ -444,16 +495,15 @@ def should_rebel(hand, seat: int = 1, banker: int = 0, level=2, rules=None,
     params = rule_arrays(r)
     fixed, sizes = _fixed()
     fixed[seat] = planes_of(mine)
-    levels = np.array([lv, lv], dtype=np.int64)
-    pol, hp = _pols(seat, policy)
+    pos = Position(fixed, sizes, seat, banker, np.array([lv, lv], dtype=np.int64),
+                   Position.NONE)
+    pols = _pols(seat, run.policy, r)
 
-    def call(states, per_chunk, out):
-        kd.rebel_chunks(fixed, sizes, seat, banker, levels, states, per_chunk, params, pol,
-                        hp, out)
+    def call(chunks, out):
+        kd.rebel_chunks(pos.kernel(), chunks, params, pols, out)
 
-    rows, ref = _sample(call, kd.Q_VALUES + 2, 2, lambda _: 1, precision, max_deals, seed,
-                        progress)
+    rows, ref = _sample(call, kd.Q_VALUES + 2, 2, lambda _: 1, run, progress)
     setting = {"hand": format_cards(mine), "points": points(mine), "level": RANK_NAMES[lv],
                "banker": banker}
-    return _result("rebel", seat, r, policy, seed, precision, ["造反 (rebel)", "decline"],
+    return _result("rebel", seat, r, run, ["造反 (rebel)", "decline"],
                    ["", ""], rows, ref, setting)

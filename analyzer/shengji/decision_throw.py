@@ -33,10 +33,11 @@ from . import combos
 from .actions import PLAY_PHASE
 from .cards import RANK_NAMES, TRUMP, format_cards
 from .decision import (
+    DEFAULT_SAMPLING,
     DecisionResult,
     Progress,
+    Sampling,
     _cards,
-    _check_run,
     _pols,
     _result,
     _sample,
@@ -110,12 +111,11 @@ def _throw_cards(cards, hand, state, seat, kn, ctx, params, hp) -> tuple[int, ..
     return held[-max(ranked)[3]]
 
 
-def should_throw(record, cards=None, policy: str = "heuristic", precision: float = 0.1,
-                 max_deals: int = 200_000, seed: int = 0,
+def should_throw(record, cards=None, run: Sampling = DEFAULT_SAMPLING,
                  progress: Progress = None) -> DecisionResult:
     """A record stopping where a seat leads: throw ``cards`` (default: module docstring of
-    ``_throw_cards``) or lead its safest unit alone (module docstring)?"""
-    _check_run(policy, precision, max_deals, seed)
+    ``_throw_cards``) or lead its safest unit alone (module docstring)? ``run``: how to
+    sample (:class:`~.decision.Sampling`)."""
     state = replay(record)
     if state.phase != PLAY_PHASE or state.tricks[-1].plays:
         where = "the end" if state.is_terminal() else (
@@ -126,7 +126,7 @@ def should_throw(record, cards=None, policy: str = "heuristic", precision: float
     params = rule_arrays(r)
     ctx = new_context(state.trump, state.level, r.nt_level_joker_tractor)
     kn = knowledge(state, seat)
-    pol, hp = _pols(seat, policy)
+    pol, hp = _pols(seat, run.policy, r)
     hand = state.hands[seat]
     throw = _throw_cards(cards, hand, state, seat, kn, ctx, params, hp)
     units = np.zeros((40, 2), dtype=np.int64)
@@ -150,22 +150,23 @@ def should_throw(record, cards=None, policy: str = "heuristic", precision: float
         freq = [int(((bits >> j) & 1).sum()) for j in range(nu)]
         return 1 + min(range(nu), key=lambda j: (freq[j], j))
 
-    def call(states, per_chunk, out):
-        kd.throw_chunks(seat, sizes, kn, state.banker, levels, state.attacker_points, ctx,
-                        options, states, per_chunk, params, pol, hp, out)
+    query = (seat, sizes, kn, state.banker, levels, state.attacker_points, ctx)
 
-    rows, ref = _sample(call, width, n_opt, safest, precision, max_deals, seed, progress)
+    def call(chunks, out):
+        kd.throw_chunks(query, options, chunks, params, (pol, hp), out)
+
+    rows, ref = _sample(call, width, n_opt, safest, run, progress)
     stands = int(rows[:, kd.Q_VALUES + n_opt + kd.Q_STANDS].sum())
     bits = rows[:, beaten_col]
     beaten = {texts[1 + j]: proportion_ci(int(((bits >> j) & 1).sum()), len(rows)).as_dict()
               for j in range(nu)}
-    setting = {"seat": seat, "level": RANK_NAMES[state.level],
-               "trump": _trump_name(state.trump), "banker": state.banker,
+    setting = {"seat": seat, "level": RANK_NAMES[state.the_level],
+               "trump": _trump_name(state.the_trump), "banker": state.banker,
                "trick": len(state.tricks), "attacker_points": state.attacker_points,
                "hand": format_cards(hand, state.ctx)}
-    res = _result("throw", seat, r, policy, seed, precision, names, texts, rows, ref,
-                  setting, {"p_stands": proportion_ci(stands, len(rows)).as_dict(),
-                            "p_unit_beatable": beaten, "safest_unit": texts[ref]})
+    res = _result("throw", seat, r, run, names, texts, rows, ref, setting,
+                  {"p_stands": proportion_ci(stands, len(rows)).as_dict(),
+                   "p_unit_beatable": beaten, "safest_unit": texts[ref]})
     res.recommendation = _throw_verdict(res)
     return res
 

@@ -2,24 +2,23 @@
 
 Phases, in order: 造反 offers (``rebel``), declaring — 亮主 / 反主 / 加固 (``declare``), the
 kitty bury — 扣底 (``bury``), 扒雞窩 (``bajiwo``), tricks (``play``), then ``done``. The verbs
-are those of the other games: ``current_player``, ``legal_actions``, ``verify`` / ``can`` /
-``apply``, ``is_terminal``, ``returns``, ``clone``. Sections (§) refer to SHENGJI-RULES.
+are the game contract's (:mod:`analyzer.core.game`): ``current_player``, ``legal_actions``
+(the rebel, declare and 扒雞窩 choices; a bury or a play has too many to list:
+:class:`~analyzer.core.game.NotListed`), ``verify`` / ``can`` / ``apply``, ``is_terminal``,
+``returns``, ``clone`` and ``view``. Sections (§) refer to SHENGJI-RULES.
 
 Seats 0–3 sit in play order: the 下家 of seat i is i + 1, its partner (對家) i + 2; the teams
-are {0, 2} (team 0) and {1, 3} (team 1). Cards are sorted face tuples (:mod:`.cards`).
-
-Every random choice — the redeal after a 造反, the random kitty-card trump (§4.5c), the first
-seat when ``declare_start="random"`` — comes from the state's :class:`Chance` and is logged
-there, so a record of the deal, those outcomes and the actions fixes the hand.
+are {0, 2} (team 0) and {1, 3} (team 1). Cards are sorted face tuples (:mod:`.cards`). The
+hand's data, the deal and its random outcomes (:class:`Chance`) are :mod:`.state`'s.
 """
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
+from ..core.game import TERMINAL, GameFacts, NotListed
 from . import bidding_phase as bp
 from . import play_phase as pp
 from .actions import (
@@ -30,7 +29,6 @@ from .actions import (
     DECLARE,
     DECLARE_PHASE,
     DONE,
-    HAND_SIZE,
     KITTY_SIZE,
     N_SEATS,
     PASS,
@@ -42,25 +40,68 @@ from .actions import (
     HandResult,
     Trick,
 )
-from .bidding import Declaration
-from .cards import DECK, Context, as_cards, context, format_cards, parse_level, parse_trump
-from .rules import ShengjiRules, get_rules
+from .bidding import joker_for_suit
+from .cards import BIG_JOKER, NT, SMALL_JOKER, context, face, parse_level, parse_trump
+from .rules import PRESETS, ShengjiRules, get_rules
+from .state import Chance, HandState, deal, verify_deal
 
 __all__ = [
     "ACTION_KINDS", "BAJIWO_PHASE", "BURY", "BURY_PHASE", "DECLARE", "DECLARE_PHASE", "DONE",
-    "PASS", "PLAY", "PLAY_PHASE", "REBEL", "REBEL_PHASE", "Action", "Chance", "HandResult",
-    "PublicView", "State", "Trick", "deal", "new_hand", "play_only", "play_random",
-    "random_action", "verify_deal",
+    "FACTS", "PASS", "PLAY", "PLAY_PHASE", "REBEL", "REBEL_PHASE", "Action", "Chance",
+    "HandResult", "SeatView", "State", "Trick", "action_key", "candidate_actions", "deal",
+    "new_hand", "play_only", "play_random", "random_action", "random_start", "redeal_hidden",
+    "verify_deal",
 ]
+
+# The longest hand, in actions. Bidding: at most 2 造反 offers (a 造反 redeals into a 搶莊局,
+# which has none); a silent first declaring round (4 passes) before the second; each
+# declaration, overcall or 加固 must climb the seven-step ladder (a single; pairs ♦ ♣ ♥ ♠;
+# 對小王; 對大王: §4.2), and the ladder is not reset between the last round and 扒雞窩, so a
+# hand shows at most 7 of them. The last round takes at most 3 passes before each of its d1
+# declarations and 4 passes at its end (4·d1 + 4); the first bury 1; 扒雞窩 at most 2 passes
+# before each of its d2 overcalls, the overcall and its bury, then 3 passes (4·d2 + 3). So
+# bidding takes at most 2 + 4 + 4 + 1 + 3 + 4·(d1 + d2) = 14 + 28 = 42 actions. Play: the
+# 100 cards of the hands go out at least one a seat a trick, 4 plays a trick: at most 100.
+MAX_LENGTH = 42 + 100
+
+FACTS = GameFacts(
+    name="shengji", n_seats=N_SEATS, teams=((0, 2), (1, 3)), max_length=MAX_LENGTH,
+    # returns() are the levels each seat's team gains by the level table (the other team
+    # gains 0): their sum is not constant, so the game declares none.
+    utility_sum=None, returns_unit="levels", presets=tuple(PRESETS))
+
+# -- the engine's order of actions (action_key) -------------------------------------------
+
+_KIND_ORDER = {PASS: 0, REBEL: 1, DECLARE: 2, BURY: 3, PLAY: 4}
+
+
+def _declaration_order(cards: tuple[int, ...]) -> tuple[int, int]:
+    """(class, suit) a declaration's cards show, read from their shape alone: the order of
+    ``bidding.declarable`` (class, then suit ♠♥♣♦)."""
+    plain = [f for f in cards if f < 52]
+    if plain:
+        return len(plain), plain[0] // 13
+    if not cards:
+        return 0, 0
+    return (3 if cards[0] == SMALL_JOKER else 4), NT
+
+
+def action_key(action: Action) -> tuple:
+    """The sort key of the engine's order: pass, 造反, declarations by class then suit (the
+    order the declaring rules list them), buries, plays; then the cards."""
+    kind = getattr(action, "kind", "")
+    cards = tuple(getattr(action, "cards", ()))
+    order = _declaration_order(cards) if kind == DECLARE else (0, 0)
+    return (_KIND_ORDER.get(kind, len(_KIND_ORDER)), *order, cards)
 
 
 @dataclass(frozen=True)
-class PublicView:
-    """What one seat may know: its own cards and every public fact of the hand."""
+class SeatView:
+    """What one seat may see: its own cards and every public fact of the hand."""
 
     seat: int
     phase: str
-    current_player: int | None
+    current_player: int
     hand: tuple[int, ...]
     hand_sizes: tuple[int, ...]
     levels: tuple[int, int]
@@ -79,153 +120,35 @@ class PublicView:
     known_cards: tuple[tuple[int, ...], ...]  # per seat: cards shown and not played since
     tricks: tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]  # (leader, plays), current last
     attacker_points: int
+    result: HandResult | None  # the settlement, once the hand is over
 
 
-def deal(rng: random.Random) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
-    """A shuffled deal: four 25-card hands and the 8-card kitty (底牌)."""
-    deck = list(DECK)
-    rng.shuffle(deck)
-    hands = tuple(tuple(sorted(deck[HAND_SIZE * s:HAND_SIZE * (s + 1)])) for s in range(N_SEATS))
-    return hands, tuple(sorted(deck[HAND_SIZE * N_SEATS:]))
+class State(HandState):
+    """One hand with the contract's verbs. Build it with :func:`new_hand`,
+    :func:`play_only` or :func:`random_start`."""
 
-
-def verify_deal(hands, kitty) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
-    """The deal as card tuples; ValueError unless it is 4 × 25 cards + 8 making the 108."""
-    if len(hands) != N_SEATS:
-        raise ValueError(f"a deal has {N_SEATS} hands, got {len(hands)}")
-    hands = tuple(as_cards(h) for h in hands)
-    kitty = as_cards(kitty)
-    for seat, h in enumerate(hands):
-        if len(h) != HAND_SIZE:
-            raise ValueError(f"hand of seat {seat} holds {len(h)} cards, not {HAND_SIZE}")
-    if len(kitty) != KITTY_SIZE:
-        raise ValueError(f"the kitty holds {len(kitty)} cards, not {KITTY_SIZE}")
-    counts = Counter(kitty)
-    for h in hands:
-        counts.update(h)
-    for f, n in sorted(counts.items()):
-        if n > 2:
-            raise ValueError(f"the deal holds {n} copies of {format_cards((f,))} "
-                             "(the two decks hold two)")
-    return hands, kitty
-
-
-class Chance:
-    """The random choices of a hand: scripted outcomes first (from a record), then ``rng``.
-
-    Every outcome is logged in ``redeals``, ``trump_index`` (an index into the sorted kitty)
-    and ``start_seats``. Without a script entry and without ``rng`` a choice is an error.
-    """
-
-    def __init__(self, rng: random.Random | None = None, redeals=(), trump_index=None,
-                 start_seats=()):
-        self.rng = rng
-        self._redeals = [verify_deal(h, k) for h, k in redeals]
-        self._trump = trump_index
-        self._starts = list(start_seats)
-        self.redeals: list = []
-        self.trump_index: int | None = None
-        self.start_seats: list[int] = []
-
-    def source(self, what: str) -> random.Random:
-        """The random source, or ValueError naming the choice ``what`` that needs one."""
-        if self.rng is None:
-            raise ValueError(f"{what} is needed but none is given and there is no random source")
-        return self.rng
-
-    def redeal(self):
-        """The new deal after a 造反."""
-        new = self._redeals.pop(0) if self._redeals else deal(self.source("a redeal"))
-        self.redeals.append(new)
-        return new
-
-    def draw_trump(self) -> int:
-        """Index (0..7) of the kitty card drawn for a random trump."""
-        if self._trump is not None:
-            i, self._trump = self._trump, None
-        else:
-            i = self.source("a random trump card").randrange(KITTY_SIZE)
-        self.trump_index = i
-        return i
-
-    def start_seat(self) -> int:
-        """The first seat of a declaring round under ``declare_start="random"``."""
-        s = self._starts.pop(0) if self._starts else self.source("a first seat").randrange(4)
-        self.start_seats.append(s)
-        return s
-
-    def unused(self) -> list[str]:
-        """Scripted outcomes never used (names), for record checks."""
-        return ((["redeals"] if self._redeals else []) + (["random_trump_card"] if self._trump
-                is not None else []) + (["start_seats"] if self._starts else []))
-
-
-@dataclass
-class State:
-    """The whole state of one hand. Build it with :func:`new_hand` or :func:`play_only`."""
-
-    rules: ShengjiRules
-    levels: tuple[int, int]  # team levels before the hand
-    start_banker: int | None  # the banker given at the start; None: a 搶莊局
-    deals: list  # (hands, kitty) of the deal and of any redeal
-    hands: list[tuple[int, ...]]
-    kitty: tuple[int, ...]  # empty while a kitty-taker holds it
-    chance: Chance
-    phase: str = DECLARE_PHASE
-    turn: int | None = 0
-    grab: bool = False  # 搶莊局: own-team levels, the declarer banks (§4.3)
-    priority: int = 0  # priority seat of the declaring round (§4.4)
-    banker: int | None = None  # this hand's 莊家
-    level: int | None = None  # L
-    trump: int | None = None  # T
-    ctx: Context | None = None
-    standing: Declaration | None = None
-    declarations: list[tuple[int, tuple[int, ...], str]] = field(default_factory=list)
-    round: int = 1  # declaring round: 2 after a 下臺
-    round_declarers: set[int] = field(default_factory=set)
-    passes: int = 0  # passes in a row
-    rebel_queue: list[int] = field(default_factory=list)
-    rebel: int | None = None
-    stepped_down: int | None = None  # the banker who 下臺
-    random_trump_card: int | None = None
-    kitty_taker: int | None = None
-    picked_up: tuple[int, ...] = ()
-    last_burier: int | None = None
-    kitty_log: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = field(default_factory=list)
-    tricks: list[Trick] = field(default_factory=list)
-    attacker_points: int = 0  # from tricks, plus failed-throw penalties
-    penalties: int = 0
-    failed_throws: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = field(
-        default_factory=list)
-    voids: list[set[int]] = field(default_factory=lambda: [set() for _ in range(N_SEATS)])
-    known: list[Counter] = field(default_factory=lambda: [Counter() for _ in range(N_SEATS)])
-    history: list[tuple[int, Action]] = field(default_factory=list)
-    result: HandResult | None = None
-    play_only: bool = False
-
-    # -- the game API ----------------------------------------------------------------
-
-    def current_player(self) -> int | None:
-        """The seat to act, or None when the hand is over."""
-        return None if self.phase == DONE else self.turn
+    def current_player(self) -> int:
+        """The seat to act; TERMINAL (-1) once the hand is over."""
+        return TERMINAL if self.phase == DONE else self.turn
 
     def is_terminal(self) -> bool:
         """True when the hand is over."""
         return self.phase == DONE
 
     def legal_actions(self) -> list[Action]:
-        """Every legal action in the rebel, declare and 扒雞窩 phases (pass first); empty
-        when over. Bury and play choices are too many to list: ValueError there."""
+        """Every legal action in the rebel, declare and 扒雞窩 phases, in the engine's order
+        (pass first); empty when over. Bury and play choices are too many to list:
+        NotListed there."""
         if self.phase == DONE:
             return []
         if self.phase in (BURY_PHASE, PLAY_PHASE):
-            raise ValueError(f"the {self.phase} choices are not listed: use verify / can / "
-                             "apply, legal_leads and some_follow")
+            raise NotListed(f"the {self.phase} choices are not listed: use verify / can / "
+                            "apply, legal_leads and some_follow")
         return bp.legal_actions(self)
 
     def verify(self, action: Action, seat: int | None = None) -> None:
-        """Raise ValueError with the reason unless ``action`` (by ``seat``, if given) is
-        legal now."""
+        """Raise ValueError with the reason unless ``action`` is legal now (and, if ``seat``
+        is given, it is that seat's turn)."""
         if self.phase == DONE:
             raise ValueError("the hand is over")
         if not isinstance(action, Action) or action.kind not in ACTION_KINDS:
@@ -238,7 +161,7 @@ class State:
             bp.verify(self, self.turn, action)
 
     def can(self, action: Action, seat: int | None = None) -> bool:
-        """True if ``action`` is legal now."""
+        """True if ``action`` is legal now (for ``seat``, if given)."""
         try:
             self.verify(action, seat)
         except ValueError:
@@ -246,7 +169,8 @@ class State:
         return True
 
     def apply(self, action: Action, seat: int | None = None) -> None:
-        """Apply ``action`` (verified first: ValueError with the reason if illegal)."""
+        """Play ``action`` for the seat to act (verified first, ``seat`` too if given:
+        ValueError with the reason if illegal)."""
         self.verify(action, seat)
         acting = self.turn
         if self.phase == PLAY_PHASE:
@@ -255,7 +179,7 @@ class State:
             bp.apply(self, acting, action)
         self.history.append((acting, action))
 
-    def returns(self) -> tuple[int, int, int, int]:
+    def returns(self) -> tuple[int, ...]:
         """Levels gained per seat (the winner team's seats gain, the others 0); zeros before
         the end. The full outcome is :attr:`result`."""
         if self.result is None:
@@ -264,11 +188,33 @@ class State:
         return tuple(r.gain if s % 2 == r.winner_team else 0 for s in range(N_SEATS))
 
     def clone(self) -> State:
-        """A deep copy that shares only the frozen rules and context."""
-        memo = {id(self.rules): self.rules}
-        if self.ctx is not None:
-            memo[id(self.ctx)] = self.ctx
-        return copy.deepcopy(self, memo)
+        """An independent copy (:meth:`.state.HandState.clone`)."""
+        return super().clone()
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may see now: its cards, the kitty it holds or buried last, and the
+        public facts (declarations, failed throws, voids, cards shown, tricks)."""
+        standing = self.standing
+        return SeatView(
+            seat, self.phase, self.current_player(), self.hands[seat],
+            tuple([len(h) for h in self.hands]), self.levels, self.level, self.trump,
+            self.banker, self.grab, tuple(self.declarations),
+            None if standing is None else (-1 if standing.seat is None else standing.seat,
+                                           standing.cards),
+            self.random_trump_card, tuple([s for s, _, _ in self.kitty_log]),
+            tuple([(up, down) for s, up, down in self.kitty_log if s == seat]),
+            self.kitty_known_to(seat), tuple(self.failed_throws),
+            tuple([frozenset(v) for v in self.voids]),
+            tuple([tuple(sorted(k.elements())) if k else () for k in self.known]),
+            tuple([(t.leader, tuple(t.plays)) for t in self.tricks]),
+            self.attacker_points, self.result)
+
+    def kitty_known_to(self, seat: int) -> tuple[int, ...] | None:
+        """The kitty as ``seat`` knows it: the 8 cards it picked up and holds to bury, or the
+        kitty it buried last; None if another seat's."""
+        if self.phase == BURY_PHASE:  # the kitty is in the taker's hand
+            return self.picked_up if seat == self.kitty_taker else None
+        return self.kitty if seat == self.last_burier else None
 
     # -- helpers for bots, samplers and tests ---------------------------------------------
 
@@ -277,7 +223,7 @@ class State:
         two or more units of one effective suit (checked by ``verify``)."""
         if self.phase != PLAY_PHASE or self.tricks[-1].plays:
             raise ValueError("nobody is to lead now")
-        return pp.unit_leads(self.hands[self.turn], self.ctx)
+        return pp.unit_leads(self.hands[self.turn], self.play_ctx)
 
     def some_follow(self) -> tuple[int, ...]:
         """One legal follow for the seat to act (the primitives' ``legal_follow``)."""
@@ -285,57 +231,15 @@ class State:
             raise ValueError("nobody is to follow now")
         return pp.some_follow(self)
 
-    def team_of(self, seat: int) -> int:
-        """Team 0 (seats 0 and 2) or team 1 (seats 1 and 3)."""
-        return seat % 2
-
-    def is_attacker(self, seat: int) -> bool:
-        """True for the attackers (抓分方), the team without the banker."""
-        return self.banker is not None and seat % 2 != self.banker % 2
-
-    def public_view(self, seat: int) -> PublicView:
-        """What ``seat`` may know now (its cards, the kitty it buried last, public facts)."""
-        standing = self.standing
-        return PublicView(
-            seat=seat, phase=self.phase, current_player=self.current_player(),
-            hand=self.hands[seat], hand_sizes=tuple(len(h) for h in self.hands),
-            levels=self.levels, level=self.level, trump=self.trump, banker=self.banker,
-            grab=self.grab, declarations=tuple(self.declarations),
-            standing=None if standing is None else (standing.seat, standing.cards),
-            random_trump_card=self.random_trump_card,
-            kitty_takers=tuple(s for s, _, _ in self.kitty_log),
-            kitty_seen=tuple((up, down) for s, up, down in self.kitty_log if s == seat),
-            kitty=self._kitty_known_to(seat),
-            failed_throws=tuple(self.failed_throws),
-            voids=tuple(frozenset(v) for v in self.voids),
-            known_cards=tuple(tuple(sorted(k.elements())) for k in self.known),
-            tricks=tuple((t.leader, tuple(t.plays)) for t in self.tricks),
-            attacker_points=self.attacker_points)
-
-    def _kitty_known_to(self, seat: int) -> tuple[int, ...] | None:
-        if self.phase == BURY_PHASE:  # the kitty is in the taker's hand
-            return self.picked_up if seat == self.kitty_taker else None
-        return self.kitty if seat == self.last_burier else None
-
-    def all_cards(self) -> tuple[int, ...]:
-        """Every card in hands, the kitty and the tricks, sorted (the 108 at every step)."""
-        out = list(self.kitty)
-        for h in self.hands:
-            out += h
-        for t in self.tricks:
-            for p in t.plays:
-                out += p
-        return tuple(sorted(out))
-
 
 def _levels(levels) -> tuple[int, int]:
     if len(levels) != 2:
         raise ValueError(f"levels are two team levels, got {levels!r}")
-    out = tuple(parse_level(v) if isinstance(v, str) else v for v in levels)
-    for v in out:
+    a, b = (parse_level(v) if isinstance(v, str) else v for v in levels)
+    for v in (a, b):
         if not isinstance(v, int) or isinstance(v, bool) or not 2 <= v <= 14:
             raise ValueError(f"a team level is 2..14 (A), got {v!r}")
-    return out
+    return a, b
 
 
 def new_hand(rules: str | ShengjiRules | None = None, levels=(2, 2), banker: int | None = None,
@@ -348,7 +252,7 @@ def new_hand(rules: str | ShengjiRules | None = None, levels=(2, 2), banker: int
     overrides the random source (records pass their logged outcomes).
     """
     rules = get_rules(rules)
-    levels = _levels(levels)
+    team_levels = _levels(levels)
     if banker is not None and banker not in range(N_SEATS):
         raise ValueError(f"banker must be a seat 0..3 or None (搶莊局), got {banker!r}")
     if rng is None:
@@ -359,11 +263,11 @@ def new_hand(rules: str | ShengjiRules | None = None, levels=(2, 2), banker: int
         raise ValueError("give both hands and kitty, or neither")
     if hands is None:
         hands, kitty = deal(chance.source("a deal"))
-    hands, kitty = verify_deal(hands, kitty)
-    st = State(rules=rules, levels=levels, start_banker=banker, deals=[(hands, kitty)],
-               hands=list(hands), kitty=kitty, chance=chance, grab=banker is None,
+    dealt, kit = verify_deal(hands, kitty)
+    st = State(rules=rules, levels=team_levels, start_banker=banker, deals=[(dealt, kit)],
+               hands=list(dealt), kitty=kit, chance=chance, grab=banker is None,
                banker=banker, priority=0 if banker is None else banker,
-               level=None if banker is None else levels[banker % 2])
+               level=None if banker is None else team_levels[banker % 2])
     bp.start(st)
     return st
 
@@ -373,19 +277,30 @@ def play_only(rules: str | ShengjiRules | None, hands, kitty, level, trump, bank
     """A hand that starts at trick 1: the kitty is already buried, L and T fixed, the
     ``banker`` leads. ``levels`` (team levels, for the settlement) default to (L, L)."""
     rules = get_rules(rules)
-    level = parse_level(level) if isinstance(level, str) else level
-    trump = parse_trump(trump)
-    levels = _levels((level, level) if levels is None else levels)
+    lv = parse_level(level) if isinstance(level, str) else level
+    t = parse_trump(trump)
+    team_levels = _levels((lv, lv) if levels is None else levels)
     if banker not in range(N_SEATS):
         raise ValueError(f"banker must be a seat 0..3, got {banker!r}")
-    hands, kitty = verify_deal(hands, kitty)
-    st = State(rules=rules, levels=levels, start_banker=banker, deals=[(hands, kitty)],
-               hands=list(hands), kitty=kitty, chance=Chance(None), banker=banker,
-               priority=banker, level=level, trump=trump,
-               ctx=context(level, trump, rules.nt_level_joker_tractor), last_burier=banker,
+    dealt, kit = verify_deal(hands, kitty)
+    st = State(rules=rules, levels=team_levels, start_banker=banker, deals=[(dealt, kit)],
+               hands=list(dealt), kitty=kit, chance=Chance(None), banker=banker,
+               priority=banker, level=lv, trump=t,
+               ctx=context(lv, t, rules.nt_level_joker_tractor), last_burier=banker,
                play_only=True)
     pp.start_play(st)
     return st
+
+
+def random_start(rules: str | ShengjiRules | None, rng: random.Random) -> State:
+    """A whole hand from a random deal, its setting drawn by ``rng`` too: one time in five
+    the first hand of a match (a 搶莊局, both teams at 2), else a normal hand with a uniform
+    banker going in and each team's level uniform in 2..A. Every later random outcome (a
+    redeal, the kitty-card trump, first seats) comes from ``rng``."""
+    if rng.random() < 0.2:
+        return new_hand(rules, (2, 2), None, rng=rng)
+    levels = (rng.randint(2, 14), rng.randint(2, 14))
+    return new_hand(rules, levels, rng.randrange(N_SEATS), rng=rng)
 
 
 def random_action(state: State, rng: random.Random) -> Action:
@@ -414,3 +329,69 @@ def play_random(state: State, rng: random.Random, max_steps: int = 10_000) -> St
             return state
         state.apply(random_action(state, rng))
     raise RuntimeError(f"the hand did not end within {max_steps} actions")
+
+
+def _pinned(state: State, seat: int, place: int) -> Counter:
+    """The cards of hidden place ``place`` (a seat, or N_SEATS for the kitty) whose place
+    ``seat`` knows: cards shown and not played since, and the random trump card the first
+    kitty-taker holds before it buries."""
+    if place == N_SEATS:
+        return Counter()
+    out = Counter(state.known[place]) if state.known[place] else Counter()
+    if (state.phase == BURY_PHASE and not state.kitty_log and place == state.kitty_taker
+            and state.random_trump_card is not None):
+        out[state.random_trump_card] = max(out[state.random_trump_card], 1)
+    return out
+
+
+def redeal_hidden(state: State, seat: int, rng: random.Random) -> State:
+    """A clone in which the cards ``seat`` cannot place are dealt anew among the places it
+    cannot see, each keeping its size: the other hands, less the cards their seat has shown
+    (declarations, failed throws) and not played since, and the kitty unless ``seat`` holds
+    it or buried it last. Voids shown are not respected and ``deals`` keeps the real deal:
+    the result need not be reachable, it differs only in what ``seat`` cannot see."""
+    out = state.clone()
+    places = [s for s in range(N_SEATS) if s != seat]
+    if state.kitty and state.kitty_known_to(seat) is None:
+        places.append(N_SEATS)
+    kept: dict[int, list[int]] = {}
+    pool: list[int] = []
+    for p in places:
+        cards = state.kitty if p == N_SEATS else state.hands[p]
+        pinned = _pinned(state, seat, p)
+        kept[p] = list(pinned.elements())
+        pool += (Counter(cards) - pinned).elements() if pinned else cards
+    rng.shuffle(pool)
+    for p in places:
+        n = len(state.kitty if p == N_SEATS else state.hands[p]) - len(kept[p])
+        cards = tuple(sorted(kept[p] + pool[:n]))
+        pool = pool[n:]
+        if p == N_SEATS:
+            out.kitty = cards
+        else:
+            out.hands[p] = cards
+    return out
+
+
+def candidate_actions(state: State, rng: random.Random) -> list[Action]:
+    """Actions to hold ``can`` to, most of them illegal now: every declaration shape at the
+    seat's level in every suit (held or not), a pass with a card, 造反 out of its phase, a
+    bury and a play of the seat's own cards, a joker pair of two jokers that differ, and a
+    declaration of cards it does not hold."""
+    if state.is_terminal():
+        return []
+    seat = state.turn
+    hand = state.hands[seat]
+    level = bp.declare_level(state, seat) if state.phase in (
+        REBEL_PHASE, DECLARE_PHASE, BAJIWO_PHASE) else state.level
+    out = [Action(REBEL), Action(PASS, hand[:1]), Action(BURY, hand[:KITTY_SIZE]),
+           Action(PLAY, (rng.choice(hand),)), Action(DECLARE, (SMALL_JOKER, SMALL_JOKER)),
+           Action(DECLARE, (BIG_JOKER, BIG_JOKER)), Action(DECLARE, (BIG_JOKER, SMALL_JOKER))]
+    if level is not None:
+        for suit in range(4):
+            f, joker = face(suit, level), joker_for_suit(suit, state.rules)
+            out += [Action(DECLARE, c) for c in ((f,), (f, f), (joker, f), (joker, f, f))]
+    missing = sorted((Counter(range(54)) - Counter(hand)).elements())
+    if missing:
+        out.append(Action(DECLARE, (rng.choice(missing),)))
+    return out

@@ -321,7 +321,7 @@ def odds_table(rules: ShengjiRules, level: int, trump: int | None, deals: int, s
         hits = None if mc is None else mc[key]
         features.append({"feature": key, "label": label} | _row(ex[key], hits, deals))
     pts = _distribution(ex["points"], None if mc is None else mc["points"], deals, "points", 5)
-    lengths = []
+    lengths: list[dict[str, Any]] = []
     for t, dist in ex["trump_length"].items():
         ctx = context(level, t)
         block = _distribution(dist, None if mc is None else mc["trump_length"][t], deals,

@@ -1,7 +1,7 @@
 """The play half of a 双升 hand (SHENGJI-RULES §5–7): leads and throws (甩牌) with the stand
 check against the actual other hands, follows, the trick winner, 摳底 and the settlement.
 
-Functions of an engine ``State``; the rule work is done by the primitives of
+Functions of a :class:`.state.HandState`; the rule work is done by the primitives of
 :mod:`.combos`, :mod:`.tricks` and :mod:`.scoring`.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 from itertools import product
-from typing import TYPE_CHECKING
 
+from ..core.game import TERMINAL
 from .actions import DONE, N_SEATS, PLAY, PLAY_PHASE, Action, HandResult, Trick
 from .cards import ESUIT_LABELS, TRUMP, Context, format_cards
 from .combos import decompose, follow_ok, legal_follow, pair_faces, verify_follow
@@ -22,19 +22,17 @@ from .scoring import (
     throw_penalty_to_attackers,
     wins_match,
 )
+from .state import HandState
 from .tricks import check_throw, trick_points, trick_winner, verify_lead
-
-if TYPE_CHECKING:
-    from .engine import State
 
 # Seats from this hand's banker to the next hand's (§7.2, ``Settlement.next_banker``).
 _NEXT_BANKER_OFFSET = {"partner": 2, "next_seat": 1}
 
 
-def start_play(st: State) -> None:
+def start_play(st: HandState) -> None:
     """Trick 1: the banker leads (§5.1; 扒雞窩 never changes this)."""
-    st.phase, st.turn = PLAY_PHASE, st.banker
-    st.tricks.append(Trick(st.banker))
+    st.phase, st.turn = PLAY_PHASE, st.the_banker
+    st.tricks.append(Trick(st.the_banker))
 
 
 def _take(hand: tuple[int, ...], cards) -> tuple[int, ...]:
@@ -44,15 +42,15 @@ def _take(hand: tuple[int, ...], cards) -> tuple[int, ...]:
     return tuple(out)  # still sorted
 
 
-def verify(st: State, seat: int, action: Action) -> None:
+def verify(st: HandState, seat: int, action: Action) -> None:
     """Raise ValueError with the reason unless ``action`` is a legal lead or follow."""
     if action.kind != PLAY:
         raise ValueError(f"seat {seat} must play cards now, not {action.kind}")
-    cards, hand, ctx = action.cards, st.hands[seat], st.ctx
+    cards, hand, ctx = action.cards, st.hands[seat], st.play_ctx
     if not cards:
         raise ValueError("a play needs cards")
-    missing = Counter(cards) - Counter(hand)
-    if missing:
+    if not all(cards.count(f) <= hand.count(f) for f in set(cards)):
+        missing = Counter(cards) - Counter(hand)
         raise ValueError(f"seat {seat} does not hold {format_cards(missing.elements(), ctx)}")
     trick = st.tricks[-1]
     if not trick.plays:
@@ -70,13 +68,13 @@ def verify(st: State, seat: int, action: Action) -> None:
         raise ValueError(f"seat {seat} {e}: holds {ESUIT_LABELS[es]} {held}") from None
 
 
-def apply(st: State, seat: int, action: Action) -> None:
+def apply(st: HandState, seat: int, action: Action) -> None:
     """Apply a verified lead or follow; a failed throw plays its forced unit (§5.2)."""
-    trick, cards = st.tricks[-1], action.cards
+    trick, cards, ctx = st.tricks[-1], action.cards, st.play_ctx
     if not trick.plays:
         trick.attempt = cards
         others = [st.hands[(seat + i) % N_SEATS] for i in (1, 2, 3)]
-        stands, played = check_throw(cards, others, st.ctx, st.rules)
+        stands, played = check_throw(cards, others, ctx, st.rules)
         if not stands:  # the attempt is shown to all; the rest goes back to the hand
             st.failed_throws.append((seat, cards, played))
             st.known[seat] |= Counter(cards)
@@ -85,8 +83,8 @@ def apply(st: State, seat: int, action: Action) -> None:
             st.attacker_points += penalty
     else:
         played = cards
-        es = st.ctx.esuit[trick.plays[0][0]]
-        if any(st.ctx.esuit[f] != es for f in played):  # did not follow: void in the led suit
+        es = ctx.esuit[trick.plays[0][0]]
+        if any(ctx.esuit[f] != es for f in played):  # did not follow: void in the led suit
             st.voids[seat].add(es)
     st.hands[seat] = _take(st.hands[seat], played)
     if st.known[seat]:
@@ -98,34 +96,36 @@ def apply(st: State, seat: int, action: Action) -> None:
         _end_trick(st, trick)
 
 
-def _end_trick(st: State, trick: Trick) -> None:
-    i = trick_winner(trick.plays, st.ctx, st.rules)
-    trick.winner = (trick.leader + i) % N_SEATS
+def _end_trick(st: HandState, trick: Trick) -> None:
+    i = trick_winner(trick.plays, st.play_ctx, st.rules)
+    winner = trick.winner = (trick.leader + i) % N_SEATS
     trick.points = trick_points(trick.plays)
-    if st.is_attacker(trick.winner):
+    if st.is_attacker(winner):
         st.attacker_points += trick.points
     if any(st.hands):
-        st.tricks.append(Trick(trick.winner))
-        st.turn = trick.winner
+        st.tricks.append(Trick(winner))
+        st.turn = winner
     else:
         _finish(st, trick, i)
 
 
-def _finish(st: State, last: Trick, i: int) -> None:
+def _finish(st: HandState, last: Trick, i: int) -> None:
     """Score the hand (§6.2 摳底 from the last trick, §7.1 levels, §7.2 next banker)."""
-    rules, banker_team = st.rules, st.banker % 2
+    rules, banker = st.rules, st.the_banker
+    banker_team = banker % 2
     basis = kitty_basis_cards(last.plays[0], last.plays[i], rules)
-    s = settle(st.attacker_points, st.kitty, st.is_attacker(last.winner), basis, st.ctx, rules)
+    s = settle(st.attacker_points, st.kitty, st.is_attacker((last.leader + i) % N_SEATS),
+               basis, st.play_ctx, rules)
     team = banker_team if s.winner == "banker" else 1 - banker_team
     after = list(st.levels)
     after[team] = advance_level(st.levels[team], s.levels, rules)
     st.result = HandResult(
-        settlement=s, banker=st.banker, trick_points=st.attacker_points - st.penalties,
+        settlement=s, banker=banker, trick_points=st.attacker_points - st.penalties,
         penalties=st.penalties, winner_team=team, gain=s.levels, levels_before=st.levels,
-        levels_after=tuple(after),
-        next_banker=(st.banker + _NEXT_BANKER_OFFSET[s.next_banker]) % N_SEATS,
+        levels_after=(after[0], after[1]),
+        next_banker=(banker + _NEXT_BANKER_OFFSET[s.next_banker]) % N_SEATS,
         match_won=wins_match(st.levels[team], team == banker_team, True, s.levels, rules))
-    st.phase, st.turn = DONE, None
+    st.phase, st.turn = DONE, TERMINAL
 
 
 # -- helpers for policies and tests ---------------------------------------------------------
@@ -134,7 +134,7 @@ def _finish(st: State, last: Trick, i: int) -> None:
 def unit_leads(hand, ctx: Context) -> list[tuple[int, ...]]:
     """Every single unit in ``hand``: each face as a single, each pair, each tractor (one
     face per rung; a shared rung gives one tractor per face on it)."""
-    out = {(f,) for f in set(hand)}
+    out: set[tuple[int, ...]] = {(f,) for f in set(hand)}
     ladders: dict[int, dict[int, list[int]]] = {}
     for f in pair_faces(hand):
         ladders.setdefault(ctx.esuit[f], {}).setdefault(ctx.rung[f], []).append(f)
@@ -149,17 +149,17 @@ def unit_leads(hand, ctx: Context) -> list[tuple[int, ...]]:
     return sorted(out, key=lambda u: (len(u), u))
 
 
-def some_follow(st: State) -> tuple[int, ...]:
+def some_follow(st: HandState) -> tuple[int, ...]:
     """One legal follow for the seat to act."""
-    return legal_follow(st.tricks[-1].plays[0], st.hands[st.turn], st.ctx, st.rules)
+    return legal_follow(st.tricks[-1].plays[0], st.hands[st.turn], st.play_ctx, st.rules)
 
 
-def follow_candidates(st: State, rng: random.Random, tries: int = 6) -> list[tuple[int, ...]]:
+def follow_candidates(st: HandState, rng: random.Random, tries: int = 6) -> list[tuple[int, ...]]:
     """A set of legal follows for the seat to act: up to ``tries`` random ones (random
     fills; random pairs for the pair duty; an all-主 ruff when void), checked where a lead
     tractor makes the duty subtle, else the primitives' ``legal_follow``; sorted, so a seeded
     choice among them is reproducible."""
-    lead, hand, ctx, rules = st.tricks[-1].plays[0], st.hands[st.turn], st.ctx, st.rules
+    lead, hand, ctx, rules = st.tricks[-1].plays[0], st.hands[st.turn], st.play_ctx, st.rules
     es, n = ctx.esuit[lead[0]], len(lead)
     held = ctx.suit_cards(hand, es)
     out: set[tuple[int, ...]] = set()
@@ -186,10 +186,10 @@ def follow_candidates(st: State, rng: random.Random, tries: int = 6) -> list[tup
     return sorted(out) or [legal_follow(lead, hand, ctx, rules)]
 
 
-def random_lead(st: State, rng: random.Random, throw_rate: float = 0.15) -> tuple[int, ...]:
+def random_lead(st: HandState, rng: random.Random, throw_rate: float = 0.15) -> tuple[int, ...]:
     """A uniform unit lead, or (with chance ``throw_rate``) a throw attempt of random units
     from one effective suit (the whole suit under ``throw_whole_suit_only``)."""
-    hand, ctx = st.hands[st.turn], st.ctx
+    hand, ctx = st.hands[st.turn], st.play_ctx
     if rng.random() < throw_rate:
         suits = {}
         for es in sorted(ctx.esuits(hand)):

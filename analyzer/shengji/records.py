@@ -1,9 +1,10 @@
-"""双升 game records: a whole hand as JSON, and its replay through the reference engine.
+"""双升 game records: a whole hand in the shared record envelope
+(:mod:`analyzer.core.records`), and its replay through the reference engine.
 
 A record holds everything that fixes the hand — the rules, the team levels, the banker, the
 deal, every random outcome and every action::
 
-    {"format": "xianniu-shengji-record", "version": 1, "rules": "zhengzhou",
+    {"format": "xianniu-record", "version": 2, "game": "shengji", "rules": "zhengzhou",
      "levels": [2, 2], "banker": 0,
      "hands": ["大王 A♠ …25 cards…", "…", "…", "…"], "kitty": "…8 cards…",
      "redeals": [], "random_trump_card": null,
@@ -21,27 +22,31 @@ deal, every random outcome and every action::
 - ``start_seats`` (optional): first seats drawn under ``declare_start="random"``.
 - ``play_only`` (optional): ``{"level": 10, "trump": "s"}`` for a hand that starts at
   trick 1 with the kitty buried (:func:`engine.play_only`); ``banker`` leads.
-- ``result`` (optional, written for a finished hand): checked by :func:`replay`.
+- ``result`` (optional, written for a finished hand): checked by :func:`replay` when the
+  actions reach the end (a record cut short replays to where it stops).
 
 Actions are ``rebel``, ``pass``, ``declare``, ``bury`` and ``play``; ``cards`` is absent for
 ``rebel`` and ``pass``. A failed throw is stored as attempted: the replay finds it fails.
+Records in the format this game wrote before the shared envelope
+(``"format": "xianniu-shengji-record", "version": 1``: the same fields, no ``game``) are
+still read (:data:`LEGACY`).
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import fields
-from pathlib import Path
 from typing import Any
 
+from ..core.records import Legacy, RecordError, envelope, open_record, replay_actions
 from .actions import ACTION_KINDS, N_SEATS, PASS, REBEL, Action
 from .cards import NT, SUIT_LETTERS, format_cards, parse_cards, parse_level, parse_trump
 from .engine import Chance, State, new_hand, play_only, verify_deal
 from .rules import PRESETS, ShengjiRules, get_rules
 
-FORMAT = "xianniu-shengji-record"
-VERSION = 1
-REQUIRED = ("format", "version", "rules", "levels", "banker", "hands", "kitty", "actions")
+GAME = "shengji"
+# The format this game wrote before the shared envelope: the same fields, no "game".
+LEGACY: Legacy = {("xianniu-shengji-record", 1): GAME}
+REQUIRED = ("rules", "levels", "banker", "hands", "kitty", "actions")
 _NO_CARDS = (REBEL, PASS)
 
 
@@ -78,54 +83,29 @@ def result_of(state: State) -> dict[str, Any]:
             "next_banker": r.next_banker}
 
 
-def make_record(state: State) -> dict[str, Any]:
-    """The record of ``state``: its deal, random outcomes and every action so far."""
+def record_of(state: State) -> dict[str, Any]:
+    """The record of ``state``: its deal, random outcomes and every action so far (and the
+    result once the hand is over)."""
     name, changes = _rule_changes(state.rules)
-    record: dict[str, Any] = {"format": FORMAT, "version": VERSION, "rules": name}
+    body: dict[str, Any] = {}
     if changes:
-        record["rule_changes"] = changes
-    record["levels"] = list(state.levels)
-    record["banker"] = state.start_banker
+        body["rule_changes"] = changes
+    body["levels"] = list(state.levels)
+    body["banker"] = state.start_banker
     if state.play_only:
-        trump = "nt" if state.trump == NT else SUIT_LETTERS[state.trump]
-        record["play_only"] = {"level": state.level, "trump": trump}
-    record.update(_deal_json(*state.deals[0]))
-    record["redeals"] = [_deal_json(h, k) for h, k in state.deals[1:]]
+        trump = "nt" if state.trump == NT else SUIT_LETTERS[state.trump or 0]
+        body["play_only"] = {"level": state.level, "trump": trump}
+    body.update(_deal_json(*state.deals[0]))
+    body["redeals"] = [_deal_json(h, k) for h, k in state.deals[1:]]
     index = state.chance.trump_index
     if index is not None:  # engine index (sorted kitty) → index in the written kitty
         kitty = state.deals[-1][1]
         index = _written_order(format_cards(kitty)).index(kitty[index])
-    record["random_trump_card"] = index
+    body["random_trump_card"] = index
     if state.chance.start_seats:
-        record["start_seats"] = list(state.chance.start_seats)
-    record["actions"] = [action_to_json(seat, a) for seat, a in state.history]
-    if state.is_terminal():
-        record["result"] = result_of(state)
-    return record
-
-
-def dumps(record: dict[str, Any]) -> str:
-    """A record as JSON text, one action per line."""
-    head = {k: v for k, v in record.items() if k not in ("actions", "result")}
-    text = json.dumps(head, ensure_ascii=False)[:-1]
-    acts = ",\n  ".join(json.dumps(a, ensure_ascii=False) for a in record.get("actions", []))
-    text += f', "actions": [\n  {acts}\n]'
-    if "result" in record:
-        text += f', "result": {json.dumps(record["result"], ensure_ascii=False)}'
-    return text + "}\n"
-
-
-def loads(text: str) -> dict[str, Any]:
-    """A record from JSON text; ValueError in one line if it is not JSON."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise ValueError(f"not JSON: {e}") from None
-
-
-def load(path: str | Path) -> dict[str, Any]:
-    """A record from a JSON file."""
-    return loads(Path(path).read_text(encoding="utf-8"))
+        body["start_seats"] = list(state.chance.start_seats)
+    return envelope(GAME, name, body, (action_to_json(seat, a) for seat, a in state.history),
+                    result_of(state) if state.is_terminal() else None)
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -136,36 +116,42 @@ def _written_order(text: str) -> list[int]:
     return [f for chunk in str(text).split() for f in parse_cards(chunk)]
 
 
-def _seat(value: Any, what: str, allow_none: bool = False) -> int | None:
-    if value is None and allow_none:
-        return None
+def _seat(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value not in range(N_SEATS):
-        raise ValueError(f"{what} must be a seat 0..3{' or null' if allow_none else ''}, "
-                         f"got {value!r}")
+        raise ValueError(f"{what} must be a seat 0..3, got {value!r}")
+    return value
+
+
+def _banker(value: Any) -> int | None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                              or value not in range(N_SEATS)):
+        raise ValueError(f"\"banker\" must be a seat 0..3 or null, got {value!r}")
     return value
 
 
 def action_from_json(entry: Any, index: int) -> tuple[int, Action]:
-    """``(seat, action)`` of one record entry; ValueError naming the entry if malformed."""
-    where = f"action {index}"
+    """``(seat, action)`` of one record entry; RecordError naming the entry if malformed."""
     if not isinstance(entry, dict):
-        raise ValueError(f"{where}: an action is an object like "
-                         '{"seat": 0, "action": "play", "cards": "A♠"}')
+        raise RecordError('an action is an object like {"seat": 0, "action": "play", '
+                          '"cards": "A♠"}', index)
     kind = entry.get("action")
     if kind not in ACTION_KINDS:
-        raise ValueError(f"{where}: unknown action {kind!r} ({', '.join(ACTION_KINDS)})")
-    seat = _seat(entry.get("seat"), f"{where}: seat")
+        raise RecordError(f"unknown action {kind!r} ({', '.join(ACTION_KINDS)})", index)
+    try:
+        seat = _seat(entry.get("seat"), "seat")
+    except ValueError as e:
+        raise RecordError(str(e), index) from None
     text = entry.get("cards")
     if kind in _NO_CARDS:
         if text:
-            raise ValueError(f"{where}: a {kind} action takes no cards")
+            raise RecordError(f"a {kind} action takes no cards", index)
         return seat, Action(kind)
     if not isinstance(text, str) or not text.strip():
-        raise ValueError(f"{where}: a {kind} action needs \"cards\" as a string")
+        raise RecordError(f"a {kind} action needs \"cards\" as a string", index)
     try:
         return seat, Action(kind, parse_cards(text))
     except ValueError as e:
-        raise ValueError(f"{where}: {e}") from None
+        raise RecordError(str(e), index) from None
 
 
 def _deal(hands: Any, kitty: Any, where: str):
@@ -206,24 +192,28 @@ def _rules(record: dict) -> ShengjiRules:
 
 
 def parse_record(record: Any) -> dict[str, Any]:
-    """Check a record and return its parts; ValueError with one line if it is malformed
-    (a missing key, an unknown card, a wrong count, a card beyond its two copies …)."""
-    if not isinstance(record, dict):
-        raise ValueError("a 双升 record must be a JSON object")
+    """Check a record (of this version or a :data:`LEGACY` one) and return the parts of its
+    start; RecordError with one line if it is malformed (a missing key, an unknown card, a
+    wrong count, a card beyond its two copies …). :func:`replay` checks the actions."""
+    record = open_record(record, GAME, LEGACY)
     for key in REQUIRED:
         if key not in record:
-            raise ValueError(f"the record has no \"{key}\"")
-    if record["format"] != FORMAT:
-        raise ValueError(f"not a {FORMAT} (format is {record['format']!r})")
-    if record["version"] != VERSION:
-        raise ValueError(f"record version {record['version']!r} is not supported "
-                         f"(this reads {VERSION})")
+            raise RecordError(f"the record has no \"{key}\"")
+    try:
+        return _parts(record)
+    except RecordError:
+        raise
+    except ValueError as e:
+        raise RecordError(str(e)) from None
+
+
+def _parts(record: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"rules": _rules(record)}
     levels = record["levels"]
     if not isinstance(levels, list) or len(levels) != 2:
         raise ValueError(f"\"levels\" must be the two team levels, got {levels!r}")
     out["levels"] = tuple(_level(v, "a team level") for v in levels)
-    out["banker"] = _seat(record["banker"], "\"banker\"", allow_none=True)
+    out["banker"] = _banker(record["banker"])
     out["deal"] = _deal(record["hands"], record["kitty"], "")
     redeals = record.get("redeals") or []
     if not isinstance(redeals, list):
@@ -239,9 +229,6 @@ def parse_record(record: Any) -> dict[str, Any]:
         raise ValueError("\"start_seats\" must be a list of seats")
     out["start_seats"] = [_seat(s, "a start seat") for s in starts]
     out["play_only"] = _play_only(record, out["banker"])
-    if not isinstance(record["actions"], list):
-        raise ValueError("\"actions\" must be a list")
-    out["actions"] = [action_from_json(e, i) for i, e in enumerate(record["actions"])]
     return out
 
 
@@ -280,11 +267,8 @@ def _play_only(record: dict, banker: int | None) -> tuple[int, int] | None:
 
 
 def start_of(record: Any) -> State:
-    """The state right after the deal that ``record`` describes; ValueError if malformed."""
-    return _start(parse_record(record))
-
-
-def _start(parts: dict[str, Any]) -> State:
+    """The state right after the deal that ``record`` describes; RecordError if malformed."""
+    parts = parse_record(record)
     hands, kitty = parts["deal"]
     if parts["play_only"] is not None:
         level, trump = parts["play_only"]
@@ -296,38 +280,29 @@ def _start(parts: dict[str, Any]) -> State:
 
 
 def replay(record: Any, require_end: bool = False) -> State:
-    """Replay a record action by action. ValueError names the first illegal action —
-    ``action 17 (seat 2 play 8♥): reason`` — or the first malformed part."""
-    parts = parse_record(record)
-    state = _start(parts)
-    for i, (seat, action) in enumerate(parts["actions"]):
-        try:
-            state.apply(action, seat)
-        except ValueError as e:
-            raise ValueError(f"action {i} (seat {seat} {action}): {e}") from None
+    """Replay a record action by action. RecordError names the first illegal action —
+    ``action 17: seat 2 …`` — or the first malformed part."""
+    state = start_of(record)
+    replay_actions(state, record["actions"], action_from_json, require_end)
     if state.phase not in ("rebel", "declare") and state.chance.unused():
-        raise ValueError(f"the record gives {', '.join(state.chance.unused())} that the hand "
-                         "never used")
-    if require_end and not state.is_terminal():
-        raise ValueError(f"the record ends before the hand does (seat "
-                         f"{state.current_player()} is to act)")
+        raise RecordError(f"the record gives {', '.join(state.chance.unused())} that the "
+                          "hand never used")
     expected = record.get("result")
-    if expected is not None:
-        if not state.is_terminal():
-            raise ValueError("the record has a \"result\" but the hand does not end")
+    if expected is not None and state.is_terminal():  # a record cut short stops before it
         got = result_of(state)
         if got != expected:
             diff = ", ".join(f"{k} {expected.get(k)!r} → {v!r}" for k, v in got.items()
                              if expected.get(k) != v)
-            raise ValueError(f"the replay disagrees with the record's result: {diff}")
+            raise RecordError(f"the replay disagrees with the record's result: {diff}")
     return state
 
 
 def describe(record: Any) -> list[str]:
     """One line per action (``seat 2: play 8♥ 8♥``), for replay output."""
-    return [f"seat {seat}: {action}" for seat, action in parse_record(record)["actions"]]
+    actions = open_record(record, GAME, LEGACY).get("actions", [])
+    return [f"seat {seat}: {action}" for seat, action in
+            (action_from_json(e, i) for i, e in enumerate(actions))]
 
 
-__all__ = ["FORMAT", "VERSION", "action_from_json", "action_to_json", "describe",
-           "dumps", "load", "loads", "make_record", "parse_record", "replay", "result_of",
-           "start_of"]
+__all__ = ["GAME", "LEGACY", "action_from_json", "action_to_json", "describe",
+           "parse_record", "record_of", "replay", "result_of", "start_of"]

@@ -16,9 +16,6 @@ from pathlib import Path
 import numpy as np
 
 from kernels.rng import states_from_seed
-from kernels.shengji import deal as kd
-from kernels.shengji.deal import DEAL_AGG_SIZE, deal_chunks
-from kernels.shengji.hand import N_RESULT, play_chunks
 from kernels.shengji.params import param_vector
 from kernels.shengji.policies import (
     HEURISTIC_DEFAULTS,
@@ -26,14 +23,21 @@ from kernels.shengji.policies import (
     POLICY_HEURISTIC,
     POLICY_NAMES,
 )
-from kernels.shengji.whole import N_WHOLE, whole_chunks
 
 from .cards import NT, parse_level, parse_trump
 from .rules import ShengjiRules, get_rules
 
-POLICIES = {name: i for i, name in enumerate(POLICY_NAMES)}  # the kernels' policies by id
-# Tournaments also seat ``tuned``: the heuristic with the preset's tuned parameters.
-TOURNAMENT_POLICIES = {**POLICIES, "tuned": POLICY_HEURISTIC}
+# Every policy 双升 plays, with its help line (``analyzer.core.cli_common.policy_help``).
+POLICIES = {
+    "random": "uniform over the legal choices",
+    "heuristic": "rules of thumb from what its seat knows",
+    "tuned": "the heuristic with its preset's tuned parameters",
+    "pimc": "sampled deals played out by the heuristic, slow",
+}
+# Each policy's kernel id (``kernels.shengji.policies``): ``tuned`` is the heuristic playing
+# the parameter row of :func:`policy_row`.
+POLICY_IDS = {**{name: i for i, name in enumerate(POLICY_NAMES)}, "tuned": POLICY_HEURISTIC}
+assert set(POLICY_IDS) == set(POLICIES)
 TUNED_FILE = Path(__file__).with_name("tuned.json")
 CHUNK = 1024  # hands or deals per random stream
 N_SEATS = 4
@@ -45,8 +49,8 @@ def rule_arrays(rules: str | ShengjiRules | None) -> np.ndarray:
     return param_vector({f.name: getattr(r, f.name) for f in fields(r)})
 
 
-def policy_ids(policies: str) -> np.ndarray:
-    """Policy id per seat from one name (every seat) or four names ``a,b,c,d``."""
+def seat_names(policies: str) -> list[str]:
+    """The policy of each seat from one name (every seat) or four names ``a,b,c,d``."""
     names = [p.strip().lower() for p in str(policies).split(",")]
     if len(names) == 1:
         names *= N_SEATS
@@ -56,7 +60,22 @@ def policy_ids(policies: str) -> np.ndarray:
     for n in names:
         if n not in POLICIES:
             raise ValueError(f"unknown 双升 policy {n!r} (choose from {', '.join(POLICIES)})")
-    return np.array([POLICIES[n] for n in names], dtype=np.int64)
+    return names
+
+
+def policy_ids(policies: str) -> np.ndarray:
+    """Policy id per seat from one name (every seat) or four names ``a,b,c,d``."""
+    return np.array([POLICY_IDS[n] for n in seat_names(policies)], dtype=np.int64)
+
+
+def seat_policies(policies: str, rules: str | ShengjiRules | None = None
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """``(ids int64[4], parameters float64[4, N_HEURISTIC])`` of one name or four
+    ``a,b,c,d``: each seat's kernel policy and the parameter row it plays
+    (:func:`policy_row`)."""
+    names = seat_names(policies)
+    return (np.array([POLICY_IDS[n] for n in names], dtype=np.int64),
+            np.array([policy_row(n, rules) for n in names], dtype=np.float64))
 
 
 def tuned_row(rules: str | ShengjiRules | None = None) -> np.ndarray:
@@ -74,11 +93,10 @@ def tuned_row(rules: str | ShengjiRules | None = None) -> np.ndarray:
 
 
 def policy_row(name: str, rules: str | ShengjiRules | None = None) -> np.ndarray:
-    """The heuristic parameter row (float64[N_HEURISTIC]) a tournament policy plays with:
+    """The heuristic parameter row (float64[N_HEURISTIC]) a policy plays with:
     the preset's tuned row for ``tuned``, the defaults for the others."""
-    if name not in TOURNAMENT_POLICIES:
-        raise ValueError(f"unknown 双升 policy {name!r} "
-                         f"(choose from {', '.join(TOURNAMENT_POLICIES)})")
+    if name not in POLICIES:
+        raise ValueError(f"unknown 双升 policy {name!r} (choose from {', '.join(POLICIES)})")
     row = tuned_row(rules) if name == "tuned" else HEURISTIC_DEFAULTS.copy()
     return row
 
@@ -108,6 +126,9 @@ def deal_features(n: int, level=2, trump=0, rules=None, seed: int = 0,
                   banker: int = 0) -> np.ndarray:
     """The deal aggregate (``kernels.shengji.deal`` ``DS_*`` / ``DT_*``, int64) of ``n``
     deals at (L, T) with ``banker``, summed over the chunks."""
+    from kernels.shengji.deal import DEAL_AGG_SIZE, deal_chunks  # the kernels when used: the
+    #                                 commands' help reads POLICIES without loading them
+
     n = check_n(n, "deals")
     lv, t, b = check_setting(level, trump, banker)
     states = states_from_seed(seed, -(-n // CHUNK))
@@ -119,11 +140,14 @@ def deal_features(n: int, level=2, trump=0, rules=None, seed: int = 0,
 def play_hands(n: int, rules=None, seed: int = 0, level=2, trump=0,
                banker: int = 0) -> np.ndarray:
     """Result rows (``kernels.shengji.hand.R_*``) of ``n`` play-only random hands."""
+    from kernels.shengji.batch import play_chunks
+    from kernels.shengji.hand import N_RESULT
+
     n = check_n(n)
     lv, t, b = check_setting(level, trump, banker)
     states = states_from_seed(seed, -(-n // CHUNK))
     out = np.empty((n, N_RESULT), dtype=np.int64)
-    play_chunks(states, CHUNK, n, lv, t, b, rule_arrays(rules), out)
+    play_chunks(states, CHUNK, n, (lv, t, b), rule_arrays(rules), out)
     return out
 
 
@@ -141,19 +165,24 @@ def check_start(levels, banker) -> tuple[np.ndarray, int]:
 
 def whole_hands(n: int, rules=None, seed: int = 0, levels=(2, 2),
                 banker: int | None = 0) -> np.ndarray:
-    """Result rows (``kernels.shengji.whole.W_*``) of ``n`` whole random hands from the deal
+    """Result rows (``kernels.shengji.game.W_*``) of ``n`` whole random hands from the deal
     (造反, bidding, bury, 扒雞窩, play) with team ``levels`` and start ``banker``."""
+    from kernels.shengji.batch import whole_chunks
+    from kernels.shengji.game import N_WHOLE
+
     n = check_n(n)
     lv, b = check_start(levels, banker)
     states = states_from_seed(seed, -(-n // CHUNK))
     out = np.empty((n, N_WHOLE), dtype=np.int64)
-    whole_chunks(states, CHUNK, n, lv, b, rule_arrays(rules), out)
+    whole_chunks(states, CHUNK, n, (lv, b), rule_arrays(rules), out)
     return out
 
 
 def seat0_joker_pairs(n: int, seed: int = 0) -> tuple[int, int]:
     """Of the deals of :func:`deal_features` (same ``n`` and ``seed``): how many give seat 0
     the 大王 pair and the 小王 pair (the aggregate counts either pair only)."""
+    from kernels.shengji import deal as kd
+
     n = check_n(n, "deals")
     states = states_from_seed(seed, -(-n // CHUNK))
     out = np.zeros((len(states), 2), dtype=np.int64)

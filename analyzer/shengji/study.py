@@ -32,7 +32,7 @@ from kernels.shengji.planes import planes_of
 from kernels.shengji.policies import H_BURY_SAFE, HEURISTIC_DEFAULTS
 
 from ..core.stats import mean_ci, proportion_ci
-from .decision import BURY_VARIANTS, _default_standing, _fixed, _pols, _standing
+from .decision import BURY_VARIANTS, Position, _default_standing, _fixed, _pols, _standing
 from .rules import get_rules
 from .sim import check_n, rule_arrays
 
@@ -99,9 +99,10 @@ def bury_study(hands: int, rules=None, seed: int = 0, deals: int = 64) -> dict[s
         fixed[0], sizes[0], sizes[4] = (one, two), 33, 0
         width = kd.Q_VALUES + len(planes)
         out = np.empty((chunks, PER_CHUNK, width), dtype=np.int64)
-        kd.bury_chunks(fixed, sizes, 0, 0, levels, st, t, np.array(planes, dtype=np.int64),
-                       states_for_chunks(int(child.generate_state(1)[0]), 0, chunks),
-                       PER_CHUNK, params, pol, hp, out)
+        pos = Position(fixed, sizes, 0, 0, levels, st)
+        kd.bury_chunks(pos.kernel(), (t, np.array(planes, dtype=np.int64)),
+                       (states_for_chunks(int(child.generate_state(1)[0]), 0, chunks),
+                        PER_CHUNK), params, (pol, hp), out)
         v = out.reshape(-1, width)[:, kd.Q_VALUES:].astype(np.float64).mean(axis=0)
         diffs[h] = v[col[0]] - v[col]
         best[h] = v[col[0]] >= v.max()
@@ -131,7 +132,8 @@ def declare_study(hands: int, rules=None, seed: int = 0, deals: int = 64) -> dic
         while True:  # redraw until the hand can declare (the seed fixes every draw)
             cards = _deal(deal_seq.spawn(1)[0], 25)
             one, two = planes_of(cards.tolist())
-            k = legal_declarations(one, two, LEVEL, 0, 0, -1, seat, False, params, dcls, dsuit)
+            k = legal_declarations(one, two, LEVEL, (0, 0, -1), seat, False, params,
+                                   (dcls, dsuit))
             if k:
                 break
         counts = [_trump_count(cards, int(dsuit[i])) for i in range(k)]
@@ -142,9 +144,10 @@ def declare_study(hands: int, rules=None, seed: int = 0, deals: int = 64) -> dic
         pol, hp = _pols(seat, "heuristic")
         width = kd.Q_VALUES + 2
         out = np.empty((chunks, PER_CHUNK, width), dtype=np.int64)
-        kd.declare_chunks(fixed, sizes, seat, 0, levels, st, (seat - first) % 4, options,
-                          states_for_chunks(int(play_seq.generate_state(1)[0]), 0, chunks),
-                          PER_CHUNK, params, pol, hp, out)
+        pos = Position(fixed, sizes, seat, 0, levels, st)
+        kd.declare_chunks(pos.kernel(), ((seat - first) % 4, options),
+                          (states_for_chunks(int(play_seq.generate_state(1)[0]), 0, chunks),
+                           PER_CHUNK), params, (pol, hp), out)
         v = out.reshape(-1, width)[:, kd.Q_VALUES:].astype(np.float64).mean(axis=0)
         out_rows.append((seat, counts[i], v[1] - v[0]))
     a = np.array(out_rows)

@@ -23,15 +23,15 @@ import numba
 import numpy as np
 
 from kernels.rng import states_from_seed
+from kernels.shengji import game as kw
 from kernels.shengji import hand as kh
-from kernels.shengji import whole as kw
-from kernels.shengji.duplicate import duplicate_chunks
+from kernels.shengji.batch import duplicate_chunks
 from kernels.shengji.policies import HEURISTIC_DEFAULTS, P_PIMC_SAMPLES, POLICY_PIMC
 
 from ..core.stats import format_estimate, mean_ci
 from ..core.tournament import TournamentResult
 from .rules import ShengjiRules, get_rules
-from .sim import TOURNAMENT_POLICIES, check_n, check_start, policy_row, rule_arrays
+from .sim import POLICIES, POLICY_IDS, check_n, check_start, policy_row, rule_arrays
 
 SEATINGS = ((0, 1, 0, 1), (1, 0, 1, 0))  # policy index per seat
 CHUNK = 256  # deals per random stream
@@ -47,9 +47,8 @@ def _policies(policies) -> list[str]:
     if names[0] == names[1]:
         raise ValueError("the two policies of a tournament must differ")
     for n in names:
-        if n not in TOURNAMENT_POLICIES:
-            raise ValueError(f"unknown 双升 policy {n!r} "
-                             f"(choose from {', '.join(TOURNAMENT_POLICIES)})")
+        if n not in POLICIES:
+            raise ValueError(f"unknown 双升 policy {n!r} (choose from {', '.join(POLICIES)})")
     return names
 
 
@@ -57,13 +56,13 @@ def play_duplicate(names: list[str], n_deals: int, rules: ShengjiRules, seed: in
                    levels=(2, 2), banker: int | None = 0, pimc_samples: int | None = None,
                    progress: Callable[[int], None] | None = None,
                    rows: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
-    """Whole-hand rows (``whole.W_*``) ``[deal, seating]`` of the two seatings; ``rows``:
+    """Whole-hand rows (``game.W_*``) ``[deal, seating]`` of the two seatings; ``rows``:
     the heuristic parameters of A and B (float64[N_HEURISTIC] each) instead of those their
     names give (``sim.policy_row``)."""
-    ids = [TOURNAMENT_POLICIES[n] for n in names]
+    ids = [POLICY_IDS[n] for n in names]
     seat_pol = np.array([[ids[p] for p in s] for s in SEATINGS], dtype=np.int64)
     if rows is None:
-        rows = tuple(policy_row(n, rules) for n in names)
+        rows = (policy_row(names[0], rules), policy_row(names[1], rules))
     seat_hp = np.array([[rows[p] for p in s] for s in SEATINGS], dtype=np.float64)
     if pimc_samples is not None:
         seat_hp[:, :, P_PIMC_SAMPLES] = pimc_samples
@@ -77,7 +76,7 @@ def play_duplicate(names: list[str], n_deals: int, rules: ShengjiRules, seed: in
     for a in range(0, n_chunks, batch):
         z = min(a + batch, n_chunks)
         lo, hi = a * chunk, min(z * chunk, n_deals)
-        duplicate_chunks(states[a:z], chunk, hi - lo, lv, b, params, seat_pol, seat_hp,
+        duplicate_chunks(states[a:z], chunk, hi - lo, (lv, b), params, (seat_pol, seat_hp),
                          out[lo:hi])
         if progress is not None:
             progress(hi - lo)

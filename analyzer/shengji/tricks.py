@@ -80,7 +80,7 @@ def throw_failures(cards, others, ctx: Context, rules: ShengjiRules) -> list[tup
         raise ValueError("the throw check needs the three other hands")
     counted = (0, 1, 2) if rules.throw_check_players == "all_others" else (0, 2)
     units = decompose(cards, ctx)
-    out = []
+    out: list[tuple[int, Unit]] = []
     for i in counted:
         held = ctx.suit_cards(as_cards(others[i]), es)
         out.extend((i, u) for u in units if _beats_unit(u, held, ctx))

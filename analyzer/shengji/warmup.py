@@ -18,7 +18,7 @@ def warmup() -> None:
 
     for name, rules in PRESETS.items():
         for play_only in (False, True):
-            spec = RunSpec("shengji", 8, batch.spec_rules(name, play_only), "random", 0)
+            spec = RunSpec("shengji", 8, name, "random", 0, options={"play_only": play_only})
             batch.task_counts(spec, states_from_seed(0, 1), 8)
             batch.task_rows(spec, states_from_seed(0, 1), 8)
         kernel_monte_carlo(rules, 2, None, 8, 0)

@@ -1,5 +1,5 @@
 """Throughput of the 双升 kernels: deals/s of ``deal.deal_chunks``, play-only hands/s of
-``hand.play_chunks`` and whole hands/s (bidding included) of ``whole.whole_chunks``.
+``batch.play_chunks`` and whole hands/s (bidding included) of ``batch.whole_chunks``.
 
     python -m kernels.shengji.bench [--deals N] [--hands N] [--threads T] [--repeat R]
 
@@ -16,10 +16,11 @@ import numba
 import numpy as np
 
 from ..rng import states_from_seed
+from .batch import play_chunks, whole_chunks
 from .deal import DEAL_AGG_SIZE, deal_chunks
-from .hand import N_RESULT, play_chunks
+from .game import N_WHOLE
+from .hand import N_RESULT
 from .params import param_vector
-from .whole import N_WHOLE, whole_chunks
 
 
 def _best(run, repeat):
@@ -46,10 +47,10 @@ def measure(n_deals: int, n_hands: int, repeat: int = 3, seed: int = 1) -> dict[
         deal_chunks(states, -(-n // chunks), n, 2, 0, 0, params, agg)
 
     def hands(n):
-        play_chunks(states, -(-n // chunks), n, 2, 0, 0, params, rows)
+        play_chunks(states, -(-n // chunks), n, (2, 0, 0), params, rows)
 
     def whole(n):
-        whole_chunks(states, -(-n // chunks), n, levels, 0, params, whole_rows)
+        whole_chunks(states, -(-n // chunks), n, (levels, 0), params, whole_rows)
 
     deals(chunks)  # compile or load, then warm
     hands(chunks)

@@ -1,5 +1,5 @@
 """Declaring (亮主), overcalling (反主), reinforcing (加固) and 造反 on planes
-(SHENGJI-RULES §4.1–4.2, §4.6, §4.8). Rules only; the turn order lives in ``whole``.
+(SHENGJI-RULES §4.1–4.2, §4.6, §4.8). Rules only; the turn order lives in ``game``.
 
 A declaration is two integers: its class ``cls`` (0 none, 1 single 單亮, 2 pair 對亮,
 3 對小王, 4 對大王) and its trump spec ``suit`` (0..3 ♠♥♣♦, 4 NT). Every rule parameter is
@@ -101,10 +101,13 @@ def overcall_ok(st_cls, st_suit, st_seat, cls, suit, seat, bajiwo, params):
 
 
 @njit(cache=True, inline="always")
-def legal_declarations(one, two, level, st_cls, st_suit, st_seat, seat, bajiwo, params,
-                       out_cls, out_suit):
-    """The declarations ``seat`` may make now (declarable and a valid overcall), in the
-    engine's order; returns how many (passing is always legal besides)."""
+def legal_declarations(one, two, level, standing, seat, bajiwo, params, out):
+    """The declarations ``seat`` holding ``(one, two)`` may make now at ``level``
+    (declarable and a valid overcall of ``standing`` = (``cls``, ``suit``, ``seat``), cls 0
+    for none; ``bajiwo``: during 扒雞窩), in the engine's order, into ``out`` = (``out_cls``,
+    ``out_suit``); returns how many (passing is always legal besides)."""
+    st_cls, st_suit, st_seat = standing
+    out_cls, out_suit = out
     n = declarable(one, two, level, params, out_cls, out_suit)
     k = 0
     for i in range(n):

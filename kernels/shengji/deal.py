@@ -194,8 +194,11 @@ def _accumulate(hands, banker, lv, trump_mask, pair_may_open, threshold, agg):
 
 
 @njit(nogil=True, cache=True)
-def _deal_chunk(c, states, n_per_chunk, n_deals, level, trump, banker, params, out):
-    """Chunk ``c`` of :func:`deal_chunks`."""
+def _deal_chunk(c, chunks, setting, params, out):
+    """Chunk ``c`` of :func:`deal_chunks` (``chunks`` = (states, n_per_chunk, n_deals),
+    ``setting`` = (level, trump, banker))."""
+    states, n_per_chunk, n_deals = chunks
+    level, trump, banker = setting
     rng = states[c].copy()
     deck = np.empty(108, dtype=np.uint8)
     hands = np.empty((5, 2), dtype=np.int64)
@@ -215,8 +218,8 @@ def _deal_chunk(c, states, n_per_chunk, n_deals, level, trump, banker, params, o
 def deal_chunks(states, n_per_chunk, n_deals, level, trump, banker, params, out):
     """Deal ``n_deals`` times; chunk ``c`` deals ``n_per_chunk`` from stream ``states[c]``
     and ``out[c]`` (int64[DEAL_AGG_SIZE]) receives its aggregate (``DS_*``, ``DT_*``)."""
-    for_each_chunk(_deal_chunk, states.shape[0], states, n_per_chunk, n_deals, level, trump,
-                   banker, params, out)
+    for_each_chunk(_deal_chunk, states.shape[0], (states, n_per_chunk, n_deals),
+                   (level, trump, banker), params, out)
 
 
 @njit(cache=True)

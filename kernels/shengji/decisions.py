@@ -6,6 +6,15 @@ stays in its slot, every other card goes to a uniformly random free slot), then 
 option from that one deal and one saved stream state: the options differ only by the choice.
 A row holds the deal and, per option, the asking team's level change: the levels it gains
 less the levels the other team gains (0 when the attackers only take the bank).
+
+The queries share their arguments in bundles: ``pos`` = (``fixed`` int64[5, 2], ``sizes``
+int64[5], ``seat``, ``banker``, ``levels`` int64[2], ``standing`` int64[5]): what is pinned
+where and how many cards each slot holds (``deal_rest``), the asking seat, the banker, the
+team levels and the standing declaration (cls, suit, seat, shown one, shown two; cls 0 for
+none); ``chunks`` = (``states``, ``per_chunk``): a stream per chunk and the samples each
+takes; ``pols`` = (``pol``, ``hp``): each seat's policy and parameters. The bidding and
+play functions of ``game`` and ``hand`` take their own bundles (``hs``, ``out``,
+``scratch``, ``seats``; see those modules).
 """
 
 from __future__ import annotations
@@ -18,37 +27,10 @@ from ..parallel import for_each_chunk
 from ..rng import bounded
 from .bidding import CLS_NONE, rebel_candidates, shown_cards
 from .deal import KITTY, deal
-from .hand import R_ATTACKER_POINTS, _follow, play_hand_in
-from .heuristic import heuristic_lead
-from .heuristic_bid import heuristic_bury, heuristic_rebel
-from .params import (
-    KITTY_BASIS_LEAD_SHAPE,
-    P_BAJIWO_ENABLED,
-    P_KITTY_BASIS,
-    P_NT_LEVEL_JOKER_TRACTOR,
-    P_THROW_FAIL_PENALTY_PER_CARD,
-)
-from .pimc import BUF_SIZES, PS_HANDS, PS_KITTY, new_pimc_scratch, pimc_choose, sample_hidden
-from .planes import add_face, count, points, subtract
-from .play import kitty_multiplier, throw_failures, throw_units_in, trick_winner_in
-from .policies import (
-    KN_KITTY,
-    POLICY_HEURISTIC,
-    POLICY_PIMC,
-    POLICY_RANDOM,
-    note_bury,
-    note_play,
-    note_shown,
-    pimc_flag,
-    reset_knowledge,
-)
-from .policy import random_lead_in
-from .units import U_FACES, U_PAIRS, W_FAILED, decompose_suit, effective_suit, new_units
-from .whole import (
+from .game import (
     CH_TRUMP_INDEX,
     K_PASS,
     K_REBEL,
-    MAX_DECLS,
     N_WHOLE,
     ST_BANKER,
     ST_CLS,
@@ -78,9 +60,36 @@ from .whole import (
     _log,
     _settle,
     _take_and_bury,
+    bidding_state,
     chunk_buffers,
     context_for,
 )
+from .hand import R_ATTACKER_POINTS, _follow, play_hand_in
+from .heuristic import heuristic_lead
+from .heuristic_bid import heuristic_bury, heuristic_rebel
+from .params import (
+    KITTY_BASIS_LEAD_SHAPE,
+    P_BAJIWO_ENABLED,
+    P_KITTY_BASIS,
+    P_NT_LEVEL_JOKER_TRACTOR,
+    P_THROW_FAIL_PENALTY_PER_CARD,
+)
+from .pimc import BUF_SIZES, PS_HANDS, PS_KITTY, new_pimc_scratch, pimc_choose, sample_hidden
+from .planes import add_face, count, points, subtract
+from .play import kitty_multiplier, throw_failures, throw_units_in, trick_winner_in
+from .policies import (
+    KN_KITTY,
+    POLICY_HEURISTIC,
+    POLICY_PIMC,
+    POLICY_RANDOM,
+    note_bury,
+    note_play,
+    note_shown,
+    pimc_flag,
+    reset_knowledge,
+)
+from .random_policy import random_lead_in
+from .units import U_FACES, U_PAIRS, W_FAILED, decompose_suit, effective_suit, new_units
 
 # Row of one sample: the deal (5 slots x 2 planes: seats 0..3, kitty) and one value per
 # option; the throw query adds whether the throw stands and which of its units another
@@ -135,13 +144,12 @@ def _swing(res, levels, team):
 
 
 @njit(cache=True)
-def _begin(scratch, dealt, res, chance, levels, banker, st_cls, st_suit, st_seat, shown):
-    """A normal hand's state at the start of declaring, as ``whole.whole_hand_in`` sets it
-    up: banker ``banker`` at its team's level, standing declaration (``st_cls`` 0: none) by
-    ``st_seat`` showing ``shown`` (planes)."""
-    ints, hands, sc, units, work, contexts, kn, pst = scratch
+def _begin(scratch, dealt, res, chance, levels, banker, standing):
+    """A normal hand's state at the start of declaring, as ``game.whole_hand_in`` sets it
+    up: banker ``banker`` at its team's level, ``standing`` = (cls, suit, seat, shown one,
+    shown two) the standing declaration (cls 0: none)."""
+    hands, st, kn = scratch[1], scratch[0][:ST_SIZE], scratch[6]
     reset_knowledge(kn)
-    st = ints[:ST_SIZE]
     res[:] = 0
     chance[:] = 0
     chance[CH_TRUMP_INDEX] = -1
@@ -150,77 +158,66 @@ def _begin(scratch, dealt, res, chance, levels, banker, st_cls, st_suit, st_seat
     st[ST_GRAB], st[ST_PRIORITY], st[ST_BANKER] = 0, banker, banker
     st[ST_LEVEL], st[ST_ROUND] = levels[banker % 2], 1
     res[W_REBEL] = -1
-    st[ST_SEAT] = -1  # as whole._open_round: no standing declarer
+    st[ST_SEAT] = -1  # as game._open_round: no standing declarer
+    st_cls, st_suit, st_seat = standing[0], standing[1], standing[2]
     if st_cls != CLS_NONE:
         st[ST_CLS], st[ST_SUIT], st[ST_SEAT] = st_cls, st_suit, st_seat
         st[ST_DECLARERS] = 1 << st_seat
         st[ST_TRUMP] = st_suit
-        note_shown(kn, st_seat, shown[0], shown[1])
+        note_shown(kn, st_seat, standing[3], standing[4])
         res[W_DECLARATIONS] = 1
 
 
 @njit(cache=True)
-def _views(scratch):
-    ints = scratch[0]
-    st = ints[:ST_SIZE]
-    dcls = ints[ST_SIZE:ST_SIZE + MAX_DECLS]
-    dsuit = ints[ST_SIZE + MAX_DECLS:ST_SIZE + 2 * MAX_DECLS]
-    buf = ints[ST_SIZE + 2 * MAX_DECLS:]
-    return st, dcls, dsuit, buf
-
-
-@njit(cache=True)
-def _rounds_from(seat, passes, levels, params, rng, alog, chance, res, pol, hp, scratch):
+def _rounds_from(seat, passes, levels, params, rng, out, pols, scratch):
     """The declaring round on from ``seat`` with ``passes`` passes in a row so far, then
     (§4.5) a second round after 下臺; returns the kitty-taker."""
-    ints, hands, sc, units, work, contexts, kn, pst = scratch
-    st, dcls, dsuit, buf = _views(scratch)
+    hs = bidding_state(scratch)
+    st = hs[1]
     while passes < 4:
-        if _declare_turn(hands, levels, st, seat, False, params, rng, alog, chance, dcls,
-                         dsuit, res, pol, hp, kn):
+        if _declare_turn(hs, levels, seat, False, params, rng, out, pols):
             passes = 0
             st[ST_DECLARERS] |= 1 << seat
         else:
             passes += 1
         seat = (seat + 1) % 4
-    taker = _end_round(hands, levels, st, params, rng, chance, res)
+    taker = _end_round(hs, levels, params, rng, out)
     while taker < 0:
-        _declare_round(hands, levels, st, params, rng, alog, chance, dcls, dsuit, res, pol,
-                       hp, kn)
-        taker = _end_round(hands, levels, st, params, rng, chance, res)
+        _declare_round(hs, levels, params, rng, out, pols)
+        taker = _end_round(hs, levels, params, rng, out)
     return taker
 
 
 @njit(cache=True)
-def _kitty_and_play(taker, buried, levels, params, rng, alog, chance, tlog, res, pol, hp,
-                    scratch):
+def _kitty_and_play(taker, buried, levels, params, rng, out, pols, scratch):
     """The kitty (taken and buried by ``taker`` unless ``buried``: already done), 扒雞窩,
-    the play, 摳底 and the settlement into ``res``."""
-    ints, hands, sc, units, work, contexts, kn, pst = scratch
-    st, dcls, dsuit, buf = _views(scratch)
+    the play, 摳底 and the settlement into ``out``'s result row."""
+    _, hands, sc, units, work, contexts, kn, pst = scratch
+    hs = bidding_state(scratch)
+    st = hs[1]
+    res, tlog = out[0], out[3]
     res[W_KITTY_TAKER] = taker
     if not buried:
-        _take_and_bury(hands, taker, st, params, rng, alog, chance, buf, pol, hp, kn,
-                       contexts)
+        _take_and_bury(hs, taker, params, rng, out, pols)
     burier = taker
     if params[P_BAJIWO_ENABLED] != 0:
-        burier = _bajiwo(hands, levels, st, taker, params, rng, alog, chance, dcls, dsuit,
-                         buf, res, pol, hp, kn, contexts)
+        burier = _bajiwo(hs, levels, taker, params, rng, out, pols)
     res[W_LAST_BURIER] = burier
     banker, level, trump = st[ST_BANKER], st[ST_LEVEL], st[ST_TRUMP]
     res[W_BANKER], res[W_LEVEL], res[W_TRUMP] = banker, level, trump
     ctx = context_for(contexts, trump, level, params[P_NT_LEVEL_JOKER_TRACTOR] != 0)
-    play_hand_in(hands, banker, ctx, params, rng, res[W_PLAY:], tlog, sc, units, work, pol,
-                 hp, kn, pst)
+    play_hand_in(hands, banker, (ctx, params), rng, (res[W_PLAY:], tlog), (sc, units, work),
+                 (pols[0], pols[1], kn), pst)
     _settle(levels, banker, params, res)
 
 
 @njit(cache=True)
-def _declare_option(seat, o_cls, o_suit, passes, levels, params, rng, alog, chance, tlog,
-                    res, pol, hp, scratch):
-    """``seat`` declares (``o_cls`` > 0) or passes at its turn, and the hand goes on."""
-    ints, hands, sc, units, work, contexts, kn, pst = scratch
-    st, dcls, dsuit, buf = _views(scratch)
+def _declare_option(turn, option, levels, params, rng, out, pols, scratch):
+    """``seat`` declares ``option`` = (cls, suit) (cls > 0) or passes at its turn (``turn``
+    = (seat, passes in a row before it)), and the hand goes on."""
+    seat, passes = turn
+    o_cls, o_suit = option
+    st, kn, res = scratch[0][:ST_SIZE], scratch[6], out[0]
     if o_cls != CLS_NONE:
         one, two = shown_cards(o_cls, o_suit, st[ST_LEVEL], params)
         note_shown(kn, seat, one, two)
@@ -230,69 +227,72 @@ def _declare_option(seat, o_cls, o_suit, passes, levels, params, rng, alog, chan
         passes = 0
     else:
         passes += 1
-    taker = _rounds_from((seat + 1) % 4, passes, levels, params, rng, alog, chance, res,
-                         pol, hp, scratch)
-    _kitty_and_play(taker, False, levels, params, rng, alog, chance, tlog, res, pol, hp,
-                    scratch)
+    taker = _rounds_from((seat + 1) % 4, passes, levels, params, rng, out, pols, scratch)
+    _kitty_and_play(taker, False, levels, params, rng, out, pols, scratch)
+
+
+@njit(cache=True)
+def _store_deal(row, dealt):
+    for s in range(5):
+        row[Q_DEAL + 2 * s], row[Q_DEAL + 2 * s + 1] = dealt[s, 0], dealt[s, 1]
 
 
 @njit(nogil=True, cache=True)
-def _declare_chunk(c, fixed, sizes, seat, banker, levels, standing, passes, options, states,
-                   per_chunk, params, pol, hp, out, pimc):
+def _declare_chunk(c, pos, ask, chunks, params, pols, out, pimc):
     """Chunk ``c`` of :func:`declare_chunks`."""
+    fixed, sizes, seat, banker, levels, standing = pos
+    passes, options = ask
+    states, per_chunk = chunks
     rng = states[c].copy()
     saved = np.empty(4, dtype=np.uint64)
     deck, dealt, chance, alog, tlog, scratch = chunk_buffers(pimc)
     res = np.empty(N_WHOLE, dtype=np.int64)
     buf = np.empty(108, dtype=np.int64)
-    shown = standing[3:5]
+    logs = (res, alog, chance, tlog)
     for i in range(per_chunk):
         row = out[c, i]
         deal_rest(fixed, sizes, rng, dealt[0], buf)
-        for s in range(5):
-            row[Q_DEAL + 2 * s], row[Q_DEAL + 2 * s + 1] = dealt[0, s, 0], dealt[0, s, 1]
+        _store_deal(row, dealt[0])
         copy_into(saved, rng)
         for k in range(options.shape[0]):
             copy_into(rng, saved)
-            _begin(scratch, dealt[0], res, chance, levels, banker, standing[0], standing[1],
-                   standing[2], shown)
-            _declare_option(seat, options[k, 0], options[k, 1], passes, levels, params, rng,
-                            alog, chance, tlog, res, pol, hp, scratch)
+            _begin(scratch, dealt[0], res, chance, levels, banker, standing)
+            _declare_option((seat, passes), (options[k, 0], options[k, 1]), levels, params,
+                            rng, logs, pols, scratch)
             row[Q_VALUES + k] = _swing(res, levels, seat % 2)
 
 
-def declare_chunks(fixed, sizes, seat, banker, levels, standing, passes, options, states,
-                   per_chunk, params, pol, hp, out):
-    """Samples of the declaring query: ``seat`` is to act in the first declaring round of a
-    normal hand banked by ``banker`` (team ``levels``), ``passes`` passes in a row before it,
-    the standing declaration ``standing`` = (cls, suit, seat, shown one, shown two), cls 0
-    for none. Each deal (``deal_rest`` of ``fixed``, ``sizes``) is played once per option
-    ``options[k]`` = (cls, suit), (0, 0) passing; ``out[c, i]`` receives the row (``Q_*``)."""
-    for_each_chunk(_declare_chunk, states.shape[0], fixed, sizes, seat, banker, levels,
-                   standing, passes, options, states, per_chunk, params, pol, hp, out,
-                   pimc_flag(pol))
+def declare_chunks(pos, ask, chunks, params, pols, out):
+    """Samples of the declaring query: ``pos`` (module docstring): its ``seat`` is to act in
+    the first declaring round of a normal hand banked by ``banker``, with ``ask`` =
+    (``passes``, ``options``): ``passes`` passes in a row before it, each deal
+    (``deal_rest`` of ``fixed``, ``sizes``) played once per option ``options[k]`` = (cls,
+    suit), (0, 0) passing; ``out[c, i]`` receives the row (``Q_*``)."""
+    for_each_chunk(_declare_chunk, chunks[0].shape[0], pos, ask, chunks, params, pols, out,
+                   pimc_flag(pols[0]))
 
 
 @njit(nogil=True, cache=True)
-def _bury_chunk(c, fixed, sizes, seat, banker, levels, standing, trump, buries, states,
-                per_chunk, params, pol, hp, out, pimc):
+def _bury_chunk(c, pos, ask, chunks, params, pols, out, pimc):
     """Chunk ``c`` of :func:`bury_chunks`."""
+    fixed, sizes, seat, banker, levels, standing = pos
+    trump, buries = ask
+    states, per_chunk = chunks
     rng = states[c].copy()
     saved = np.empty(4, dtype=np.uint64)
     deck, dealt, chance, alog, tlog, scratch = chunk_buffers(pimc)
     res = np.empty(N_WHOLE, dtype=np.int64)
     buf = np.empty(108, dtype=np.int64)
+    logs = (res, alog, chance, tlog)
     hand33 = fixed[seat]
     for i in range(per_chunk):
         row = out[c, i]
         deal_rest(fixed, sizes, rng, dealt[0], buf)
-        for s in range(5):
-            row[Q_DEAL + 2 * s], row[Q_DEAL + 2 * s + 1] = dealt[0, s, 0], dealt[0, s, 1]
+        _store_deal(row, dealt[0])
         copy_into(saved, rng)
         for k in range(buries.shape[0]):
             copy_into(rng, saved)
-            _begin(scratch, dealt[0], res, chance, levels, banker, standing[0], standing[1],
-                   standing[2], standing[3:5])
+            _begin(scratch, dealt[0], res, chance, levels, banker, standing)
             st = scratch[0][:ST_SIZE]
             st[ST_TRUMP] = trump
             hands = scratch[1]
@@ -300,29 +300,30 @@ def _bury_chunk(c, fixed, sizes, seat, banker, levels, standing, trump, buries, 
             hands[seat, 0], hands[seat, 1] = subtract(hand33[0], hand33[1], b_one, b_two)
             hands[KITTY, 0], hands[KITTY, 1] = b_one, b_two
             note_bury(scratch[6], seat, b_one, b_two)
-            _kitty_and_play(seat, True, levels, params, rng, alog, chance, tlog, res, pol, hp,
-                            scratch)
+            _kitty_and_play(seat, True, levels, params, rng, logs, pols, scratch)
             row[Q_VALUES + k] = _swing(res, levels, seat % 2)
 
 
-def bury_chunks(fixed, sizes, seat, banker, levels, standing, trump, buries, states,
-                per_chunk, params, pol, hp, out):
-    """Samples of the bury query: ``seat`` holds its 33 cards (``fixed[seat]``, sizes 33 and
-    kitty 0) at trump ``trump`` in a normal hand banked by ``banker``; each deal is played
-    once per bury ``buries[k]`` (planes), then 扒雞窩 (``standing`` as in declare_chunks),
-    the play and the settlement."""
-    for_each_chunk(_bury_chunk, states.shape[0], fixed, sizes, seat, banker, levels,
-                   standing, trump, buries, states, per_chunk, params, pol, hp, out,
-                   pimc_flag(pol))
+def bury_chunks(pos, ask, chunks, params, pols, out):
+    """Samples of the bury query: ``pos``'s ``seat`` holds its 33 cards (``fixed[seat]``,
+    sizes 33 and kitty 0) in a normal hand banked by ``banker``, with ``ask`` = (``trump``,
+    ``buries``): each deal is played once per bury ``buries[k]`` (planes) at trump
+    ``trump``, then 扒雞窩 (against ``standing``), the play and the settlement."""
+    for_each_chunk(_bury_chunk, chunks[0].shape[0], pos, ask, chunks, params, pols, out,
+                   pimc_flag(pols[0]))
 
 
 @njit(cache=True)
-def _rebel_option(seat, rebel, levels, params, rng, deck, deals, alog, chance, tlog, res,
-                  pol, hp, scratch):
-    """``seat`` calls 造反 or declines; the defenders asked after it choose by policy
-    (§4.6), then the hand is played from the declaring round on."""
-    ints, hands, sc, units, work, contexts, kn, pst = scratch
-    st, dcls, dsuit, buf = _views(scratch)
+def _rebel_option(choice, levels, params, rng, dealing, out, pols, scratch):
+    """``seat`` calls 造反 or declines (``choice`` = (seat, rebel)); the defenders asked
+    after it choose by policy (§4.6), then the hand is played from the declaring round on
+    (``dealing`` = (deck, deals): the redeal's room)."""
+    seat, rebel = choice
+    deck, deals = dealing
+    res, alog, chance, _ = out
+    pol, hp = pols
+    hs = bidding_state(scratch)
+    hands, st = hs[0], hs[1]
     cands = np.empty(2, dtype=np.int64)
     n = rebel_candidates(hands, st[ST_BANKER], params, cands)
     rebel_seat = seat if rebel else -1
@@ -347,45 +348,43 @@ def _rebel_option(seat, rebel, levels, params, rng, deck, deals, alog, chance, t
         st[ST_GRAB], st[ST_PRIORITY], st[ST_BANKER] = 1, rebel_seat, -1
         res[W_REBEL], res[W_GRAB] = rebel_seat, 1
     taker = -1
-    while taker < 0:  # as whole._bidding: rounds from the priority seat (declare_start)
-        _declare_round(hands, levels, st, params, rng, alog, chance, dcls, dsuit, res, pol,
-                       hp, kn)
-        taker = _end_round(hands, levels, st, params, rng, chance, res)
-    _kitty_and_play(taker, False, levels, params, rng, alog, chance, tlog, res, pol, hp,
-                    scratch)
+    while taker < 0:  # as game._bidding: rounds from the priority seat (declare_start)
+        _declare_round(hs, levels, params, rng, out, pols)
+        taker = _end_round(hs, levels, params, rng, out)
+    _kitty_and_play(taker, False, levels, params, rng, out, pols, scratch)
 
 
 @njit(nogil=True, cache=True)
-def _rebel_chunk(c, fixed, sizes, seat, banker, levels, states, per_chunk, params, pol, hp,
-                 out, pimc):
+def _rebel_chunk(c, pos, chunks, params, pols, out, pimc):
     """Chunk ``c`` of :func:`rebel_chunks`."""
+    fixed, sizes, seat, banker, levels, _ = pos
+    states, per_chunk = chunks
     rng = states[c].copy()
     saved = np.empty(4, dtype=np.uint64)
     deck, deals, chance, alog, tlog, scratch = chunk_buffers(pimc)
     res = np.empty(N_WHOLE, dtype=np.int64)
     buf = np.empty(108, dtype=np.int64)
-    no = np.zeros(2, dtype=np.int64)
+    no = np.zeros(5, dtype=np.int64)
+    logs = (res, alog, chance, tlog)
     for i in range(per_chunk):
         row = out[c, i]
         deal_rest(fixed, sizes, rng, deals[0], buf)
-        for s in range(5):
-            row[Q_DEAL + 2 * s], row[Q_DEAL + 2 * s + 1] = deals[0, s, 0], deals[0, s, 1]
+        _store_deal(row, deals[0])
         copy_into(saved, rng)
         for k in range(2):  # option 0: 造反, option 1: decline
             copy_into(rng, saved)
-            _begin(scratch, deals[0], res, chance, levels, banker, CLS_NONE, 0, 0, no)
-            _rebel_option(seat, k == 0, levels, params, rng, deck, deals, alog, chance, tlog,
-                          res, pol, hp, scratch)
+            _begin(scratch, deals[0], res, chance, levels, banker, no)
+            _rebel_option((seat, k == 0), levels, params, rng, (deck, deals), logs, pols,
+                          scratch)
             row[Q_VALUES + k] = _swing(res, levels, seat % 2)
 
 
-def rebel_chunks(fixed, sizes, seat, banker, levels, states, per_chunk, params, pol, hp,
-                 out):
-    """Samples of the 造反 query: defender ``seat`` holds ``fixed[seat]`` in a normal hand
-    banked by ``banker``; each deal is played after 造反 (value 0: the redeal, a 搶莊局 from
-    ``seat``) and after declining (value 1)."""
-    for_each_chunk(_rebel_chunk, states.shape[0], fixed, sizes, seat, banker, levels, states,
-                   per_chunk, params, pol, hp, out, pimc_flag(pol))
+def rebel_chunks(pos, chunks, params, pols, out):
+    """Samples of the 造反 query: defender ``seat`` of ``pos`` holds ``fixed[seat]`` in a
+    normal hand banked by ``banker`` (``standing`` is not read); each deal is played after
+    造反 (value 0: the redeal, a 搶莊局 from ``seat``) and after declining (value 1)."""
+    for_each_chunk(_rebel_chunk, chunks[0].shape[0], pos, chunks, params, pols, out,
+                   pimc_flag(pols[0]))
 
 
 @njit(cache=True)
@@ -415,7 +414,13 @@ def heuristic_lead_of(seat, one, two, ctx, params, hp, kn):
 
 
 @njit(cache=True)
-def _policy_lead(leader, banker, h, plays, ctx, params, rng, units, work, pol, hp, kn, pst):
+def _policy_lead(h, plays, where, rules, rng, bufs, seats, pst):
+    # the lead of ``where`` = (leader, banker)'s leader by its policy (``seats`` = (pol,
+    # hp, kn), as for hand.play_hand_in)
+    leader = where[0]
+    ctx, params = rules
+    units = bufs[0]
+    pol, hp, kn = seats
     a_one = a_two = np.int64(0)
     if pol[leader] == POLICY_RANDOM:
         a_one, a_two = random_lead_in(h[leader, 0], h[leader, 1], ctx, params, rng, units)
@@ -424,21 +429,27 @@ def _policy_lead(leader, banker, h, plays, ctx, params, rng, units, work, pol, h
                                       hp[leader], kn, units)
     if pst is not None:  # pruned when no seat plays pimc
         if pol[leader] == POLICY_PIMC:
-            a_one, a_two = pimc_choose(leader, 0, plays, leader, banker, h, ctx, params,
-                                       hp[leader], kn, rng, pst, units, work)
+            a_one, a_two = pimc_choose((leader, hp[leader], kn), (plays, 0), where, h, rules,
+                                       rng, pst, bufs)
     return a_one, a_two
 
 
 @njit(cache=True)
-def play_on(h, kitty_one, kitty_two, leader, banker, lead_one, lead_two, pts, ctx, params,
-            rng, sc, units, work, pol, hp, kn, pst):
+def play_on(h, kitty, begin, rules, rng, scratch, seats, pst):
     """The attackers' final points (摳底 and failed-throw penalties included) when the hand
-    ``h`` (int64[4, 2], changed) is played on from ``leader``'s lead ``lead`` with ``pts``
-    points so far, as ``hand.play_hand_in`` plays (``sc``: its scratch)."""
+    ``h`` (int64[4, 2], changed) is played on from ``begin`` = (``leader``, ``banker``,
+    ``lead_one``, ``lead_two``, ``pts``): the leader's lead with ``pts`` points so far, as
+    ``hand.play_hand_in`` plays (``rules``, ``scratch``, ``seats`` and ``pst`` as there;
+    ``kitty`` = (one, two): the final kitty)."""
+    kitty_one, kitty_two = kitty
+    leader, banker, a_one, a_two, pts = begin
+    ctx, params = rules
+    sc, units, work = scratch
+    kn = seats[2]
+    bufs = (units, work)
     plays, others, forced = sc[4:8], sc[8:11], sc[11]
     attackers = (banker + 1) % 2
     penalty = params[P_THROW_FAIL_PENALTY_PER_CARD]
-    a_one, a_two = lead_one, lead_two
     while True:
         for k in range(3):
             others[k, 0], others[k, 1] = h[(leader + 1 + k) % 4, 0], h[(leader + 1 + k) % 4, 1]
@@ -451,7 +462,7 @@ def play_on(h, kitty_one, kitty_two, leader, banker, lead_one, lead_two, pts, ct
         plays[0, 0], plays[0, 1] = forced[0], forced[1]
         h[leader, 0], h[leader, 1] = subtract(h[leader, 0], h[leader, 1], forced[0], forced[1])
         note_play(kn, leader, forced[0], forced[1], 0, 0, 0)
-        _follow(h, plays, leader, banker, ctx, params, rng, units, work, pol, hp, kn, pst)
+        _follow(h, plays, (leader, banker), rules, rng, bufs, seats, pst)
         w = trick_winner_in(plays, 4, ctx, params, units, work)
         winner = (leader + w) % 4
         if winner % 2 == attackers:
@@ -464,15 +475,17 @@ def play_on(h, kitty_one, kitty_two, leader, banker, lead_one, lead_two, pts, ct
                 pts += points(kitty_one, kitty_two) * kitty_multiplier(
                     plays[basis, 0], plays[basis, 1], ctx, params)
             return pts
-        a_one, a_two = _policy_lead(leader, banker, h, plays, ctx, params, rng, units, work,
-                                    pol, hp, kn, pst)
+        a_one, a_two = _policy_lead(h, plays, (leader, banker), rules, rng, bufs, seats, pst)
 
 
 @njit(cache=True)
-def _throw_sample(seat, sizes, kn, ctx, options, params, rng, sps, h, others, units, work,
-                  row):
-    """Deal the hidden cards (``pimc.sample_hidden``) into ``h`` and the row; the throw's
+def _throw_sample(tq, options, params, rng, sps, rows, bufs, row):
+    """Deal the hidden cards (``pimc.sample_hidden``) of the throw query ``tq`` (see
+    :func:`throw_chunks`) into ``rows`` = (``h``, ``others``) and the row; the throw's
     stand check and the units another hand could beat. False at a sampler dead end."""
+    seat, sizes, kn, _, _, _, ctx = tq
+    h, others = rows
+    units, work = bufs
     ps, _, sbuf, _ = sps
     for j in range(4):
         sbuf[BUF_SIZES + j] = sizes[j]
@@ -494,13 +507,18 @@ def _throw_sample(seat, sizes, kn, ctx, options, params, rng, sps, h, others, un
 
 
 @njit(nogil=True, cache=True)
-def _throw_chunk(c, seat, sizes, kn0, banker, levels, pts0, ctx, options, states, per_chunk,
-                 params, pol, hp, out, pimc):
+def _throw_chunk(c, tq, options, chunks, params, pols, out, pimc):
     """Chunk ``c`` of :func:`throw_chunks`."""
+    seat, _, kn0, banker, levels, pts0, ctx = tq
+    states, per_chunk = chunks
     rng = states[c].copy()
     saved = np.empty(4, dtype=np.uint64)
     _, _, _, _, _, scratch = chunk_buffers(pimc)
     sc, units, work, kn, pst = scratch[2], scratch[3], scratch[4], scratch[6], scratch[7]
+    bufs = (units, work)
+    play_scratch = (sc, units, work)
+    seats = (pols[0], pols[1], kn)
+    rules = (ctx, params)
     sps = new_pimc_scratch()
     h = np.empty((4, 2), dtype=np.int64)
     play = np.empty((4, 2), dtype=np.int64)
@@ -509,8 +527,7 @@ def _throw_chunk(c, seat, sizes, kn0, banker, levels, pts0, ctx, options, states
     out[c, :, :] = EMPTY
     for i in range(per_chunk):
         row = out[c, i]
-        if not _throw_sample(seat, sizes, kn0, ctx, options, params, rng, sps, h, others,
-                             units, work, row):
+        if not _throw_sample(tq, options, params, rng, sps, (h, others), bufs, row):
             row[:] = EMPTY
             continue
         k_one, k_two = row[Q_DEAL + 8], row[Q_DEAL + 9]
@@ -520,18 +537,18 @@ def _throw_chunk(c, seat, sizes, kn0, banker, levels, pts0, ctx, options, states
             copy_into(kn, kn0)
             kn[KN_KITTY], kn[KN_KITTY + 1] = k_one, k_two
             copy_rows(play, h)
-            pts = play_on(play, k_one, k_two, seat, banker, options[k, 0], options[k, 1],
-                          pts0, ctx, params, rng, sc, units, work, pol, hp, kn, pst)
+            pts = play_on(play, (k_one, k_two), (seat, banker, options[k, 0], options[k, 1],
+                                                 pts0), rules, rng, play_scratch, seats, pst)
             res[W_PLAY + R_ATTACKER_POINTS] = pts
             _settle(levels, banker, params, res)
             row[Q_VALUES + k] = _swing(res, levels, seat % 2)
 
 
-def throw_chunks(seat, sizes, kn, banker, levels, pts, ctx, options, states, per_chunk,
-                 params, pol, hp, out):
-    """Samples of the throw query: ``seat`` is to lead (its hand ``sizes[4:6]``, the four
-    hand sizes ``sizes[:4]``, knowledge ``kn``, the attackers' points so far ``pts``);
-    each sampled deal is played on once per lead ``options[k]`` (0: the throw, then its
-    units). Rows of sampler dead ends stay EMPTY."""
-    for_each_chunk(_throw_chunk, states.shape[0], seat, sizes, kn, banker, levels, pts, ctx,
-                   options, states, per_chunk, params, pol, hp, out, pimc_flag(pol))
+def throw_chunks(tq, options, chunks, params, pols, out):
+    """Samples of the throw query ``tq`` = (``seat``, ``sizes``, ``kn``, ``banker``,
+    ``levels``, ``pts``, ``ctx``): ``seat`` is to lead (its hand ``sizes[4:6]``, the four
+    hand sizes ``sizes[:4]``, knowledge ``kn``, the attackers' points so far ``pts``, the
+    trump context ``ctx``); each sampled deal is played on once per lead ``options[k]`` (0:
+    the throw, then its units). Rows of sampler dead ends stay EMPTY."""
+    for_each_chunk(_throw_chunk, chunks[0].shape[0], tq, options, chunks, params, pols, out,
+                   pimc_flag(pols[0]))

@@ -1,8 +1,9 @@
-"""Play-only hands (SHENGJI-RULES §5–6, §8 "may simplify"): L, T and the banker are given,
-bidding and the bury are skipped, every seat plays the random policy (``policy``). The
-play itself (``play_hand_in``) takes a policy per seat (``policies``), for whole hands.
-Its pimc scratch is None when no seat plays pimc: Numba then prunes the pimc branches, and
-kernels without pimc seats compile without the pimc search.
+"""The play of a 双升 hand (SHENGJI-RULES §5–6), from trick 1 to 摳底: ``play_hand_in`` plays
+it with a policy per seat (``policies``), for whole hands (``game``) and play-only hands
+(L, T and the banker given, bidding and the bury skipped, every seat on the random policy of
+``random_policy``; §8 "may simplify"; their chunk drivers are ``batch``'s). Its pimc scratch
+is None when no seat plays pimc: Numba then prunes the pimc branches, and kernels without
+pimc seats compile without the pimc search.
 
 The banker (莊家) leads the first trick; the winner of each trick leads the next. A lead
 that fails its stand check (§5.2) is replaced by the forced unit, and the thrower's side
@@ -17,16 +18,10 @@ import numpy as np
 from numba import njit
 
 from ..arrays import copy_rows
-from ..parallel import for_each_chunk
-from .context import CX_SUIT_MASK, new_context
-from .deal import KITTY, deal
+from .context import CX_SUIT_MASK
+from .deal import KITTY
 from .heuristic import heuristic_follow, heuristic_lead
-from .params import (
-    KITTY_BASIS_LEAD_SHAPE,
-    P_KITTY_BASIS,
-    P_NT_LEVEL_JOKER_TRACTOR,
-    P_THROW_FAIL_PENALTY_PER_CARD,
-)
+from .params import KITTY_BASIS_LEAD_SHAPE, P_KITTY_BASIS, P_THROW_FAIL_PENALTY_PER_CARD
 from .pimc import pimc_choose
 from .planes import count, points, subtract
 from .play import kitty_multiplier, throw_units_in, trick_winner_in
@@ -39,10 +34,9 @@ from .policies import (
     new_knowledge,
     note_play,
     note_shown,
-    reset_knowledge,
     reset_play,
 )
-from .policy import lead_pairs, random_follow_shaped, random_lead_in
+from .random_policy import lead_pairs, random_follow_shaped, random_lead_in
 from .units import effective_suit, new_units, new_work
 
 # Result row of one hand (int64[N_RESULT]).
@@ -83,8 +77,8 @@ def play_hand(hands, banker, ctx, params, rng, res, log):
     """Play one hand from ``hands[5, 2]`` (seats 0..3, kitty 4; not changed) and write its
     result row ``res`` (``R_*``) and, when ``log`` has rows, the trick log (``LG_*``)."""
     pol, hp = random_seats()
-    play_hand_in(hands, banker, ctx, params, rng, res, log, new_scratch(), new_units(),
-                 new_work(), pol, hp, new_knowledge(), None)
+    play_hand_in(hands, banker, (ctx, params), rng, (res, log),
+                 (new_scratch(), new_units(), new_work()), (pol, hp, new_knowledge()), None)
 
 
 @njit(cache=True)
@@ -100,9 +94,14 @@ def new_scratch():
     return np.empty((12, 2), dtype=np.int64)
 
 
-@njit(cache=True)
-def _follow(h, plays, leader, banker, ctx, params, rng, units, work, pol, hp, kn, pst):
-    # the three follows to plays[0], each by its seat's policy, taken out of the hands
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+def _follow(h, plays, where, rules, rng, bufs, seats, pst):
+    # the three follows to plays[0], each by its seat's policy, taken out of the hands;
+    # ``where`` = (leader, banker), ``seats`` = (pol, hp, kn) as for play_hand_in
+    leader = where[0]
+    ctx = rules[0]
+    units, work = bufs
+    pol, hp, kn = seats
     e = effective_suit(plays[0, 0], ctx)
     mask = ctx[CX_SUIT_MASK + e]
     n = count(plays[0, 0], plays[0, 1])
@@ -112,14 +111,14 @@ def _follow(h, plays, leader, banker, ctx, params, rng, units, work, pol, hp, kn
         s = (leader + k) % 4
         o = tw = np.int64(0)
         if pol[s] == POLICY_RANDOM:
-            o, tw = random_follow_shaped(e, n, ks, m, n2, h[s, 0], h[s, 1], ctx, rng, work)
+            o, tw = random_follow_shaped((e, n, ks, m, n2), h[s, 0], h[s, 1], ctx, rng, work)
         elif pol[s] == POLICY_HEURISTIC:
-            o, tw = heuristic_follow(s, k, plays, ks, m, n2, h[s, 0], h[s, 1], ctx, params,
-                                     hp[s], kn, units, work)
+            o, tw = heuristic_follow((s, hp[s], kn), (plays, k), (ks, m, n2), h[s, 0], h[s, 1],
+                                     rules, bufs)
         if pst is not None:  # pruned when no seat plays pimc
             if pol[s] == POLICY_PIMC:
-                o, tw = pimc_choose(s, k, plays, leader, banker, h, ctx, params, hp[s], kn,
-                                    rng, pst, units, work)
+                o, tw = pimc_choose((s, hp[s], kn), (plays, k), where, h, rules, rng, pst,
+                                    bufs)
                 m, n2 = lead_pairs(plays[0, 0], plays[0, 1], ctx, e, units, ks)
         plays[k, 0], plays[k, 1] = o, tw
         h[s, 0], h[s, 1] = subtract(h[s, 0], h[s, 1], o, tw)
@@ -127,12 +126,18 @@ def _follow(h, plays, leader, banker, ctx, params, rng, units, work, pol, hp, kn
 
 
 @njit(cache=True)
-def play_hand_in(hands, banker, ctx, params, rng, res, log, sc, units, work, pol, hp, kn,
-                 pst):
-    """play_hand with caller-owned scratch (``new_scratch``, ``units.new_units``,
-    ``units.new_work``, ``pimc.new_pimc_scratch``), each seat on its policy (``pol``,
-    ``hp``: ``policies``) and the knowledge ``kn`` (``policies``; the kitty and the cards
-    shown in the bidding are kept, the rest reset)."""
+def play_hand_in(hands, banker, rules, rng, out, scratch, seats, pst):
+    """play_hand with ``rules`` = (``ctx``, ``params``), ``out`` = (result row ``res``,
+    trick log ``log``), caller-owned ``scratch`` = (``new_scratch()``,
+    ``units.new_units()``, ``units.new_work()``) and ``pst`` (``pimc.new_pimc_scratch()``,
+    or None without pimc seats), each seat on its policy: ``seats`` = (``pol``, ``hp``,
+    ``kn``), the policy ids and parameter rows (``policies``) and the knowledge (the kitty
+    and the cards shown in the bidding are kept, the rest reset)."""
+    ctx, params = rules
+    res, log = out
+    sc, units, work = scratch
+    pol, hp, kn = seats
+    bufs = (units, work)
     h, plays, others, forced = sc[0:4], sc[4:8], sc[8:11], sc[11]
     copy_rows(h, hands[:4])
     res[:] = 0
@@ -150,8 +155,8 @@ def play_hand_in(hands, banker, ctx, params, rng, res, log, sc, units, work, pol
                                           hp[leader], kn, units)
         if pst is not None:  # pruned when no seat plays pimc
             if pol[leader] == POLICY_PIMC:
-                a_one, a_two = pimc_choose(leader, 0, plays, leader, banker, h, ctx, params,
-                                           hp[leader], kn, rng, pst, units, work)
+                a_one, a_two = pimc_choose((leader, hp[leader], kn), (plays, 0),
+                                           (leader, banker), h, rules, rng, pst, bufs)
         for k in range(3):
             others[k, 0], others[k, 1] = h[(leader + 1 + k) % 4, 0], h[(leader + 1 + k) % 4, 1]
         nu = throw_units_in(a_one, a_two, others, ctx, params, forced, units, work)
@@ -166,7 +171,7 @@ def play_hand_in(hands, banker, ctx, params, rng, res, log, sc, units, work, pol
         plays[0, 0], plays[0, 1] = forced[0], forced[1]
         h[leader, 0], h[leader, 1] = subtract(h[leader, 0], h[leader, 1], forced[0], forced[1])
         note_play(kn, leader, forced[0], forced[1], 0, 0, 0)
-        _follow(h, plays, leader, banker, ctx, params, rng, units, work, pol, hp, kn, pst)
+        _follow(h, plays, (leader, banker), rules, rng, bufs, seats, pst)
         w = trick_winner_in(plays, 4, ctx, params, units, work)
         pts = 0
         for k in range(4):
@@ -193,53 +198,6 @@ def play_hand_in(hands, banker, ctx, params, rng, res, log, sc, units, work, pol
 def no_log():
     """An empty trick log: play_hand keeps none."""
     return np.empty((0, LOG_WIDTH), dtype=np.int64)
-
-
-@njit(nogil=True, cache=True)
-def _play_chunk(c, states, n_per_chunk, n_hands, level, trump, banker, params, out):
-    """Chunk ``c`` of :func:`play_chunks`."""
-    rng = states[c].copy()
-    ctx = new_context(trump, level, params[P_NT_LEVEL_JOKER_TRACTOR] != 0)
-    deck = np.empty(108, dtype=np.uint8)
-    hands = np.empty((5, 2), dtype=np.int64)
-    log = no_log()
-    sc, units, work = new_scratch(), new_units(), new_work()
-    pol, hp = random_seats()
-    kn = new_knowledge()
-    start = c * n_per_chunk
-    stop = min(start + n_per_chunk, n_hands)
-    for i in range(start, stop):
-        deal(rng, deck, hands)
-        reset_knowledge(kn)
-        play_hand_in(hands, banker, ctx, params, rng, out[i], log, sc, units, work, pol, hp,
-                     kn, None)
-
-
-def play_chunks(states, n_per_chunk, n_hands, level, trump, banker, params, out):
-    """Deal and play ``n_hands`` play-only hands at (L, T) with ``banker``; chunk ``c``
-    plays hands ``c * n_per_chunk …`` from stream ``states[c]``; ``out[h]`` receives the
-    result row of hand ``h`` (``R_*``)."""
-    for_each_chunk(_play_chunk, states.shape[0], states, n_per_chunk, n_hands, level, trump,
-                   banker, params, out)
-
-
-@njit(nogil=True, cache=True)
-def _dealt_chunk(c, states, n_per_chunk, n_hands, level, trump, banker, params, deals, out):
-    """Chunk ``c`` of :func:`dealt_chunks`."""
-    rng = states[c].copy()
-    ctx = new_context(trump, level, params[P_NT_LEVEL_JOKER_TRACTOR] != 0)
-    deck = np.empty(108, dtype=np.uint8)
-    log = no_log()
-    for i in range(c * n_per_chunk, min((c + 1) * n_per_chunk, n_hands)):
-        deal(rng, deck, deals[i])
-        play_hand(deals[i], banker, ctx, params, rng, out[i], log)
-
-
-def dealt_chunks(states, n_per_chunk, n_hands, level, trump, banker, params, deals, out):
-    """``hand.play_chunks`` that also keeps each deal in ``deals[h]`` (int64[5, 2]): the
-    same hands from the same streams."""
-    for_each_chunk(_dealt_chunk, states.shape[0], states, n_per_chunk, n_hands, level,
-                   trump, banker, params, deals, out)
 
 
 @njit(cache=True)

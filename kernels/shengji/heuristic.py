@@ -157,10 +157,12 @@ def _forced_pairs(held_two, ctx, e, ks, m, n2, mode, work):
     return chosen
 
 
-@njit(cache=True)
-def build_follow(e, n, ks, m, n2, hand_one, hand_two, mode, ctx, work):
-    """A legal follow (§5.3) to a lead of ``n`` cards of suit ``e`` with tractors
-    ``ks[:m]`` and ``n2`` pairs: the forced structure and free cards in ``mode``'s order."""
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+def build_follow(shape, hand_one, hand_two, mode, ctx, work):
+    """A legal follow (§5.3) to a lead of ``shape`` = (``e``, ``n``, ``ks``, ``m``,
+    ``n2``): ``n`` cards of suit ``e`` with tractors ``ks[:m]`` and ``n2`` pairs; the
+    forced structure and free cards in ``mode``'s order."""
+    e, n, ks, m, n2 = shape
     mask = ctx[CX_SUIT_MASK + e]
     held_one, held_two = hand_one & mask, hand_two & mask
     h = count(held_one, held_two)
@@ -176,11 +178,13 @@ def build_follow(e, n, ks, m, n2, hand_one, hand_two, mode, ctx, work):
     return pairs | o, pairs | t
 
 
-@njit(cache=True)
-def build_ruff(ks, m, n_pairs, n, t_one, t_two, high, ctx, work):
-    """A trump play that matches a lead (tractors ``ks[:m]``, ``n_pairs`` pairs, ``n``
-    cards) from the trumps ``(t_one, t_two)``: the lowest windows, pairs and cards (the
-    highest with ``high``); ``(0, 0)`` when the trumps cannot match it."""
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+def build_ruff(fmt, n, t_one, t_two, high, ctx, work):
+    """A trump play that matches a lead of format ``fmt`` = (``ks``, ``m``, ``n_pairs``):
+    tractors ``ks[:m]`` and ``n_pairs`` pairs besides, ``n`` cards; from the trumps
+    ``(t_one, t_two)``: the lowest windows, pairs and cards (the highest with ``high``);
+    ``(0, 0)`` when the trumps cannot match it."""
+    ks, m, n_pairs = fmt
     if count(t_one, t_two) < n:
         return np.int64(0), np.int64(0)
     counts = work[W_COUNTS]
@@ -340,9 +344,10 @@ def _cheapest_one_face(plays, w, held, e, ctx, pair):
     return best
 
 
-@njit(cache=True)
-def _partner_secure(plays, w, k, seat, hand_one, hand_two, ctx, kn, units):
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+def _partner_secure(seat, kn, trick, w, hand_one, hand_two, ctx, units):
     # the partner's winning play cannot be beaten by the seat after this one, by count
+    plays, k = trick
     if k == 3:
         return True
     e = effective_suit(plays[w, 0], ctx)
@@ -353,12 +358,18 @@ def _partner_secure(plays, w, k, seat, hand_one, hand_two, ctx, kn, units):
     return stands(plays[w, 0], plays[w, 1], e, unk_one, unk_two, ctx, units)
 
 
-@njit(cache=True)
-def heuristic_follow(seat, k, plays, ks, m, n2, hand_one, hand_two, ctx, params, hp, kn,
-                     units, work):
-    """The heuristic's follow as the ``k``-th play (1..3) of the trick ``plays[:k]``
-    (module docstring); ``ks[:m]``, ``n2``: the lead's tractors and pairs. ``plays[k]`` is
-    used as scratch."""
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+def heuristic_follow(me, trick, lead, hand_one, hand_two, rules, bufs):
+    """The heuristic's follow (module docstring) of ``me`` = (``seat``, its parameter row
+    ``hp``, its knowledge ``kn``) as the ``k``-th play (1..3) of ``trick`` = (``plays``,
+    ``k``), the trick ``plays[:k]`` so far (``plays[k]`` is used as scratch); ``lead`` =
+    (``ks``, ``m``, ``n2``): the lead's tractors ``ks[:m]`` and pair total (``lead_pairs``);
+    ``rules`` = (``ctx``, ``params``); ``bufs`` = (``units``, ``work``)."""
+    seat, hp, kn = me
+    plays, k = trick
+    ks, m, n2 = lead
+    ctx, params = rules
+    units, work = bufs
     lead_one, lead_two = plays[0, 0], plays[0, 1]
     e = effective_suit(lead_one, ctx)
     n = count(lead_one, lead_two)
@@ -368,27 +379,30 @@ def heuristic_follow(seat, k, plays, ks, m, n2, hand_one, hand_two, ctx, params,
     pts = 0
     for i in range(k):
         pts += points(plays[i, 0], plays[i, 1])
+    shape = (e, n, ks, m, n2)
     if w % 2 == k % 2:  # the partner wins so far
-        secure = _partner_secure(plays, w, k, seat, hand_one, hand_two, ctx, kn, units)
-        return build_follow(e, n, ks, m, n2, hand_one, hand_two,
-                            MODE_FEED if secure else MODE_LOW, ctx, work)
+        secure = _partner_secure(seat, kn, trick, w, hand_one, hand_two, ctx, units)
+        return build_follow(shape, hand_one, hand_two, MODE_FEED if secure else MODE_LOW,
+                            ctx, work)
     if held == 0:
         t_one, t_two = hand_one & ctx[CX_SUIT_MASK + TRUMP], hand_two & ctx[CX_SUIT_MASK + TRUMP]
         if e != TRUMP and t_one != 0 and pts >= hp[H_RUFF_POINTS]:
-            return _ruff(plays, k, e, n, ks, m, n2, t_one, t_two, hand_one, hand_two, ctx,
-                         params, units, work)
-        return build_follow(e, n, ks, m, n2, hand_one, hand_two, MODE_LOW, ctx, work)
+            return _ruff(trick, shape, (t_one, t_two), hand_one, hand_two, rules, bufs)
+        return build_follow(shape, hand_one, hand_two, MODE_LOW, ctx, work)
     if held < n:
-        return build_follow(e, n, ks, m, n2, hand_one, hand_two, MODE_LOW, ctx, work)
-    return _contest(seat, k, plays, w, pts, e, n, ks, m, n2, hand_one, hand_two, ctx, params,
-                    hp, kn, units, work)
+        return build_follow(shape, hand_one, hand_two, MODE_LOW, ctx, work)
+    return _contest(me, trick, (w, pts), shape, hand_one, hand_two, rules, bufs)
 
 
-@njit(cache=True)
-def _ruff(plays, k, e, n, ks, m, n2, t_one, t_two, hand_one, hand_two, ctx, params, units,
-          work):
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+def _ruff(trick, shape, trumps, hand_one, hand_two, rules, bufs):
     # void in a plain lead that an opponent wins: the cheapest matching trump play that
-    # takes the trick, else a low discard
+    # takes the trick, else a low discard (``trumps``: the hand's trump planes)
+    plays, k = trick
+    e, n, ks, m, n2 = shape
+    t_one, t_two = trumps
+    ctx, params = rules
+    units, work = bufs
     n_pairs = n2
     for i in range(m):
         n_pairs -= ks[i]
@@ -399,16 +413,22 @@ def _ruff(plays, k, e, n, ks, m, n2, t_one, t_two, hand_one, hand_two, ctx, para
             return choose_cards(above, t_two & above, 1, MODE_LOW, ctx)
     else:
         for high in (False, True):
-            o, t = build_ruff(ks, m, n_pairs, n, t_one, t_two, high, ctx, work)
+            o, t = build_ruff((ks, m, n_pairs), n, t_one, t_two, high, ctx, work)
             if o != 0 and _wins(plays, k, o, t, ctx, params, units, work):
                 return o, t
-    return build_follow(e, n, ks, m, n2, hand_one, hand_two, MODE_LOW, ctx, work)
+    return build_follow(shape, hand_one, hand_two, MODE_LOW, ctx, work)
 
 
-@njit(cache=True)
-def _contest(seat, k, plays, w, pts, e, n, ks, m, n2, hand_one, hand_two, ctx, params, hp,
-             kn, units, work):
-    # following in suit while an opponent wins: beat it cheaply when worth it, else duck
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+def _contest(me, trick, win, shape, hand_one, hand_two, rules, bufs):
+    # following in suit while an opponent wins (``win``: the winning play's index and the
+    # trick's points so far): beat it cheaply when worth it, else duck
+    seat, hp, kn = me
+    plays, k = trick
+    w, pts = win
+    e, n, ks, m, n2 = shape
+    ctx, params = rules
+    units, work = bufs
     mask = ctx[CX_SUIT_MASK + e]
     o, t = np.int64(0), np.int64(0)
     if n <= 2 and n2 == n - 1:  # a single or a pair: the lowest face that beats
@@ -418,7 +438,7 @@ def _contest(seat, k, plays, w, pts, e, n, ks, m, n2, hand_one, hand_two, ctx, p
             o = np.int64(1) << f
             t = o if n == 2 else np.int64(0)
     else:
-        o, t = build_follow(e, n, ks, m, n2, hand_one, hand_two, MODE_HIGH, ctx, work)
+        o, t = build_follow(shape, hand_one, hand_two, MODE_HIGH, ctx, work)
         if not _wins(plays, k, o, t, ctx, params, units, work):
             o = np.int64(0)
     if o != 0:
@@ -428,4 +448,4 @@ def _contest(seat, k, plays, w, pts, e, n, ks, m, n2, hand_one, hand_two, ctx, p
             worth = stands(o, t, e, unk_one, unk_two, ctx, units)
         if worth:
             return o, t
-    return build_follow(e, n, ks, m, n2, hand_one, hand_two, MODE_LOW, ctx, work)
+    return build_follow(shape, hand_one, hand_two, MODE_LOW, ctx, work)

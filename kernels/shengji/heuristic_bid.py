@@ -81,10 +81,15 @@ def trump_value(one, two, level, suit, hp):
 
 
 @njit(cache=True)
-def heuristic_declare(one, two, level, st_cls, st_suit, st_seat, seat, banker, grab, bajiwo,
-                      dcls, dsuit, k, hp):
-    """The heuristic's choice among pass (0) and the ``k`` listed declarations (i + 1 for
-    ``dcls[i]``, ``dsuit[i]``); module docstring."""
+def heuristic_declare(one, two, level, standing, turn, listed, hp):
+    """The heuristic's choice (module docstring) for the hand ``(one, two)`` declaring at
+    ``level``, among pass (0) and the listed declarations: ``listed`` = (``dcls``,
+    ``dsuit``, ``k``), i + 1 for ``dcls[i]``, ``dsuit[i]``. ``standing`` = (``cls``,
+    ``suit``, ``seat``) of the standing declaration (cls 0: none); ``turn`` = (``seat``,
+    ``banker``, ``grab``, ``bajiwo``): who decides, the banker, a 搶莊局, 扒雞窩."""
+    st_cls, st_suit, st_seat = standing
+    seat, banker, grab, bajiwo = turn
+    dcls, dsuit, k = listed
     if k == 0:
         return 0
     standing = st_cls != CLS_NONE

@@ -50,7 +50,7 @@ from .policies import (
     note_play,
     unknown_cards,
 )
-from .policy import lead_pairs
+from .random_policy import lead_pairs
 from .units import U_FACES, U_PAIRS, decompose_suit, effective_suit
 
 MAX_CAND = 24
@@ -162,8 +162,12 @@ def _place(seat, n, kn, ctx, rng, ps, buf):
 
 
 @njit(cache=True)
-def _finish_trick(h, plays, k, leader, ctx, params, hp, kn, units, work):
-    # plays[k..3] by the heuristic, each taken out of its hand; returns the winner's index
+def _finish_trick(h, trick, leader, rules, hp, kn, bufs):
+    # plays[k..3] of ``trick`` = (plays, k) by the heuristic, each taken out of its hand;
+    # returns the winner's index
+    plays, k = trick
+    ctx, params = rules
+    units, work = bufs
     e = effective_suit(plays[0, 0], ctx)
     mask = ctx[CX_SUIT_MASK + e]
     n = count(plays[0, 0], plays[0, 1])
@@ -171,8 +175,8 @@ def _finish_trick(h, plays, k, leader, ctx, params, hp, kn, units, work):
     m, n2 = lead_pairs(plays[0, 0], plays[0, 1], ctx, e, units, ks)
     for i in range(k, 4):
         s = (leader + i) % 4
-        o, t = heuristic_follow(s, i, plays, ks, m, n2, h[s, 0], h[s, 1], ctx, params, hp,
-                                kn, units, work)
+        o, t = heuristic_follow((s, hp, kn), (plays, i), (ks, m, n2), h[s, 0], h[s, 1],
+                                rules, bufs)
         plays[i, 0], plays[i, 1] = o, t
         h[s, 0], h[s, 1] = subtract(h[s, 0], h[s, 1], o, t)
         note_play(kn, s, o, t, e, mask, n)
@@ -180,8 +184,13 @@ def _finish_trick(h, plays, k, leader, ctx, params, hp, kn, units, work):
 
 
 @njit(cache=True)
-def _lead_in(h, leader, a_one, a_two, plays, others, forced, ctx, params, kn, units, work):
-    # the lead (a throw checked against the other hands), taken out of the leader's hand
+def _lead_in(h, leader, lead, rows, rules, kn, bufs):
+    # the lead ``lead`` = (one, two) (a throw checked against the other hands), taken out of
+    # the leader's hand; ``rows`` = (plays, others, forced): the play rows
+    a_one, a_two = lead
+    plays, others, forced = rows
+    ctx, params = rules
+    units, work = bufs
     for j in range(3):
         s = (leader + 1 + j) % 4
         others[j, 0], others[j, 1] = h[s, 0], h[s, 1]
@@ -192,23 +201,27 @@ def _lead_in(h, leader, a_one, a_two, plays, others, forced, ctx, params, kn, un
 
 
 @njit(cache=True)
-def playout(ps, kn2, k, leader, banker, cand, ctx, params, hp, units, work):
+def playout(ps, kn2, k, where, cand, rules, hp, bufs):
     """The attackers' points from here on when the sampled deal (``ps`` hands and kitty,
     copied to its play rows) is played out with candidate ``ps[cand]`` as play ``k`` of the
-    trick ``ps[PS_TRICK:PS_TRICK + k]`` led by ``leader``, every seat heuristic; ``kn2``
-    is a copy of the knowledge, changed."""
+    trick ``ps[PS_TRICK:PS_TRICK + k]`` led by ``leader`` (``where`` = (``leader``,
+    ``banker``)), every seat heuristic; ``kn2`` is a copy of the knowledge, changed;
+    ``rules`` = (``ctx``, ``params``), ``bufs`` = (``units``, ``work``)."""
+    leader, banker = where
+    ctx, params = rules
+    units, work = bufs
     h = ps[PS_PLAY:PS_PLAY + 4]
     copy_rows(h, ps[PS_HANDS:PS_HANDS + 4])
     plays = ps[PS_TRICK:PS_TRICK + 4]
     others, forced = ps[PS_OTHERS:PS_OTHERS + 3], ps[PS_FORCED]
     attackers = (banker + 1) % 2
     pts = 0
+    rows = (plays, others, forced)
     if k == 0:
-        _lead_in(h, leader, ps[cand, 0], ps[cand, 1], plays, others, forced, ctx, params,
-                 kn2, units, work)
+        _lead_in(h, leader, (ps[cand, 0], ps[cand, 1]), rows, rules, kn2, bufs)
         k = 1
     while True:
-        w = _finish_trick(h, plays, k, leader, ctx, params, hp, kn2, units, work)
+        w = _finish_trick(h, (plays, k), leader, rules, hp, kn2, bufs)
         tp = 0
         for i in range(4):
             tp += points(plays[i, 0], plays[i, 1])
@@ -221,10 +234,8 @@ def playout(ps, kn2, k, leader, banker, cand, ctx, params, hp, units, work):
                 pts += points(ps[PS_KITTY, 0], ps[PS_KITTY, 1]) * kitty_multiplier(
                     plays[basis, 0], plays[basis, 1], ctx, params)
             return pts
-        a_one, a_two = heuristic_lead(leader, h[leader, 0], h[leader, 1], ctx, params, hp,
-                                      kn2, units)
-        _lead_in(h, leader, a_one, a_two, plays, others, forced, ctx, params, kn2, units,
-                 work)
+        lead = heuristic_lead(leader, h[leader, 0], h[leader, 1], ctx, params, hp, kn2, units)
+        _lead_in(h, leader, lead, rows, rules, kn2, bufs)
         k = 1
 
 
@@ -241,7 +252,9 @@ def _add_cand(ps, n, one, two):
 
 
 @njit(cache=True)
-def _lead_candidates(seat, hand_one, hand_two, ctx, params, hp, kn, ps, units):
+def _lead_candidates(me, hand_one, hand_two, rules, ps, units):
+    seat, hp, kn = me
+    ctx, params = rules
     n = 0
     o, t = heuristic_lead(seat, hand_one, hand_two, ctx, params, hp, kn, units)
     n = _add_cand(ps, n, o, t)
@@ -256,15 +269,18 @@ def _lead_candidates(seat, hand_one, hand_two, ctx, params, hp, kn, ps, units):
 
 
 @njit(cache=True)
-def _follow_candidates(seat, k, plays, ks, m, n2, hand_one, hand_two, ctx, params, hp, kn,
-                       ps, units, work):
-    o, t = heuristic_follow(seat, k, plays, ks, m, n2, hand_one, hand_two, ctx, params, hp,
-                            kn, units, work)
+def _follow_candidates(me, trick, lead, hand_one, hand_two, rules, ps, bufs):
+    plays = trick[0]
+    ks, m, n2 = lead
+    ctx = rules[0]
+    work = bufs[1]
+    o, t = heuristic_follow(me, trick, lead, hand_one, hand_two, rules, bufs)
     n = _add_cand(ps, 0, o, t)
     e = effective_suit(plays[0, 0], ctx)
     nl = count(plays[0, 0], plays[0, 1])
+    shape = (e, nl, ks, m, n2)
     for mode in (MODE_LOW, MODE_FEED, MODE_HIGH):
-        o, t = build_follow(e, nl, ks, m, n2, hand_one, hand_two, mode, ctx, work)
+        o, t = build_follow(shape, hand_one, hand_two, mode, ctx, work)
         n = _add_cand(ps, n, o, t)
     mask = ctx[CX_SUIT_MASK + e]
     tm = ctx[CX_SUIT_MASK + TRUMP]
@@ -273,29 +289,35 @@ def _follow_candidates(seat, k, plays, ks, m, n2, hand_one, hand_two, ctx, param
         for i in range(m):
             n_pairs -= ks[i]
         for high in (False, True):
-            o, t = build_ruff(ks, m, n_pairs, nl, hand_one & tm, hand_two & tm, high, ctx,
+            o, t = build_ruff((ks, m, n_pairs), nl, hand_one & tm, hand_two & tm, high, ctx,
                               work)
             n = _add_cand(ps, n, o, t)
     return n
 
 
 @njit(cache=True)
-def pimc_choose(seat, k, plays, leader, banker, h, ctx, params, hp, kn, rng, pst, units,
-                work):
-    """The pimc play of ``seat`` as play ``k`` (0: the lead) of the trick ``plays[:k]``
-    led by ``leader`` (module docstring). ``h``: the hands, of which only the seat's own and
-    the others' sizes are read. Returns the play as planes."""
+def pimc_choose(me, trick, where, h, rules, rng, pst, bufs):
+    """The pimc play (module docstring) of ``me`` = (``seat``, its parameter row ``hp``,
+    its knowledge ``kn``) as play ``k`` (0: the lead) of ``trick`` = (``plays``, ``k``),
+    the trick ``plays[:k]`` so far, with ``where`` = (``leader``, ``banker``). ``h``: the
+    hands, of which only the seat's own and the others' sizes are read; ``rules`` =
+    (``ctx``, ``params``), ``pst`` the pimc scratch, ``bufs`` = (``units``, ``work``).
+    Returns the play as planes."""
+    seat, hp, kn = me
+    plays, k = trick
+    banker = where[1]
+    ctx = rules[0]
+    units = bufs[0]
     ps, kn2, buf, score = pst
     hand_one, hand_two = h[seat, 0], h[seat, 1]
     ks = kn[KN_KS:]
     m = n2 = 0
     if k == 0:
-        n = _lead_candidates(seat, hand_one, hand_two, ctx, params, hp, kn, ps, units)
+        n = _lead_candidates(me, hand_one, hand_two, rules, ps, units)
     else:
         e = effective_suit(plays[0, 0], ctx)
         m, n2 = lead_pairs(plays[0, 0], plays[0, 1], ctx, e, units, ks)
-        n = _follow_candidates(seat, k, plays, ks, m, n2, hand_one, hand_two, ctx, params,
-                               hp, kn, ps, units, work)
+        n = _follow_candidates(me, trick, (ks, m, n2), hand_one, hand_two, rules, ps, bufs)
     if n == 1:
         return ps[PS_CAND, 0], ps[PS_CAND, 1]
     for j in range(4):
@@ -316,8 +338,7 @@ def pimc_choose(seat, k, plays, leader, banker, h, ctx, params, hp, kn, rng, pst
             if k > 0:
                 ps[PS_TRICK + k, 0], ps[PS_TRICK + k, 1] = ps[PS_CAND + c, 0], \
                     ps[PS_CAND + c, 1]
-            vals[c] = sign * _playout_from(ps, kn2, k, leader, banker, seat, c, ctx,
-                                           params, hp, units, work)
+            vals[c] = sign * _playout_from(ps, kn2, k, where, (seat, c), rules, hp, bufs)
         for c in range(1, n):
             d = vals[c] - vals[0]
             gain[c] += d
@@ -345,10 +366,13 @@ def _best(gain, gain_sq, n, done, z):
 
 
 @njit(cache=True)
-def _playout_from(ps, kn2, k, leader, banker, seat, c, ctx, params, hp, units, work):
-    # a follow candidate is already in the trick: take it out of the sampled hand first
+def _playout_from(ps, kn2, k, where, pick, rules, hp, bufs):
+    # ``pick`` = (seat, c): the seat's candidate c; a follow candidate is already in the
+    # trick: take it out of the sampled hand first
+    seat, c = pick
+    ctx = rules[0]
     if k == 0:
-        return playout(ps, kn2, 0, leader, banker, PS_CAND + c, ctx, params, hp, units, work)
+        return playout(ps, kn2, 0, where, PS_CAND + c, rules, hp, bufs)
     o, t = ps[PS_CAND + c, 0], ps[PS_CAND + c, 1]
     hand = ps[PS_HANDS + seat]
     keep_one, keep_two = hand[0], hand[1]
@@ -356,6 +380,6 @@ def _playout_from(ps, kn2, k, leader, banker, seat, c, ctx, params, hp, units, w
     e = effective_suit(ps[PS_TRICK, 0], ctx)
     note_play(kn2, seat, o, t, e, ctx[CX_SUIT_MASK + e],
               count(ps[PS_TRICK, 0], ps[PS_TRICK, 1]))
-    pts = playout(ps, kn2, k + 1, leader, banker, -1, ctx, params, hp, units, work)
+    pts = playout(ps, kn2, k + 1, where, -1, rules, hp, bufs)
     hand[0], hand[1] = keep_one, keep_two
     return pts

@@ -69,13 +69,14 @@ def follow_error(lead_one, lead_two, hand_one, hand_two, play_one, play_two, ctx
     the hand's (exact searches, not greedy).
     """
     return follow_error_in(lead_one, lead_two, hand_one, hand_two, play_one, play_two, ctx,
-                           params, new_units(), new_work())
+                           (new_units(), new_work()))
 
 
 @njit(cache=True)
-def follow_error_in(lead_one, lead_two, hand_one, hand_two, play_one, play_two, ctx, params,
-                    units, work):
-    """follow_error with caller-owned scratch (``units.new_units``, ``units.new_work``)."""
+def follow_error_in(lead_one, lead_two, hand_one, hand_two, play_one, play_two, ctx, bufs):
+    """follow_error with caller-owned scratch ``bufs`` = (``units.new_units()``,
+    ``units.new_work()``); the rules do not enter the follow duty."""
+    units, work = bufs
     n = count(lead_one, lead_two)
     e = effective_suit(lead_one, ctx) if lead_one else -1
     if e < 0:
@@ -134,16 +135,16 @@ def lead_error(lead_one, lead_two, hand_one, hand_two, ctx, params):
 
 
 @njit(cache=True)
-def play_key(one, two, lead_suit, ks, m, n_pairs, ctx, params, key, work):
-    """The comparison key of a play against a lead of shape (ks[:m], n_pairs) — see
-    ``units.best_split`` — or ``key[0] = -1`` when the play cannot win (§5.4): it spans
-    several effective suits, is neither the led suit nor 主, or does not match. Returns
-    the play's effective suit."""
+def play_key(one, two, lead_suit, fmt, ctx, params, key, work):
+    """The comparison key of a play against a lead of format ``fmt`` = (``ks``, ``m``,
+    ``n_pairs``) — see ``units.best_split`` — or ``key[0] = -1`` when the play cannot win
+    (§5.4): it spans several effective suits, is neither the led suit nor 主, or does not
+    match. Returns the play's effective suit."""
     key[0] = -1
     e = effective_suit(one, ctx)
     if e < 0 or (e != lead_suit and e != TRUMP):
         return -1
-    best_split(one, two, ctx, e, ks, m, n_pairs, params[P_RUFF_RULE] == RUFF_COUNT, key, work)
+    best_split(one, two, ctx, e, fmt, params[P_RUFF_RULE] == RUFF_COUNT, key, work)
     return e
 
 
@@ -156,7 +157,7 @@ def matches(lead_one, lead_two, play_one, play_two, ctx, params):
     e = effective_suit(lead_one, ctx)
     nu = decompose_suit(lead_one, lead_two, ctx, e, units, 0)
     m, n_pairs, _ = lead_shape(units, nu, ks)
-    play_key(play_one, play_two, e, ks, m, n_pairs, ctx, params, key, work)
+    play_key(play_one, play_two, e, (ks, m, n_pairs), ctx, params, key, work)
     return key[0] >= 0
 
 
@@ -232,12 +233,11 @@ def trick_winner_in(plays, k, ctx, params, units, work):
         return _one_face_winner(plays, k, ctx)
     nu = decompose_suit(plays[0, 0], plays[0, 1], ctx, lead_suit, units, 0)
     m, n_pairs, _ = lead_shape(units, nu, ks)
-    win_suit = play_key(plays[0, 0], plays[0, 1], lead_suit, ks, m, n_pairs, ctx, params,
-                        win_key, work)
+    fmt = (ks, m, n_pairs)
+    win_suit = play_key(plays[0, 0], plays[0, 1], lead_suit, fmt, ctx, params, win_key, work)
     win = 0
     for i in range(1, k):
-        e = play_key(plays[i, 0], plays[i, 1], lead_suit, ks, m, n_pairs, ctx, params, key,
-                     work)
+        e = play_key(plays[i, 0], plays[i, 1], lead_suit, fmt, ctx, params, key, work)
         if key[0] < 0:
             continue  # 墊: cannot win
         if (win_suit != TRUMP and e == TRUMP) or (

@@ -1,7 +1,7 @@
 """双升 policies by id, their parameter vector, and what a seat knows (SHENGJI-RULES §8).
 
 A policy is an integer per seat (``pol``, int64[4]): ``POLICY_RANDOM`` (the random policy
-of ``policy`` and ``whole``, whose draws are unchanged), ``POLICY_HEURISTIC``
+of ``random_policy`` and ``game``, whose draws are unchanged), ``POLICY_HEURISTIC``
 (``heuristic`` for the play, ``heuristic_bid`` for 造反, declaring, the bury and 扒雞窩) or
 ``POLICY_PIMC`` (``pimc`` for leads and follows, the heuristic for the rest).
 Each seat has its own row of heuristic parameters (``hp``, float64[4, N_HEURISTIC]; names,
@@ -152,3 +152,13 @@ def pimc_flag(pol) -> bool | None:
 def default_params(n_seats: int = 4) -> np.ndarray:
     """The default heuristic parameters, one row per seat."""
     return np.tile(HEURISTIC_DEFAULTS, (n_seats, 1))
+
+
+def seat_policies(pol=None, hp=None) -> tuple[np.ndarray, np.ndarray]:
+    """``(pol int64[4], hp float64[4, N_HEURISTIC])``, the ``pols`` the kernels take: every
+    seat random by default, the heuristic's default parameters where none are given."""
+    pol = np.zeros(4, dtype=np.int64) if pol is None else np.asarray(pol, dtype=np.int64)
+    hp = default_params() if hp is None else np.asarray(hp, dtype=np.float64)
+    if pol.shape != (4,) or hp.shape != (4, N_HEURISTIC):
+        raise ValueError("policies: one id per seat (4) and one parameter row per seat")
+    return np.ascontiguousarray(pol), np.ascontiguousarray(hp)

@@ -1,4 +1,4 @@
-"""Paired experiments on whole 双升 hands (``whole``): what holding a joker pair, one more
+"""Paired experiments on whole 双升 hands (``game``): what holding a joker pair, one more
 level card (級牌) or one more trump (主) is worth, by one swap on the same deal; the same
 deals under several rule vectors or levels; and what 摳底 changed in levels.
 
@@ -19,11 +19,7 @@ from ..parallel import for_each_chunk
 from ..rng import bounded, next_u64, seed_state
 from .context import CX_SUIT_MASK, NT, TRUMP
 from .deal import deal
-from .hand import R_ATTACKER_POINTS, R_KITTY_POINTS, R_MULTIPLIER
-from .params import P_NT_LEVEL_JOKER_TRACTOR
-from .planes import ALL_FACES, BIG_JOKER, SMALL_JOKER, add_face, lowest_bit, popcount, remove_face
-from .policies import pimc_flag
-from .whole import (
+from .game import (
     N_WHOLE,
     W_BANKER,
     W_GAIN,
@@ -34,9 +30,12 @@ from .whole import (
     chunk_buffers,
     context_for,
     level_result,
-    seat_policies,
     whole_hand_in,
 )
+from .hand import R_ATTACKER_POINTS, R_KITTY_POINTS, R_MULTIPLIER
+from .params import P_NT_LEVEL_JOKER_TRACTOR
+from .planes import ALL_FACES, BIG_JOKER, SMALL_JOKER, add_face, lowest_bit, popcount, remove_face
+from .policies import pimc_flag, seat_policies
 
 # Patterns whose value is measured.
 PAT_BIG_PAIR, PAT_SMALL_PAIR, PAT_LEVEL, PAT_TRUMP = range(4)
@@ -155,9 +154,10 @@ def team_swing(res, seat):
 
 
 @njit(nogil=True, cache=True)
-def _values_chunk(c, states, n_per_chunk, n_deals, levels, start_banker, params, pol, hp,
-                  out, pimc):
+def _values_chunk(c, chunks, start, params, pols, out, pimc):
     """Chunk ``c`` of :func:`values_chunks`."""
+    states, n_per_chunk, n_deals = chunks
+    start_banker = start[1]
     rng = states[c].copy()
     play = np.empty(4, dtype=np.uint64)
     deck, deals, chance, alog, tlog, scratch = chunk_buffers(pimc)
@@ -170,8 +170,8 @@ def _values_chunk(c, states, n_per_chunk, n_deals, levels, start_banker, params,
         deal(rng, deck, deals[0])
         word = next_u64(rng)  # the play stream both versions start from
         seed_state(word, play)
-        whole_hand_in(deals, levels, start_banker, params, play, deck, base, alog, chance,
-                      tlog, scratch, pol, hp)
+        whole_hand_in(deals, start, params, play, deck, (base, alog, chance, tlog), scratch,
+                      pols)
         ctx = context_for(scratch[5], base[W_TRUMP], base[W_LEVEL], nt_flag)
         tmask = ctx[CX_SUIT_MASK + TRUMP]
         for p in range(N_PATTERNS):
@@ -181,8 +181,8 @@ def _values_chunk(c, states, n_per_chunk, n_deals, levels, start_banker, params,
             if sign == 0:
                 continue
             seed_state(word, play)
-            whole_hand_in(alt, levels, start_banker, params, play, deck, res, alog, chance,
-                          tlog, scratch, pol, hp)
+            whole_hand_in(alt, start, params, play, deck, (res, alog, chance, tlog), scratch,
+                          pols)
             lv1, pt1 = team_swing(res, seat)
             lv0, pt0 = team_swing(base, seat)
             dl, dp = (lv1 - lv0) * sign, (pt1 - pt0) * sign
@@ -195,20 +195,21 @@ def _values_chunk(c, states, n_per_chunk, n_deals, levels, start_banker, params,
             row[CF_PT_SQ] += dp * dp
 
 
-def values_chunks(states, n_per_chunk, n_deals, levels, start_banker, params, out, pol=None,
-                  hp=None):
-    """Counterfactual values on ``n_deals`` whole hands; chunk ``c`` deals
-    ``c * n_per_chunk …`` from stream ``states[c]`` and writes
+def values_chunks(states, n_per_chunk, n_deals, start, params, out, pols=None):
+    """Counterfactual values on ``n_deals`` whole hands from ``start`` = (team levels, the
+    banker going in), each seat on ``pols`` (``policies.seat_policies``; default random);
+    chunk ``c`` deals ``c * n_per_chunk …`` from stream ``states[c]`` and writes
     ``out[c, pattern, role]`` (int64[CF_SIZE], ``CF_*``)."""
-    pol, hp = seat_policies(pol, hp)
-    for_each_chunk(_values_chunk, states.shape[0], states, n_per_chunk, n_deals, levels,
-                   start_banker, params, pol, hp, out, pimc_flag(pol))
+    pols = seat_policies(*(pols if pols is not None else (None, None)))
+    for_each_chunk(_values_chunk, states.shape[0], (states, n_per_chunk, n_deals), start,
+                   params, pols, out, pimc_flag(pols[0]))
 
 
 @njit(nogil=True, cache=True)
-def _paired_chunk(c, states, n_per_chunk, n_deals, levels, start_banker, params, pol, hp,
-                  out, pimc):
+def _paired_chunk(c, chunks, start, params, pols, out, pimc):
     """Chunk ``c`` of :func:`paired_chunks`."""
+    states, n_per_chunk, n_deals = chunks
+    levels, start_banker = start
     rng = states[c].copy()
     play = np.empty(4, dtype=np.uint64)
     deck, deals, chance, alog, tlog, scratch = chunk_buffers(pimc)
@@ -217,19 +218,19 @@ def _paired_chunk(c, states, n_per_chunk, n_deals, levels, start_banker, params,
         word = next_u64(rng)  # every variant's hand starts from this stream
         for k in range(params.shape[0]):
             seed_state(word, play)
-            whole_hand_in(deals, levels[k], start_banker, params[k], play, deck, out[i, k],
-                          alog, chance, tlog, scratch, pol, hp)
+            whole_hand_in(deals, (levels[k], start_banker), params[k], play, deck,
+                          (out[i, k], alog, chance, tlog), scratch, pols)
 
 
-def paired_chunks(states, n_per_chunk, n_deals, levels, start_banker, params, out, pol=None,
-                  hp=None):
-    """Each deal played once per variant ``k`` (team levels ``levels[k]`` int64[2], rule
-    vector ``params[k]``), every variant from the same stream after the deal, so that a 造反
-    redeal or a random draw in one hand never shifts the next deal; chunk ``c`` deals
-    ``c * n_per_chunk …`` from ``states[c]``; ``out[d, k]`` receives the whole-hand row."""
-    pol, hp = seat_policies(pol, hp)
-    for_each_chunk(_paired_chunk, states.shape[0], states, n_per_chunk, n_deals, levels,
-                   start_banker, params, pol, hp, out, pimc_flag(pol))
+def paired_chunks(states, n_per_chunk, n_deals, start, params, out, pols=None):
+    """Each deal played once per variant ``k`` (``start`` = (``levels``, ``start_banker``):
+    team levels ``levels[k]`` int64[2]; rule vector ``params[k]``), every variant from the
+    same stream after the deal, so that a 造反 redeal or a random draw in one hand never
+    shifts the next deal; chunk ``c`` deals ``c * n_per_chunk …`` from ``states[c]``;
+    ``out[d, k]`` receives the whole-hand row. ``pols`` as for values_chunks."""
+    pols = seat_policies(*(pols if pols is not None else (None, None)))
+    for_each_chunk(_paired_chunk, states.shape[0], (states, n_per_chunk, n_deals), start,
+                   params, pols, out, pimc_flag(pols[0]))
 
 
 @njit(cache=True)

@@ -316,9 +316,11 @@ def _leaf_key(left, orig, cards, chosen, m, n_pairs, out, taken):
 
 
 @njit(cache=True)
-def _splits(counts, ks, count_rule, m, orig, cards, n_pairs, best, work):
+def _splits(ks, m, n_pairs, count_rule, best, work):
     # every placement of disjoint tractors, one per lead tractor (exactly k pairs, or 2..k
-    # under count_rule), equal slots in non-increasing order; keeps the greatest key
+    # under count_rule), equal slots in non-increasing order; keeps the greatest key (the
+    # play's pair ladder, its cards and their copy are work's W_COUNTS, W_CARDS, W_ORIG)
+    counts, cards, orig = work[W_COUNTS], work[W_CARDS], work[W_ORIG]
     chosen, cur, taken = work[W_CHOSEN], work[W_CUR], work[W_TAKEN]
     if m == 0:
         _leaf_key(counts, orig, cards, chosen, 0, n_pairs, cur, taken)
@@ -355,9 +357,10 @@ def _splits(counts, ks, count_rule, m, orig, cards, n_pairs, best, work):
 
 
 @njit(cache=True)
-def best_split(one, two, ctx, e, ks, m, n_pairs, count_rule, best, work):
+def best_split(one, two, ctx, e, fmt, count_rule, best, work):
     """The split of a play (cards of suit ``e``, as many as the lead) that covers the lead's
-    shape — tractors ``ks[:m]``, ``n_pairs`` pairs — and is best for it (§5.4–5.5).
+    format ``fmt`` = (``ks``, ``m``, ``n_pairs``) — tractors ``ks[:m]``, ``n_pairs`` pairs
+    besides them — and is best for it (§5.4–5.5).
 
     Writes its comparison key to ``best`` (MAX_KEY + 1 entries): ``best[0]`` the length,
     then one ``length*16 + top`` per tractor (highest first), the pair rungs taken (highest
@@ -367,6 +370,7 @@ def best_split(one, two, ctx, e, ks, m, n_pairs, count_rule, best, work):
     ``best`` must not be a row of the scratch ``work``'s own rows (``W_KEY`` and
     ``W_WIN_KEY`` are free for it).
     """
+    ks, m, n_pairs = fmt
     best[0] = -1
     counts, cards, orig = work[W_COUNTS], work[W_CARDS], work[W_ORIG]
     pair_ladder(two, ctx, e, counts)
@@ -381,4 +385,4 @@ def best_split(one, two, ctx, e, ks, m, n_pairs, count_rule, best, work):
     rung_cards(one, two, ctx, e, cards)
     for r in range(N_RUNGS):
         orig[r] = counts[r]
-    _splits(counts, ks, count_rule, m, orig, cards, n_pairs, best, work)
+    _splits(ks, m, n_pairs, count_rule, best, work)

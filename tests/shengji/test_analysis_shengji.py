@@ -15,11 +15,13 @@ from analyzer.shengji import analysis as an
 from analyzer.shengji.rules import get_rules
 from analyzer.shengji.sim import rule_arrays
 from kernels.rng import states_from_seed
+from kernels.shengji import batch as kb
+from kernels.shengji import game as kw
 from kernels.shengji import stats as ks
-from kernels.shengji import whole as kw
 from kernels.shengji.context import CX_SUIT_MASK, TRUMP, new_context
 from kernels.shengji.deal import deal
 from kernels.shengji.planes import BIG_JOKER, SMALL_JOKER, count
+from kernels.shengji.policies import seat_policies
 from tests.cli_checks import bad, ok
 
 
@@ -81,13 +83,14 @@ def test_the_same_deal_and_stream_play_the_same_hand():
     """What makes a counterfactual with no swap worth exactly 0: the hand as dealt, played
     again from the same stream, is the same hand."""
     params = rule_arrays("zhengzhou")
-    pol, hp = kw.seat_policies(np.ones(4, dtype=np.int64))
+    pol, hp = seat_policies(np.ones(4, dtype=np.int64))
     rows = []
     for _ in range(2):
         states = states_from_seed(5, 1)
         deals = np.empty((30, 2, 5, 2), dtype=np.int64)
         out = np.empty((30, kw.N_WHOLE), dtype=np.int64)
-        kw.whole_dealt_chunks(states, 30, 30, np.array([2, 2]), 0, params, deals, out, pol, hp)
+        kb.whole_dealt_chunks(states, 30, 30, (np.array([2, 2]), 0), params, deals, out,
+                              (pol, hp))
         rows.append(out)
     assert np.array_equal(rows[0], rows[1])
     lv, pt = ks.team_swing(rows[0][0], 1)

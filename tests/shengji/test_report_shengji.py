@@ -15,7 +15,7 @@ import pytest
 from analyzer.cli import main
 from analyzer.report import MIN_HANDS, ReportSpec, build_report, fonts, registered, seed_sequence
 from analyzer.shengji import report as sr
-from analyzer.shengji.analysis_plots import blocks
+from analyzer.shengji.plots import blocks
 
 CI = re.compile(r"\[[^\]]*,[^\]]*\]")
 

@@ -21,8 +21,8 @@ from analyzer.shengji import batch, odds, scoring
 from analyzer.shengji.cards import parse_cards
 from analyzer.shengji.rules import CLASSIC, ZHENGZHOU, get_rules
 from analyzer.shengji.sim import play_hands, rule_arrays, whole_hands
+from kernels.shengji import game as kw
 from kernels.shengji import hand as kh
-from kernels.shengji import whole as kw
 from kernels.shengji.params import PARAM_NAMES
 
 SMALL = {"chunk_size": 256, "chunks_per_task": 3}
@@ -36,7 +36,7 @@ def test_rule_vector_reads_every_field():
 @pytest.mark.parametrize("rules", ["zhengzhou", "classic"])
 def test_play_only_counts_equal_the_rows_they_summarise(rules):
     rows = play_hands(3000, rules, 4, level=2, trump=0, banker=0)
-    again = run(RunSpec("shengji", 3000, batch.spec_rules(rules, True), "random", 4))
+    again = run(RunSpec("shengji", 3000, rules, "random", 4, options={"play_only": True}))
     assert np.array_equal(again.counts, batch.counts_of(rows, get_rules(rules)))
     s = again.as_json()
     assert list(s)[:6] == ["game", "rules", "seed", "hands", "policy", "mode"]
@@ -101,7 +101,7 @@ def test_rows_points_add_up(tmp_path, play_only):
     points are their tricks plus kitty × 摳底 multiplier; the deal is 4 × 25 + 8 cards; the
     level change and the next banker follow the table."""
     rec = tmp_path / "rows.parquet"
-    spec = RunSpec("shengji", 1500, batch.spec_rules("classic", play_only), "random", 2,
+    spec = RunSpec("shengji", 1500, "classic", "random", 2, options={"play_only": play_only},
                    **SMALL)
     res = run(spec, records=rec)
     assert np.array_equal(res.counts, run(spec).counts)
@@ -207,7 +207,7 @@ def test_modes_keep_their_own_checkpoints(tmp_path):
     """A play-only run and a whole-hand run are different runs: a checkpoint of one does
     not resume the other."""
     whole = RunSpec("shengji", 4000, "zhengzhou", "random", 11, **SMALL)
-    play = RunSpec("shengji", 4000, batch.spec_rules("zhengzhou", True), "random", 11,
+    play = RunSpec("shengji", 4000, "zhengzhou", "random", 11, options={"play_only": True},
                    **SMALL)
     assert whole.signature() != play.signature()
     assert not np.array_equal(run(whole).counts, run(play).counts)

@@ -223,7 +223,7 @@ def test_overcall_not_a_declaration(capsys):
     assert ok(capsys, "shengji", "overcall", "--level", "2", "--new", "大王 2h") == "valid\n"
 
 
-# ---- settle: §6.2 摳底 and §7.1 levels ----------------------------------------------------------
+# ---- score: §6.2 摳底 and §7.1 levels -----------------------------------------------------------
 
 KITTY = "♣10 ♦5 ♥K ♣3 ♣4 ♦6 ♦7 ♥2"  # 25 points
 SETTLE = [
@@ -252,15 +252,22 @@ SETTLE = [
 
 
 @pytest.mark.parametrize("args, rules, expected", SETTLE)
-def test_settle(capsys, args, rules, expected):
-    res = js(capsys, "settle", "--level", "2", "--trump", "s", *args, "--rules", rules)
+def test_score(capsys, args, rules, expected):
+    res = js(capsys, "score", "--level", "2", "--trump", "s", *args, "--rules", rules)
     assert res == dict(zip(("multiplier", "attacker_points", "winner", "levels"), expected))
 
 
-def test_settle_text(capsys):
-    out = ok(capsys, "shengji", "settle", "--level", "2", "--trump", "s", "--points", "60",
+@pytest.mark.parametrize("command", ["score", "settle"])  # settle: the hidden earlier name
+def test_score_text(capsys, command):
+    out = ok(capsys, "shengji", command, "--level", "2", "--trump", "s", "--points", "60",
              "--kitty", KITTY, "--last-trick", "♠K♠K")
     assert out == "摳底 ×4; attackers' points 160: the attackers take the bank, +2 levels\n"
+
+
+def test_settle_is_hidden_and_odds_defaults_to_level_2(capsys):
+    from analyzer.shengji.cli import group
+    assert group.commands["settle"].hidden and not group.commands["score"].hidden
+    assert js(capsys, "odds", "--deals", "0")["level"] == 2
 
 
 # ---- odds --------------------------------------------------------------------------------------
@@ -290,11 +297,11 @@ GOOD = {
     "throw": ["throw", "--level", "2", "--trump", "s", "--cards", "♣A ♣K", "--others",
               "♣3 | ♣4 | ♣5"],
     "overcall": ["overcall", "--level", "2", "--standing", "", "--new", "大王 2h"],
-    "settle": ["settle", "--level", "2", "--trump", "s", "--points", "40", "--kitty", "♣5"],
+    "score": ["score", "--level", "2", "--trump", "s", "--points", "40", "--kitty", "♣5"],
     "odds": ["odds", "--level", "2", "--deals", "10"],
 }
 CARD_OPTION = {"classify": None, "legal": "--hand", "winner": "--plays", "throw": "--cards",
-               "overcall": "--new", "settle": "--kitty"}
+               "overcall": "--new", "score": "--kitty"}
 
 
 def _with(args: list[str], option: str | None, value: str) -> list[str]:
@@ -328,7 +335,8 @@ def test_bad_cards(capsys, command, cards, words):
 @pytest.mark.parametrize("command", sorted(GOOD))
 def test_missing_level_bad_trump_bad_rules(capsys, command):
     args = GOOD[command]
-    assert "--level" in bad(capsys, "shengji", *_without(args, "--level"))
+    if command != "odds":  # odds defaults to level 2
+        assert "--level" in bad(capsys, "shengji", *_without(args, "--level"))
     assert "level" in bad(capsys, "shengji", *_with(args, "--level", "1"))
     assert "--rules" in bad(capsys, "shengji", *args, "--rules", "beijing")
     if "--trump" in args:
@@ -368,15 +376,15 @@ def test_bad_groups(capsys, command, option, value, words):
     (("overcall", "--level", "2", "--new", "大王 2h 2h", "--same-player"), "--same-player"),
     (("overcall", "--level", "2", "--standing", "小王 小王", "--new", "小王 2s"), "3 times"),
     (("overcall", "--level", "2", "--new", ""), "NEW"),
-    (("settle", *L2, "--points", "7", "--kitty", "♣5"), "multiple of 5"),
-    (("settle", *L2, "--points", "-5", "--kitty", "♣5"), "POINTS"),
-    (("settle", *L2, "--points", "200", "--kitty", "♣5"), "POINTS"),
-    (("settle", *L2, "--points", "x", "--kitty", "♣5"), "--points"),
-    (("settle", *L2, "--points", "0", "--kitty", "♣5", "--last-by", "attackers"),
+    (("score", *L2, "--points", "7", "--kitty", "♣5"), "multiple of 5"),
+    (("score", *L2, "--points", "-5", "--kitty", "♣5"), "POINTS"),
+    (("score", *L2, "--points", "200", "--kitty", "♣5"), "POINTS"),
+    (("score", *L2, "--points", "x", "--kitty", "♣5"), "--points"),
+    (("score", *L2, "--points", "0", "--kitty", "♣5", "--last-by", "attackers"),
      "--last-trick"),
-    (("settle", *L2, "--points", "0", "--kitty", "♣5", "--last-trick", "♠A ♥3"), "mix"),
-    (("settle", *L2, "--points", "0", "--kitty", "♣2♣3♣4♣6♣7♣8♣9♣J ♣Q"), "holds 8"),
-    (("settle", *L2, "--points", "0", "--kitty", "♣5", "--last-by", "nobody"), "--last-by"),
+    (("score", *L2, "--points", "0", "--kitty", "♣5", "--last-trick", "♠A ♥3"), "mix"),
+    (("score", *L2, "--points", "0", "--kitty", "♣2♣3♣4♣6♣7♣8♣9♣J ♣Q"), "holds 8"),
+    (("score", *L2, "--points", "0", "--kitty", "♣5", "--last-by", "nobody"), "--last-by"),
     (("odds", "--level", "2", "--deals", "-1"), "--deals"),
     (("odds", "--level", "2", "--seed", "-1"), "--seed"),
     (("odds", "--level", "2", "--trump", "x"), "trump"),
@@ -393,6 +401,6 @@ def test_api_is_the_cli():
     assert api.winner(["♣5 ♣4♣4", "♠9 ♠7♠7", "♠8♠8 ♠4", "♣2♣3♣6"], "10", 0) == {
         "winner": 2, "points": 5}
     with pytest.raises(ValueError):
-        api.settle(True, "♣5", 2, "s")
+        api.score(True, "♣5", 2, "s")
     with pytest.raises(ValueError):
         api.odds(2, deals=-3)

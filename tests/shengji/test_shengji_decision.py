@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import numba
@@ -24,18 +25,18 @@ HAND = "大王 5h 5h As Ks 3c 4c 6d 7d 8s 9s 10s Jh Qh Kh 2c 3d 4d 6h 7h 8c 9c 1
 KITTY = "2s 3s 4s 6s Jd Kd Ad 7s"
 # No point card, no joker, no level card, no ace: 造反 qualifies at any level but 2.
 WEAK = "3s 4s 6s 7s 8s 9s 3h 4h 6h 7h 8h 9h 3c 4c 6c 7c 8c 9c 3d 4d 6d 7d 8d 2d 2c"
-FAST = {"precision": 0.5, "max_deals": 256}
+FAST = d.Sampling(precision=0.5, max_deals=256)
 
 
 def test_same_seed_same_answer_and_another_seed_differs():
-    a = d.should_declare(HAND, 5, seat=1, seed=7, **FAST)
+    a = d.should_declare(HAND, 5, seat=1, run=replace(FAST, seed=7))
     threads = numba.get_num_threads()
     numba.set_num_threads(1)  # the same numbers on any number of threads
     try:
-        b = d.should_declare(HAND, 5, seat=1, seed=7, **FAST)
+        b = d.should_declare(HAND, 5, seat=1, run=replace(FAST, seed=7))
     finally:
         numba.set_num_threads(threads)
-    c = d.should_declare(HAND, 5, seat=1, seed=8, **FAST)
+    c = d.should_declare(HAND, 5, seat=1, run=replace(FAST, seed=8))
     assert a.as_dict() == b.as_dict() and np.array_equal(a.rows, b.rows)
     assert not np.array_equal(a.rows[:, kd.Q_DEAL:kd.Q_VALUES], c.rows[:, kd.Q_DEAL:kd.Q_VALUES])
     assert a.options == ["pass", "single ♥", "pair ♥"]
@@ -45,7 +46,7 @@ def test_same_seed_same_answer_and_another_seed_differs():
 def test_declaring_query_keeps_what_is_known():
     # a partial hand (20 cards) and a standing 小王 + 5♠ single by seat 0
     part = " ".join(HAND.split()[:20])
-    res = d.should_declare(part, 5, seat=1, standing="小王 5s", standing_seat=0, **FAST)
+    res = d.should_declare(part, 5, seat=1, standing="小王 5s", standing_seat=0, run=FAST)
     assert res.setting["passes_before"] == 0 and res.options[0] == "pass"
     assert "single ♥" not in res.options  # a single never displaces a single
     mine, shown = Counter(parse_cards(part)), Counter(parse_cards("小王 5s"))
@@ -58,12 +59,12 @@ def test_declaring_query_keeps_what_is_known():
 def test_teeth_a_ruinous_bury_and_a_hopeless_defence():
     # burying 大王, both level pairs' cards and the point cards must cost levels
     ruin = "大王 5h 5h Kh 10s 10c Ks Kd"
-    res = d.bury(f"{HAND} {KITTY}", 5, "h", candidates=[ruin], precision=0.2)
+    res = d.bury(f"{HAND} {KITTY}", 5, "h", candidates=[ruin], run=d.Sampling(precision=0.2))
     k = res.options.index("candidate 1")
     assert res.options[0] == "heuristic" and res.diff[k].high < 0
     assert res.recommendation != "candidate 1"
     # a hand with nothing in it does better redealing than defending
-    reb = d.should_rebel(WEAK, seat=1, level=5, precision=0.2)
+    reb = d.should_rebel(WEAK, seat=1, level=5, run=d.Sampling(precision=0.2))
     assert reb.options == ["造反 (rebel)", "decline"] and reb.diff[0].low > 0
     assert reb.recommendation == "造反 (rebel)"
 
@@ -89,11 +90,11 @@ def _play_only_record(seat0: str, seat1_extra: str) -> dict:
 
 def test_throw_stand_probability_is_exact_where_it_is_certain():
     rec = _play_only_record("Ah Ah Kh Kh Qh Jh", "Qh")
-    sure = should_throw(rec, "Ah Ah Kh Kh Qh", **FAST)  # nothing above Q♥ is out
+    sure = should_throw(rec, "Ah Ah Kh Kh Qh", run=FAST)  # nothing above Q♥ is out
     assert sure.extra["p_stands"]["value"] == 1.0 and sure.options == ["throw", "unit 1",
                                                                        "unit 2"]
     # the other Q♥ is in seat 1's hand (the kitty is the leader's own): J♥ always falls
-    doomed = should_throw(rec, "Ah Ah Jh", **FAST)
+    doomed = should_throw(rec, "Ah Ah Jh", run=FAST)
     assert doomed.extra["p_stands"]["value"] == 0.0
     assert doomed.extra["safest_unit"] == format_cards(parse_cards("Ah Ah"))
     hand = Counter(parse_cards(rec["hands"][0]))
@@ -163,7 +164,7 @@ def test_throw_query_samples_respect_every_public_fact():
     import random
 
     from analyzer.shengji.engine import PLAY_PHASE, new_hand, random_action
-    from analyzer.shengji.records import make_record
+    from analyzer.shengji.records import record_of
 
     for seed in range(40):  # a position where voids and cards still shown are public
         rng = random.Random(seed)
@@ -175,7 +176,7 @@ def test_throw_query_samples_respect_every_public_fact():
             break
     else:
         raise AssertionError("no position with voids and shown cards")  # pragma: no cover
-    res = should_throw(make_record(st), **FAST)
+    res = should_throw(record_of(st), run=FAST)
     seat, ctx = st.turn, st.ctx
     played = Counter(f for t in st.tricks for p in t.plays for f in p)
     for row in res.rows:

@@ -129,9 +129,9 @@ def test_declaring_query_deals_follow_brute_force_enumeration(rules):
     options = np.zeros((1, 2), dtype=np.int64)  # passing: the deals are what is checked
     chunks, per_chunk = 4, 800
     out = np.empty((chunks, per_chunk, kd.Q_VALUES + 1), dtype=np.int64)
-    kd.declare_chunks(fixed, sizes, seat, banker, levels, standing, 1, options,
-                      states_for_chunks(5, 0, chunks), per_chunk, rule_arrays(get_rules(rules)),
-                      HEURISTIC, default_params(), out)
+    kd.declare_chunks((fixed, sizes, seat, banker, levels, standing), (1, options),
+                      (states_for_chunks(5, 0, chunks), per_chunk),
+                      rule_arrays(get_rules(rules)), (HEURISTIC, default_params()), out)
     _check(out.reshape(-1, out.shape[-1]), fixed, free)
 
 
@@ -148,7 +148,7 @@ def test_bury_query_deals_follow_brute_force_enumeration():
     bury = np.array([planes_of(sorted(slots[seat])[:8])], dtype=np.int64)
     chunks, per_chunk = 4, 800
     out = np.empty((chunks, per_chunk, kd.Q_VALUES + 1), dtype=np.int64)
-    kd.bury_chunks(fixed, sizes, seat, seat, levels, standing, 0, bury,
-                   states_for_chunks(6, 0, chunks), per_chunk, rule_arrays(get_rules(None)),
-                   HEURISTIC, default_params(), out)
+    kd.bury_chunks((fixed, sizes, seat, seat, levels, standing), (0, bury),
+                   (states_for_chunks(6, 0, chunks), per_chunk), rule_arrays(get_rules(None)),
+                   (HEURISTIC, default_params()), out)
     _check(out.reshape(-1, out.shape[-1]), fixed, free)

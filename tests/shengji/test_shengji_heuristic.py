@@ -20,7 +20,7 @@ from kernels.shengji.context import new_context
 from kernels.shengji.params import param_vector
 from kernels.shengji.planes import cards_of, planes_of
 from kernels.shengji.play import FOLLOW_OK, follow_error
-from kernels.shengji.policy import lead_pairs
+from kernels.shengji.random_policy import lead_pairs
 from kernels.shengji.units import effective_suit, new_units, new_work
 
 PARAMS = param_vector(dataclasses.asdict(ZHENGZHOU))
@@ -51,8 +51,8 @@ def follow(seat, plays_text, hand_text, played=""):
     ks = np.zeros(16, dtype=np.int64)
     m, n2 = lead_pairs(plays[0, 0], plays[0, 1], CTX, e, units, ks)
     hand = pl(hand_text)
-    o, t = kh.heuristic_follow(seat, len(groups), plays, ks, m, n2, hand[0], hand[1], CTX,
-                               PARAMS, HP, kn, units, work)
+    o, t = kh.heuristic_follow((seat, HP, kn), (plays, len(groups)), (ks, m, n2), hand[0],
+                               hand[1], (CTX, PARAMS), (units, work))
     assert follow_error(groups[0][0], groups[0][1], hand[0], hand[1], o, t, CTX,
                         PARAMS) == FOLLOW_OK
     return sorted(cards_of(o, t))
@@ -137,16 +137,16 @@ def test_declares_by_trump_value():
     dcls, dsuit = np.zeros(10, np.int64), np.zeros(10, np.int64)
     dcls[0], dsuit[0] = 1, 1  # single ♥ (大王 + ♥2)
     # an attacker (seat 1, banker 0) opens with 11 trumps (+ 1 for 2 high cards)
-    assert kb.heuristic_declare(hand[0], hand[1], 2, 0, 0, -1, 1, 0, 0, 0, dcls, dsuit, 1,
+    assert kb.heuristic_declare(hand[0], hand[1], 2, (0, 0, -1), (1, 0, 0, 0), (dcls, dsuit, 1),
                                 HP) == 1
     # never over its partner (seat 3's standing declaration)
-    assert kb.heuristic_declare(hand[0], hand[1], 2, 1, 2, 3, 1, 0, 0, 0, dcls, dsuit, 1,
+    assert kb.heuristic_declare(hand[0], hand[1], 2, (1, 2, 3), (1, 0, 0, 0), (dcls, dsuit, 1),
                                 HP) == 0
     weak = pl("大王 ♥2 ♣3 ♣4 ♣5 ♦3 ♦4 ♦6 ♠3 ♠4 ♠5 ♠6 ♠7 ♠8 ♠9 ♣9 ♣10 ♣J ♣Q ♦8 ♦9 ♦10 ♦J "
               "♦Q ♦K")
-    assert kb.heuristic_declare(weak[0], weak[1], 2, 0, 0, -1, 1, 0, 0, 0, dcls, dsuit, 1,
+    assert kb.heuristic_declare(weak[0], weak[1], 2, (0, 0, -1), (1, 0, 0, 0), (dcls, dsuit, 1),
                                 HP) == 0  # an attacker does not open weak
-    assert kb.heuristic_declare(weak[0], weak[1], 2, 0, 0, -1, 2, 0, 0, 0, dcls, dsuit, 1,
+    assert kb.heuristic_declare(weak[0], weak[1], 2, (0, 0, -1), (2, 0, 0, 0), (dcls, dsuit, 1),
                                 HP) == 1  # the banker's partner does
 
 
@@ -188,8 +188,8 @@ def test_heuristic_follows_are_legal_in_random_positions(seed):
         ks = np.zeros(16, dtype=np.int64)
         m, n2 = lead_pairs(lead_one, lead_two, CTX, e, units, ks)
         for k in range(1, 4):
-            o, t = kh.heuristic_follow(k, k, plays, ks, m, n2, hands[k][0], hands[k][1],
-                                       CTX, PARAMS, HP, kp.new_knowledge(), units, work)
+            o, t = kh.heuristic_follow((k, HP, kp.new_knowledge()), (plays, k), (ks, m, n2),
+                                       hands[k][0], hands[k][1], (CTX, PARAMS), (units, work))
             assert follow_error(lead_one, lead_two, hands[k][0], hands[k][1], o, t, CTX,
                                 PARAMS) == FOLLOW_OK
             plays[k] = o, t

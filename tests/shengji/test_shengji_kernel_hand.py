@@ -18,8 +18,9 @@ from analyzer.shengji.rules import CLASSIC, ZHENGZHOU
 from analyzer.shengji.scoring import kitty_basis_cards, kitty_multiplier
 from analyzer.shengji.tricks import check_throw, lead_ok, trick_winner
 from kernels.rng import states_from_seed
+from kernels.shengji import batch as kb
 from kernels.shengji import hand as kh
-from kernels.shengji import policy as kpo
+from kernels.shengji import random_policy as kpo
 from kernels.shengji.context import new_context
 from kernels.shengji.deal import deal_many
 from kernels.shengji.params import param_vector
@@ -157,7 +158,7 @@ def play(seed, n, rules=ZHENGZHOU, threads=None):
     try:
         if threads:
             numba.set_num_threads(threads)
-        kh.play_chunks(states_from_seed(seed, 8), -(-n // 8), n, 2, 0, 0,
+        kb.play_chunks(states_from_seed(seed, 8), -(-n // 8), n, (2, 0, 0),
                        param_vector(dataclasses.asdict(rules)), out)
     finally:
         numba.set_num_threads(before)

@@ -9,15 +9,15 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from analyzer.shengji import whole_replay as wr
+from analyzer.shengji import crosscheck as wr
 from analyzer.shengji.actions import PLAY, Action
 from analyzer.shengji.cards import DECK
 from analyzer.shengji.rules import CLASSIC, ZHENGZHOU
 from kernels.rng import states_from_seed
+from kernels.shengji import game as kw
 from kernels.shengji import hand as kh
 from kernels.shengji import pimc as kpm
 from kernels.shengji import policies as kp
-from kernels.shengji import whole as kw
 from kernels.shengji.context import CX_ESUIT, new_context
 from kernels.shengji.planes import cards_of, planes_of
 
@@ -80,7 +80,7 @@ def test_samples_respect_every_public_fact(rules):
             leader = int(tlog[t, kh.LG_LEADER])
             if t % 3 == 1:
                 for seat in (leader, (leader + 1) % 4):
-                    check_samples(st.public_view(seat), ctx, state)
+                    check_samples(st.view(seat), ctx, state)
                     checked += 1
             _apply(st, tlog[t], leader)
     assert checked > 150

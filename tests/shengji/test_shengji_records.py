@@ -1,8 +1,10 @@
-"""双升 game records: golden playthroughs, the JSON round trip, and malformed records that
-must fail with one clear line.
+"""双升 game records: golden playthroughs, the JSON round trip of a variant's rules, records
+of the old format, and malformed records that must fail with one clear line. (The round
+trip of the presets' random hands is the contract suite's, tests/core/test_game_contract.py.)
 
 The golden files under ``data/`` were written once by random play; to write them again after
-a deliberate change, run ``python tests/shengji/test_shengji_records.py``.
+a deliberate change, run ``python tests/shengji/test_shengji_records.py``. ``data/v1/`` keeps
+one record in the format written before the shared envelope.
 """
 
 from __future__ import annotations
@@ -15,22 +17,14 @@ from pathlib import Path
 
 import pytest
 
+from analyzer.core.records import FORMAT, dumps, load, loads
 from analyzer.shengji.cards import format_cards, parse_cards
 from analyzer.shengji.engine import new_hand, play_only, play_random, random_action
-from analyzer.shengji.records import (
-    FORMAT,
-    action_from_json,
-    describe,
-    dumps,
-    load,
-    loads,
-    make_record,
-    replay,
-    start_of,
-)
+from analyzer.shengji.records import action_from_json, describe, record_of, replay, start_of
 from analyzer.shengji.rules import CLASSIC, ZHENGZHOU, get_rules
 
 DATA = Path(__file__).parent / "data"
+LEGACY_RECORD = DATA / "v1" / "shengji_zhengzhou_seed390.json"  # version 1, no "game"
 GOLDEN = [  # preset, seed, team levels, banker (None: 搶莊局)
     ("zhengzhou", 1, (2, 2), None),
     ("zhengzhou", 2, (10, 4), 0),
@@ -56,7 +50,7 @@ def write_goldens():
     DATA.mkdir(exist_ok=True)
     for preset, seed, levels, banker in GOLDEN:
         golden_path(preset, seed).write_text(
-            dumps(make_record(golden_state(preset, seed, levels, banker))), encoding="utf-8")
+            dumps(record_of(golden_state(preset, seed, levels, banker))), encoding="utf-8")
 
 
 # -- golden playthroughs ------------------------------------------------------------------
@@ -71,7 +65,7 @@ def test_golden_playthrough(preset, seed, levels, banker):
     assert r.settlement.attacker_points == want["attacker_points"]
     assert list(r.levels_after) == want["levels"] and r.next_banker == want["next_banker"]
     # the same seed still plays the same hand: no drift in the engine or the random policy
-    assert make_record(golden_state(preset, seed, levels, banker)) == record
+    assert record_of(golden_state(preset, seed, levels, banker)) == record
 
 
 def test_golden_set_covers_the_rare_paths():
@@ -95,8 +89,15 @@ def same_state(a, b):
         (t.leader, t.plays, t.attempt, t.winner) for t in b.tricks]
 
 
-@pytest.mark.parametrize("rules", [ZHENGZHOU, CLASSIC, WILD], ids=["zhengzhou", "classic",
-                                                                   "wild"])
+def test_a_version_1_record_replays_as_its_version_2():
+    old, new = load(LEGACY_RECORD), load(golden_path("zhengzhou", 390))
+    assert (old["format"], old["version"]) == ("xianniu-shengji-record", 1) and "game" not in old
+    a, b = replay(old, require_end=True), replay(new, require_end=True)
+    assert a.history == b.history and a.result == b.result
+    assert record_of(a) == new  # read in the old format, written in the new
+
+
+@pytest.mark.parametrize("rules", [WILD], ids=["wild"])
 def test_round_trip_through_json(rules):
     seen = set()
     for seed in range(30):
@@ -108,10 +109,10 @@ def test_round_trip_through_json(rules):
             if st.is_terminal():
                 break
             st.apply(random_action(st, rng))
-        record = make_record(st)
+        record = record_of(st)
         back = replay(loads(dumps(record)))
         same_state(st, back)
-        assert make_record(back) == record
+        assert record_of(back) == record
         seen |= {k for k in ("result", "start_seats") if k in record}
         seen |= {"redeal"} if record["redeals"] else set()
         seen |= {"random trump"} if record["random_trump_card"] is not None else set()
@@ -129,7 +130,7 @@ def test_play_only_round_trip():
     hands = [deck[25 * s:25 * s + 25] for s in range(4)]
     st = play_only(CLASSIC, hands, deck[100:], "J", "nt", 2, levels=(11, 6))
     play_random(st, rng)
-    record = make_record(st)
+    record = record_of(st)
     assert record["play_only"] == {"level": 11, "trump": "nt"} and record["banker"] == 2
     same_state(st, replay(loads(dumps(record)), require_end=True))
 
@@ -139,7 +140,7 @@ def test_random_trump_index_counts_in_the_written_kitty():
         st = golden_state("zhengzhou", seed, (2, 2), seed % 4)
         if st.random_trump_card is not None:
             break
-    record = make_record(st)
+    record = record_of(st)
     kitty_text = record["redeals"][-1]["kitty"] if record["redeals"] else record["kitty"]
     written = [f for chunk in kitty_text.split() for f in parse_cards(chunk)]
     assert written[record["random_trump_card"]] == st.random_trump_card
@@ -212,11 +213,12 @@ def stray_card(r):
 
 
 BAD = [
-    (lambda r: r.clear() or r.update({"x": 1}), 'the record has no "format"'),
+    (lambda r: r.clear() or r.update({"x": 1}), "not a xianniu-record (format is None)"),
     (drop_key("kitty"), 'the record has no "kitty"'),
     (drop_key("actions"), 'the record has no "actions"'),
-    (set_key("format", "xianniu-record"), "not a xianniu-shengji-record"),
-    (set_key("version", 2), "record version 2 is not supported"),
+    (set_key("format", "xianniu-shengji-record"), "not a xianniu-record"),
+    (set_key("version", 3), "record version 3 is not supported"),
+    (set_key("game", "dingniu"), "this is a record of dingniu, not of shengji"),
     (set_key("rules", "beijing"), "unknown 双升 rules 'beijing'"),
     (set_key("rule_changes", {"joker_color": "swapped"}), "unknown rule parameter"),
     (set_key("rule_changes", {"kitty_basis": "whatever"}), "kitty_basis='whatever'"),
@@ -244,11 +246,10 @@ BAD = [
     (lambda r: r["actions"].insert(0, {"seat": 0, "action": "play"}),
      'action 0: a play action needs "cards" as a string'),
     (stray_card, r"action \d+: unknown card 'Zz'"),
-    (bad_bury, r"action \d+ \(seat \d bury .*\): cannot bury 7 cards: bury exactly 8"),
-    (wrong_seat, r"action \d+ \(seat \d play .*\): not your turn"),
+    (bad_bury, r"action \d+: cannot bury 7 cards: bury exactly 8"),
+    (wrong_seat, r"action \d+: it is seat \d's turn, not seat \d's"),
     (lambda r: r["result"].update(next_banker=3), "disagrees with the record's result: "
                                                   "next_banker 3"),
-    (lambda r: r["actions"].pop(), 'has a "result" but the hand does not end'),
 ]
 
 
@@ -261,6 +262,16 @@ def test_bad_records_fail_with_one_line(mutate, message):
     text = str(err.value)
     assert "\n" not in text and text.strip() == text
     assert re.search(message if message.startswith("action") else re.escape(message), text), text
+
+
+def test_a_record_cut_short_replays_to_where_it_stops():
+    """Its result is the finished hand's: checked only when the actions reach the end, and a
+    replay that requires the end says where the record stops."""
+    record = base()
+    record["actions"].pop()
+    assert not replay(record).is_terminal()
+    with pytest.raises(ValueError, match="the record ends before the hand does"):
+        replay(record, require_end=True)
 
 
 def test_bad_json_and_not_an_object():
@@ -291,7 +302,7 @@ def test_an_illegal_follow_names_the_action_and_reason():
         st.apply(action, seat)
     with pytest.raises(ValueError) as err:
         replay(record)
-    assert re.match(rf"action {i} \(seat {seat} play .*\): seat {seat} must (play|follow)",
+    assert re.match(rf"action {i}: seat {seat} must (play|follow)",
                     str(err.value)), str(err.value)
 
 
@@ -299,7 +310,7 @@ def test_rules_travel_with_the_record():
     rules = get_rules("classic").with_(throw_fail_penalty_per_card=10, name="classic")
     st = new_hand(rules, banker=1, seed=8)
     play_random(st, random.Random(8))
-    record = json.loads(json.dumps(make_record(st)))
+    record = json.loads(json.dumps(record_of(st)))
     assert record["rule_changes"] == {"throw_fail_penalty_per_card": 10}
     assert replay(record).rules == rules
 

@@ -42,7 +42,7 @@ def test_illegal_action_is_named_by_its_index(tmp_path, capsys):
     record["actions"][i]["seat"] = (record["actions"][i]["seat"] + 1) % 4
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
-    assert f"action {i} " in _one_line_error(["shengji", "replay", str(bad)], capsys)
+    assert f"action {i}: " in _one_line_error(["shengji", "replay", str(bad)], capsys)
 
 
 @pytest.mark.parametrize("text", ["{not json", '{"format": "xianniu-shengji-record"}', "[]"])

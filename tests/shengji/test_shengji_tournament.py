@@ -13,8 +13,8 @@ from cli_checks import bad, ok
 
 from analyzer.shengji import api
 from analyzer.shengji import tournament as tm
+from kernels.shengji import game as kw
 from kernels.shengji import hand as kh
-from kernels.shengji import whole as kw
 
 
 def test_json_reports_levels_and_attacker_points_with_cis(capsys):

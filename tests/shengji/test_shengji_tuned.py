@@ -13,16 +13,16 @@ import numpy as np
 import pytest
 from cli_checks import bad
 
+from analyzer.shengji import crosscheck as wr
 from analyzer.shengji import sim
 from analyzer.shengji import tournament as tm
-from analyzer.shengji import whole_replay as wr
 from analyzer.shengji.cards import parse_cards
 from analyzer.shengji.rules import CLASSIC, ZHENGZHOU
+from kernels.shengji import game as kw
 from kernels.shengji import hand as kh_
 from kernels.shengji import heuristic as kh
 from kernels.shengji import heuristic_bid as kb
 from kernels.shengji import policies as kp
-from kernels.shengji import whole as kw
 from kernels.shengji.context import new_context
 from kernels.shengji.params import param_vector
 from kernels.shengji.planes import cards_of, planes_of

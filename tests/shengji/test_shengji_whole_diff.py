@@ -15,12 +15,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analyzer.shengji import whole_replay as wr
+from analyzer.shengji import crosscheck as wr
 from analyzer.shengji.rules import CLASSIC, ZHENGZHOU
 from analyzer.shengji.sim import rule_arrays
+from kernels.shengji import game as kw
 from kernels.shengji import hand as kh
 from kernels.shengji import params as kp
-from kernels.shengji import whole as kw
 
 # (team levels, start banker or None for a 搶莊局, hands): 3,000 hands per preset, one test
 # per setting so that the workers share them (the engine replays some 75 hands/s); longer

@@ -1,5 +1,5 @@
-"""Whole 双升 hands from the deal under the random policy (SHENGJI-RULES §4–7), as the
-reference engine plays them (``analyzer.shengji.engine``):
+"""The state machine of a whole 双升 hand from the deal (SHENGJI-RULES §4–7), as the
+reference engine plays it (``analyzer.shengji.engine``); its chunk drivers are ``batch``'s:
 
 1. **造反** (§4.6): in a normal hand the defenders with fewer than ``rebel_threshold``
    points are asked in turn from the banker's 下家; a 造反 redeals and makes the hand a 搶莊局
@@ -14,18 +14,27 @@ reference engine plays them (``analyzer.shengji.engine``):
    uniformly drawn kitty card.
 4. **Kitty and 扒雞窩** (§4.7–4.8): the taker buries 8; with ``bajiwo_enabled`` the seats
    after the last burier may overcall at L, and an overcaller takes the kitty and buries.
-5. **Play** (``hand.play_hand``), 摳底, the level table, the levels after and the next banker
-   (§6–7).
+5. **Play** (``hand.play_hand_in``), 摳底, the level table, the levels after and the next
+   banker (§6–7).
 
 **The random policy.** Every decision is uniform over the choices the engine lists: a
 造反 offer is taken with probability 1/2; at a declaring or 扒雞窩 turn with k legal
 declarations each of the k + 1 choices (passing included) has probability 1/(k + 1) (no
 draw when only passing is legal); a bury is a uniform 8-card subset of the 33 physical cards
-held, drawn card by card (partial Fisher–Yates, ``policy.random_subset``); leads and follows
-are those of ``policy``. Every draw comes from the hand's xoshiro stream, after the deal.
+held, drawn card by card (partial Fisher–Yates, ``random_policy.random_subset``); leads and
+follows are those of ``random_policy``. Every draw comes from the hand's xoshiro stream,
+after the deal.
 
 A hand starts from ``deals[0]`` (``deal.deal`` layout); a 造反 deals ``deals[1]`` from the
-same stream. ``start_banker`` -1 plays a 搶莊局 (the first hand).
+same stream. ``start`` = (``levels`` int64[2], ``start_banker``): the team levels and the
+banker going in, -1 for a 搶莊局 (the first hand).
+
+The bidding functions share their arguments in bundles: ``hs`` = (``hands`` int64[5, 2],
+``st`` the hand state ``ST_*``, ``kn`` the knowledge, ``contexts`` the context cache,
+``dcls``, ``dsuit`` room for the listed declarations, ``buf`` scratch), from
+:func:`bidding_state`; ``out`` = (``res`` the result row ``W_*``, ``alog`` the action log,
+``chance`` the chance log, ``tlog`` the trick log; logs without rows keep nothing); ``pols``
+= (``pol`` int64[4], ``hp`` float64[4, N_HEURISTIC]): each seat's policy and parameters.
 """
 
 from __future__ import annotations
@@ -34,7 +43,6 @@ import numpy as np
 from numba import njit
 
 from ..arrays import copy_rows
-from ..parallel import for_each_chunk
 from ..rng import bounded
 from .bidding import (
     CLS_NONE,
@@ -63,17 +71,8 @@ from .params import (
 )
 from .pimc import new_pimc_scratch
 from .planes import add, subtract
-from .policies import (
-    N_HEURISTIC,
-    POLICY_RANDOM,
-    default_params,
-    new_knowledge,
-    note_bury,
-    note_shown,
-    pimc_flag,
-    reset_knowledge,
-)
-from .policy import random_subset
+from .policies import POLICY_RANDOM, new_knowledge, note_bury, note_shown, reset_knowledge
+from .random_policy import random_subset
 from .units import new_units, new_work
 
 # Result row of one whole hand (int64[N_WHOLE]).
@@ -151,21 +150,34 @@ def _open_round(st, params, rng, chance):
     return (st[ST_PRIORITY] + (1 if rule == DECLARE_START_BANKER_NEXT else 0)) % 4
 
 
+@njit(cache=True)
+def bidding_state(scratch):
+    """``hs`` (module docstring) over the integer room of a whole-hand ``scratch``
+    (:func:`new_whole_scratch`): the hand state, the listed declarations and the buffer are
+    views of its first array."""
+    ints, hands, _, _, _, contexts, kn, _ = scratch
+    return (hands, ints[:ST_SIZE], kn, contexts, ints[ST_SIZE:ST_SIZE + MAX_DECLS],
+            ints[ST_SIZE + MAX_DECLS:ST_SIZE + 2 * MAX_DECLS], ints[ST_SIZE + 2 * MAX_DECLS:])
+
+
 @njit(cache=True, inline="always")
-def _declare_turn(hands, levels, st, seat, bajiwo, params, rng, alog, chance, dcls, dsuit,
-                  res, pol, hp, kn):
+def _declare_turn(hs, levels, seat, bajiwo, params, rng, out, pols):
     """One declaring or 扒雞窩 opportunity of ``seat`` under its policy; returns True when
     it declared (the standing declaration is then its, and its cards are shown)."""
+    hands, st, kn, _, dcls, dsuit, _ = hs
+    res, alog, chance, _ = out
+    pol, hp = pols
     level = levels[seat % 2] if st[ST_GRAB] and not bajiwo else st[ST_LEVEL]
-    k = legal_declarations(hands[seat, 0], hands[seat, 1], level, st[ST_CLS], st[ST_SUIT],
-                           st[ST_SEAT], seat, bajiwo, params, dcls, dsuit)
+    standing = (st[ST_CLS], st[ST_SUIT], st[ST_SEAT])
+    k = legal_declarations(hands[seat, 0], hands[seat, 1], level, standing, seat, bajiwo,
+                           params, (dcls, dsuit))
     legal = _legal_set(dcls, dsuit, k) if alog.shape[0] else 0
     if pol[seat] == POLICY_RANDOM:
         pick = bounded(rng, k + 1) if k else 0
     else:
-        pick = heuristic_declare(hands[seat, 0], hands[seat, 1], level, st[ST_CLS],
-                                 st[ST_SUIT], st[ST_SEAT], seat, st[ST_BANKER], st[ST_GRAB],
-                                 bajiwo, dcls, dsuit, k, hp[seat])
+        pick = heuristic_declare(hands[seat, 0], hands[seat, 1], level, standing,
+                                 (seat, st[ST_BANKER], st[ST_GRAB], bajiwo), (dcls, dsuit, k),
+                                 hp[seat])
     if pick == 0:
         _log(alog, chance, seat, K_PASS, 0, 0, k + 1, legal)
         return False
@@ -179,14 +191,13 @@ def _declare_turn(hands, levels, st, seat, bajiwo, params, rng, alog, chance, dc
 
 
 @njit(cache=True)
-def _declare_round(hands, levels, st, params, rng, alog, chance, dcls, dsuit, res, pol, hp,
-                   kn):
+def _declare_round(hs, levels, params, rng, out, pols):
     """Turns until four passes in a row (§4.4)."""
-    seat = _open_round(st, params, rng, chance)
+    st = hs[1]
+    seat = _open_round(st, params, rng, out[2])
     passes = 0
     while passes < 4:
-        if _declare_turn(hands, levels, st, seat, False, params, rng, alog, chance, dcls,
-                         dsuit, res, pol, hp, kn):
+        if _declare_turn(hs, levels, seat, False, params, rng, out, pols):
             passes = 0
             st[ST_DECLARERS] |= 1 << seat
         else:
@@ -195,9 +206,11 @@ def _declare_round(hands, levels, st, params, rng, alog, chance, dcls, dsuit, re
 
 
 @njit(cache=True)
-def _end_round(hands, levels, st, params, rng, chance, res):
+def _end_round(hs, levels, params, rng, out):
     """§4.5: banker, L and T after a round; returns the kitty taker, or -1 when the banker
     stepped down (下臺) and a second round is due."""
+    hands, st = hs[0], hs[1]
+    res, chance = out[0], out[2]
     declared = st[ST_CLS] != CLS_NONE
     if st[ST_GRAB]:
         st[ST_BANKER] = st[ST_SEAT] if declared else st[ST_PRIORITY]  # OPEN-9
@@ -227,9 +240,12 @@ def _end_round(hands, levels, st, params, rng, chance, res):
 
 
 @njit(cache=True)
-def _take_and_bury(hands, seat, st, params, rng, alog, chance, buf, pol, hp, kn, contexts):
+def _take_and_bury(hs, seat, params, rng, out, pols):
     """``seat`` picks up the kitty and buries 8 of its 33 cards (§4.7): a uniform 8 under
     the random policy, the heuristic's choice at the trump of the moment otherwise."""
+    hands, st, kn, contexts, _, _, buf = hs
+    alog, chance = out[1], out[2]
+    pol, hp = pols
     one, two = add(hands[seat, 0], hands[seat, 1], hands[KITTY, 0], hands[KITTY, 1])
     if pol[seat] == POLICY_RANDOM:
         b_one, b_two = random_subset(one, two, KITTY_SIZE, rng, buf)
@@ -244,18 +260,16 @@ def _take_and_bury(hands, seat, st, params, rng, alog, chance, buf, pol, hp, kn,
 
 
 @njit(cache=True)
-def _bajiwo(hands, levels, st, burier, params, rng, alog, chance, dcls, dsuit, buf, res,
-            pol, hp, kn, contexts):
+def _bajiwo(hs, levels, burier, params, rng, out, pols):
     """§4.8: the seats after the last burier may overcall at L; an overcaller sets T, takes
     the kitty and buries; ends when three pass in a row. Returns the last burier."""
+    st, res = hs[1], out[0]
     passes = 0
     seat = (burier + 1) % 4
     while passes < 3:
-        if _declare_turn(hands, levels, st, seat, True, params, rng, alog, chance, dcls,
-                         dsuit, res, pol, hp, kn):
+        if _declare_turn(hs, levels, seat, True, params, rng, out, pols):
             st[ST_TRUMP] = st[ST_SUIT]
-            _take_and_bury(hands, seat, st, params, rng, alog, chance, buf, pol, hp, kn,
-                           contexts)
+            _take_and_bury(hs, seat, params, rng, out, pols)
             res[W_BAJIWO] += 1
             burier, passes = seat, 0
         else:
@@ -265,9 +279,12 @@ def _bajiwo(hands, levels, st, burier, params, rng, alog, chance, dcls, dsuit, b
 
 
 @njit(cache=True)
-def _rebel_phase(hands, deals, st, params, rng, deck, alog, chance, res, seats, pol, hp):
-    """§4.6: offer 造反 to the qualifying defenders (``seats``: scratch for two); a 造反
-    redeals into ``deals[1]`` and makes the hand a 搶莊局 from the rebel."""
+def _rebel_phase(hs, deals, params, rng, deck, out, pols):
+    """§4.6: offer 造反 to the qualifying defenders (their seats in ``hs``' declaration
+    room); a 造反 redeals into ``deals[1]`` and makes the hand a 搶莊局 from the rebel."""
+    hands, st, seats = hs[0], hs[1], hs[4]
+    res, alog, chance, _ = out
+    pol, hp = pols
     n = rebel_candidates(hands, st[ST_BANKER], params, seats)
     for i in range(n):
         s = seats[i]
@@ -317,9 +334,10 @@ def _settle(levels, banker, params, res):
 
 
 @njit(cache=True)
-def _bidding(hands, deals, levels, start_banker, st, params, rng, deck, alog, chance, res,
-             dcls, dsuit, buf, pol, hp, kn, contexts):
+def _bidding(hs, deals, start, params, rng, deck, out, pols):
     """造反, declaring rounds, the kitty and 扒雞窩; leaves the hands ready for trick 1."""
+    levels, start_banker = start
+    st, res = hs[1], out[0]
     grab = start_banker < 0
     st[ST_GRAB], st[ST_PRIORITY], st[ST_BANKER] = grab, 0 if grab else start_banker, \
         start_banker
@@ -327,18 +345,16 @@ def _bidding(hands, deals, levels, start_banker, st, params, rng, deck, alog, ch
     st[ST_ROUND] = 1
     res[W_GRAB], res[W_REBEL] = grab, -1
     if not grab:
-        _rebel_phase(hands, deals, st, params, rng, deck, alog, chance, res, dcls, pol, hp)
+        _rebel_phase(hs, deals, params, rng, deck, out, pols)
     taker = -1
     while taker < 0:
-        _declare_round(hands, levels, st, params, rng, alog, chance, dcls, dsuit, res, pol,
-                       hp, kn)
-        taker = _end_round(hands, levels, st, params, rng, chance, res)
+        _declare_round(hs, levels, params, rng, out, pols)
+        taker = _end_round(hs, levels, params, rng, out)
     res[W_KITTY_TAKER] = taker
-    _take_and_bury(hands, taker, st, params, rng, alog, chance, buf, pol, hp, kn, contexts)
+    _take_and_bury(hs, taker, params, rng, out, pols)
     burier = taker
     if params[P_BAJIWO_ENABLED] != 0:
-        burier = _bajiwo(hands, levels, st, taker, params, rng, alog, chance, dcls, dsuit,
-                         buf, res, pol, hp, kn, contexts)
+        burier = _bajiwo(hs, levels, taker, params, rng, out, pols)
     res[W_LAST_BURIER] = burier
 
 
@@ -373,38 +389,37 @@ def context_for(contexts, trump, level, nt_flag):
 
 
 @njit(cache=True)
-def whole_hand(deals, levels, start_banker, params, rng, deck, res, alog, chance, tlog, pol,
-               hp):
+def whole_hand(deals, start, params, rng, deck, out, pols):
     """Play one whole hand from ``deals[0]`` (``deals`` int64[2, 5, 2]; a 造反 fills
-    ``deals[1]``) with team ``levels`` (int64[2]) and ``start_banker`` (-1: 搶莊局), each
-    seat on its policy (``pol`` int64[4], ``hp`` float64[4, N_HEURISTIC]: ``policies``).
-    Writes the result row ``res`` (``W_*``), and when they have rows the action log
-    ``alog`` (``AL_*``) and the trick log ``tlog`` (``hand.LG_*``); ``chance`` (``CH_*``)
-    receives the random outcomes. ``deck`` (uint8[108]) is scratch."""
-    whole_hand_in(deals, levels, start_banker, params, rng, deck, res, alog, chance, tlog,
-                  new_whole_scratch(True), pol, hp)
+    ``deals[1]``) with ``start`` = (team ``levels`` int64[2], ``start_banker``, -1: 搶莊局),
+    each seat on its policy (``pols`` = (``pol`` int64[4], ``hp`` float64[4,
+    N_HEURISTIC]): ``policies``). ``out`` = (``res``, ``alog``, ``chance``, ``tlog``):
+    writes the result row ``res`` (``W_*``), and when they have rows the action log
+    (``AL_*``) and the trick log (``hand.LG_*``); ``chance`` (``CH_*``) receives the random
+    outcomes. ``deck`` (uint8[108]) is scratch."""
+    whole_hand_in(deals, start, params, rng, deck, out, new_whole_scratch(True), pols)
 
 
 @njit(cache=True)
-def whole_hand_in(deals, levels, start_banker, params, rng, deck, res, alog, chance, tlog,
-                  scratch, pol, hp):
+def whole_hand_in(deals, start, params, rng, deck, out, scratch, pols):
     """whole_hand with caller-owned scratch (``new_whole_scratch``)."""
-    ints, hands, sc, units, work, contexts, kn, pst = scratch
+    levels = start[0]
+    res, _, chance, tlog = out
+    _, hands, sc, units, work, contexts, kn, pst = scratch
+    hs = bidding_state(scratch)
+    st = hs[1]
     reset_knowledge(kn)
-    st, dcls = ints[:ST_SIZE], ints[ST_SIZE:ST_SIZE + MAX_DECLS]
-    dsuit, buf = ints[ST_SIZE + MAX_DECLS:ST_SIZE + 2 * MAX_DECLS], ints[ST_SIZE + 2 * MAX_DECLS:]
     res[:] = 0
     chance[:] = 0
     chance[CH_TRUMP_INDEX] = -1
     st[:] = 0
     copy_rows(hands, deals[0])
-    _bidding(hands, deals, levels, start_banker, st, params, rng, deck, alog, chance, res,
-             dcls, dsuit, buf, pol, hp, kn, contexts)
+    _bidding(hs, deals, start, params, rng, deck, out, pols)
     banker, level, trump = st[ST_BANKER], st[ST_LEVEL], st[ST_TRUMP]
     res[W_BANKER], res[W_LEVEL], res[W_TRUMP] = banker, level, trump
     ctx = context_for(contexts, trump, level, params[P_NT_LEVEL_JOKER_TRACTOR] != 0)
-    play_hand_in(hands, banker, ctx, params, rng, res[W_PLAY:], tlog, sc, units, work, pol,
-                 hp, kn, pst)
+    play_hand_in(hands, banker, (ctx, params), rng, (res[W_PLAY:], tlog), (sc, units, work),
+                 (pols[0], pols[1], kn), pst)
     _settle(levels, banker, params, res)
 
 
@@ -415,73 +430,3 @@ def chunk_buffers(pimc):
     return (np.empty(108, dtype=np.uint8), np.empty((2, 5, 2), dtype=np.int64),
             np.empty(CH_SIZE, dtype=np.int64), np.empty((0, AL_WIDTH), dtype=np.int64),
             no_log(), new_whole_scratch(pimc))
-
-
-@njit(nogil=True, cache=True)
-def _whole_chunk(c, states, n_per_chunk, n_hands, levels, start_banker, params, pol, hp,
-                 out, pimc):
-    """Chunk ``c`` of :func:`whole_chunks`."""
-    rng = states[c].copy()
-    deck, deals, chance, alog, tlog, scratch = chunk_buffers(pimc)
-    for i in range(c * n_per_chunk, min((c + 1) * n_per_chunk, n_hands)):
-        deal(rng, deck, deals[0])
-        whole_hand_in(deals, levels, start_banker, params, rng, deck, out[i], alog,
-                      chance, tlog, scratch, pol, hp)
-
-
-def whole_chunks(states, n_per_chunk, n_hands, levels, start_banker, params, out, pol=None,
-                 hp=None):
-    """Deal and play ``n_hands`` whole hands; chunk ``c`` plays hands ``c * n_per_chunk …``
-    from stream ``states[c]``; ``out[h]`` receives the result row of hand ``h`` (``W_*``).
-    ``pol``, ``hp``: each seat's policy and parameters (``seat_policies``; default random)."""
-    pol, hp = seat_policies(pol, hp)
-    for_each_chunk(_whole_chunk, states.shape[0], states, n_per_chunk, n_hands, levels,
-                   start_banker, params, pol, hp, out, pimc_flag(pol))
-
-
-def seat_policies(pol=None, hp=None):
-    """``(pol int64[4], hp float64[4, N_HEURISTIC])``: every seat random by default, the
-    heuristic's default parameters where none are given."""
-    pol = np.zeros(4, dtype=np.int64) if pol is None else np.asarray(pol, dtype=np.int64)
-    hp = default_params() if hp is None else np.asarray(hp, dtype=np.float64)
-    if pol.shape != (4,) or hp.shape != (4, N_HEURISTIC):
-        raise ValueError("policies: one id per seat (4) and one parameter row per seat")
-    return np.ascontiguousarray(pol), np.ascontiguousarray(hp)
-
-
-@njit(nogil=True, cache=True)
-def _whole_dealt_chunk(c, states, n_per_chunk, n_hands, levels, start_banker, params, pol,
-                      hp, deals, out, pimc):
-    """Chunk ``c`` of :func:`whole_dealt_chunks`."""
-    rng = states[c].copy()
-    deck, _, chance, alog, tlog, scratch = chunk_buffers(pimc)
-    for i in range(c * n_per_chunk, min((c + 1) * n_per_chunk, n_hands)):
-        deal(rng, deck, deals[i, 0])
-        whole_hand_in(deals[i], levels, start_banker, params, rng, deck, out[i], alog,
-                      chance, tlog, scratch, pol, hp)
-
-
-def whole_dealt_chunks(states, n_per_chunk, n_hands, levels, start_banker, params, deals, out,
-                       pol=None, hp=None):
-    """``whole_chunks`` that also keeps each hand's deals in ``deals[h]``
-    (int64[2, 5, 2]: the deal and, after a 造反, the redeal): the same hands from the same
-    streams."""
-    pol, hp = seat_policies(pol, hp)
-    for_each_chunk(_whole_dealt_chunk, states.shape[0], states, n_per_chunk, n_hands,
-                   levels, start_banker, params, pol, hp, deals, out, pimc_flag(pol))
-
-
-@njit(cache=True)
-def whole_logged(states, n_per_chunk, n_hands, levels, start_banker, params, pol, hp, out,
-                 deals, alogs, chances, tlogs, pimc):
-    """``whole_chunks`` on one thread that also keeps each hand's deals (``deals[h]``
-    int64[2, 5, 2]), action log, chance log and trick log, for replays; ``pimc`` as for
-    ``new_whole_scratch``."""
-    deck = np.empty(108, dtype=np.uint8)
-    scratch = new_whole_scratch(pimc)
-    for c in range(states.shape[0]):
-        rng = states[c].copy()
-        for i in range(c * n_per_chunk, min((c + 1) * n_per_chunk, n_hands)):
-            deal(rng, deck, deals[i, 0])
-            whole_hand_in(deals[i], levels, start_banker, params, rng, deck, out[i],
-                          alogs[i], chances[i], tlogs[i], scratch, pol, hp)

@@ -150,18 +150,19 @@ def _forced_pairs(held_two, ctx, e, ks, m, n2, rng, work):
 @njit(cache=True)
 def random_follow(lead_one, lead_two, hand_one, hand_two, ctx, params, rng):
     """A random legal follow to ``lead`` from ``hand`` (module docstring), as planes."""
-    return random_follow_in(lead_one, lead_two, hand_one, hand_two, ctx, params, rng,
-                            new_units(), new_work())
+    return random_follow_in(lead_one, lead_two, hand_one, hand_two, ctx, rng,
+                            (new_units(), new_work()))
 
 
 @njit(cache=True)
-def random_follow_in(lead_one, lead_two, hand_one, hand_two, ctx, params, rng, units, work):
-    """random_follow with caller-owned scratch."""
+def random_follow_in(lead_one, lead_two, hand_one, hand_two, ctx, rng, bufs):
+    """random_follow with caller-owned scratch ``bufs`` = (units, work)."""
+    units, work = bufs
     n = count(lead_one, lead_two)
     e = effective_suit(lead_one, ctx)
     ks = work[W_KS]
     m, n2 = lead_pairs(lead_one, lead_two, ctx, e, units, ks)
-    return random_follow_shaped(e, n, ks, m, n2, hand_one, hand_two, ctx, rng, work)
+    return random_follow_shaped((e, n, ks, m, n2), hand_one, hand_two, ctx, rng, work)
 
 
 @njit(cache=True)
@@ -178,10 +179,12 @@ def lead_pairs(lead_one, lead_two, ctx, e, units, ks):
     return m, n2
 
 
-@njit(cache=True)
-def random_follow_shaped(e, n, ks, m, n2, hand_one, hand_two, ctx, rng, work):
-    """random_follow to a lead of ``n`` cards of suit ``e`` whose shape ``lead_pairs`` gave
-    (``ks[:m]``, ``n2``); ``ks`` must not be ``work[W_KS]`` of another caller's use."""
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+def random_follow_shaped(shape, hand_one, hand_two, ctx, rng, work):
+    """random_follow to a lead of ``shape`` = (``e``, ``n``, ``ks``, ``m``, ``n2``): ``n``
+    cards of suit ``e`` whose tractors and pair total ``lead_pairs`` gave (``ks[:m]``,
+    ``n2``); ``ks`` must not be ``work[W_KS]`` of another caller's use."""
+    e, n, ks, m, n2 = shape
     mask = ctx[CX_SUIT_MASK + e]
     held_one, held_two = hand_one & mask, hand_two & mask
     h = count(held_one, held_two)

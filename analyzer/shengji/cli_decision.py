@@ -7,11 +7,18 @@ from typing import Any
 
 import click
 
-from ..core.cli_common import JSON_OPTION, emit_json, option_with_alias, progress_bar
+from ..core.cli_common import (
+    JSON_OPTION,
+    emit_json,
+    option_with_alias,
+    policy_option,
+    progress_bar,
+)
 from ..core.fileio import read_json
 from ..core.stats import format_estimate
 from . import api
 from .rules import DEFAULT_RULES, PRESETS
+from .sim import POLICIES
 
 
 def _options(f):
@@ -25,9 +32,9 @@ def _options(f):
     f = click.option("--precision", type=click.FloatRange(min=0, min_open=True), default=0.1,
                      show_default=True, help="Stop when every 95% CI half-width of a "
                      "difference is below this (levels).")(f)
-    f = click.option("--policy", type=click.Choice(["heuristic", "pimc"]),
-                     default="heuristic", show_default=True,
-                     help="How the asking seat plays on (the others: heuristic).")(f)
+    f = policy_option(POLICIES, "heuristic",
+                      what="How the asking seat plays on, the others on the heuristic "
+                           "(random is refused: nobody plays on at random)")(f)
     return f
 
 

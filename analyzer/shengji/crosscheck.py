@@ -1,12 +1,14 @@
-"""Kernel whole hands (``kernels.shengji.whole``) replayed action by action in the reference
-engine: the differential check of bidding, the bury, 扒雞窩, the play and the settlement.
+"""The kernels against the reference engine, hand by hand: kernel whole hands
+(``kernels.shengji.game``) replayed action by action in the engine, the differential check
+of bidding, the bury, 扒雞窩, the play and the settlement.
 
-:func:`kernel_hands` plays hands in the kernels with every log kept; :func:`replay_hand`
-starts the engine from the same deal (and the same redeal, kitty-card draw and first seats),
-applies each logged action — every one must be legal there, and where the engine lists the
-choices (造反, declaring, 扒雞窩) their number and, for declarations, the set must equal the
-kernel's — and compares the outcome. It returns None when the hand agrees, else the first
-difference in words.
+:func:`crosscheck` is the check every game has (a :class:`~analyzer.core.contract.CrossCheck`
+of hands replayed and mismatch lines). Underneath, :func:`kernel_hands` plays hands in the
+kernels with every log kept; :func:`replay_hand` starts the engine from the same deal (and
+the same redeal, kitty-card draw and first seats), applies each logged action — every one
+must be legal there, and where the engine lists the choices (造反, declaring, 扒雞窩) their
+number and, for declarations, the set must equal the kernel's — and compares the outcome.
+It returns None when the hand agrees, else the first difference in words.
 """
 
 from __future__ import annotations
@@ -16,16 +18,19 @@ from dataclasses import dataclass
 import numpy as np
 
 from kernels.rng import states_from_seed
+from kernels.shengji import batch as kb
+from kernels.shengji import game as kw
 from kernels.shengji import hand as kh
-from kernels.shengji import whole as kw
 from kernels.shengji.planes import cards_of
 from kernels.shengji.policies import pimc_flag
+from kernels.shengji.policies import seat_policies as kernel_seats
 
+from ..core.contract import CrossCheck
 from . import bidding_phase as bp
 from .actions import BURY, DECLARE, PASS, PLAY, REBEL, REBEL_PHASE, Action
 from .engine import Chance, new_hand
 from .rules import ShengjiRules, get_rules
-from .sim import CHUNK, policy_ids, rule_arrays
+from .sim import CHUNK, rule_arrays, seat_policies
 
 _KINDS = {kw.K_REBEL: REBEL, kw.K_PASS: PASS, kw.K_DECLARE: DECLARE, kw.K_BURY: BURY}
 
@@ -50,7 +55,8 @@ def kernel_hands(n: int, rules: str | ShengjiRules | None, seed: int, levels=(2,
     ``a,b,c,d``; random by default); ``params`` overrides the rule vector and ``hp`` the
     heuristic parameters (float64[4, N_HEURISTIC])."""
     params = rule_arrays(rules) if params is None else params
-    pol, hp = kw.seat_policies(policy_ids(policies), hp)
+    pol, rows = seat_policies(policies, rules)
+    pol, hp = kernel_seats(pol, rows if hp is None else hp)
     states = states_from_seed(seed, -(-n // CHUNK))
     res = np.zeros((n, kw.N_WHOLE), dtype=np.int64)
     deals = np.zeros((n, 2, 5, 2), dtype=np.int64)
@@ -58,8 +64,8 @@ def kernel_hands(n: int, rules: str | ShengjiRules | None, seed: int, levels=(2,
     chances = np.zeros((n, kw.CH_SIZE), dtype=np.int64)
     tlogs = np.zeros((n, kh.MAX_TRICKS, kh.LOG_WIDTH), dtype=np.int64)
     lv = np.array(levels, dtype=np.int64)
-    kw.whole_logged(states, CHUNK, n, lv, -1 if banker is None else banker, params, pol, hp,
-                    res, deals, alogs, chances, tlogs, pimc_flag(pol))
+    kb.whole_logged((states, CHUNK, n), (lv, -1 if banker is None else banker), params,
+                    (pol, hp), (res, deals, alogs, chances, tlogs), pimc_flag(pol))
     return KernelHands(tuple(levels), banker, res, deals, alogs, chances, tlogs)
 
 
@@ -193,5 +199,14 @@ def replay_all(kh_: KernelHands, rules) -> list[tuple[int, str]]:
     return out
 
 
-__all__ = ["KernelHands", "kernel_hands", "kernel_outcome", "replay_all", "replay_hand",
-           "start_state"]
+def crosscheck(n_hands: int, rules: str | ShengjiRules | None, seed: int = 0,
+               policies: str = "random", levels=(2, 2), banker: int | None = 0) -> CrossCheck:
+    """``n_hands`` whole kernel hands (team ``levels``, ``banker`` going in, None: a 搶莊局;
+    every seat on ``policies``: one name or four) replayed in the engine: the hands and one
+    line per hand that disagrees."""
+    hands = kernel_hands(n_hands, rules, seed, levels, banker, policies=policies)
+    return CrossCheck(n_hands, [f"hand {h}: {err}" for h, err in replay_all(hands, rules)])
+
+
+__all__ = ["KernelHands", "crosscheck", "kernel_hands", "kernel_outcome", "replay_all",
+           "replay_hand", "start_state"]

@@ -16,7 +16,7 @@ from ..report import plots
 from ..report.formats import fmt_ci, fmt_n, fmt_pct
 from ..report.render import Block, Page
 from .analysis import PATTERNS
-from .report import (
+from .report_data import (
     BY_LEVEL,
     LADDERS,
     ODDS_LEVEL,

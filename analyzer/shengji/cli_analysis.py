@@ -3,27 +3,42 @@ commands, and their text. Bad input raises ValueError (one line on stderr, exit 
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import click
 
-from ..core.cli_common import JSON_OPTION, deals_option, emit_json, stacked
+from ..core.cli_common import JSON_OPTION, deals_option, emit_json, policy_option, stacked
 from ..core.stats import format_estimate
 from .rules import DEFAULT_RULES, PRESETS
+from .sim import POLICIES
 
 PCT = {"percent": True}
 SWITCHES = ("bajiwo", "rebel")  # analysis.SWITCHES, without importing the kernels here
 
 
+def _seat_policies(f):
+    """``--policies A,B,C,D`` (one per seat), given to ``f`` as its ``policy`` in place of
+    ``--policy``'s."""
+    @functools.wraps(f)
+    def merged(*args, policies: str | None = None, **kwargs):
+        if policies is not None:
+            kwargs["policy"] = policies
+        return f(*args, **kwargs)
+
+    return policy_option(POLICIES, None, "--policies", "policies",
+                         "One policy per seat A,B,C,D (overrides --policy)", per_seat=4)(merged)
+
+
 def _common(default_deals: int, help: str):
-    """The options every ``stats`` command shares (the names 掀牛's ``xianniu stats`` uses)."""
+    """The options every ``stats`` command shares, named as in every game's statistics;
+    pimc is refused (one line): its play-outs are too slow for these batches."""
     options = [
         deals_option(default_deals, help=help, hands_alias=True),
         click.option("--rules", "rules", type=click.Choice(sorted(PRESETS)),
                      default=DEFAULT_RULES, show_default=True, help="双升 preset."),
-        click.option("--policy", default="heuristic", show_default=True,
-                     help="Policy of every seat (random or heuristic), or one per seat "
-                          "a,b,c,d."),
+        policy_option(POLICIES, "heuristic", per_seat=4),
+        _seat_policies,
         click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
                      help="Root seed (numpy SeedSequence); the same seed gives the same "
                           "numbers on any number of threads."),
