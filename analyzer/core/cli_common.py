@@ -22,16 +22,17 @@ def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
-def batch_options(n_seats: int, default_hands: int = 100_000):
-    """The options every game's ``simulate`` shares, with one meaning in every game."""
+def batch_options(n_seats: int, policies: Mapping[str, str], default_policy: str = "heuristic",
+                  default_hands: int = 100_000):
+    """The options every game's ``simulate`` shares, with one meaning in every game;
+    ``--policy`` and ``--policies`` accept every policy in ``policies`` (the game's)."""
     seats = ",".join("ABCD"[:n_seats])
     options = [
         click.option("--hands", "n_hands", type=click.IntRange(min=1), default=default_hands,
                      show_default=True, help="Number of hands to play."),
-        click.option("--policy", default="heuristic", show_default=True,
-                     help="Policy of every seat."),
-        click.option("--policies", default=None,
-                     help=f"One policy per seat, {seats} (overrides --policy)."),
+        policy_option(policies, default_policy),
+        policy_option(policies, None, "--policies", "policies",
+                      f"One policy per seat, {seats} (overrides --policy)", per_seat=n_seats),
         click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
                      help="Root seed; the same seed gives the same numbers on any number of "
                           "cores or workers."),
@@ -68,7 +69,7 @@ def policy_help(policies: Mapping[str, str], default: str | None = None,
     return f"{what}: {names}" + (f" [default: {default}]." if default else ".")
 
 
-def policy_option(policies: Mapping[str, str], default: str, name: str = "--policy",
+def policy_option(policies: Mapping[str, str], default: str | None, name: str = "--policy",
                   dest: str = "policy", what: str = "Policy of every seat",
                   per_seat: int = 0):
     """A policy option that accepts every policy in ``policies`` (and, when ``per_seat``

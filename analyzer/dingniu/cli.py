@@ -36,27 +36,14 @@ def group() -> None:
     """顶牛 (Chinese dominoes, 4 players, 24 tiles): see docs/dingniu.md."""
 
 
-def _policy_helps(cmd: click.Command) -> click.Command:
-    """Give the batch options ``--policy`` and ``--policies`` the help that lists every
-    policy 顶牛 plays (the batch options are shared by every game)."""
-    for param in cmd.params:
-        if param.name == "policy" and isinstance(param, click.Option):
-            param.help = policy_help(POLICIES)  # click shows the default
-        elif param.name == "policies" and isinstance(param, click.Option):
-            param.help = policy_help(POLICIES, None, "One policy per seat, A,B,C,D "
-                                     "(overrides --policy)")
-    return cmd
-
-
 def _hidden_alias(cmd: click.Command, name: str) -> None:
     """``cmd`` also under its former ``name``, hidden from --help (scripts may use it)."""
     group.add_command(click.Command(name, params=cmd.params, callback=cmd.callback,
                                     help=f"Former name of {cmd.name}.", hidden=True))
 
 
-@_policy_helps
 @group.command()
-@batch_options(n_seats=4)
+@batch_options(4, POLICIES)
 @RULES_OPTION
 def simulate(n_hands: int, rules: str | None, policy: str, policies: str | None, seed: int,
              out_path: str | None, fmt: str | None, backend: str, scheduler: str | None,

@@ -135,9 +135,7 @@ def replay(record: Any, require_end: bool = False,
     is not the replay's."""
     st = start_of(record, rules)
     legacy = "game" not in record
-    # State.returns() gives a list (callers compare it with JSON lists); the core's
-    # GameState protocol types returns() as a tuple, so mypy does not take State for one
-    replay_actions(st, record.get("actions", []),  # type: ignore[arg-type]
+    replay_actions(st, record.get("actions", []),
                    _legacy_from_json if legacy else action_from_json, require_end)
     given, got = record.get("result"), result_of(st)
     if given is not None and got is not None and rules is None and given != got:

@@ -156,7 +156,7 @@ def build_report(hands: int = DEFAULT_HANDS, seed: int = 0,
     (``[3/15] ...``) and, on a terminal, the step's bar with its time left (see
     :mod:`.progress`). ``sections`` picks sections by
     game name (default: every game that has one); ``options`` gives sections their own
-    options by key (``{"shengji": {"policy": "pimc"}}``). ValueError on bad arguments and
+    options by key (``{"shengji": {"policy": "random"}}``). ValueError on bad arguments and
     when ``out`` cannot be written, both before any work is done.
     """
     spec = ReportSpec(hands, seed, lang, timings, options or {})

@@ -15,7 +15,7 @@ def parse_sets(values: tuple[str, ...]) -> dict[str, dict[str, str]]:
         key, dot, name = head.partition(".")
         if not (sep and dot and key and name and value):
             raise click.BadParameter(f"{v!r} is not SECTION.OPTION=VALUE (e.g. "
-                                     f"shengji.policy=pimc)", param_hint="--set")
+                                     f"shengji.policy=random)", param_hint="--set")
         out.setdefault(key.strip(), {})[name.strip()] = value.strip()
     return out
 
@@ -32,7 +32,7 @@ def parse_sets(values: tuple[str, ...]) -> dict[str, dict[str, str]]:
                    "plays its own, and the findings are measured again under a second "
                    "policy.")
 @click.option("--set", "sets", multiple=True, metavar="SECTION.OPTION=VALUE",
-              help="An option of another game's section, e.g. shengji.policy=pimc "
+              help="An option of another game's section, e.g. shengji.policy=random "
                    "(repeatable).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Root seed; each analysis spawns its own from it.")

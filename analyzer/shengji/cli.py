@@ -17,7 +17,6 @@ from ..core.cli_common import (
     emit_json,
     interruptible,
     policy_help,
-    policy_option,
     progress_bar,
 )
 from ..core.fileio import read_json
@@ -36,26 +35,6 @@ TRUMP_OPTION = click.option("--trump", required=True,
 SUITS = {"s": "♠", "h": "♥", "c": "♣", "d": "♦", "trump": "主 (trump)", "mixed": "mixed suits"}
 
 
-def _policy_options(default: str):
-    """``--policy`` and ``--policies`` of every 双升 policy (:data:`.sim.POLICIES`), with
-    ``default``, in place of the plain options ``batch_options`` adds (applied after it)."""
-    mine = {"policy": policy_option(POLICIES, default),
-            # no default: policy_option takes None though its annotation says str
-            "policies": policy_option(POLICIES, None,  # type: ignore[arg-type]
-                                      "--policies", "policies",
-                                      "One policy per seat A,B,C,D (overrides --policy)",
-                                      per_seat=4)}
-
-    def decorate(f):
-        params = f.__click_params__
-        for i, p in enumerate(params):
-            if p.name in mine:
-                params[i] = mine[p.name](lambda: None).__click_params__[0]
-        return f
-
-    return decorate
-
-
 @click.group(name="shengji")
 def group() -> None:
     """郑州双升 (升级 / 拖拉机; 4 players, 108 cards): rule queries, deal odds, game replays
@@ -63,8 +42,7 @@ def group() -> None:
 
 
 @group.command()
-@_policy_options(SIMULATE_POLICY)
-@batch_options(n_seats=4)
+@batch_options(4, POLICIES, SIMULATE_POLICY)
 @RULES_OPTION
 @click.option("--play-only", "play_only", is_flag=True,
               help="Play-only hands instead: no bidding or bury (level 2, trump ♠, banker "

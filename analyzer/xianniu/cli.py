@@ -58,27 +58,6 @@ def _engine_option(help: str):
                         help=help)
 
 
-def _policy_params(default: str) -> dict:
-    """``--policy`` and ``--policies`` accepting every policy of the game, one help text."""
-    def f() -> None:
-        """Nothing: holds the options."""
-    f = policy_option(POLICIES, default)(f)
-    # no default: the option is absent unless given (policy_option is typed with str)
-    f = policy_option(POLICIES, None, "--policies", "policies", PER_SEAT,  # type: ignore[arg-type]
-                      per_seat=3)(f)
-    return {p.name: p for p in f.__click_params__}  # type: ignore[attr-defined]
-
-
-def with_game_policies(default: str = "heuristic"):
-    """Put the game's ``--policy`` / ``--policies`` (every policy, checked, one help text) in
-    place of the plain ones of :func:`analyzer.core.cli_common.batch_options`."""
-    def wrap(cmd: click.Command) -> click.Command:
-        params = _policy_params(default)
-        cmd.params = [params.get(p.name or "", p) for p in cmd.params]
-        return cmd
-    return wrap
-
-
 SEED_OPTION = click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
                            help="Root seed; the same seed gives the same numbers.")
 
@@ -158,9 +137,8 @@ def solve(file: str, rules: str | None, engine: str, max_positions: int,
     click.echo(solve_line(res))
 
 
-@with_game_policies()
 @group.command()
-@batch_options(n_seats=3)
+@batch_options(3, POLICIES)
 @RULES_OPTION
 @_engine_option("kernel: the Numba kernels; reference: the slow pure-Python engine (random "
                 "play only).")
@@ -304,7 +282,7 @@ def advise(record_path: str, samples: int | None, precision: float, policy: str,
               hands_alias=True)
 @RULES_OPTION
 @policy_option(POLICIES, "heuristic")
-@policy_option(POLICIES, None, "--policies", "policies", PER_SEAT,  # type: ignore[arg-type]
+@policy_option(POLICIES, None, "--policies", "policies", PER_SEAT,
                per_seat=3)
 @SEED_OPTION
 @JSON_OPTION

@@ -213,7 +213,9 @@ def _wide_kernel_functions(path: Path) -> list[str]:
             if n <= MAX_KERNEL_ARGS:
                 continue
             first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
-            near = lines[max(0, first - 2):node.body[0].lineno - 1]
+            body = node.body[1:] if ast.get_docstring(node) is not None and len(node.body) > 1 \
+                else node.body
+            near = lines[max(0, first - 2):body[0].lineno - 1]  # the def, docstring, comments
             if not any("#" in ln for ln in near):
                 out.append(f"{node.name} ({n})")
     return out
