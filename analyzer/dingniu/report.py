@@ -18,6 +18,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from ..report import plots
+from ..report.findings import Finding
 from ..report.formats import fmt_ci, fmt_n
 from ..report.labels import SHARED, Labels
 from ..report.render import Block, Page
@@ -107,6 +108,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "dn_p_suan": ("P(算帐)，每局", "P(suan zhang) per hand"),
     "dn_p_bao": ("P(包庄)，每局", "P(bao zhuang) per hand"),
     "dn_rules": ("规则", "preset"),
+    "fd_dn_lead": ("顶牛（{preset}）：{seat}（先出的一家）每局平均多得",
+                   "Dingniu ({preset}): the first seat, who leads, gains per hand"),
 }
 T = Labels(TEXT, base=SHARED)
 
@@ -316,6 +319,15 @@ class DingniuSection:
 
     def figures(self, data: DingniuData, lang: str) -> dict[str, Figure]:
         return {"dingniu": figure(data, lang)}
+
+    def findings(self, data: DingniuData, lang: str) -> list[Finding]:
+        """The opening's 顶牛 line: the leading seat's edge under the heuristic (seed rules)."""
+        seats = data.tables["dingniu_seats"]
+        row = seats[(seats["policy"] == "heuristic") & (seats["seat"] == 0)].iloc[0]
+        est = {"value": float(row["points"]), "low": float(row["points_low"]),
+               "high": float(row["points_high"]), "n": int(row["n"])}
+        return [Finding(T("fd_dn_lead", lang, preset=RULE_NAMES[0], seat=SEAT_NAMES[0]), est,
+                        "dingniu", "heuristic", unit=T("points", lang))]
 
     def blocks(self, data: DingniuData, lang: str) -> list[Block]:
         return blocks(data, lang)

@@ -9,6 +9,7 @@ sections (:mod:`.section`), draws their figures (:mod:`.plots`) and writes the p
 from .build import Report, build_report
 from .section import (
                       DEFAULT_HANDS,
+                      FULL_HANDS,
                       MIN_HANDS,
                       ReportData,
                       ReportSpec,
@@ -18,5 +19,6 @@ from .section import (
                       seed_sequence,
 )
 
-__all__ = ["DEFAULT_HANDS", "MIN_HANDS", "Report", "ReportData", "ReportSpec", "Section",
+__all__ = ["DEFAULT_HANDS", "FULL_HANDS", "MIN_HANDS", "Report", "ReportData", "ReportSpec",
+           "Section",
            "build_report", "registered", "run_sections", "seed_sequence"]

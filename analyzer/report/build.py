@@ -26,7 +26,15 @@ from .findings import Finding
 from .labels import SHARED, t
 from .progress import Bars, StepFn, silent
 from .render import Block, Page, to_html, to_markdown
-from .section import DEFAULT_HANDS, ReportData, ReportSpec, Section, choose, run_sections
+from .section import (
+    DEFAULT_HANDS,
+    FULL_HANDS,
+    ReportData,
+    ReportSpec,
+    Section,
+    choose,
+    run_sections,
+)
 
 
 @dataclass
@@ -136,6 +144,8 @@ def head(spec: ReportSpec, sections: list[Section],
         page.add("ul", findings.lines(found, spec.lang))
         page.csv("findings")
     page.p(page.t("generated", version=__version__))
+    page.p(page.t("size_full" if spec.hands >= FULL_HANDS else "size_quick",
+                  hands=f"{spec.hands:,}", full=f"{FULL_HANDS:,}"))
     page.p(page.t("regenerate"))
     page.code([spec.command()])
     keys = page.sep.join(page.t("seed_key", title=s.title(spec.lang), name=s.key)

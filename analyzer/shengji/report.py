@@ -18,7 +18,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from ..report.findings import Finding
 from ..report.section import ReportSpec
+from .findings import findings
 from .report_data import (
     BY_LEVEL,
     FIGURES,
@@ -203,6 +205,9 @@ class ShengjiSection:
         from .plots import figures
 
         return figures(data, lang)
+
+    def findings(self, data: ShengjiData, lang: str) -> list[Finding]:
+        return findings(data, lang)
 
     def blocks(self, data: ShengjiData, lang: str) -> list[Block]:
         from .plots import blocks

@@ -32,6 +32,10 @@ assert RULE_NAMES[0] == get_rules().name
 
 TEXT: dict[str, tuple[str, str]] = {
     "sec_shengji": ("郑州双升", "zhengzhou shengji (shuang sheng)"),
+    "fd_sj_holds": ("{preset}：庄家一方保住庄（两队都打 2）的概率",
+                    "Shengji ({preset}): the banker's side keeps the bank (both teams at 2)"),
+    "fd_sj_last": ("{preset}：抓分方拿到最后一墩（抠底）的概率",
+                   "Shengji ({preset}): the attackers take the last trick (kou di)"),
     "step_shengji": ("双升：两种规则下的发牌概率、整局统计、反事实价值、规则开关、策略阶梯",
                      "shengji: odds, whole-hand statistics, values, rule switches, ladder "
                      "under both presets"),

@@ -10,6 +10,8 @@ leaves it out.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pandas as pd
 
 from .timing import move_times
@@ -62,11 +64,13 @@ def rung_commands(which: str, n: int, preset: str, seed: int) -> list[str]:
             for a, b in RUNGS[which]]
 
 
-def play_rungs(which: str, n: int, preset: str, seed: int, meta: dict) -> pd.DataFrame:
-    """Every rung of ``which`` on the same ``n`` deals: one row per rung (``a − b``)."""
+def play_rungs(which: str, n: int, preset: str, seed: int, meta: dict,
+               progress: Callable[[int], None] | None = None) -> pd.DataFrame:
+    """Every rung of ``which`` on the same ``n`` deals: one row per rung (``a − b``);
+    ``progress(k)`` after every ``k`` deals played."""
     frames = []
     for a, b in RUNGS[which]:
-        res = tournament(f"{a},{b}", n, preset, seed)
+        res = tournament(f"{a},{b}", n, preset, seed, progress=progress)
         if "pimc_samples" in res.meta:
             meta["pimc_samples"] = res.meta["pimc_samples"]
         df = res.differences()

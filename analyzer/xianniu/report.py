@@ -19,9 +19,11 @@ import numpy as np
 import pandas as pd
 
 from ..core.stats import Z95
+from ..report.progress import Advance, StepFn
 from ..report.section import ReportSpec
 from .analysis import banker_advantage, pattern_values, xian_ev
-from .ladder import play_rungs, time_policies
+from .findings import findings
+from .ladder import RUNGS, play_rungs, time_policies
 from .odds import odds
 from .report_data import (
     ANALYSES,
@@ -44,6 +46,7 @@ from .sim import SEARCH, policy_names, simulate_aggregate
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from ..report.findings import Finding
     from ..report.render import Block
 
 __all__ = ["ANALYSES", "KEY", "PRESET_ORDER", "SECTION", "TEXT", "Plan", "XianniuData",
@@ -54,7 +57,7 @@ def _ci_row(e: dict, **extra) -> dict:
     return {**extra, "value": e["value"], "ci_low": e["low"], "ci_high": e["high"], "n": e["n"]}
 
 
-def _odds(plan: Plan, preset: str, meta: dict) -> dict[str, pd.DataFrame]:
+def _odds(plan: Plan, preset: str, meta: dict, advance: Advance) -> dict[str, pd.DataFrame]:
     seed = plan.seed_for("odds", preset)
     res = odds(preset, plan.n("odds"), seed)
     ex, mc = res["exact"], res["monte_carlo"]
@@ -65,9 +68,10 @@ def _odds(plan: Plan, preset: str, meta: dict) -> dict[str, pd.DataFrame]:
     return {"odds": pd.DataFrame(rows)}
 
 
-def _play(plan: Plan, preset: str, meta: dict) -> dict[str, pd.DataFrame]:
+def _play(plan: Plan, preset: str, meta: dict, advance: Advance) -> dict[str, pd.DataFrame]:
     seed = plan.seed_for("play", preset)
-    agg = simulate_aggregate(plan.n("play"), preset, plan.spec.option(KEY, "policy"), seed)
+    agg = simulate_aggregate(plan.n("play"), preset, plan.spec.option(KEY, "policy"), seed,
+                             progress=advance)
     meta["banker"] = banker_advantage(agg.summary())["banker_mean_points"]
     df = agg.tidy()
     cap = df["statistic"].str.startswith("p_captured_")
@@ -77,7 +81,7 @@ def _play(plan: Plan, preset: str, meta: dict) -> dict[str, pd.DataFrame]:
     return {"outcomes": df[~cap].reset_index(drop=True), "captured": captured}
 
 
-def _values(plan: Plan, preset: str, meta: dict) -> dict[str, pd.DataFrame]:
+def _values(plan: Plan, preset: str, meta: dict, advance: Advance) -> dict[str, pd.DataFrame]:
     seed = plan.seed_for("values", preset)
     df = pattern_values(plan.n("values"), preset, plan.spec.option(KEY, "policy"), seed)
     k_rows = [_ci_row(e, rules=preset, k_count=k) for k, e in enumerate(df.attrs["k_count"])]
@@ -90,7 +94,7 @@ def _values(plan: Plan, preset: str, meta: dict) -> dict[str, pd.DataFrame]:
     return {"values": df, "k_count": k}
 
 
-def _xian(plan: Plan, preset: str, meta: dict) -> dict[str, pd.DataFrame]:
+def _xian(plan: Plan, preset: str, meta: dict, advance: Advance) -> dict[str, pd.DataFrame]:
     seed = plan.seed_for("xian", preset)
     df = xian_ev(plan.n("xian"), preset, plan.spec.option(KEY, "policy"), seed)
     meta["xian_overall"] = df.attrs["overall"]
@@ -100,28 +104,31 @@ def _xian(plan: Plan, preset: str, meta: dict) -> dict[str, pd.DataFrame]:
     return {"xian_ev": df}
 
 
-def _ladder(plan: Plan, preset: str, which: str, meta: dict) -> dict[str, pd.DataFrame]:
+def _ladder(plan: Plan, preset: str, which: str, meta: dict,
+            advance: Advance) -> dict[str, pd.DataFrame]:
     return {"ladder": play_rungs(which, plan.n(which), preset, plan.seed_for(which, preset),
-                                 meta)}
+                                 meta, progress=advance)}
 
 
-def _sensitivity(plan: Plan, preset: str, meta: dict) -> dict[str, pd.DataFrame]:
+def _sensitivity(plan: Plan, preset: str, meta: dict, advance: Advance) -> dict[str, pd.DataFrame]:
     seeds = {a: plan.seed_for(a, preset) for a in REPEATED}
     return run_other(plan.n("values"), preset, other_policy(plan.spec.option(KEY, "policy")), seeds,
                      PATTERN_IDS)
 
 
-def _timing(plan: Plan, preset: str, meta: dict) -> dict[str, pd.DataFrame]:
+def _timing(plan: Plan, preset: str, meta: dict, advance: Advance) -> dict[str, pd.DataFrame]:
     if not plan.spec.timings:
         return {}
     return {"timing": time_policies(plan.spec.hands, preset, plan.seed_for("timing", preset))}
 
 
-RUNS: dict[str, Callable[[Plan, str, dict], dict[str, pd.DataFrame]]] = {
+RUNS: dict[str, Callable[[Plan, str, dict, Advance], dict[str, pd.DataFrame]]] = {
     "odds": _odds, "play": _play, "values": _values, "xian": _xian,
-    "ladder": lambda plan, p, m: _ladder(plan, p, "ladder", m),
-    "pimc": lambda plan, p, m: _ladder(plan, p, "pimc", m), "timing": _timing,
+    "ladder": lambda plan, p, m, adv: _ladder(plan, p, "ladder", m, adv),
+    "pimc": lambda plan, p, m, adv: _ladder(plan, p, "pimc", m, adv), "timing": _timing,
     "sensitivity": _sensitivity}
+# the analyses that report their progress as they go (the others when they end)
+LIVE = {"play": 1, "ladder": len(RUNGS["ladder"]), "pimc": len(RUNGS["pimc"])}
 STEP_WHAT = {"odds": "sec_odds", "play": "sec_captured", "values": "sec_values",
              "xian": "sec_xian", "ladder": "sec_ladder", "pimc": "search_rungs",
              "timing": "step_timing", "sensitivity": "sec_sensitivity"}
@@ -207,8 +214,9 @@ def compare_table(plan: Plan, tables: dict[str, pd.DataFrame], meta: dict) -> pd
     return pd.DataFrame(rows)
 
 
-def run_analyses(plan: Plan, step: Callable[[str], None]) -> XianniuData:
-    """Every analysis of every selected preset; ``step`` hears each one as it starts."""
+def run_analyses(plan: Plan, step: StepFn) -> XianniuData:
+    """Every analysis of every selected preset; ``step`` starts each one with its size (hands
+    or deals; the ladders' rungs times their deals)."""
     lang = plan.spec.lang
     parts: dict[str, list[pd.DataFrame]] = {}
     meta: dict[str, dict[str, Any]] = {}
@@ -216,9 +224,13 @@ def run_analyses(plan: Plan, step: Callable[[str], None]) -> XianniuData:
         m = meta.setdefault(preset, {})
         for a, run in RUNS.items():
             unit = "unit_hands" if a == "play" else "unit_deals"
-            step(T("step_run", lang, preset=T(preset, lang), what=T(STEP_WHAT[a], lang),
-                   n=f"{plan.n(a):,} {T(unit, lang)}"))
-            for name, df in run(plan, preset, m).items():
+            total = plan.n(a) * LIVE.get(a, 1)
+            advance = step(T("step_run", lang, preset=T(preset, lang), what=T(STEP_WHAT[a], lang),
+                             n=f"{plan.n(a):,} {T(unit, lang)}"), total)
+            got = run(plan, preset, m, advance)
+            if a not in LIVE:
+                advance(total)
+            for name, df in got.items():
                 parts.setdefault(name, []).append(df)
     tables = {"rules": rules_table(plan.presets, lang)}
     tables.update({k: pd.concat(v, ignore_index=True) for k, v in parts.items()})
@@ -255,7 +267,7 @@ class XianniuSection:
         return len(Plan(spec).presets) * len(ANALYSES)
 
     def run(self, spec: ReportSpec, root: np.random.SeedSequence,
-            progress: Callable[[str], None]) -> XianniuData:
+            progress: StepFn) -> XianniuData:
         return run_analyses(Plan(spec, root), progress)
 
     def tables(self, data: XianniuData) -> dict[str, pd.DataFrame]:
@@ -270,6 +282,9 @@ class XianniuSection:
         from .plots import blocks
 
         return blocks(data, lang)
+
+    def findings(self, data: XianniuData, lang: str) -> list[Finding]:
+        return findings(data, lang)
 
 
 SECTION = XianniuSection()

@@ -33,6 +33,29 @@ ODDS_FEATURES = ("niu", "xi", "liang", "long_feng", "eight_pairs", "fish", "bai"
 assert len(PATTERN_IDS) == len(PATTERN_NAMES)
 assert set(PRESET_ORDER) == set(PRESETS)
 
+# the opening findings (analyzer.xianniu.findings)
+FINDING_TEXT: dict[str, tuple[str, str]] = {
+    "fd_banker": ("{preset}：头家每局平均多得", "{preset}: the banker gains per hand"),
+    "fd_p_ci": ("{preset}：一局里有人被刺的概率", "{preset}: the chance of a ci in a hand"),
+    "fd_value": ("{preset}：手里有{what}，每局多得", "{preset}: holding {what} is worth per hand"),
+    "fd_liang_best": ("{preset}：最值钱的亮子是 {rank}，每局多得",
+                      "{preset}: the most valuable liang is of {rank}s, per hand"),
+    "fd_liang_worst": ("{preset}：最不值钱的亮子是 {rank}，每局多得",
+                       "{preset}: the least valuable liang is of {rank}s, per hand"),
+    "fd_xian_pays": ("{preset}：被扣时有 {sure} 张稳牌、{k} 张 K 起，掀比扣每局多得",
+                     "{preset}: asked to kou, xian pays from {sure} sure cards and {k} K, by"),
+    "fd_xian_never": ("{preset}：被扣时没有哪一格掀确定胜过扣；最好的一格（{sure} 张稳牌、{k} 张 K）",
+                      "{preset}: no cell where xian surely beats kou; the best ({sure} sure cards, "
+                      "{k} K)"),
+    "fd_fairer": ("{fair}比{other}公平：头家优势小了",
+                  "{fair} is fairer than {other}: the banker's edge is smaller by"),
+    "fd_fairer_tie": ("两种规则哪一种更公平还分不出：{fair}的头家优势比{other}小了",
+                      "neither preset is surely fairer: the banker's edge under {fair} is "
+                      "smaller than under {other} by"),
+}
+
+
+
 TEXT: dict[str, tuple[str, str]] = {
     "game": ("掀牛", "xianniu"),
     "settings": ("规则：{rules}；每项分析 {hands} 局（pimc 对局 {pimc} 副牌）；策略：{policy}；"
@@ -206,6 +229,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "mc_dot": ("蒙特卡洛 ± 95% 置信区间", "Monte Carlo ± 95% CI"),
     **LADDER_TEXT,
     **SENSITIVITY_TEXT,
+    **FINDING_TEXT,
 }
 T = Labels(TEXT, base=SHARED)
 

@@ -27,7 +27,7 @@ from cli_checks import without_compile_notice
 
 from analyzer.cli import cli, main
 from analyzer.dingniu import report as rd
-from analyzer.report import DEFAULT_HANDS, MIN_HANDS, ReportSpec, build_report, fonts
+from analyzer.report import DEFAULT_HANDS, FULL_HANDS, MIN_HANDS, ReportSpec, build_report, fonts
 from analyzer.report.labels import TEXT, t
 from analyzer.report.section import all_text, registered, seed_sequence
 from analyzer.xianniu.report import ANALYSES, PRESET_ORDER, Plan
@@ -103,7 +103,7 @@ ALL_TABLES = {"rules", "odds", "outcomes", "captured", "values", "k_count", "xia
               "shengji_kou_di", "shengji_points", "shengji_levels", "shengji_banker",
               "shengji_values", "shengji_rule_effect", "shengji_ladder", "shengji_bury",
               "shengji_declare", "timing", "sensitivity", "sensitivity_other",
-              "xian_ev_other"}
+              "xian_ev_other", "findings"}
 
 
 def test_report_writes_every_file_both_presets(zh_all):
@@ -198,7 +198,7 @@ def test_every_figure_states_n_ci_seed_and_command(en_one, zh_all):
         assert f"seed {data.spec.seed}" in texts, name
         assert data.spec.command() in texts, name
     md = (zh_all[0] / "report.md").read_text(encoding="utf-8")
-    sections = md.split("\n## ")[2:]  # after the rules summary, which has no sample
+    sections = md.split("\n## ")[3:]  # after what to take away and the rules summary
     assert len(sections) == 18  # 掀牛: 8, 顶牛: 1, 双升: 9
     for sec in sections:
         assert "95% 置信区间" in sec, sec[:40]
@@ -317,8 +317,11 @@ def test_side_by_side_table_has_both_presets_and_differences(zh_all):
 
 def test_defaults_of_the_command_match_the_function():
     params = {p.name: p for p in cli.get_command(None, "report").params}
-    assert params["n_hands"].default == DEFAULT_HANDS
+    # --hands: the quick size unless given; --full: the full size; not both
+    assert params["n_hands"].default is None and params["full"].is_flag
+    assert build_report.__defaults__[0] == DEFAULT_HANDS == 100_000 and FULL_HANDS == 400_000
     assert params["n_hands"].type.min == MIN_HANDS
+    assert "not both" in _bad("report", "--full", "--hands", "1000")
     # --rules / --policy default to the first section's own defaults
     assert params["rules"].default is None and params["policy"].default is None
     first = registered()[0]
@@ -417,3 +420,37 @@ def test_small_probabilities_never_print_as_zero(zh_all, en_one):
     for out in (zh_all[0], en_one[0]):
         md = (out / "report.md").read_text(encoding="utf-8")
         assert not re.search(r"(?<![\d.])[−+]?0\.0+%", md)
+
+
+def test_the_report_opens_with_what_to_take_away(zh_all):
+    md = (zh_all[0] / "report.md").read_text(encoding="utf-8")
+    first = md.split("\n## ")[1]
+    assert first.startswith("要点")
+    items = [ln for ln in first.splitlines() if ln.startswith("- ")]
+    found = pd.read_csv(zh_all[0] / "findings.csv")
+    assert len(items) == len(found) and 8 <= len(found) <= 12
+    assert (found["n"] > 0).all() and (found["low"] <= found["value"]).all() \
+        and (found["value"] <= found["high"]).all()
+    assert all("n = " in ln for ln in items)
+    # each finding is the number of the table it comes from
+    values = pd.read_csv(zh_all[0] / "sensitivity.csv")
+    niu = values[(values["rules"] == "lanzhou") & (values["finding"] == "value_niu")].iloc[0]
+    assert niu["main"] in set(found["value"])
+
+
+def test_a_finding_that_depends_on_the_bot_is_flagged():
+    from analyzer.report.findings import Finding, line
+
+    def est(v, half=0.1):
+        return {"value": v, "low": v - half, "high": v + half, "n": 100}
+
+    def dep(a, b):
+        return Finding("x", a, "a", "p", other=b, other_policy="q").dependence()
+
+    assert dep(est(1.0), est(-1.0)) == "sure_sign"
+    assert dep(est(0.05), est(-0.05)) == "sign"
+    assert dep(est(0.0528), est(0.005, 0.001)) == "ratio"  # P(ci) 5.28% against 0.50%
+    assert dep(est(1.0), est(0.7)) is None
+    assert Finding("x", est(1.0), "a", "p").dependence() is None
+    assert "Depends on the bot" in line(Finding("x", est(1.0), "a", "p", other=est(-1.0),
+                                                other_policy="q"), "en", "S")
