@@ -9,7 +9,6 @@ the same kinds of table, seed and n stamped in attrs, for other uses.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +20,7 @@ from ..report import plots
 from ..report.findings import Finding
 from ..report.formats import fmt_ci, fmt_n
 from ..report.labels import SHARED, Labels
+from ..report.progress import Advance, StepFn, silent
 from ..report.render import Block, Page
 from ..report.section import ReportSpec, seed_sequence
 from .analysis import frame, open_hands_vs_heuristic, simulate
@@ -67,8 +67,11 @@ assert len(SEAT_NAMES) == len(SEAT_KEYS) and RULE_NAMES[0] == get_rules().name
 
 TEXT: dict[str, tuple[str, str]] = {
     "sec_dingniu": ("顶牛（骨牌）", "dingniu (Chinese dominoes)"),
-    "step_dingniu": ("顶牛：两种规则下的座位、复式对局、明牌求解", "dingniu: seats, ladder, open "
-                     "hands under both presets"),
+    "step_dn_seats": ("顶牛：两种规则、两种策略下各座位的得分（各 {n} 局）",
+                      "dingniu: every seat under both presets and policies ({n} hands each)"),
+    "step_dn_ladder": ("顶牛（{preset}）：策略阶梯（{n} 副牌）", "dingniu ({preset}): ladder ({n} deals)"),
+    "step_dn_open": ("顶牛（{preset}）：明牌求解（{n} 个局面）",
+                     "dingniu ({preset}): open hands ({n} positions)"),
     "intro_dingniu": ("顶牛是四人骨牌游戏，24 张牌，每人 6 张，头牌先出；规则与未定之处见 "
                       "docs/dingniu.md。两种规则并列：seed（按种子的解）与 navpil（按 navpil "
                       "的 Ding Niu：一种点数不能再出就算算帐，算帐后其他三家可先上双头同点的牌），"
@@ -112,6 +115,10 @@ TEXT: dict[str, tuple[str, str]] = {
                    "Dingniu ({preset}): the first seat, who leads, gains per hand"),
 }
 T = Labels(TEXT, base=SHARED)
+
+
+def _none(n: int) -> None:
+    """No progress to show."""
 
 
 def sizes(hands: int) -> dict[str, int]:
@@ -160,13 +167,15 @@ class DingniuData:
     tables: dict[str, pd.DataFrame]
 
 
-def _seat_rows(n: int, s: dict[str, int]) -> list[dict[str, Any]]:
-    """One row per policy and seat; each preset's columns side by side (:func:`prefix`)."""
+def _seat_rows(n: int, s: dict[str, int], advance: Advance = _none) -> list[dict[str, Any]]:
+    """One row per policy and seat; each preset's columns side by side (:func:`prefix`);
+    ``advance(n)`` after each simulation."""
     rows = {(p, seat): {"policy": p, "seat": seat} for p in POLICIES for seat in range(N_SEATS)}
     for name in RULE_NAMES:
         pre = prefix(name)
         for policy in POLICIES:
             sim = simulate(n, policy, s[policy], get_rules(name))
+            advance(n)
             for seat in sim["seats"]:
                 row = rows[(policy, seat["seat"])]
                 for key, e in (("points", seat["points"]), ("p_win", seat["p_win"]),
@@ -177,18 +186,27 @@ def _seat_rows(n: int, s: dict[str, int]) -> list[dict[str, Any]]:
     return list(rows.values())
 
 
-def section_tables(spec: ReportSpec, s: dict[str, int]) -> dict[str, pd.DataFrame]:
-    """The section's tables from the part seeds ``s``, every row with n, 95% CI and seed."""
-    n = sizes(spec.hands)
+def section_tables(spec: ReportSpec, s: dict[str, int],
+                   step: StepFn = silent) -> dict[str, pd.DataFrame]:
+    """The section's tables from the part seeds ``s``, every row with n, 95% CI and seed;
+    ``step`` starts each part (:data:`STEPS` of them) with its size."""
+    n, lang = sizes(spec.hands), spec.lang
+    advance = step(T("step_dn_seats", lang, n=f"{n['hands']:,}"),
+                   n["hands"] * len(RULE_NAMES) * len(POLICIES))
+    seats = pd.DataFrame(_seat_rows(n["hands"], s, advance))
     lad, opens = [], []
     for name in RULE_NAMES:
         r = get_rules(name)
+        advance = step(T("step_dn_ladder", lang, preset=name, n=f"{n['deals']:,}"), 1)
         lad.append(ladder(r, n["deals"], n["pimc"], s["ladder"]))
+        advance(1)
+        advance = step(T("step_dn_open", lang, preset=name, n=f"{n['open']:,}"), 1)
         op = open_hands_vs_heuristic(n["open"], OPEN_MOVES, s["open"], r)
+        advance(1)
         op.insert(0, "rules", r.name)
         op["seed"] = s["open"]
         opens.append(op)
-    return {"dingniu_seats": pd.DataFrame(_seat_rows(n["hands"], s)),
+    return {"dingniu_seats": seats,
             "dingniu_ladder": pd.concat(lad, ignore_index=True),
             "dingniu_open": pd.concat(opens, ignore_index=True)}
 
@@ -306,13 +324,12 @@ class DingniuSection:
         pass  # 顶牛 plays both its presets and both policies; the section has no options
 
     def steps(self, spec: ReportSpec) -> int:
-        return 1
+        return 1 + 2 * len(RULE_NAMES)
 
     def run(self, spec: ReportSpec, root: np.random.SeedSequence,
-            progress: Callable[[str], None]) -> DingniuData:
-        progress(T("step_dingniu", spec.lang))
+            progress: StepFn) -> DingniuData:
         s = seeds(spec, root)
-        return DingniuData(spec, s, section_tables(spec, s))
+        return DingniuData(spec, s, section_tables(spec, s, progress))
 
     def tables(self, data: DingniuData) -> dict[str, pd.DataFrame]:
         return data.tables

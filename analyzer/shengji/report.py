@@ -12,22 +12,24 @@ figures are drawn by :mod:`.plots`; what both read is :mod:`.report_data`'s.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from ..report.findings import Finding
+from ..report.progress import StepFn, silent
 from ..report.section import ReportSpec
 from .findings import findings
 from .report_data import (
     BY_LEVEL,
     FIGURES,
+    HAND_PARTS,
     KERNEL_POLICIES,
     KEY,
     LADDERS,
     ODDS_LEVEL,
+    PART_WHAT,
     PARTS,
     QUICK,
     RULE_NAMES,
@@ -100,8 +102,10 @@ def _side_rows(side: dict[str, Any], **extra) -> list[dict[str, Any]]:
     return rows
 
 
-def _preset_rows(name: str, spec: ReportSpec, s: dict[str, int]) -> dict[str, list[dict]]:
-    """Every table's rows of one preset, each stamped with the preset and its part's seed."""
+def _preset_rows(name: str, spec: ReportSpec, s: dict[str, int],
+                 step: StepFn = silent) -> dict[str, list[dict]]:
+    """Every table's rows of one preset, each stamped with the preset and its part's seed;
+    ``step`` starts each part with its size."""
     from . import analysis, study
     from .tournament import tournament, tournament_dict
 
@@ -111,24 +115,41 @@ def _preset_rows(name: str, spec: ReportSpec, s: dict[str, int]) -> dict[str, li
     def add(table: str, part: str, rows: list[dict]) -> None:
         out[table] += [{"rules": name, **row, "seed": s[part]} for row in rows]
 
+    done: list = []
+
+    def go(part: str) -> None:
+        """Part ``part`` starts: the last one is done."""
+        while done:
+            done.pop()()
+        unit = T("unit_hands" if part in HAND_PARTS else "unit_deals", spec.lang)
+        advance = step(T("step_part", spec.lang, preset=name, what=T(PART_WHAT[part], spec.lang),
+                         n=f"{n[part]:,} {unit}"), n[part])
+        done.append(lambda: advance(n[part]))
+
+    go("odds")
     add("shengji_odds", "odds", _odds_rows(r, n["odds"], s["odds"]))
+    go("outcomes")
     for table, rows in _outcome_rows(analysis.outcomes(n["outcomes"], r, pol,
                                                        s["outcomes"])).items():
         add(table, "outcomes", [{"policy": pol, **row} for row in rows])
     if "kou_random" in parts(spec):
+        go("kou_random")
         # the heuristic almost never buries a point card, so 摳底 is shown with random seats too
         add("shengji_kou_di", "kou_random", [{"policy": "random", **row} for row in
                                              _outcome_rows(analysis.outcomes(
                                                  n["kou_random"], r, "random",
                                                  s["kou_random"]))["shengji_kou_di"]])
+    go("banker")
     add("shengji_banker", "banker", [row for b in analysis.banker_by_level(
         n["banker"], r, pol, s["banker"], BY_LEVEL)["by_level"]
         for row in _side_rows(b, level=b["level"])])
+    go("values")
     add("shengji_values", "values", [
         {"pattern": v["pattern"], "role": v["role"], "share_made": v["share_made"],
          **{f"{k}_{c}": v[k][x] for k in ("levels", "points")
             for c, x in (("value", "value"), ("ci_low", "low"), ("ci_high", "high"))},
          "n": v["pairs"]} for v in analysis.values(n["values"], r, pol, s["values"])["rows"]])
+    go("rule_effect")
     eff = analysis.rule_effect(n["rule_effect"], r, pol, s["rule_effect"])
     add("shengji_rule_effect", "rule_effect", [
         _est(e, switch=sw["switch"], preset_value=sw["preset_value"], arm=arm, statistic=stat)
@@ -138,16 +159,21 @@ def _preset_rows(name: str, spec: ReportSpec, s: dict[str, int]) -> dict[str, li
         _est(sw[k], switch=sw["switch"], preset_value=sw["preset_value"], arm="on",
              statistic=k) for sw in eff["switches"] for k in ("p_acted", "p_changed")])
     for part, pols in LADDERS.items():
+        go(part)
         d = tournament_dict(*tournament(pols, n[part], r, s[part]))
         add("shengji_ladder", part, [
             _est(row[k], a=row["a"], b=row["b"], statistic=k)
             for row in d["differences"] for k in ("levels", "attacker_points")])
+    go("bury")
     add("shengji_bury", "bury", _bury_rows(study.bury_study(n["bury"], r, s["bury"],
                                                               STUDY_SAMPLES)))
+    go("declare")
     add("shengji_declare", "declare", [
         _est(row["diff"], seat=row["seat"], trump_min=row["trump_min"],
              trump_max=row["trump_max"])
         for row in study.declare_study(n["declare"], r, s["declare"], STUDY_SAMPLES)["rows"]])
+    while done:
+        done.pop()()
     return out
 
 
@@ -159,12 +185,13 @@ def _bury_rows(d: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def section_tables(spec: ReportSpec, s: dict[str, int]) -> dict[str, pd.DataFrame]:
+def section_tables(spec: ReportSpec, s: dict[str, int],
+                   step: StepFn = silent) -> dict[str, pd.DataFrame]:
     """The section's tables from the part seeds ``s``, both presets, every row with its n,
-    95% CI and seed."""
+    95% CI and seed; ``step`` starts each part of each preset."""
     rows: dict[str, list[dict]] = {t: [] for t in TABLES}
     for name in RULE_NAMES:
-        for table, rs in _preset_rows(name, spec, s).items():
+        for table, rs in _preset_rows(name, spec, s, step).items():
             rows[table] += rs
     return {t: pd.DataFrame(rs) for t, rs in rows.items()}
 
@@ -190,13 +217,12 @@ class ShengjiSection:
                              f"({', '.join(KERNEL_POLICIES)}), not {p!r}{why}")
 
     def steps(self, spec: ReportSpec) -> int:
-        return 1
+        return len(RULE_NAMES) * len(parts(spec))
 
     def run(self, spec: ReportSpec, root: np.random.SeedSequence,
-            progress: Callable[[str], None]) -> ShengjiData:
-        progress(T("step_shengji", spec.lang))
+            progress: StepFn) -> ShengjiData:
         s = seeds(spec, root)
-        return ShengjiData(spec, s, section_tables(spec, s))
+        return ShengjiData(spec, s, section_tables(spec, s, progress))
 
     def tables(self, data: ShengjiData) -> dict[str, pd.DataFrame]:
         return data.tables

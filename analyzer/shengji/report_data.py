@@ -20,6 +20,13 @@ PARTS = ("odds", "outcomes", "banker", "values", "rule_effect", "ladder", "pimc"
          "kou_random", "tuned", "bury", "declare")
 LADDERS = {"ladder": "heuristic,random", "tuned": "tuned,heuristic", "pimc": "pimc,heuristic"}
 STUDIES = ("bury", "declare")
+HAND_PARTS = ("outcomes", "kou_random")  # sized in whole hands; the others in deals
+PART_WHAT = {"odds": "sj_step_odds", "outcomes": "sj_step_outcomes",
+             "kou_random": "sj_step_kou_random", "banker": "sj_step_banker",
+             "values": "sj_step_values", "rule_effect": "sj_step_rules",
+             "ladder": "sj_step_ladder", "tuned": "sj_step_tuned", "pimc": "sj_step_pimc",
+             "bury": "sj_step_bury", "declare": "sj_step_declare"}
+assert set(PART_WHAT) == set(PARTS)
 STUDY_SAMPLES = 64  # deals per hand of the bury and declaring studies
 ODDS_LEVEL = 2
 BY_LEVEL = ("2", "5", "10", "K", "A")
@@ -36,9 +43,18 @@ TEXT: dict[str, tuple[str, str]] = {
                     "Shengji ({preset}): the banker's side keeps the bank (both teams at 2)"),
     "fd_sj_last": ("{preset}：抓分方拿到最后一墩（抠底）的概率",
                    "Shengji ({preset}): the attackers take the last trick (kou di)"),
-    "step_shengji": ("双升：两种规则下的发牌概率、整局统计、反事实价值、规则开关、策略阶梯",
-                     "shengji: odds, whole-hand statistics, values, rule switches, ladder "
-                     "under both presets"),
+    "step_part": ("双升（{preset}）：{what}（{n}）", "shengji ({preset}): {what} ({n})"),
+    "sj_step_odds": ("发牌的精确概率", "exact deal odds"),
+    "sj_step_outcomes": ("整局统计", "whole hands"),
+    "sj_step_kou_random": ("随机座位的抠底", "kou di with random seats"),
+    "sj_step_banker": ("按级别的庄家方", "the banker side by level"),
+    "sj_step_values": ("对王、级牌与主牌的价值", "what jokers, level cards and trumps are worth"),
+    "sj_step_rules": ("扒鸡窝与造反开与关", "ba ji wo and zao fan on and off"),
+    "sj_step_ladder": ("策略阶梯：heuristic − random", "ladder: heuristic − random"),
+    "sj_step_tuned": ("策略阶梯：tuned − heuristic", "ladder: tuned − heuristic"),
+    "sj_step_pimc": ("策略阶梯：pimc − heuristic", "ladder: pimc − heuristic"),
+    "sj_step_bury": ("扣底研究", "the bury study"),
+    "sj_step_declare": ("亮主研究", "the declaring study"),
     "intro_shengji": (
         "双升是四人两队、两副牌 108 张的升级游戏：每人 25 张，底牌 8 张；规则与未定之处见 "
         "docs/shengji.md 与 SHENGJI-RULES。两种规则并列：zhengzhou（郑州双升：亮主须带同色王、"

@@ -139,9 +139,10 @@ def test_no_figure_left_open(zh_all, en_one):
 def test_progress_on_stderr_and_quiet(zh_all, tmp_path):
     _, _, stderr = zh_all
     lines = stderr.splitlines()
-    total = len(PRESET_ORDER) * len(ANALYSES) + 4  # 顶牛 and 双升 one step each, plots, files
+    # 掀牛 8 a preset, 顶牛 the seats then 2 a preset, 双升 11 a preset, plots, files
+    total = len(PRESET_ORDER) * len(ANALYSES) + 5 + 22 + 2
     assert [ln.split("]")[0] for ln in lines] == [f"[{i}/{total}" for i in range(1, total + 1)]
-    assert "掀" in stderr and "顶牛" in stderr
+    assert "掀" in stderr and "顶牛" in stderr and "双升（zhengzhou）：扣底研究" in stderr
     rc, out, err = _cli("report", "--rules", "lanzhou", "--hands", str(TINY), "--quiet",
                         "--lang", "en", "--out", str(tmp_path))
     assert rc == 0 and err == "" and out.strip().endswith("report.html")

@@ -46,6 +46,11 @@ def builds(tmp_path_factory):
 def test_a_section_numbers_do_not_depend_on_the_other_sections(builds):
     x, d, both = _csvs(builds / "x"), _csvs(builds / "d"), _csvs(builds / "dx")
     assert set(x) and set(d) and set(both) == set(x) | set(d)
+    # findings.csv gathers every section's findings: each section's rows are its own
+    fx, fd, fb = (pd.read_csv(io.BytesIO(c.pop("findings.csv"))) for c in (x, d, both))
+    assert len(fb) == len(fx) + len(fd)
+    pd.testing.assert_frame_equal(fb, pd.concat([fd, fx], ignore_index=True),
+                                  check_dtype=False)
     assert x == {k: v for k, v in both.items() if k in x}
     assert d == {k: v for k, v in both.items() if k in d}
 

@@ -40,7 +40,8 @@ def test_the_section_is_registered_and_seeds_from_its_key():
 def test_writes_every_table_and_figure(built):
     out, rep = built
     names = {p.name for p in out.iterdir()}
-    assert names == ({"report.md", "report.html"} | {f"{t}.csv" for t in sr.TABLES}
+    assert names == ({"report.md", "report.html", "findings.csv"}
+                     | {f"{t}.csv" for t in sr.TABLES}
                      | {f"{f}.png" for f in sr.FIGURES})
     for t in sr.TABLES:
         df = pd.read_csv(out / f"{t}.csv")
