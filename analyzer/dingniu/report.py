@@ -111,6 +111,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "dn_p_suan": ("P(算帐)，每局", "P(suan zhang) per hand"),
     "dn_p_bao": ("P(包庄)，每局", "P(bao zhuang) per hand"),
     "dn_rules": ("规则", "preset"),
+    "dn_seat_table": ("规则 {preset}：", "Preset {preset}:"),
     "fd_dn_lead": ("顶牛（{preset}）：{seat}（先出的一家）每局平均多得",
                    "Dingniu ({preset}): the first seat, who leads, gains per hand"),
 }
@@ -249,31 +250,31 @@ def figure(data: DingniuData, lang: str) -> Figure:
 
 
 def _seat_table(page: Page, seats: pd.DataFrame) -> None:
+    """One table per preset (a narrow page keeps them readable): a row per seat, then
+    P(算帐) and P(包庄); a column pair (mean points, P(win)) per policy."""
     t = page.t
-    rows = []
-    for seat, key in enumerate(SEAT_KEYS):
-        row: dict[str, str] = {t("col_seat"): t(key)}
-        for name in RULE_NAMES:
-            pre = prefix(name)
+    for name in RULE_NAMES:
+        pre, rows = prefix(name), []
+        for seat, key in enumerate(SEAT_KEYS):
+            row: dict[str, str] = {t("col_seat"): t(key)}
             for policy in POLICIES:
                 r = seats[(seats["policy"] == policy) & (seats["seat"] == seat)].iloc[0]
-                row[f"{name} · {policy} · {t('col_mean')}"] = fmt_ci(
+                row[f"{policy} · {t('col_mean')}"] = fmt_ci(
                     r[f"{pre}points"], r[f"{pre}points_low"], r[f"{pre}points_high"])
-                row[f"{name} · {policy} · {t('dn_p_win')}"] = fmt_ci(
+                row[f"{policy} · {t('dn_p_win')}"] = fmt_ci(
                     r[f"{pre}p_win"], r[f"{pre}p_win_low"], r[f"{pre}p_win_high"], "probability")
-        rows.append(row)
-    for stat, key in (("p_suan", "dn_p_suan"), ("p_bao", "dn_p_bao")):
-        row = {t("col_seat"): t(key)}
-        for name in RULE_NAMES:
-            pre = prefix(name)
+            rows.append(row)
+        for stat, key in (("p_suan", "dn_p_suan"), ("p_bao", "dn_p_bao")):
+            row = {t("col_seat"): t(key)}
             for policy in POLICIES:
                 r = seats[seats["policy"] == policy].iloc[0]
-                row[f"{name} · {policy} · {t('col_mean')}"] = ""
-                row[f"{name} · {policy} · {t('dn_p_win')}"] = fmt_ci(
+                row[f"{policy} · {t('col_mean')}"] = ""
+                row[f"{policy} · {t('dn_p_win')}"] = fmt_ci(
                     r[f"{pre}{stat}"], r[f"{pre}{stat}_low"], r[f"{pre}{stat}_high"],
                     "probability")
-        rows.append(row)
-    page.table(pd.DataFrame(rows))
+            rows.append(row)
+        page.p(t("dn_seat_table", preset=name))
+        page.table(pd.DataFrame(rows))
 
 
 def blocks(data: DingniuData, lang: str) -> list[Block]:

@@ -127,6 +127,18 @@ def parse_level(text: str | int) -> int:
     return _RANK_OF[key]
 
 
+def level_name(level: int | str) -> str:
+    """A level as players write it: 2–10, J, Q, K, A.
+
+    >>> level_name(13), level_name("A"), level_name(10)
+    ('K', 'A', '10')
+    """
+    rank = level if isinstance(level, int) else parse_level(level)
+    if not 2 <= rank <= 14:
+        raise ValueError(f"no level {level!r} (2..14)")
+    return {11: "J", 12: "Q", 13: "K", 14: "A"}.get(rank, str(rank))
+
+
 def parse_trump(text: str | int) -> int:
     """A trump spec 0..3 (♠♥♣♦) or 4 (NT) from ``"s"``, ``"♥"``, ``"nt"``, ``"無主"``…"""
     if isinstance(text, int) and 0 <= text <= 4:

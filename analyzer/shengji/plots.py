@@ -16,6 +16,7 @@ from ..report import plots
 from ..report.formats import fmt_ci, fmt_n, fmt_pct
 from ..report.render import Block, Page
 from .analysis import PATTERNS
+from .cards import level_name
 from .report_data import (
     BY_LEVEL,
     LADDERS,
@@ -127,7 +128,7 @@ def banker_figure(data: ShengjiData, lang: str) -> Figure:
             ax.errorbar(x + dx, v, yerr=[v - d["ci_low"], d["ci_high"] - v], color=COLORS[name],
                         ls=ls, marker="o", ms=3, capsize=2,
                         label=f"{name} · {T('sj_kind_' + kind, lang)}")
-    ax.set_xticks(x, [f"L = {lv}" for lv in BY_LEVEL])
+    ax.set_xticks(x, [f"L = {level_name(lv)}" for lv in BY_LEVEL])
     ax.set_ylabel(T("sj_p_hold", lang))
     ax.legend(frameon=False, fontsize=8)
     return fig
@@ -294,7 +295,7 @@ def _banker_table(page: Page, df: pd.DataFrame) -> None:
     t, rows = page.t, []
     for lv in sorted(set(df["level"])):
         for kind in ("all", "suit", "nt"):
-            row = {t("sj_level"): str(lv), t("sj_kind"): t(f"sj_kind_{kind}")}
+            row = {t("sj_level"): level_name(lv), t("sj_kind"): t(f"sj_kind_{kind}")}
             for name in RULE_NAMES:
                 d = _pick(df, rules=name, level=lv, trump=kind)
                 row[f"{name} · {t('sj_p_hold')}"] = _ci(_one(d, statistic="p_banker_holds"),

@@ -73,10 +73,11 @@ def test_bad_preset_or_policy_fails_with_one_line(capsys, args, msg):
 
 def test_report_tables_hold_both_presets():
     from analyzer.dingniu.report import RULE_NAMES, SECTION, commands, seeds, sizes
+    from analyzer.report.progress import silent
     from analyzer.report.section import ReportSpec, seed_sequence
 
     spec = ReportSpec(hands=2000, seed=3)
-    data = SECTION.run(spec, seed_sequence(3, "dingniu"), lambda _: None)
+    data = SECTION.run(spec, seed_sequence(3, "dingniu"), silent)
     t, n = data.tables, sizes(2000)
     assert RULE_NAMES == ("seed", "navpil")
     seats = t["dingniu_seats"]  # both presets side by side, on the same seeds
