@@ -53,7 +53,10 @@ def advise(position: Any = None, hand: str | None = None, history: str | None = 
     from .advise import advise as run
 
     given = (position is not None) + (file is not None) + (hand is not None)
-    if given != 1:
+    if given == 0:
+        raise ValueError("give the position: a position file (or - for standard input), or "
+                         "--hand with --history")
+    if given > 1:
         raise ValueError("give a position file (or -) or --hand with --history, not both")
     if hand is None and history is not None:
         raise ValueError("--history goes with --hand, not with a position file")
