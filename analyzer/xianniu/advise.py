@@ -32,7 +32,7 @@ from kernels.xianniu import advise as ka
 
 from ..core.stats import Z95, Estimate, mean_ci
 from .cards import FIVE, NINE, cards_of, format_cards
-from .defaults import ADVICE_POLICY
+from .defaults import ADVICE_OPPONENTS, ADVICE_POLICY
 from .engine import ACTION_KINDS, PLAY, QIANGCI, Action, State
 from .kernel_state import ws_from_state
 from .records import action_to_json, record_of, replay, start_of
@@ -89,6 +89,7 @@ class Advice:
     stopped: str  # "leader alone", "precision" or "samples"
     actions: tuple[ActionValue, ...]
     separated: bool
+    opponents: str = ADVICE_OPPONENTS  # how the other two seats play on
 
     @property
     def best(self) -> ActionValue:
@@ -97,7 +98,9 @@ class Advice:
     def to_json(self) -> dict[str, Any]:
         """JSON-ready; the head keys are those of the other 掀牛 commands."""
         return {"game": "xianniu", "rules": self.rules, "seed": self.seed, "deals": self.deals,
-                "policy": self.policy, "others_policy": "heuristic", "seat": self.seat,
+                "policy": self.policy, "others_policy": self.opponents,
+                "seat_policies": [self.policy if s == self.seat else self.opponents
+                                  for s in range(3)], "seat": self.seat,
                 "phase": self.phase, "hand": self.hand, "precision": self.precision,
                 "samples": self.samples, "dealt": self.dealt, "stopped": self.stopped,
                 "grouping": GROUPING, "actions": [a.to_json() for a in self.actions],
@@ -322,21 +325,24 @@ def _values(race: _Race, groups: list[list[Action]], seat: int,
 
 def advise(record: Any, *, samples: int | None = None, precision: float = DEFAULT_PRECISION,
            policy: str = DEFAULT_POLICY, seed: int | None = None,
-           progress: Callable[[int, int], None] | None = None) -> Advice:
+           progress: Callable[[int, int], None] | None = None,
+           opponents: str = ADVICE_OPPONENTS) -> Advice:
     """Value every legal action where ``record`` stops (see the module docstring).
 
     ``record``: a record dict, its JSON text or an engine state, stopping where a seat has a
     choice. ``samples``: deals at most (default 20,000). ``precision``: points (95% CI
-    half-width of the paired gaps still racing). ``policy``: how the acting seat plays on
-    (``heuristic`` or ``pimc``; the others play the heuristic). ``seed``: None draws one
+    half-width of the paired gaps still racing). ``policy``: how the acting seat plays on,
+    ``opponents``: how the other two do (any policy name). ``seed``: None draws one
     (reported). ``progress(done, total)`` is called after each batch of deals.
     ValueError on a bad record, a finished hand or a seat without a choice.
     """
     samples, precision, seed = _check_args(samples, precision, policy, seed)
+    if opponents not in POLICIES:
+        raise ValueError(f"opponents must be one of {', '.join(POLICIES)}, got {opponents!r}")
     state, seat, groups = _decision(record)
     position = ws_from_state(state)
     rk = rule_arrays(state.rules)
-    names = ["heuristic"] * 3
+    names = [opponents] * 3
     names[seat] = policy
     pol = policy_arrays(names, rules=state.rules)
     picks = _picks(position, rk, groups)
@@ -346,7 +352,8 @@ def advise(record: Any, *, samples: int | None = None, precision: float = DEFAUL
     vals = _values(race, groups, seat, best)
     separated = len(vals) == 1 or vals[1].diff["low"] > 0
     return Advice(state.rules.name, seat, state.phase, format_cards(state.hands[seat]), policy,
-                  seed, precision, samples, race.n, dealt, stop, tuple(vals), bool(separated))
+                  seed, precision, samples, race.n, dealt, stop, tuple(vals), bool(separated),
+                  opponents)
 
 
 _LABEL = {"kou": "扣 kou", "xian": "掀 xian", "tighten": "紧牌 tighten", "pass": "pass"}

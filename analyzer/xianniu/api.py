@@ -13,7 +13,7 @@ from typing import Any
 
 from .cards import N_SEATS, count, format_cards, parse_mask
 from .combos import Play, beats, classify
-from .defaults import ADVICE_POLICY
+from .defaults import ADVICE_OPPONENTS, ADVICE_POLICY
 from .describe import action_text, beat_verdict, play_info, settlement_json
 from .records import replay, start_of
 from .rules import Rules, get_rules
@@ -227,9 +227,11 @@ def tournament(policies: str = "heuristic,random", n_deals: int = 20_000,
 def should_xian(hand: str | None = None, seat: int = 1, rules: str | None = None,
                 policy: str = ADVICE_POLICY, precision: float = 0.1, max_deals: int = 200_000,
                 seed: int = 0, record: Any = None,
-                progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+                progress: Callable[[int], None] | None = None,
+                opponents: str = ADVICE_OPPONENTS) -> dict[str, Any]:
     """``xianniu should-xian``: after a 扣, should ``hand`` (16 cards, answering from
-    ``seat``) 掀 or 扣? Or, with ``record``, the seat where a partial record stops."""
+    ``seat``) 掀 or 扣? Or, with ``record``, the seat where a partial record stops. The
+    asking seat plays on with ``policy``, the others with ``opponents``."""
     from . import decision
 
     if record is not None and hand:
@@ -238,23 +240,25 @@ def should_xian(hand: str | None = None, seat: int = 1, rules: str | None = None
         raise ValueError("give HAND (16 cards) or --record FILE")
     if record is not None:
         res = decision.should_xian_record(record, policy, precision, max_deals, seed,
-                                          progress=progress)
+                                          progress=progress, opponents=opponents)
     else:
         assert hand is not None  # given: checked above
         res = decision.should_xian(hand, seat, rules, policy, precision, max_deals, seed,
-                                   progress=progress)
+                                   progress=progress, opponents=opponents)
     return res.as_dict()
 
 
 def should_kou(hand: str, rules: str | None = None, policy: str = ADVICE_POLICY,
                precision: float = 0.1, max_deals: int = 200_000, seed: int = 0,
-               progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+               progress: Callable[[int], None] | None = None,
+               opponents: str = ADVICE_OPPONENTS) -> dict[str, Any]:
     """``xianniu should-kou``: the banker holds ``hand`` at its first decision: 扣 or lead?"""
     from .decision import should_kou as ask
 
     if not hand:
         raise ValueError("give HAND (16 cards)")
-    return ask(hand, rules, policy, precision, max_deals, seed, progress=progress).as_dict()
+    return ask(hand, rules, policy, precision, max_deals, seed, progress=progress,
+               opponents=opponents).as_dict()
 
 
 STATS = ("values", "xian", "banker")
@@ -319,14 +323,15 @@ def odds(rules: str | None = None, n_deals: int = 1_000_000, seed: int = 0) -> d
 
 def advise(record: Any, *, samples: int | None = None, precision: float = 0.1,
            policy: str = ADVICE_POLICY, seed: int | None = None,
-           progress: Callable[[int, int], None] | None = None):
+           progress: Callable[[int, int], None] | None = None,
+           opponents: str = ADVICE_OPPONENTS):
     """``xianniu advise``: every legal action where ``record`` stops, valued by paired
     play-outs on hidden deals that fit the public record; an
     :class:`analyzer.xianniu.advise.Advice` (``.to_json()`` is the command's JSON)."""
     from .advise import advise as run
 
     return run(record, samples=samples, precision=precision, policy=policy, seed=seed,
-               progress=progress)
+               progress=progress, opponents=opponents)
 
 
 def legal_actions(record: Any) -> list[dict[str, Any]]:

@@ -23,7 +23,7 @@ from ..core.cli_common import (
 from ..core.fileio import read_json
 from ..core.tournament import tournament_lines
 from . import api
-from .defaults import ADVICE_POLICY
+from .defaults import ADVICE_OPPONENTS, ADVICE_POLICY
 from .describe import (
     classify_line,
     decision_lines,
@@ -197,17 +197,18 @@ def _decision_options(f):
     f = click.option("--precision", type=click.FloatRange(min=0, min_open=True), default=0.1,
                      show_default=True, help="Stop when the 95% CI half-width of the "
                      "difference is below this (points).")(f)
-    f = policy_option(POLICIES, ADVICE_POLICY,
-                      what="How this seat plays on (others: heuristic)")(f)
+    f = policy_option(POLICIES, ADVICE_OPPONENTS, "--opponents", "opponents",
+                      what="How the other two seats play on")(f)
+    f = policy_option(POLICIES, ADVICE_POLICY, what="How this seat plays on")(f)
     f = RULES_OPTION(f)
     return click.argument("hand", nargs=-1)(f)
 
 
-def _decision_bar(max_deals: int, policy: str, quiet: bool):
+def _decision_bar(max_deals: int, policy: str, opponents: str, quiet: bool):
     """Kept deals against ``--max-deals`` on stderr (the query may stop sooner, at its
     precision); shown for pimc, whose play-outs take minutes, not for the heuristic."""
     return progress_bar(max_deals, "deals (stops at the precision)",
-                        hidden=quiet or policy not in SEARCH)
+                        hidden=quiet or not {policy, opponents} & set(SEARCH))
 
 
 def _print_decision(res: dict, as_json: bool) -> None:
@@ -225,24 +226,25 @@ def _print_decision(res: dict, as_json: bool) -> None:
                    "(instead of HAND).")
 @_decision_options
 def should_xian(hand: tuple[str, ...], seat: int, record_path: str | None, rules: str | None,
-                policy: str, precision: float, max_deals: int, seed: int,
+                policy: str, opponents: str, precision: float, max_deals: int, seed: int,
                 as_json: bool, quiet: bool) -> None:
     """The banker has 扣ed at the start: should HAND (16 cards) 掀 or 扣?"""
     record = read_json(record_path) if record_path else None
-    with _decision_bar(max_deals, policy, quiet) as bar:
+    with _decision_bar(max_deals, policy, opponents, quiet) as bar:
         res = api.should_xian(" ".join(hand), seat, rules, policy, precision, max_deals, seed,
-                              record, progress=bar.update)
+                              record, progress=bar.update, opponents=opponents)
     _print_decision(res, as_json)
 
 
 @group.command("should-kou")
 @_decision_options
-def should_kou(hand: tuple[str, ...], rules: str | None, policy: str, precision: float,
-               max_deals: int, seed: int, as_json: bool, quiet: bool) -> None:
+def should_kou(hand: tuple[str, ...], rules: str | None, policy: str, opponents: str,
+               precision: float, max_deals: int, seed: int, as_json: bool,
+               quiet: bool) -> None:
     """The banker holds HAND (16 cards) at its first decision: 扣 or lead?"""
-    with _decision_bar(max_deals, policy, quiet) as bar:
+    with _decision_bar(max_deals, policy, opponents, quiet) as bar:
         res = api.should_kou(" ".join(hand), rules, policy, precision, max_deals, seed,
-                             progress=bar.update)
+                             progress=bar.update, opponents=opponents)
     _print_decision(res, as_json)
 
 
@@ -253,22 +255,24 @@ def should_kou(hand: tuple[str, ...], rules: str | None, policy: str, precision:
 @click.option("--precision", type=click.FloatRange(min=0, min_open=True), default=0.1,
               show_default=True, help="Stop when every action still racing is within this "
               "of the leader (95% CI half-width of the paired gap, points).")
-@policy_option(POLICIES, ADVICE_POLICY,
-               what="How the seat to act plays on in the play-outs (others: heuristic)")
+@policy_option(POLICIES, ADVICE_POLICY, what="How the seat to act plays on in the play-outs")
+@policy_option(POLICIES, ADVICE_OPPONENTS, "--opponents", "opponents",
+               what="How the other two seats play on")
 @SEED_OPTION
 @click.option("--quiet", is_flag=True, help="No progress bar (shown for pimc).")
 @JSON_OPTION
-def advise(record_path: str, samples: int | None, precision: float, policy: str, seed: int,
-           quiet: bool, as_json: bool) -> None:
+def advise(record_path: str, samples: int | None, precision: float, policy: str,
+           opponents: str, seed: int, quiet: bool, as_json: bool) -> None:
     """Every legal action where a game record stops, ranked by the acting seat's expected
     points (paired play-outs on hidden deals that fit the public record)."""
     from .advise import DEFAULT_SAMPLES, advice_lines
 
     record = read_json(record_path)
     with progress_bar(samples or DEFAULT_SAMPLES, "deals (stops at the precision)",
-                      hidden=quiet or policy not in SEARCH) as bar:
+                      hidden=quiet or not {policy, opponents} & set(SEARCH)) as bar:
         res = api.advise(record, samples=samples, precision=precision, policy=policy,
-                         seed=seed, progress=lambda done, total: bar.update(done - bar.pos))
+                         seed=seed, progress=lambda done, total: bar.update(done - bar.pos),
+                         opponents=opponents)
     data = res.to_json()
     if as_json:
         emit_json(data)

@@ -21,7 +21,7 @@ from kernels.xianniu import decisions as kd
 
 from ..core.stats import Estimate, mean_ci, proportion_ci
 from .cards import format_cards, parse_hand
-from .defaults import ADVICE_POLICY
+from .defaults import ADVICE_OPPONENTS, ADVICE_POLICY
 from .kernel_state import ws_from_state
 from .records import replay
 from .rules import Rules, get_rules
@@ -59,6 +59,7 @@ class DecisionResult:
     p_gou: dict = field(default_factory=dict)
     p_ci_me: dict = field(default_factory=dict)
     p_ci_opponent: dict = field(default_factory=dict)
+    opponents: str = ADVICE_OPPONENTS  # the other two seats' policy
     details: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
 
     def acceptance_ci95(self) -> tuple[float, float]:
@@ -84,7 +85,10 @@ class DecisionResult:
                       Estimate(float("nan"), float("nan"), float("nan"), 0).as_dict())
         return {
             "game": "xianniu", "rules": self.rules, "seed": self.seed, "deals": self.hands,
-            "policy": self.policy, "question": self.question, "hand": self.hand,
+            "policy": self.policy, "opponents": self.opponents,
+            "seat_policies": [self.policy if s == self.seat else self.opponents
+                              for s in range(3)],
+            "question": self.question, "hand": self.hand,
             "seat": self.seat, "actions": [first, second],
             "recommendation": self.recommendation,
             f"ev_{first}": est(self.ev_a, self.ci95_a), f"ev_{second}": est(self.ev_b, self.ci95_b),
@@ -97,18 +101,20 @@ class DecisionResult:
 def _run(question: str, hand_text: str | int, seat: int, rules: str | Rules | None,
          policy: str, precision: float, max_hands: int, seed: int,
          progress: Callable[[int], None] | None,
-         position: np.ndarray | None = None) -> DecisionResult:
+         position: np.ndarray | None = None,
+         opponents: str = ADVICE_OPPONENTS) -> DecisionResult:
     hand = hand_text if isinstance(hand_text, int) else parse_hand(hand_text)
     if position is not None and not isinstance(hand_text, int):
         raise ValueError("a recorded position carries its own hand")
-    if policy not in POLICIES:
-        raise ValueError(f"policy must be one of {', '.join(POLICIES)}, got {policy!r}")
+    for what, name in (("policy", policy), ("opponents", opponents)):
+        if name not in POLICIES:
+            raise ValueError(f"{what} must be one of {', '.join(POLICIES)}, got {name!r}")
     if not precision > 0:
         raise ValueError(f"precision must be positive, got {precision}")
     if max_hands < 100:
         raise ValueError(f"max-hands must be at least 100, got {max_hands}")
     r = get_rules(rules)
-    names = ["heuristic"] * 3
+    names = [opponents] * 3
     names[seat] = policy
     pol = policy_arrays(names, rules=r)
     rk = rule_arrays(r)
@@ -162,21 +168,25 @@ def _run(question: str, hand_text: str | int, seat: int, rules: str | Rules | No
         p_gou=proportion_ci(int((details["captured_a"] >= r.gou_min).sum()), n).as_dict(),
         p_ci_me=proportion_ci(int((details["captured_a"] >= r.ci_min).sum()), n).as_dict(),
         p_ci_opponent=proportion_ci(int(details["opponent_ci_a"].sum()), n).as_dict(),
-        details=details)
+        opponents=opponents, details=details)
 
 
 def should_xian(hand: str | int, seat: int = 1, rules: str | Rules | None = None,
                 policy: str = ADVICE_POLICY, precision: float = 0.1, max_hands: int = 200_000,
-                seed: int = 0, progress: Callable[[int], None] | None = None) -> DecisionResult:
-    """After the banker's opening 扣 (and, for seat 2, seat 1's 扣): 掀 or 扣 with ``hand``?"""
+                seed: int = 0, progress: Callable[[int], None] | None = None,
+                opponents: str = ADVICE_OPPONENTS) -> DecisionResult:
+    """After the banker's opening 扣 (and, for seat 2, seat 1's 扣): 掀 or 扣 with ``hand``?
+    The asking seat plays on with ``policy``, the other two with ``opponents``."""
     if seat not in (1, 2):
         raise ValueError(f"the answering seat is 1 or 2, got {seat}")
-    return _run("xian", hand, seat, rules, policy, precision, max_hands, seed, progress)
+    return _run("xian", hand, seat, rules, policy, precision, max_hands, seed, progress,
+                opponents=opponents)
 
 
 def should_xian_record(record: Any, policy: str = ADVICE_POLICY, precision: float = 0.1,
                        max_hands: int = 200_000, seed: int = 0,
-                       progress: Callable[[int], None] | None = None) -> DecisionResult:
+                       progress: Callable[[int], None] | None = None,
+                       opponents: str = ADVICE_OPPONENTS) -> DecisionResult:
     """A partial game record that stops where a seat answers a 扣: 掀 or 扣?
 
     The record's three dealt hands are needed to replay it, but only the answering seat's
@@ -192,11 +202,13 @@ def should_xian_record(record: Any, policy: str = ADVICE_POLICY, precision: floa
         raise ValueError(f"seat {seat} has said 扣 in this hand and may no longer 掀")
     ws = ws_from_state(state)
     return _run("xian", state.hands[seat], seat, state.rules, policy, precision, max_hands,
-                seed, progress, position=ws)
+                seed, progress, position=ws, opponents=opponents)
 
 
 def should_kou(hand: str | int, rules: str | Rules | None = None, policy: str = ADVICE_POLICY,
                precision: float = 0.1, max_hands: int = 200_000, seed: int = 0,
-               progress: Callable[[int], None] | None = None) -> DecisionResult:
+               progress: Callable[[int], None] | None = None,
+               opponents: str = ADVICE_OPPONENTS) -> DecisionResult:
     """The banker holds ``hand`` at its first decision: 扣 (risking a 掀) or lead?"""
-    return _run("kou", hand, 0, rules, policy, precision, max_hands, seed, progress)
+    return _run("kou", hand, 0, rules, policy, precision, max_hands, seed, progress,
+                opponents=opponents)

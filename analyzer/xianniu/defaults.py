@@ -5,3 +5,7 @@
 # preset's tuned weights) by about 0.9 points a hand and plays level with pimc2 or better
 # (docs/policies.md); pimc takes minutes per query.
 ADVICE_POLICY = "learned"
+
+# The other seats' policy in those queries: the strongest fast player too, so that advice
+# does not assume weak opponents (the heuristic answers a lead worse than learned does).
+ADVICE_OPPONENTS = "learned"

@@ -229,8 +229,8 @@ def decision_lines(d: dict) -> list[str]:
     as text."""
     a, b = d["actions"]
     label = {"xian": "掀 xian", "kou": "扣 kou", "lead": "lead"}
-    lines = [f"{d['hand']}  seat {d['seat']}, rules {d['rules']}, policy {d['policy']}, "
-             f"seed {d['seed']}"]
+    lines = [f"{d['hand']}  seat {d['seat']}, rules {d['rules']}, seed {d['seed']}; play-outs: "
+             f"this seat {d['policy']}, the others {d.get('opponents', 'heuristic')}"]
     for name in (a, b):
         lines.append(f"  {label[name]:<8} {format_estimate(d[f'ev_{name}'])} points per hand")
     lines.append(f"  difference {format_estimate(d['diff'])} points per hand (95% CI; n = "
