@@ -156,7 +156,7 @@ def test_hidden_aliases_still_work(capsys, new, old):
     (["dingniu", "odds", "--deals", "0"], "--deals"),
     (["dingniu", "tournament", "--deals", "1"], "--deals"),
     (["dingniu", "tournament", "--policies", "random", "--deals", "9"], "two different"),
-    (["dingniu", "best-play", "--json"], "not both"),
+    (["dingniu", "best-play", "--json"], "give the position"),
     (["dingniu", "best-play", "{d}/dn.json", "--history", "lead 大天"], "--history"),
     (["dingniu", "replay", "{d}/missing.json"], "missing.json"),
     (["dingniu", "simulate", "--hands", "10", "--json", "--format", "csv"], "--json"),
