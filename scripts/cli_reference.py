@@ -24,6 +24,14 @@ status 2.
 """
 
 
+def _context(cmd: click.Command, name: str, parent: click.Context | None) -> click.Context:
+    # As click's make_context does: the command's context_settings apply (so -h, --help
+    # reads the same as on the command line, whatever click version builds it).
+    return click.Context(cmd, info_name=name, parent=parent,
+                         **{"terminal_width": 100, "max_content_width": 100,
+                            **cmd.context_settings})
+
+
 def _walk(cmd: click.Command, path: list[str], ctx: click.Context):
     yield path, cmd, ctx
     if isinstance(cmd, click.Group):
@@ -31,8 +39,7 @@ def _walk(cmd: click.Command, path: list[str], ctx: click.Context):
             sub = cmd.get_command(ctx, name)
             if sub is None or getattr(sub, "hidden", False):
                 continue
-            yield from _walk(sub, [*path, name], click.Context(sub, info_name=name,
-                                                                parent=ctx))
+            yield from _walk(sub, [*path, name], _context(sub, name, ctx))
 
 
 def reference() -> str:
@@ -40,7 +47,7 @@ def reference() -> str:
     sys.path.insert(0, str(ROOT))
     from analyzer.cli import cli
 
-    root = click.Context(cli, info_name="xianniu", terminal_width=100, max_content_width=100)
+    root = _context(cli, "xianniu", None)
     parts = [HEAD]
     for path, cmd, ctx in _walk(cli, ["xianniu"], root):
         ctx.terminal_width = ctx.max_content_width = 100
