@@ -5,7 +5,7 @@
 ``apply``, ``is_terminal``, ``returns``, ``clone`` and ``view(seat)``; the module declares
 :data:`FACTS` and the contract's helpers (:func:`action_key`, :func:`random_start`,
 :func:`random_action`, :func:`redeal_hidden`, :func:`candidate_actions`). Actions are the
-integers of :mod:`.tiles`. Rule numbers (R1 …) refer to docs/dingniu.md.
+integers of :mod:`.tiles`. Rule numbers (R1 …) refer to docs/rules/dingniu.md.
 """
 
 from __future__ import annotations

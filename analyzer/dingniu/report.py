@@ -73,12 +73,12 @@ TEXT: dict[str, tuple[str, str]] = {
     "step_dn_open": ("顶牛（{preset}）：明牌求解（{n} 个局面）",
                      "dingniu ({preset}): open hands ({n} positions)"),
     "intro_dingniu": ("顶牛是四人骨牌游戏，24 张牌，每人 6 张，头牌先出；规则与未定之处见 "
-                      "docs/dingniu.md。两种规则并列：seed（按种子的解）与 navpil（按 navpil "
+                      "docs/rules/dingniu.md。两种规则并列：seed（按种子的解）与 navpil（按 navpil "
                       "的 Ding Niu：一种点数不能再出就算算帐，算帐后其他三家可先上双头同点的牌），"
                       "两者用同样的牌与种子。下表为各座位的平均得分与 P(赢)、P(算帐)、P(包庄)，"
                       "以及复式对局中各策略的差值。",
                       "dingniu is a four-player domino game: 24 tiles, six each, the first seat "
-                      "(tou pai) leads; docs/dingniu.md has the rules and its readings. Two "
+                      "(tou pai) leads; docs/rules/dingniu.md has the rules and its readings. Two "
                       "presets side by side, on the same deals and seeds: seed (the seed text's "
                       "readings) and navpil (after navpil's Ding Niu page: shutting out one "
                       "value is a lock, and after a suan zhang the others lay their doubles "

@@ -1,4 +1,4 @@
-"""顶牛 rules as data: the tile table, the deal and the scoring parameters (docs/dingniu.md).
+"""顶牛 rules as data: the tile table, the deal and the scoring parameters (docs/rules/dingniu.md).
 
 Tiles are identified by kind (0–12, rows of the table); a hand is a count per kind.
 """
@@ -55,7 +55,7 @@ TOU_EXEMPT = ("last_tile", "playable_hand")  # R11
 
 @dataclass(frozen=True)
 class DingniuRules:
-    """One 顶牛 preset; every field is a rule of docs/dingniu.md."""
+    """One 顶牛 preset; every field is a rule of docs/rules/dingniu.md."""
 
     name: str
     title: str
