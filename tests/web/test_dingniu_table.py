@@ -255,6 +255,7 @@ def test_tiles_are_drawn_with_their_names_and_seats_named_as_elsewhere(page):
     ids = page.eval_on_selector_all("#opt-rules option", "(os) => os.map((o) => o.value)")
     labels = page.eval_on_selector_all("#opt-rules option", "(os) => os.map((o) => o.textContent)")
     assert sorted(ids) == sorted(PRESETS) and labels == [PRESET_NAMES[i][0] for i in ids]
+    assert page.inner_text("#preset") == f"规则: {PRESET_NAMES['seed'][0]}"
     page.click("#lang-btn")
     page.wait_for_function("document.documentElement.lang === 'en'")
     seats = page.eval_on_selector_all(".seat .name", "(ns) => ns.map((n) => n.textContent)")

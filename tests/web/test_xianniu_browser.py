@@ -260,3 +260,17 @@ def test_the_end_speaks_the_page_language_and_the_review_counts_as_the_log(page)
     assert "banker" in end and "Points" in end
     page.click("#lang-btn")
     page.wait_for_function("document.title === '兰州掀牛'")
+
+
+def test_the_table_names_the_preset_it_plays(page):
+    page.select_option("#opt-rules", "kanniutui")
+    page.fill("#opt-seed", "17")
+    page.click("#new-btn")
+    _idle(page)
+    assert page.inner_text("#preset") == "砍牛腿"
+    page.click("#lang-btn")
+    page.wait_for_function("document.title === 'Lanzhou Xianniu'")
+    assert page.inner_text("#preset").startswith("Kan Niu Tui")
+    page.click("#lang-btn")
+    page.wait_for_function("document.title === '兰州掀牛'")
+    page.select_option("#opt-rules", "lanzhou")

@@ -111,6 +111,7 @@
         el("div", { class: "table" },
           el("div", { class: "ends", id: "ends" }, `${t("ends")}: `,
             v.ends ? el("b", {}, `${v.ends[0]} · ${v.ends[1]}`) : t("no_ends")),
+          el("div", { class: "muted", id: "preset" }, `${t("rules")}: ${XN.choiceName("rules", v.rules)}`),
           el("div", {}, `${t("laid")}: `, tiles(v.laid, { small: true })),
           el("div", { class: "turn" }, v.over ? t("game_over") : v.to_act === v.you ? t("your_turn") : `${t("waiting")}…`)),
         meBox(v)),

@@ -94,7 +94,7 @@
       : el("div", { class: "top muted" }, "—");
     return el("div", { class: "table" },
       el("div", { class: "line" }, `${t("table_cards")}: ${v.table} / ${v.table_cap}`,
-        ` · ${t(`ph_${v.phase}`)}`),
+        ` · ${t(`ph_${v.phase}`)} · `, el("span", { id: "preset" }, XN.choiceName("rules", v.rules))),
       top,
       el("div", { class: "turn", id: "turn" },
         v.over ? t("game_over") : v.to_act === v.you ? t("your_turn") : `${t("waiting")}…`));
