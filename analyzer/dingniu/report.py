@@ -26,7 +26,7 @@ from ..report.section import ReportSpec, seed_sequence
 from .analysis import frame, open_hands_vs_heuristic, simulate
 from .ladder import RUNGS, ladder, rung_seeds
 from .odds import odds
-from .rules import N_SEATS, PRESETS, SEAT_NAMES, DingniuRules, get_rules
+from .rules import N_SEATS, PRESETS, SEAT_NAMES, SEAT_NAMES_EN, DingniuRules, get_rules
 from .tournament import tournament
 
 
@@ -97,10 +97,7 @@ TEXT: dict[str, tuple[str, str]] = {
                       "{moves} moves, each seat's points when all four play the heuristic and "
                       "when all four play pimc, beside the exact max-n value with all hands "
                       "open."),
-    "dn_seat0": ("头牌", "1st (tou pai)"),
-    "dn_seat1": ("二牌", "2nd"),
-    "dn_seat2": ("三牌", "3rd"),
-    "dn_seat3": ("末牌", "4th"),
+    **{key: (zh, en) for key, zh, en in zip(SEAT_KEYS, SEAT_NAMES, SEAT_NAMES_EN)},
     "dn_by_rules": ("启发式下各座位的平均得分", "mean points by seat, heuristic"),
     "dn_ladder_title": ("复式对局：策略差值", "duplicate: policy differences"),
     "dn_heuristic": ("启发式", "heuristic"),

@@ -12,6 +12,8 @@ import numpy as np
 N_SEATS = 4
 HAND_SIZE = 6
 SEAT_NAMES = ("头牌", "二牌", "三牌", "末牌")  # the seats in play order; 头牌 leads
+# The same seats in English: the page, the report and the docs name them so.
+SEAT_NAMES_EN = ("1st (tou pai)", "2nd", "3rd", "4th")
 
 
 @dataclass(frozen=True)

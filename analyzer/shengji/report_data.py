@@ -300,7 +300,7 @@ def command(part: str, preset: str, spec: ReportSpec, s: dict[str, int]) -> str:
     if part in STUDIES:
         return (f"xianniu shengji stats {part} --hands {n} --samples {STUDY_SAMPLES} "
                 f"--rules {preset} --seed {s[part]}")
-    if part == "kou_random":  # 摳底 where the kitty holds points: every seat random
+    if part == "kou_random":  # 抠底 where the kitty holds points: every seat random
         return (f"xianniu shengji stats outcomes --deals {n} --rules {preset} --policy random "
                 f"--seed {s[part]}")
     if part == "banker":
