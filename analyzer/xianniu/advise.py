@@ -6,7 +6,8 @@ seat knows (:mod:`kernels.xianniu.advise`), and each legal action is played out 
 same deal and the same random stream (paired play-outs: the seat plays on with ``policy``,
 the other seats with ``opponents``). The deals fit the public facts only: unlike
 ``should-xian``, which keeps only the deals on which the other seats' policies would have
-made their 扣, advise draws no inference from why a seat chose what it did (``CONDITIONING``). Sampling runs in batches as a race: after each batch an
+made their 扣, advise draws no inference from why a seat chose what it did (``CONDITIONING``).
+Sampling runs in batches as a race: after each batch an
 action whose paired difference to the leader excludes 0 at z = 3.29 (a stricter bound than
 95%, since the race looks many times) leaves the race; sampling stops when only the leader
 is left, when every action still racing is within ``precision`` points of the leader (95%
