@@ -99,6 +99,11 @@ LISTING = {
 }
 
 
+class NotValued(ValueError):
+    """A decision advise does not value yet (扒雞窩, declaring after a 下臺 or in a 搶莊局,
+    the bury after a 扒雞窩, 造反 with rebel_scope=side)."""
+
+
 # -- the position --------------------------------------------------------------------------
 
 
@@ -454,7 +459,7 @@ def _declare_caller(state: State, options: list[Action], pols, seed: int) -> Cal
 
     seat, r = state.turn, state.rules
     if state.grab or state.round != 1:
-        raise ValueError("advise values declaring in the first round of a normal hand only "
+        raise NotValued("advise values declaring in the first round of a normal hand only "
                          "(not in a 搶莊局 nor after a 下臺)")
     params = rule_arrays(r)
     lv = state.the_level
@@ -518,7 +523,7 @@ def _bury_caller(state: State, options: list[Action], pols, seed: int) -> Caller
 
     seat, r = state.turn, state.rules
     if state.kitty_log:
-        raise ValueError("advise values the first bury only (not the bury after a 扒雞窩)")
+        raise NotValued("advise values the first bury only (not the bury after a 扒雞窩)")
     params = rule_arrays(r)
     pos = _position(state, seat, state.hands[seat])
     buries = np.array([_planes(a.cards) for a in options], dtype=np.int64)
@@ -538,7 +543,7 @@ def _rebel_caller(state: State, options: list[Action], pols, seed: int) -> Calle
 
     seat, r = state.turn, state.rules
     if r.rebel_scope != "player":
-        raise ValueError("advise values 造反 with rebel_scope=player only")
+        raise NotValued("advise values 造反 with rebel_scope=player only")
     params = rule_arrays(r)
     pos = _position(state, seat, state.hands[seat])
 
@@ -670,9 +675,10 @@ def listing_of(record: Any, candidates=(), seed: int = 0) -> tuple[State, Listin
         return state, _lead_listing(state, extra, rng, cands)
     if phase == BURY_PHASE:
         acts, _ = _bury_listing(state, extra)
-        return state, Listing(acts, None, False, LISTING["bury"])
+        return state, Listing(acts, _count_multisets(state.hands[state.turn], KITTY_SIZE),
+                              False, LISTING["bury"])
     if phase == BAJIWO_PHASE:
-        raise ValueError("advise does not value 扒雞窩 yet: the record stops at a 扒雞窩 "
+        raise NotValued("advise does not value 扒雞窩 yet: the record stops at a 扒雞窩 "
                          "turn")
     acts = state.legal_actions()
     return state, Listing(acts, len(acts), True, LISTING[phase])
@@ -761,6 +767,22 @@ def advise(record: Any, *, samples: int | None = None,
     separated = len(vals) == 1 or vals[1].diff["low"] > 0
     return Advice(**base, deals=race.n, stopped=stop, actions=tuple(vals),
                   separated=bool(separated), question=_question(state, race, listing, rows))
+
+
+def taken_only(state: State, entry: dict[str, Any] | None) -> Advice:
+    """An answer that values nothing: the record's own action alone (a decision advise does
+    not value yet, :class:`NotValued`); ``stopped`` = "not valued"."""
+    seat = state.turn
+    if entry is None:
+        entry = action_to_json(seat, Action(PASS))
+    else:
+        entry = action_to_json(*action_from_json(entry, 0))
+    only = ActionValue(entry, (entry,), 0.0, (0.0, 0.0), 0,
+                       {"value": 0.0, "low": 0.0, "high": 0.0, "n": 0})
+    return Advice(state.rules.name, seat, _phase_name(state),
+                  format_cards(state.hands[seat], state.ctx), _setting(state), DEFAULT_POLICY,
+                  DEFAULT_OPPONENTS, 0, DEFAULT_PRECISION, 0, 0, "not valued", (only,), True,
+                  {"legal": None, "valued": 0, "complete": False, "how": "not valued"})
 
 
 def _label(state: State, a: Action) -> str:
