@@ -67,10 +67,9 @@ from .actions import (
     Action,
 )
 from .bidding import classify_declaration
-from .cards import RANK_NAMES, SUIT_SYMBOLS, NT, format_cards
+from .cards import NT, RANK_NAMES, SUIT_SYMBOLS, format_cards
 from .engine import State
 from .records import action_from_json, action_to_json, record_of, replay
-from .rules import ShengjiRules
 from .sim import POLICIES, rule_arrays, seat_policies
 
 UNIT = "levels"
@@ -704,7 +703,9 @@ def _question(state: State, race: _Race, listing: Listing, rows: np.ndarray
         return None
     n_of = (rows != NOT_PLAYED).sum(axis=0)
     # the best of each side: the one that stayed longest in the race, then by mean
-    by = (lambda i: (n_of[i], _col_mean(rows, i)))
+    def by(i: int) -> tuple[int, float]:
+        return int(n_of[i]), _col_mean(rows, i)
+
     y, nn = max(yes, key=by), max(no, key=by)
     m = int(min(n_of[y], n_of[nn]))
     d = mean_ci(rows[:m, y].astype(np.float64) - rows[:m, nn])
@@ -748,9 +749,10 @@ def advise(record: Any, *, samples: int | None = None,
     names = [opponents] * 4
     names[seat] = policy
     pols = seat_policies(",".join(names), r)
-    base = dict(rules=r.name, seat=seat, phase=_phase_name(state), hand=hand,
-                setting=_setting(state), policy=policy, opponents=opponents, seed=seed,
-                precision=precision, samples=samples, listing=listed)
+    base: dict[str, Any] = {
+        "rules": r.name, "seat": seat, "phase": _phase_name(state), "hand": hand,
+        "setting": _setting(state), "policy": policy, "opponents": opponents, "seed": seed,
+        "precision": precision, "samples": samples, "listing": listed}
     acts = listing.actions
     if len(acts) == 1:
         entry = action_to_json(seat, acts[0])

@@ -63,7 +63,8 @@ def _seats(value: str) -> list[int] | None:
     try:
         seats = [int(v) for v in value.split(",")]
     except ValueError:
-        raise click.BadParameter(f"give a seat 0..3, several as 0,2, or all; got {value!r}")
+        raise click.BadParameter(f"give a seat 0..3, several as 0,2, or all; "
+                                 f"got {value!r}") from None
     return seats
 
 
