@@ -447,7 +447,7 @@ def _position(state: State, seat: int, own: tuple[int, ...]):
     if d is not None and d.seat is not None:
         one, two = _planes(d.cards)
         st[:] = d.cls, d.suit, d.seat, one, two
-    banker = state.the_banker
+    banker = state.priority if state.banker is None else state.banker
     return Position(fixed, sizes, seat, banker, np.array(state.levels, dtype=np.int64), st)
 
 
@@ -456,12 +456,11 @@ def _declare_caller(state: State, options: list[Action], pols, seed: int) -> Cal
     from kernels.shengji.bidding import legal_declarations
     from kernels.shengji.decisions import Q_VALUES
 
+    from .bidding_phase import declare_level
+
     seat, r = state.turn, state.rules
-    if state.grab or state.round != 1:
-        raise NotValued("advise values declaring in the first round of a normal hand only "
-                         "(not in a 搶莊局 nor after a 下臺)")
     params = rule_arrays(r)
-    lv = state.the_level
+    lv = declare_level(state, seat)
     pos = _position(state, seat, state.hands[seat])
     pairs = [(0, 0)]
     for a in options[1:]:
@@ -484,7 +483,9 @@ def _declare_caller(state: State, options: list[Action], pols, seed: int) -> Cal
         shown[s, 0] |= o
         shown[s, 1] |= t
     declarers = sum(1 << s for s in state.round_declarers)
-    ask = (state.passes, np.array(pairs, dtype=np.int64), shown, declarers)
+    setting = (int(state.grab), state.priority, state.round,
+               0 if state.level is None else state.level)
+    ask = (state.passes, np.array(pairs, dtype=np.int64), shown, declarers, setting)
     k = len(options)
 
     def call(active: np.ndarray, batch: int) -> np.ndarray:

@@ -37,7 +37,19 @@ from .decisions import (
     deal_rest,
     play_on,
 )
-from .game import N_WHOLE, ST_DECLARERS, ST_SIZE, W_PLAY, _settle, chunk_buffers
+from .game import (
+    N_WHOLE,
+    ST_BANKER,
+    ST_DECLARERS,
+    ST_GRAB,
+    ST_LEVEL,
+    ST_PRIORITY,
+    ST_ROUND,
+    ST_SIZE,
+    W_PLAY,
+    _settle,
+    chunk_buffers,
+)
 from .hand import R_ATTACKER_POINTS
 from .heuristic import heuristic_follow
 from .params import KITTY_BASIS_LEAD_SHAPE, P_KITTY_BASIS
@@ -240,7 +252,8 @@ def policy_candidates(me, trick, hand, rules, out):
 def _declare_chunk(c, pos, ask, chunks, params, pols, out, pimc):
     """Chunk ``c`` of :func:`declare_chunks`."""
     fixed, sizes, seat, banker, levels, standing = pos
-    passes, options, shown, declarers = ask
+    passes, options, shown, declarers, setting = ask
+    grab, priority, rnd, level = setting
     states, per_chunk = chunks
     rng = states[c].copy()
     saved = np.empty(4, dtype=np.uint64)
@@ -256,7 +269,11 @@ def _declare_chunk(c, pos, ask, chunks, params, pols, out, pimc):
         for k in range(options.shape[0]):
             copy_into(rng, saved)
             _begin(scratch, dealt[0], res, chance, levels, banker, standing)
-            scratch[0][:ST_SIZE][ST_DECLARERS] = declarers
+            st = scratch[0][:ST_SIZE]
+            st[ST_DECLARERS] = declarers
+            st[ST_GRAB], st[ST_PRIORITY], st[ST_ROUND] = grab, priority, rnd
+            st[ST_BANKER] = -1 if grab else banker
+            st[ST_LEVEL] = level
             for s in range(4):
                 if shown[s, 0] != 0:
                     note_shown(scratch[6], s, shown[s, 0], shown[s, 1])
@@ -266,9 +283,10 @@ def _declare_chunk(c, pos, ask, chunks, params, pols, out, pimc):
 
 
 def declare_chunks(pos, ask, chunks, params, pols, out):
-    """The declaring query of ``decisions.declare_chunks`` at any turn of a normal hand's
-    first declaring round: ``ask`` = (``passes``, ``options``, ``shown`` int64[4, 2]: the
-    cards each seat has shown in its declarations, ``declarers``: the bit set of the seats
-    that declared this round)."""
+    """The declaring query of ``decisions.declare_chunks`` at any declaring turn: ``ask`` =
+    (``passes``, ``options``, ``shown`` int64[4, 2]: the cards each seat has shown in its
+    declarations, ``declarers``: the bit set of the seats that declared this round,
+    ``setting`` = (``grab``: a 搶莊局, the ``priority`` seat, the round 1 or 2, the hand's
+    level, 0 in a 搶莊局)); ``pos``'s banker is the priority seat in a 搶莊局."""
     for_each_chunk(_declare_chunk, chunks[0].shape[0], pos, ask, chunks, params, pols, out,
                    pimc_flag(pols[0]))

@@ -16,16 +16,21 @@ from analyzer.shengji import advise as adv
 from analyzer.shengji.actions import PLAY, Action
 from analyzer.shengji.cards import points
 from analyzer.shengji.engine import new_hand, random_action
-from analyzer.shengji.records import record_of, replay
+from analyzer.shengji.records import action_to_json, record_of, replay
+
+
+def record_entry(st, a):
+    return action_to_json(st.turn, a)
 
 QUICK = {"samples": 512, "precision": 0.25}
 
 
 def _position(seed: int, phase: str, skip: int = 0, rules: str = "zhengzhou"):
     """A random hand played at random to its ``skip``-th decision of ``phase`` (lead,
-    follow, declare, bury, rebel), or None."""
+    follow, declare, bury, rebel), or None; one hand in four a 搶莊局."""
     rng = random.Random(seed)
-    st = new_hand(rules, (rng.randint(2, 14), rng.randint(2, 14)), rng.randrange(4), rng=rng)
+    banker = None if seed % 4 == 3 else rng.randrange(4)
+    st = new_hand(rules, (rng.randint(2, 14), rng.randint(2, 14)), banker, rng=rng)
     seen = 0
     while not st.is_terminal():
         if adv._phase_name(st) == phase:
@@ -105,17 +110,23 @@ def test_leads_early_hold_every_unit_and_only_legal_throws():
 
 @pytest.mark.parametrize("phase", ["declare", "rebel"])
 def test_bidding_lists_exactly_the_engine_legal_actions(phase):
-    found = 0
+    found, kinds = 0, set()
     for seed in range(3000):
         st = _position(seed, phase)
         if st is None or (phase == "declare" and len(st.legal_actions()) < 2):
             continue
         _, listing = adv.listing_of(st)
         assert listing.actions == st.legal_actions() and listing.complete
+        res = adv.advise(st, seed=seed, **QUICK).to_json()
+        assert [r["action"] for r in sorted(res["actions"], key=lambda r: str(r["action"]))] \
+            == sorted((record_entry(st, a) for a in listing.actions), key=str)
+        kinds.add((st.grab, st.round))
         found += 1
-        if found == 4:
+        if found == 6:
             break
     assert found >= 1
+    if phase == "declare":
+        assert (True, 1) in kinds and (False, 1) in kinds  # a 搶莊局 and a normal hand
 
 
 def test_bury_lists_legal_buries_and_the_candidate():
