@@ -826,7 +826,8 @@ def advice_lines(d: dict[str, Any]) -> list[str]:
     from ..core.stats import format_estimate
 
     s = d["setting"]
-    where = ", ".join(f"{k} {v}" for k, v in s.items() if k in ("level", "trump", "banker"))
+    where = ", ".join(f"{k} {v}" for k, v in s.items() if k in ("level", "trump", "banker")
+                      and v is not None) or "搶莊局 (no banker yet)"
     lines = [f"seat {d['seat']} to act ({d['phase']}), rules {d['rules']}, {where}; hand "
              f"{d['hand']}"]
     if s.get("plays"):
@@ -866,6 +867,20 @@ def advice_lines(d: dict[str, Any]) -> list[str]:
     return lines
 
 
+def cut(record: Any, at: int) -> dict[str, Any]:
+    """``record`` stopped after its first ``at`` actions (ValueError past its end)."""
+    if not isinstance(record, dict) or not isinstance(record.get("actions"), list):
+        raise ValueError("a record is a JSON object with \"actions\"")
+    n = len(record["actions"])
+    if not 0 <= at <= n:
+        raise ValueError(f"--at {at}: the record has {n} actions")
+    out = dict(record)
+    out["actions"] = record["actions"][:at]
+    if at < n:
+        out.pop("result", None)
+    return out
+
+
 def appended(record: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
     """``record`` with ``entry`` appended to its actions (replayable)."""
     out = dict(record)
@@ -876,4 +891,4 @@ def appended(record: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
 
 __all__ = ["DEFAULT_OPPONENTS", "DEFAULT_POLICY", "DEFAULT_PRECISION", "DEFAULT_SAMPLES",
            "THRESHOLDS", "UNIT", "Advice", "ActionValue", "advice_lines", "advise",
-           "appended", "decision_kind", "listing_of", "record_of"]
+           "appended", "cut", "decision_kind", "listing_of", "record_of"]

@@ -32,19 +32,24 @@ def _advice_options(f):
 
 @click.command("advise")
 @click.argument("record_path", metavar="RECORD|-")
+@click.option("--at", "at", type=click.IntRange(min=0), default=None,
+              help="Advise at action N of the record (its first N actions played) "
+                   "[default: where the record stops].")
 @click.option("--candidate", "candidates", multiple=True,
               help="Cards of a play or bury to value besides the listing (repeatable).")
 @_advice_options
-def advise(record_path: str, candidates: tuple[str, ...], samples: int | None,
+def advise(record_path: str, at: int | None, candidates: tuple[str, ...], samples: int | None,
            precision: float, policy: str, opponents: str, seed: int, quiet: bool,
            as_json: bool) -> None:
     """Every legal action where a 双升 record stops (declare or pass, the buries proposed,
     each lead and throw, each follow), ranked by the acting team's expected level change
     on paired play-outs of hidden deals that fit the public record."""
-    from .advise import DEFAULT_SAMPLES, advice_lines
+    from .advise import DEFAULT_SAMPLES, advice_lines, cut
     from .advise import advise as run
 
     record = read_json(record_path)
+    if at is not None:
+        record = cut(record, at)
     with progress_bar(samples or DEFAULT_SAMPLES, "deals (stops at the precision)",
                       hidden=quiet or "pimc" not in (policy, opponents)) as bar:
         res = run(record, samples=samples, precision=precision, policy=policy,
