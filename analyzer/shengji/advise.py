@@ -18,9 +18,9 @@ race; sampling stops when the leader is alone, when every action still racing is
 What is listed, by phase (``LISTING``):
 
 - **造反**: pass or rebel (``rebel_scope="player"``).
-- **declaring** (the first round of a normal hand): pass and every declaration the engine
-  allows.
-- **the bury** (the kitty-taker's first): the buries the bury generator of
+- **declaring** (any round, 搶莊局 included) and **扒雞窩**: pass and every declaration or
+  overcall the engine allows (an overcall then buries by the seat's policy).
+- **the bury** (the first, or after a 扒雞窩 overcall): the buries the bury generator of
   ``shengji bury`` proposes (the heuristic's and its variants, a void per short plain
   suit) and any ``candidates``; a bury has C(33, 8) choices, too many to list.
 - **a lead**: every unit (single, pair, tractor) and every throw (甩牌) attempt the engine
@@ -89,6 +89,7 @@ GROUPING = "none: every action is valued on its own"
 LISTING = {
     "rebel": "pass or 造反",
     "declare": "pass and every declaration the engine allows",
+    "bajiwo": "pass and every 扒雞窩 overcall the engine allows",
     "bury": "the buries the bury generator proposes (heuristic and variants, a void per "
             "short plain suit) and any candidates: C(33, 8) buries are too many to list",
     "lead": f"every unit and throw the engine allows, or at most {MAX_VALUED}: the units, "
@@ -99,8 +100,7 @@ LISTING = {
 
 
 class NotValued(ValueError):
-    """A decision advise does not value yet (扒雞窩, declaring after a 下臺 or in a 搶莊局,
-    the bury after a 扒雞窩, 造反 with rebel_scope=side)."""
+    """A decision advise does not value yet (造反 with rebel_scope=side)."""
 
 
 # -- the position --------------------------------------------------------------------------
@@ -522,8 +522,6 @@ def _bury_caller(state: State, options: list[Action], pols, seed: int) -> Caller
     from kernels.shengji import decisions as kd
 
     seat, r = state.turn, state.rules
-    if state.kitty_log:
-        raise NotValued("advise values the first bury only (not the bury after a 扒雞窩)")
     params = rule_arrays(r)
     pos = _position(state, seat, state.hands[seat])
     buries = np.array([_planes(a.cards) for a in options], dtype=np.int64)
@@ -533,6 +531,48 @@ def _bury_caller(state: State, options: list[Action], pols, seed: int) -> Caller
         out = np.empty((CHUNKS, PER_CHUNK, kd.Q_VALUES + k), dtype=np.int64)
         kd.bury_chunks(pos.kernel(), (state.the_trump, buries), _chunks(seed, batch), params,
                        pols, out)
+        return _values_of(out, k)
+
+    return call
+
+
+def _bajiwo_caller(state: State, options: list[Action], pols, seed: int) -> Caller:
+    from kernels.shengji import advise as ka
+    from kernels.shengji.bidding import legal_declarations
+    from kernels.shengji.decisions import Q_VALUES
+
+    seat, r = state.turn, state.rules
+    params = rule_arrays(r)
+    lv = state.the_level
+    pos = _position(state, seat, state.hands[seat])
+    if state.last_burier == seat:
+        pos.fixed[4] = _planes(state.kitty)
+    pairs = [(0, 0)]
+    for a in options[1:]:
+        d = classify_declaration(a.cards, lv, r)
+        if d is None:
+            raise RuntimeError(f"the engine allows {a}, which makes no declaration")
+        pairs.append((d.cls, d.suit))
+    one, two = _planes(state.hands[seat])
+    dcls, dsuit = np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64)
+    st = pos.standing
+    n = legal_declarations(one, two, lv, (int(st[0]), int(st[1]),
+                                          int(st[2]) if st[0] else -1),
+                           seat, True, params, (dcls, dsuit))
+    if {(int(dcls[i]), int(dsuit[i])) for i in range(n)} != set(pairs[1:]) \
+            or len(set(pairs)) != len(pairs):
+        raise RuntimeError("the kernels list other 扒雞窩 overcalls than the reference engine")
+    shown = np.zeros((4, 2), dtype=np.int64)
+    for s in range(4):
+        if state.known[s]:
+            shown[s] = _planes(state.known[s].elements())
+    setting = (int(state.grab), lv, state.the_trump, state.last_burier)
+    ask = (state.passes, np.array(pairs, dtype=np.int64), shown, setting)
+    k = len(options)
+
+    def call(active: np.ndarray, batch: int) -> np.ndarray:
+        out = np.empty((CHUNKS, PER_CHUNK, Q_VALUES + k), dtype=np.int64)
+        ka.bajiwo_chunks(pos.kernel(), ask, _chunks(seed, batch), params, pols, out)
         return _values_of(out, k)
 
     return call
@@ -677,9 +717,6 @@ def listing_of(record: Any, candidates=(), seed: int = 0) -> tuple[State, Listin
         acts, _ = _bury_listing(state, extra)
         return state, Listing(acts, _count_multisets(state.hands[state.turn], KITTY_SIZE),
                               False, LISTING["bury"])
-    if phase == BAJIWO_PHASE:
-        raise NotValued("advise does not value 扒雞窩 yet: the record stops at a 扒雞窩 "
-                         "turn")
     acts = state.legal_actions()
     return state, Listing(acts, len(acts), True, LISTING[phase])
 
@@ -689,11 +726,12 @@ def _question(state: State, race: _Race, listing: Listing, rows: np.ndarray
     """The player's question: the best 'yes' action against the best 'no' one, paired."""
     phase = _phase_name(state)
     acts = listing.actions
-    if phase in ("declare", "rebel"):
+    if phase in ("declare", "rebel", "bajiwo"):
         yes = [i for i, a in enumerate(acts) if a.kind in (DECLARE, REBEL)]
         no = [i for i, a in enumerate(acts) if a.kind == PASS]
-        text = ("declare or pass", "declare", "pass") if phase == "declare" else \
-            ("造反 or not", "造反 (rebel)", "pass")
+        text = {"declare": ("declare or pass", "declare", "pass"),
+                "bajiwo": ("扒雞窩 or pass", "overcall (扒雞窩)", "pass"),
+                "rebel": ("造反 or not", "造反 (rebel)", "pass")}[phase]
     elif phase == "lead":
         yes = [i for i, a in enumerate(acts) if _is_throw(a.cards, state)]
         no = [i for i, a in enumerate(acts) if not _is_throw(a.cards, state)]
@@ -761,7 +799,8 @@ def advise(record: Any, *, samples: int | None = None,
                            {"value": 0.0, "low": 0.0, "high": 0.0, "n": 0})
         return Advice(**base, deals=0, stopped="forced", actions=(only,), separated=True)
     maker = {PLAY_PHASE: _play_caller, DECLARE_PHASE: _declare_caller,
-             BURY_PHASE: _bury_caller, REBEL_PHASE: _rebel_caller}[state.phase]
+             BURY_PHASE: _bury_caller, BAJIWO_PHASE: _bajiwo_caller,
+             REBEL_PHASE: _rebel_caller}[state.phase]
     call = maker(state, acts, pols, seed)
     race, stop = _run(call, len(acts), samples, precision, progress)
     rows = np.concatenate(race.batches)

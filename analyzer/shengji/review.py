@@ -2,8 +2,8 @@
 
 Each decision of the reviewed seats is advised by :mod:`.advise`, with the action the
 record took added to what is valued (a bury or a capped listing of plays need not hold it
-otherwise). A decision the advice does not value yet (扒雞窩, declaring after a 下臺 or in a
-搶莊局, the bury after a 扒雞窩) is counted with the forced ones.
+otherwise). A decision the advice does not value yet (造反 under rebel_scope=side) is
+counted with the forced ones.
 """
 
 from __future__ import annotations

@@ -24,7 +24,9 @@ from numba import njit
 
 from ..arrays import copy_into, copy_rows
 from ..parallel import for_each_chunk
+from .bidding import shown_cards
 from .context import CX_SUIT_MASK
+from .deal import KITTY
 from .decisions import (
     EMPTY,
     Q_DEAL,
@@ -40,19 +42,31 @@ from .decisions import (
 from .game import (
     N_WHOLE,
     ST_BANKER,
+    ST_CLS,
     ST_DECLARERS,
     ST_GRAB,
     ST_LEVEL,
     ST_PRIORITY,
     ST_ROUND,
+    ST_SEAT,
     ST_SIZE,
+    ST_SUIT,
+    ST_TRUMP,
+    W_BANKER,
+    W_LAST_BURIER,
+    W_LEVEL,
     W_PLAY,
+    W_TRUMP,
+    _declare_turn,
     _settle,
+    _take_and_bury,
+    bidding_state,
     chunk_buffers,
+    context_for,
 )
-from .hand import R_ATTACKER_POINTS
+from .hand import R_ATTACKER_POINTS, play_hand_in
 from .heuristic import heuristic_follow
-from .params import KITTY_BASIS_LEAD_SHAPE, P_KITTY_BASIS
+from .params import KITTY_BASIS_LEAD_SHAPE, P_KITTY_BASIS, P_NT_LEVEL_JOKER_TRACTOR
 from .pimc import (
     BUF_SIZES,
     PS_CAND,
@@ -72,6 +86,7 @@ from .policies import (
     POLICY_HEURISTIC,
     POLICY_PIMC,
     POLICY_RANDOM,
+    note_bury,
     note_play,
     note_shown,
     pimc_flag,
@@ -289,4 +304,82 @@ def declare_chunks(pos, ask, chunks, params, pols, out):
     ``setting`` = (``grab``: a 搶莊局, the ``priority`` seat, the round 1 or 2, the hand's
     level, 0 in a 搶莊局)); ``pos``'s banker is the priority seat in a 搶莊局."""
     for_each_chunk(_declare_chunk, chunks[0].shape[0], pos, ask, chunks, params, pols, out,
+                   pimc_flag(pols[0]))
+
+
+@njit(cache=True)
+def _bajiwo_on(turn, burier, levels, params, rng, out, pols, scratch):
+    """扒雞窩 on from ``turn`` = (seat, passes in a row before it) with ``burier`` the last
+    burier (as ``game._bajiwo``), then the play and the settlement into ``out``'s row."""
+    seat, passes = turn
+    _, hands, sc, units, work, contexts, kn, pst = scratch
+    hs = bidding_state(scratch)
+    st = hs[1]
+    res, tlog = out[0], out[3]
+    while passes < 3:
+        if _declare_turn(hs, levels, seat, True, params, rng, out, pols):
+            st[ST_TRUMP] = st[ST_SUIT]
+            _take_and_bury(hs, seat, params, rng, out, pols)
+            burier, passes = seat, 0
+        else:
+            passes += 1
+        seat = (seat + 1) % 4
+    res[W_LAST_BURIER] = burier
+    banker, level, trump = st[ST_BANKER], st[ST_LEVEL], st[ST_TRUMP]
+    res[W_BANKER], res[W_LEVEL], res[W_TRUMP] = banker, level, trump
+    ctx = context_for(contexts, trump, level, params[P_NT_LEVEL_JOKER_TRACTOR] != 0)
+    play_hand_in(hands, banker, (ctx, params), rng, (res[W_PLAY:], tlog), (sc, units, work),
+                 (pols[0], pols[1], kn), pst)
+    _settle(levels, banker, params, res)
+
+
+@njit(nogil=True, cache=True)
+def _bajiwo_chunk(c, pos, ask, chunks, params, pols, out, pimc):
+    """Chunk ``c`` of :func:`bajiwo_chunks`."""
+    fixed, sizes, seat, banker, levels, standing = pos
+    passes, options, shown, setting = ask
+    grab, level, trump, burier = setting
+    states, per_chunk = chunks
+    rng = states[c].copy()
+    saved = np.empty(4, dtype=np.uint64)
+    _, dealt, chance, alog, tlog, scratch = chunk_buffers(pimc)
+    res = np.empty(N_WHOLE, dtype=np.int64)
+    buf = np.empty(108, dtype=np.int64)
+    logs = (res, alog, chance, tlog)
+    for i in range(per_chunk):
+        row = out[c, i]
+        deal_rest(fixed, sizes, rng, dealt[0], buf)
+        _store_deal(row, dealt[0])
+        copy_into(saved, rng)
+        for k in range(options.shape[0]):
+            copy_into(rng, saved)
+            _begin(scratch, dealt[0], res, chance, levels, banker, standing)
+            st, kn = scratch[0][:ST_SIZE], scratch[6]
+            st[ST_GRAB], st[ST_LEVEL], st[ST_TRUMP], st[ST_BANKER] = grab, level, trump, banker
+            for s in range(4):
+                if shown[s, 0] != 0:
+                    note_shown(kn, s, shown[s, 0], shown[s, 1])
+            note_bury(kn, burier, dealt[0][KITTY, 0], dealt[0][KITTY, 1])
+            o_cls, o_suit = options[k, 0], options[k, 1]
+            if o_cls != 0:
+                one, two = shown_cards(o_cls, o_suit, level, params)
+                note_shown(kn, seat, one, two)
+                st[ST_CLS], st[ST_SUIT], st[ST_SEAT] = o_cls, o_suit, seat
+                st[ST_TRUMP] = o_suit
+                _take_and_bury(bidding_state(scratch), seat, params, rng, logs, pols)
+                _bajiwo_on(((seat + 1) % 4, 0), seat, levels, params, rng, logs, pols, scratch)
+            else:
+                _bajiwo_on(((seat + 1) % 4, passes + 1), burier, levels, params, rng, logs,
+                           pols, scratch)
+            row[Q_VALUES + k] = _swing(res, levels, seat % 2)
+
+
+def bajiwo_chunks(pos, ask, chunks, params, pols, out):
+    """Samples of a 扒雞窩 turn: ``pos``'s ``seat`` passes or overcalls ``options[k]`` =
+    (cls, suit) ((0, 0): pass) with ``ask`` = (``passes`` in a row before it, ``options``,
+    ``shown`` int64[4, 2] the declared cards each seat still holds, ``setting`` = (``grab``,
+    the hand's ``level``, the ``trump`` now, the last ``burier``)); the kitty slot of the
+    deal is the buried kitty (pinned when the seat buried it). An overcall takes the kitty
+    and buries by the seat's policy; then 扒雞窩 goes on, the play and the settlement."""
+    for_each_chunk(_bajiwo_chunk, chunks[0].shape[0], pos, ask, chunks, params, pols, out,
                    pimc_flag(pols[0]))

@@ -108,12 +108,12 @@ def test_leads_early_hold_every_unit_and_only_legal_throws():
             for e in st.play_ctx.esuits(st.hands[st.turn]))
 
 
-@pytest.mark.parametrize("phase", ["declare", "rebel"])
+@pytest.mark.parametrize("phase", ["declare", "bajiwo", "rebel"])
 def test_bidding_lists_exactly_the_engine_legal_actions(phase):
     found, kinds = 0, set()
     for seed in range(3000):
         st = _position(seed, phase)
-        if st is None or (phase == "declare" and len(st.legal_actions()) < 2):
+        if st is None or (phase != "rebel" and len(st.legal_actions()) < 2):
             continue
         _, listing = adv.listing_of(st)
         assert listing.actions == st.legal_actions() and listing.complete
@@ -130,7 +130,7 @@ def test_bidding_lists_exactly_the_engine_legal_actions(phase):
 
 
 def test_bury_lists_legal_buries_and_the_candidate():
-    for st in _positions("bury", 3, (0, 0)):
+    for st in _positions("bury", 3, (0, 0)) + _positions("bury", 2, (1, 1)):
         mine = st.hands[st.turn]
         cand = tuple(sorted(mine)[-8:])
         _, listing = adv.listing_of(st, candidates=[cand])
@@ -259,3 +259,13 @@ def test_should_declare_answers_the_question_asked():
     else:
         assert res["recommendation"].startswith("close: declaring")
     assert "pass" in by and not res["recommendation"].startswith("close: single")
+
+
+def test_the_bury_after_a_bajiwo_overcall_is_valued_with_the_candidate():
+    st = _positions("bury", 1, (1, 1))[0]
+    assert st.kitty_log  # a second bury: 扒雞窩 took the kitty
+    cand = tuple(sorted(st.hands[st.turn])[:8])
+    res = adv.advise(st, seed=5, candidates=[cand], **QUICK).to_json()
+    mine = [r for r in res["actions"] if Action("bury", r["action"]["cards"]).cards == cand]
+    assert len(mine) == 1 and mine[0]["n"] > 0
+    assert res["listing"]["valued"] == len(res["actions"]) >= 2
