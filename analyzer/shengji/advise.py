@@ -380,15 +380,14 @@ def _planes(cards) -> tuple[int, int]:
     return planes_of(list(cards))
 
 
-def _play_caller(state: State, options: list[Action], pols, seed: int) -> Caller:
-    from kernels.shengji import advise as ka
+def play_query(state: State) -> tuple[Any, np.ndarray]:
+    """The play kernels' query ``q`` (``kernels.shengji.advise``) of the seat to lead or
+    follow at ``state``, and the rule vector."""
     from kernels.shengji.context import new_context
-    from kernels.shengji.decisions import Q_VALUES
 
     from .decision_throw import knowledge
 
     seat, r = state.turn, state.rules
-    params = rule_arrays(r)
     ctx = new_context(state.trump, state.level, r.nt_level_joker_tractor)
     kn = knowledge(state, seat)
     h_one, h_two = _planes(state.hands[seat])
@@ -399,6 +398,14 @@ def _play_caller(state: State, options: list[Action], pols, seed: int) -> Caller
         plays[j] = _planes(p)
     q = (seat, sizes, kn, state.the_banker, np.array(state.levels, dtype=np.int64),
          state.attacker_points, ctx, (trick.leader, len(trick.plays), plays))
+    return q, rule_arrays(r)
+
+
+def _play_caller(state: State, options: list[Action], pols, seed: int) -> Caller:
+    from kernels.shengji import advise as ka
+    from kernels.shengji.decisions import Q_VALUES
+
+    q, params = play_query(state)
     opts = np.array([_planes(a.cards) for a in options], dtype=np.int64)
     k = len(options)
 

@@ -9,6 +9,7 @@ import random
 from collections import Counter
 from itertools import product
 
+import numpy as np
 import pytest
 from cli_checks import bad, ok, write_json
 
@@ -269,3 +270,41 @@ def test_the_bury_after_a_bajiwo_overcall_is_valued_with_the_candidate():
     mine = [r for r in res["actions"] if Action("bury", r["action"]["cards"]).cards == cand]
     assert len(mine) == 1 and mine[0]["n"] > 0
     assert res["listing"]["valued"] == len(res["actions"]) >= 2
+
+
+def test_play_outs_deal_the_hidden_cards_to_fit_every_public_fact():
+    from kernels.rng import states_for_chunks
+    from kernels.shengji import advise as ka
+    from kernels.shengji.decisions import EMPTY, Q_DEAL, Q_VALUES
+    from kernels.shengji.planes import cards_of, planes_of
+
+    from analyzer.shengji.sim import seat_policies
+
+    checked = voids = 0
+    late = [st for st in _positions("follow", 12, (20, 40)) if any(st.voids)][:4]
+    for st in late + _positions("lead", 3, (4, 9)):
+        seat = st.turn
+        q, params = adv.play_query(st)
+        _, listing = adv.listing_of(st)
+        opts = np.array([planes_of(listing.actions[0].cards)], dtype=np.int64)
+        out = np.empty((2, 16, Q_VALUES + 1), dtype=np.int64)
+        ka.advise_chunks(q, (opts, np.ones(1, dtype=np.int64)), (states_for_chunks(3, 0, 2),
+                         16), params, seat_policies("heuristic", st.rules), out)
+        played = Counter(f for t in st.tricks for p in t.plays for f in p)
+        for row in out.reshape(-1, out.shape[-1]):
+            assert row[Q_VALUES] != EMPTY
+            deal = [Counter(cards_of(int(row[Q_DEAL + 2 * s]), int(row[Q_DEAL + 2 * s + 1])))
+                    for s in range(5)]
+            assert deal[seat] == Counter(st.hands[seat])  # its own hand, as it is
+            assert [sum(d.values()) for d in deal] == [len(h) for h in st.hands] + [8]
+            total = sum(deal, Counter()) + played
+            assert all(total[f] == 2 for f in range(54))  # every copy in one place
+            for s in range(4):
+                assert not (st.known[s] - deal[s])  # shown and not played: still there
+                for e in st.voids[s]:
+                    voids += 1
+                    assert not any(st.play_ctx.esuit[f] == e for f in deal[s])
+            if st.last_burier == seat:
+                assert deal[4] == Counter(st.kitty)
+            checked += 1
+    assert checked == (len(late) + 3) * 32 and len(late) >= 2 and voids > 0
