@@ -273,12 +273,11 @@ def test_the_bury_after_a_bajiwo_overcall_is_valued_with_the_candidate():
 
 
 def test_play_outs_deal_the_hidden_cards_to_fit_every_public_fact():
+    from analyzer.shengji.sim import seat_policies
     from kernels.rng import states_for_chunks
     from kernels.shengji import advise as ka
     from kernels.shengji.decisions import EMPTY, Q_DEAL, Q_VALUES
     from kernels.shengji.planes import cards_of, planes_of
-
-    from analyzer.shengji.sim import seat_policies
 
     checked = voids = 0
     late = [st for st in _positions("follow", 12, (20, 40)) if any(st.voids)][:4]
