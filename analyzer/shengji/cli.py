@@ -303,3 +303,7 @@ group.add_command(stats)
 from .cli_decision import register  # noqa: E402  (should-declare, bury, should-rebel, should-throw)
 
 register(group)
+
+from .cli_advise import register as register_advise  # noqa: E402  (advise, review)
+
+register_advise(group)

@@ -343,7 +343,27 @@ def should_declare(hand, level, seat: int = 0, banker: int = 0, standing=None,
     setting = {"hand": format_cards(mine), "level": RANK_NAMES[lv], "banker": banker,
                "standing": format_cards(shown) if st[0] else None,
                "standing_seat": int(st[2]) if st[0] else None, "passes_before": passes}
-    return _result("declare", seat, r, run, names, cards, rows, ref, setting)
+    res = _result("declare", seat, r, run, names, cards, rows, ref, setting)
+    res.recommendation = _declare_verdict(res)
+    return res
+
+
+def _declare_verdict(res: DecisionResult) -> str:
+    """The question asked first — declare or pass, by the paired gap of the best declaration
+    over passing — then which declaration, naming those within the noise of the best."""
+    vals = res.rows[:, kd.Q_VALUES:kd.Q_VALUES + len(res.options)].astype(np.float64)
+    decl = range(1, len(res.options))
+    best = max(decl, key=lambda k: (res.ev[k].value, -k))
+    d = res.diff[best]  # best declaration less passing
+    gap = f"{d.value:+.3f} [{d.low:+.3f}, {d.high:+.3f}] levels over passing"
+    if d.high < 0:
+        return f"pass (the best declaration, {res.options[best]}, is {gap})"
+    if d.low <= 0:
+        return f"close: declaring ({res.options[best]}, {gap}) and passing are within the noise"
+    ties = [res.options[k] for k in decl if k != best
+            and mean_ci(vals[:, best] - vals[:, k]).low <= 0]
+    also = f"; {', '.join(ties)} within the noise of it" if ties else ""
+    return f"declare: {res.options[best]} ({gap}{also})"
 
 
 # -- bury ----------------------------------------------------------------------------------

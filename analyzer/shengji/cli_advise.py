@@ -1,0 +1,106 @@
+"""``xianniu shengji advise RECORD`` and ``xianniu shengji review RECORD``
+(:mod:`analyzer.shengji.advise`, :mod:`analyzer.shengji.review`), added to the ``shengji``
+group by ``register``."""
+
+from __future__ import annotations
+
+import click
+
+from ..core.cli_common import JSON_OPTION, emit_json, policy_option, progress_bar
+from ..core.fileio import read_json
+from .sim import POLICIES
+
+DEFAULT_POLICY = "tuned"  # advise.DEFAULT_POLICY (the module loads the kernels when used)
+
+
+def _advice_options(f):
+    f = JSON_OPTION(f)
+    f = click.option("--quiet", is_flag=True, help="No progress bar.")(f)
+    f = click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+                     help="Root seed of the sampled deals (numpy SeedSequence).")(f)
+    f = policy_option(POLICIES, DEFAULT_POLICY, "--opponents", "opponents",
+                      what="How the other three seats play on")(f)
+    f = policy_option(POLICIES, DEFAULT_POLICY,
+                      what="How the seat to act plays on in the play-outs")(f)
+    f = click.option("--precision", type=click.FloatRange(min=0, min_open=True), default=0.1,
+                     show_default=True, help="Stop when every action still racing is within "
+                     "this of the leader (95% CI half-width of the paired gap, levels).")(f)
+    f = click.option("--samples", type=click.IntRange(min=2), default=None,
+                     help="Deals at most (default 20,000).")(f)
+    return f
+
+
+@click.command("advise")
+@click.argument("record_path", metavar="RECORD|-")
+@click.option("--at", "at", type=click.IntRange(min=0), default=None,
+              help="Advise at action N of the record (its first N actions played) "
+                   "[default: where the record stops].")
+@click.option("--candidate", "candidates", multiple=True,
+              help="Cards of a play or bury to value besides the listing (repeatable).")
+@_advice_options
+def advise(record_path: str, at: int | None, candidates: tuple[str, ...], samples: int | None,
+           precision: float, policy: str, opponents: str, seed: int, quiet: bool,
+           as_json: bool) -> None:
+    """Every legal action where a 双升 record stops (declare or pass, the buries proposed,
+    each lead and throw, each follow), ranked by the acting team's expected level change
+    on paired play-outs of hidden deals that fit the public record."""
+    from .advise import DEFAULT_SAMPLES, advice_lines, cut
+    from .advise import advise as run
+
+    record = read_json(record_path)
+    if at is not None:
+        record = cut(record, at)
+    with progress_bar(samples or DEFAULT_SAMPLES, "deals (stops at the precision)",
+                      hidden=quiet or "pimc" not in (policy, opponents)) as bar:
+        res = run(record, samples=samples, precision=precision, policy=policy,
+                  opponents=opponents, seed=seed, candidates=candidates,
+                  progress=lambda done, total: bar.update(done - bar.pos))
+    data = res.to_json()
+    if as_json:
+        emit_json(data)
+        return
+    click.echo("\n".join(advice_lines(data)))
+
+
+def _seats(value: str) -> list[int] | None:
+    if value.strip().lower() == "all":
+        return None
+    try:
+        seats = [int(v) for v in value.split(",")]
+    except ValueError:
+        raise click.BadParameter(f"give a seat 0..3, several as 0,2, or all; "
+                                 f"got {value!r}") from None
+    return seats
+
+
+@click.command("review")
+@click.argument("record_path", metavar="RECORD|-")
+@click.option("--seat", "seat", default="all", show_default=True,
+              help="The seat(s) to review: 0..3, several as 0,2, or all.")
+@_advice_options
+def review(record_path: str, seat: str, samples: int | None, precision: float, policy: str,
+           opponents: str, seed: int, quiet: bool, as_json: bool) -> None:
+    """Every decision of a 双升 record beside the advised one: the loss (best − taken) in
+    levels with its 95% CI and n, labelled by size, and a summary per seat."""
+    from .review import review as run
+    from .review import text_lines
+
+    record = read_json(record_path)
+    seats = _seats(seat)
+    with progress_bar(1, "decisions", hidden=quiet) as bar:
+        def progress(done: int, total: int) -> None:
+            bar.length = total
+            bar.update(done - bar.pos)
+
+        rv = run(record, seats, seed=seed, progress=progress, samples=samples,
+                 precision=precision, policy=policy, opponents=opponents)
+    if as_json:
+        emit_json(rv.to_json())
+        return
+    click.echo("\n".join(text_lines(rv)))
+
+
+def register(group: click.Group) -> None:
+    """Add ``advise`` and ``review`` to ``group``."""
+    for command in (advise, review):
+        group.add_command(command)
