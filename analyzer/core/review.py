@@ -256,8 +256,8 @@ def _est(e: dict[str, float], digits: int = 2) -> str:
 def _pad(text: str, width: int) -> str:
     """``text`` padded to ``width`` columns of a terminal (a wide character takes two).
 
-    >>> _pad("扣", 4) + "|", _pad("ab", 4) + "|"
-    ('扣  |', 'ab  |')
+    >>> _pad("中", 4) + "|", _pad("ab", 4) + "|"
+    ('中  |', 'ab  |')
     """
     cols = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
     return text + " " * max(width - cols, 0)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,8 +45,8 @@ def parse_history_text(text: str) -> list[dict[str, Any]]:
     return out
 
 
-def position_of(rules: DingniuRules, dealt: list[list[int]], history: list[tuple[int, int]],
-                seat: int) -> dict[str, Any]:
+def position_of(rules: DingniuRules, dealt: Sequence[Sequence[int]],
+                history: Sequence[tuple[int, int]], seat: int) -> dict[str, Any]:
     """The position ``seat`` sees after ``history`` (engine actions) on the deal ``dealt``:
     its tiles now, and the history with the other seats' 扣 face down (no tile) and a pair
     led together (R4) named twice. ``seat`` must be the seat to act after ``history``."""
