@@ -186,25 +186,25 @@ def _num(e: dict[str, float] | None, digits: int = 2) -> str:
 
 
 def _decisions_table(rows: list[tuple[str, dict[str, Any]]], text: Text) -> str:
-    """Decisions worst first (by estimated loss); forced ones last."""
+    """Decisions worst first (by estimated loss); forced ones last. A row's first element
+    names its hand (the column is left out when every one is empty)."""
     valued = sorted((x for x in rows if not x[1]["forced"]), key=lambda x: -x[1]["loss"]["value"])
     forced = [x for x in rows if x[1]["forced"]]
-    out = ["<table><tr><th>hand</th><th>#</th><th>seat</th><th>kind</th><th>taken</th>"
-           "<th>EV taken</th><th>best</th><th>EV best</th><th>loss = best − taken</th>"
-           "<th>label</th></tr>"]
+    hands = any(where for where, _ in rows)
+    out = ["<table><tr>" + ("<th>hand</th>" if hands else "") + "<th>#</th><th>seat</th>"
+           "<th>kind</th><th>taken</th><th>EV taken</th><th>best</th><th>EV best</th>"
+           "<th>loss = best − taken</th><th>label</th></tr>"]
     for where, r in valued + forced:
         cls = f' class="{r["label"]}"' if r.get("label") else ""
+        head = ((f'<td class="num">{where}</td>' if hands else "")
+                + f'<td class="num">{r["index"]}</td><td class="num">{r["seat"]}</td>'
+                f"<td>{html.escape(r['kind'])}</td><td>{_cards(r['taken'], text)}</td>")
         if r["forced"]:
-            best, cells = "(forced)", '<td></td><td></td><td class="num"></td><td></td><td></td>'
-            out.append(f"<tr><td>{where}</td><td class=\"num\">{r['index']}</td>"
-                       f"<td class=\"num\">{r['seat']}</td><td>{html.escape(r['kind'])}</td>"
-                       f"<td>{_cards(r['taken'], text)}</td><td>{best}</td>{cells}</tr>")
+            out.append(f"<tr>{head}<td></td><td>(forced)</td><td></td><td></td><td></td></tr>")
             continue
         best = "= taken" if r["rank"] == 1 else _cards(r["best"], text)
-        out.append(f"<tr{cls}><td>{where}</td><td class=\"num\">{r['index']}</td>"
-                   f"<td class=\"num\">{r['seat']}</td><td>{html.escape(r['kind'])}</td>"
-                   f"<td>{_cards(r['taken'], text)}</td>{_num(r['taken_ev'])}<td>{best}</td>"
-                   f"{_num(r['best_ev'])}{_num(r['loss'])}<td>{r['label'] or ''}</td></tr>")
+        out.append(f"<tr{cls}>{head}{_num(r['taken_ev'])}<td>{best}</td>{_num(r['best_ev'])}"
+                   f"{_num(r['loss'])}<td>{r['label'] or ''}</td></tr>")
     out.append("</table>")
     return "\n".join(out)
 
@@ -263,7 +263,7 @@ def html_page(reviews: list[Review], text: Text = entry_text, seed: int | None =
         intro = (f"seed {seed} (record i: SeedSequence(seed) child i); advice "
                  f"{', '.join(f'{k} {v}' for k, v in head.advice_options.items())}")
         body = [f"<h2>Summary per seat</h2>{_many_tables(reviews)}"]
-        rows = [(str(i), r) for i, rv in enumerate(reviews) for r in rv.rows]
+        rows = [(f"record {i}", r) for i, rv in enumerate(reviews) for r in rv.rows]
     body.append(f"<h2>Decisions, worst first</h2>{_decisions_table(rows, text)}")
     notes = [f"EV: the acting seat's {head.unit} per hand with its 95% CI and n deals; loss: "
              f"best − taken on paired play-outs, 95% CI and n.",
