@@ -199,7 +199,7 @@ def _row(recs: Any, adv: Any, state: Any, index: int, seat: int, action: Any, se
     if row["forced"]:
         return row
     result = adv.advise_record(recs.record_of(state), seed=seed,
-                        **{k: v for k, v in advice.items() if v is not None}).to_json()
+                               **{k: v for k, v in advice.items() if v is not None}).to_json()
     ranked = result["actions"]
     mine = next((r for r in ranked if _entry_matches(r, entry)), None)
     if mine is None:
@@ -208,11 +208,14 @@ def _row(recs: Any, adv: Any, state: Any, index: int, seat: int, action: Any, se
         row["forced"] = True  # every legal action is equivalent to the one taken
         return row
     best = ranked[0]
-    loss = dict(mine["diff"]) if mine is not best else \
+    d = mine["diff"]
+    if d["value"] == d["low"] == d["high"] == 0:
+        best = mine  # as good as the leader on every paired deal: a best action too
+    loss = dict(d) if mine is not best else \
         {"value": 0.0, "low": 0.0, "high": 0.0, "n": best["n"]}
     row.update(best=best["action"], best_ev=_ev(best), taken_ev=_ev(mine), loss=loss,
                label=label_of(loss, adv.THRESHOLDS), separated=bool(result["separated"]),
-               rank=ranked.index(mine) + 1, choices=len(ranked))
+               rank=1 if mine is best else ranked.index(mine) + 1, choices=len(ranked))
     return row
 
 

@@ -400,6 +400,16 @@ def _action_label(entry: dict[str, Any], group: int) -> str:
     return text + (f" (+{group - 1} equivalent)" if group > 1 else "")
 
 
+def entry_label(entry: dict[str, Any]) -> str:
+    """A record entry in the words of the tables: ``扣 kou``, ``掀 xian``, ``play 9♠ 9♥`` …
+
+    >>> entry_label({"seat": 1, "action": "xian"}), entry_label({"seat": 0, "action": "play",
+    ...                                                         "cards": "9♠ 9♥"})
+    ('掀 xian', 'play 9♠ 9♥')
+    """
+    return _action_label(entry, 1)
+
+
 def advice_lines(d: dict[str, Any]) -> list[str]:
     """:meth:`Advice.to_json` as a table: rank, action, EV with 95% CI and n, and the paired
     gap best − action with its 95% CI."""

@@ -301,11 +301,13 @@ def review(record_path: str, seat: str | None, seed: int, backend: str, schedule
     records or a .jsonl file (per-seat and per-kind summary)."""
     from ..core.review_cli import run
     from ..games import game_of_record
+    from .advise import entry_label
 
     run("xianniu", record_path, seat, N_SEATS, seed=seed, backend=backend,
         scheduler=scheduler, quiet=quiet, as_json=as_json, html_path=html_path,
         review_one=api.review, review_many=api.review_many,
-        game_of=lambda r: game_of_record(r).name, samples=samples, precision=precision,
+        game_of=lambda r: game_of_record(r).name, text=entry_label, samples=samples,
+        precision=precision,
         policy=policy, opponents=opponents)
 
 
