@@ -20,7 +20,8 @@ import click
 
 from ..report import fonts
 from .cli_common import JSON_OPTION, emit_json, stacked
-from .fileio import read_json, write_atomic
+from .fileio import read_json, read_text, write_atomic
+from .notation import from_text
 from .records import read_many
 from .review import (
     LABELS,
@@ -86,12 +87,18 @@ def review_options(n_seats: int):
 
 def read_records(path: str, game: str, game_of: Callable[[Any], str]) -> tuple[list[Any], bool]:
     """The records at ``path`` and whether they are many: a folder of ``*.json`` records or
-    a JSON-lines file (``.jsonl``) is many, anything else one record (``-``: standard input).
+    a JSON-lines file (``.jsonl``) is many, anything else one record, JSON or in the text
+    notation (``-``: standard input).
     ValueError if one is not a record of ``game``."""
     p = Path(path)
     many = path != "-" and (p.is_dir() or p.suffix == ".jsonl")
     if not many:
-        return [read_json(path)], False
+        text = read_text(path)
+        if text.lstrip().startswith("{"):
+            return [read_json(path)], False
+        from ..games import get_game  # a record in the text notation
+
+        return [from_text(get_game(game), text)], False
     if not p.exists():
         raise ValueError(f"no such file or folder: {path}")
     records = read_many(p)
