@@ -106,7 +106,7 @@ def action_token(state: State, seat: int, action: Action) -> str:
 
 def token_action(state: State, token: str) -> Action:
     """The action a token stands for at ``state`` (cards are a discard in 紧牌, else a
-    play; ``5s5h``, ``5♠ 5♥`` and ``5♠,5♥`` are the same); ValueError if it names none."""
+    play; ``5s5h`` and ``5♠5♥`` are the same); ValueError if it names none."""
     word = _WORDS.get(token.strip().lower())
     if word is not None:
         return Action(word)
