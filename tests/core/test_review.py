@@ -254,3 +254,15 @@ def test_many_xianniu_records_in_a_jsonl_file(tmp_path, capsys):
     assert data["by_seat"][0]["records"] == 2
     kinds = {k["kind"] for k in data["by_kind"]}
     assert kinds and kinds <= {"抢刺", "lead", "扣", "紧牌", "扣/掀", "answer", "discard"}
+
+
+def test_random_play_loses_significantly_more_than_strong_bots():
+    """Hands of random (seat 0) against two learned bots: the review finds the random
+    seat's mean loss per decision significantly larger (the 95% CIs apart)."""
+    from analyzer.core.review import by_seat
+
+    recs = hand_records(8, "lanzhou", "random,learned,learned", seed=21)
+    seats = {d["seat"]: d for d in by_seat(xapi.review_many(recs, seed=1, **X_ADVICE))}
+    assert all(seats[s]["reviewed"] >= 20 for s in range(3))
+    random_low = seats[0]["mean_per_decision"]["low"]
+    assert random_low > max(seats[s]["mean_per_decision"]["high"] for s in (1, 2))
