@@ -230,6 +230,46 @@ def _summary_table(rv: Review) -> str:
     return "\n".join(out)
 
 
+def svg_bars(items: list[tuple[str, dict[str, float]]], unit: str) -> str:
+    """A horizontal bar per item: its mean, the 95% CI as a whisker, and n; inline SVG.
+
+    >>> svg = svg_bars([("a", {"value": 1.0, "low": 0.5, "high": 1.5, "n": 9})], "points")
+    >>> svg.startswith("<svg") and "n=9" in svg
+    True
+    """
+    finite = [v for _, e in items for v in (e["low"], e["high"], e["value"], 0.0)
+              if v == v and abs(v) != float("inf")]
+    lo, hi = min(finite, default=0.0), max(finite, default=1.0)
+    if hi - lo < 1e-9:
+        hi = lo + 1.0
+    left, width, row = 110, 420, 26
+    height = row * len(items) + 34
+
+    def x(v: float) -> float:
+        v = min(max(v, lo), hi)  # an infinite CI end is drawn to the edge
+        return left + (v - lo) / (hi - lo) * width
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 150}" '
+           f'height="{height}" font-size="12" role="img">',
+           f'<line x1="{x(0):.1f}" y1="4" x2="{x(0):.1f}" y2="{height - 26}" stroke="#999"/>']
+    for i, (name, e) in enumerate(items):
+        y = 8 + i * row
+        v = e["value"] if e["value"] == e["value"] else 0.0
+        a, b = sorted((x(0), x(v)))
+        out.append(f'<text x="{left - 6}" y="{y + 13}" text-anchor="end">{html.escape(name)}'
+                   f"</text>")
+        out.append(f'<rect x="{a:.1f}" y="{y + 2}" width="{max(b - a, 0.5):.1f}" height="14" '
+                   f'fill="#7fa7d6"/>')
+        out.append(f'<line x1="{x(e["low"]):.1f}" y1="{y + 9}" x2="{x(e["high"]):.1f}" '
+                   f'y2="{y + 9}" stroke="#222" stroke-width="1.5"/>')
+        out.append(f'<text x="{left + width + 8}" y="{y + 13}">{e["value"]:+.2f} '
+                   f'(n={e["n"]:,})</text>')
+    out.append(f'<text x="{left}" y="{height - 8}">{lo:+.2f}</text>'
+               f'<text x="{left + width}" y="{height - 8}" text-anchor="end">{hi:+.2f} '
+               f"{html.escape(unit)}</text></svg>")
+    return "\n".join(out)
+
+
 def _many_tables(reviews: list[Review]) -> str:
     out = ["<table><tr><th>seat</th><th>records</th><th>reviewed</th><th>forced</th>"
            "<th>mean loss per decision</th><th>mean loss per record</th>"
@@ -244,10 +284,17 @@ def _many_tables(reviews: list[Review]) -> str:
     out.append("</table><h2>Which kind of decision cost the most</h2>")
     out.append("<table><tr><th>kind</th><th>decisions</th><th>mean loss per decision</th>"
                "<th>total</th></tr>")
-    for k in by_kind(reviews):
+    kinds = by_kind(reviews)
+    for k in kinds:
         out.append(f"<tr><td>{html.escape(k['kind'])}</td><td class=\"num\">{k['decisions']}"
                    f"</td>{_num(k['mean'], 3)}<td class=\"num\">{k['total']:+.2f}</td></tr>")
     out.append("</table>")
+    unit = reviews[0].unit
+    out.append(f'<p class="note">Mean loss per decision ({unit}), bar, and its 95% CI, line: '
+               "by kind of decision, then by seat.</p>")
+    out.append(svg_bars([(k["kind"], k["mean"]) for k in kinds], unit))
+    out.append(svg_bars([(f"seat {d['seat']}", d["mean_per_decision"])
+                         for d in by_seat(reviews)], unit))
     return "\n".join(out)
 
 
