@@ -27,7 +27,12 @@ def read_text(source: str) -> str:
 
 def read_json(source: str) -> Any:
     """Parse a JSON file (or ``-``); ValueError naming the line on malformed input."""
-    text = read_text(source)
+    return parse_json(read_text(source), source)
+
+
+def parse_json(text: str, source: str) -> Any:
+    """Parse the JSON ``text`` read from ``source`` (a file name, or ``-``); ValueError
+    naming the line on malformed input."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import click
 
-from .fileio import read_text, write_atomic
+from .fileio import parse_json, read_text, write_atomic
 from .notation import from_text, game_of_text, to_text
-from .records import dumps, loads
+from .records import dumps
 
 
 @click.group(name="record")
@@ -28,7 +28,7 @@ def convert(source: str, to: str | None, out_path: str | None) -> None:
 
     text = read_text(source)
     if text.lstrip().startswith("{"):
-        rec = loads(text)
+        rec = parse_json(text, source)
         game = game_of_record(rec)
         game.part("records").replay(rec)  # checked whatever is written
     else:

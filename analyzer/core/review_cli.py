@@ -20,7 +20,7 @@ import click
 
 from ..report import fonts
 from .cli_common import JSON_OPTION, emit_json, stacked
-from .fileio import read_json, read_text, write_atomic
+from .fileio import parse_json, read_text, write_atomic
 from .notation import from_text
 from .records import read_many
 from .review import (
@@ -95,7 +95,7 @@ def read_records(path: str, game: str, game_of: Callable[[Any], str]) -> tuple[l
     if not many:
         text = read_text(path)
         if text.lstrip().startswith("{"):
-            return [read_json(path)], False
+            return [parse_json(text, path)], False
         from ..games import get_game  # a record in the text notation
 
         return [from_text(get_game(game), text)], False
@@ -111,12 +111,42 @@ def read_records(path: str, game: str, game_of: Callable[[Any], str]) -> tuple[l
             raise ValueError(f"{path}, record {i}: {e}") from None
         if found != game:
             raise ValueError(f"{path}, record {i} is a record of {found}, not of {game}")
+    from ..games import get_game
+
+    replay = get_game(game).part("records").replay
+    for i, rec in enumerate(records):  # every record checked before any is reviewed
+        try:
+            replay(rec)
+        except ValueError as e:
+            raise ValueError(f"{path}, record {i}: {e}") from None
     return records, True
 
 
-def _bar(n: int, label: str, quiet: bool):
-    return click.progressbar(length=max(n, 1), label=label, file=sys.stderr, show_eta=True,
-                             show_pos=True, hidden=quiet)
+class _Bar:
+    """A progress bar on standard error with the time left, opened at the first progress
+    (so input found bad before any work leaves its one line alone)."""
+
+    def __init__(self, label: str, quiet: bool):
+        self.label, self.quiet = label, quiet
+        self.bar: Any = None
+
+    def _open(self, total: int) -> Any:
+        if self.bar is None:
+            self.bar = click.progressbar(length=max(total, 1), label=self.label,
+                                         file=sys.stderr, show_eta=True, show_pos=True,
+                                         hidden=self.quiet)
+            self.bar.__enter__()
+        return self.bar
+
+    def done_of(self, done: int, total: int) -> None:
+        """Progress as ``done`` of ``total``."""
+        bar = self._open(total)
+        bar.length = max(total, 1)
+        bar.update(done - bar.pos)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
 
 
 def run(game: str, path: str, seat: str | None, n_seats: int, *, seed: int, backend: str,
@@ -133,12 +163,11 @@ def run(game: str, path: str, seat: str | None, n_seats: int, *, seed: int, back
         if backend != "local" or scheduler:
             raise ValueError("--backend and --scheduler are for many records (a folder or "
                              "a .jsonl file)")
-        with _bar(0, "decisions", quiet) as bar:
-            def progress(done: int, total: int) -> None:
-                bar.length = max(total, 1)
-                bar.update(done - bar.pos)
-
-            rv = review_one(records[0], seats, seed=seed, progress=progress, **advice)
+        bar = _Bar("decisions", quiet)
+        try:
+            rv = review_one(records[0], seats, seed=seed, progress=bar.done_of, **advice)
+        finally:
+            bar.close()
         if html_path:
             write_atomic(html_path, html_page([rv], text))
         if as_json:
@@ -146,9 +175,19 @@ def run(game: str, path: str, seat: str | None, n_seats: int, *, seed: int, back
         else:
             click.echo("\n".join(text_lines(rv, text)))
         return
-    with _bar(len(records), "records", quiet) as bar:
+    bar = _Bar("records", quiet)
+    bar.done_of(0, len(records))
+    count = [0]
+
+    def one_more(n: int) -> None:
+        count[0] += n
+        bar.done_of(count[0], len(records))
+
+    try:
         reviews = review_many(records, seats, seed=seed, backend=backend, scheduler=scheduler,
-                              progress=bar.update, **advice)
+                              progress=one_more, **advice)
+    finally:
+        bar.close()
     if html_path:
         write_atomic(html_path, html_page(reviews, text, seed))
     if as_json:

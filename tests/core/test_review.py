@@ -177,6 +177,7 @@ def test_bad_input_is_one_line_and_status_2(game, tmp_path, capsys):
     for path in (write_json(tmp_path / "broken.json", broken),
                  str(tmp_path / "missing.json")):
         assert "xianniu: error" in bad(capsys, *prefix, "review", path, *opts)
+        assert "xianniu: error" in bad(capsys, *prefix, "review", path)  # no bar line either
     (tmp_path / "not.json").write_text("{", encoding="utf-8")
     assert "not valid JSON" in bad(capsys, *prefix, "review", str(tmp_path / "not.json"))
     good = write_json(tmp_path / "good.json", rec)
@@ -188,6 +189,8 @@ def test_bad_input_is_one_line_and_status_2(game, tmp_path, capsys):
     write_json(folder / "a.json", rec)
     write_json(folder / "b.json", other)
     assert "record 1 is a record of" in bad(capsys, *prefix, "review", str(folder), *opts)
+    write_json(folder / "b.json", broken)  # every record is checked before any is reviewed
+    assert "record 1: action 1" in bad(capsys, *prefix, "review", str(folder))
 
 
 @pytest.mark.parametrize("game", CLI)
