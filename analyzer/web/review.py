@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .game import Progress
+from .game import Progress, Task, parse_seed
 
 
 def total_lost(losses) -> dict[str, Any]:
@@ -44,3 +44,29 @@ def review(decisions: list[dict[str, Any]], advice_at: Callable[[int], dict[str,
         rows.append(row)
     return {"rows": rows, "total_lost": total_lost(r["lost"] for r in rows if r.get("lost")),
             "decisions": len(rows)}
+
+
+def record_review_query(game: str, **advice: Any) -> Callable[[Any], Task]:
+    """The table's ``review_record`` query: the review of any loaded record
+    (:func:`analyzer.core.review.review`) for one seat, ``{"record", "seat", "seed"}``; the
+    record and seat are checked at once, the review runs in the job (``advice`` goes to the
+    game's advice at each decision)."""
+    def make(body: Any) -> Task:
+        from ..core.review import review as run
+        from ..games import get_game
+
+        if not isinstance(body, dict) or "record" not in body:
+            raise ValueError("the query needs \"record\": a game record")
+        g = get_game(game)
+        record = body["record"]
+        g.part("records").replay(record)  # a bad record is refused before the job starts
+        seat = body.get("seat", 0)
+        n = g.facts.n_seats
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat not in range(n):
+            raise ValueError(f"the seat is 0-{n - 1}, got {seat!r}")
+        seed = parse_seed(body.get("seed", 0))
+
+        def task(progress: Progress) -> dict[str, Any]:
+            return run(g, record, [seat], seed=seed, progress=progress, **advice).to_json()
+        return task
+    return make

@@ -15,10 +15,10 @@ from typing import Any
 import numpy as np
 
 from ..web.game import Conflict, Progress, Task, parse_choice, parse_seed
-from ..web.review import review
+from ..web.review import record_review_query, review
 from .cards import N_SEATS, cards_of, format_card, parse_hand, parse_mask
 from .combos import try_classify
-from .defaults import ADVICE_POLICY
+from .defaults import ADVICE_OPPONENTS, ADVICE_POLICY
 from .describe import SEAT_NAMES, settlement_json, settlement_lines
 from .engine import ACTION_KINDS, PLAY, Action, State, new_hand
 from .records import record_of, replay, start_of
@@ -345,6 +345,8 @@ class XianniuWeb:
         # the form's queries stop at their precision, or at ``query_deals`` deals
         self.queries = {q: _query(q, query_deals)
                         for q in ("should_xian", "should_kou")}
+        self.queries["review_record"] = record_review_query(  # xianniu review's defaults
+            "xianniu", precision=0.1, policy=ADVICE_POLICY, opponents=ADVICE_OPPONENTS)
 
     def new_game(self, options: Any) -> XianniuTable:
         if not isinstance(options, dict):

@@ -191,6 +191,8 @@
     const data = await call("POST", "/api/records/review", { record });
     if (!data) return;
     S.replay = data;
+    S.replayRecord = record;
+    S.rr = null;
     S.frame = 0;
     renderTools();
   }
@@ -220,7 +222,8 @@
       el("div", {}, el("h2", {}, t("load_record")),
         el("input", { type: "file", id: "load-file", accept: ".json,application/json",
                       onchange: (e) => e.target.files[0] && loadRecord(e.target.files[0]) }),
-        S.replay ? replayNode() : ""));
+        S.replay ? replayNode() : "",
+        S.replay ? XN.recordReview(S, 4, renderTools) : ""));
   }
 
   const formOptions = XN.formOptions;

@@ -142,6 +142,51 @@ const XN = (() => {
     finally { S.adviceFor = -1; }
   }
 
+  // A record entry in words: its kind, then its cards or tile (and end).
+  function entryText(e) {
+    return [e.action, e.cards || e.tile || "", e.end ? `@${e.end}` : ""].join(" ").trim();
+  }
+
+  // The review of a loaded record (the game's "review_record" query), kept in S.rr: a seat
+  // to choose, then its decisions beside the advised ones, worst first.
+  function recordReview(S, nSeats, rerender) {
+    const seatSel = el("select", { id: "rr-seat" }, [...Array(nSeats).keys()].map(
+      (s) => el("option", { value: s, selected: s === (S.rrSeat || 0) }, s)));
+    const run = async () => {
+      S.rrSeat = Number(seatSel.value);
+      const out = document.getElementById("rr-result");
+      const bar = progressBar();
+      out.replaceChildren(bar.node);
+      try {
+        S.rr = await job("/api/queries/review_record", { record: S.replayRecord, seat: S.rrSeat }, bar);
+        rerender();
+      } catch (e) { showError(e.message); out.replaceChildren(); }
+    };
+    return el("div", { id: "record-review" }, el("h2", {}, t("review")),
+      el("div", { class: "bar" }, el("label", {}, `${t("seat")} `, seatSel),
+        el("button", { type: "button", id: "rr-btn", onclick: run }, t("review"))),
+      el("div", { id: "rr-result" }, S.rr ? reviewRows(S.rr) : ""));
+  }
+
+  function reviewRows(rv) {
+    const est = (e) => estimate(e.value, [e.low, e.high], e.n);
+    const rows = rv.rows.filter((r) => !r.forced).sort((a, b) => b.loss.value - a.loss.value);
+    const s = rv.summary[String(rv.seats[0])];
+    const th = rv.thresholds;
+    return el("div", {},
+      el("table", { class: "data", id: "rr-table" },
+        el("tr", {}, ["#", t("kind"), t("taken"), t("ev"), t("best"), t("ev"), t("lost"),
+                      t("label")].map((h) => el("th", {}, h))),
+        rows.map((r) => el("tr", { class: r.label ? `rr-${r.label}` : null },
+          el("td", {}, r.index), el("td", {}, r.kind), el("td", {}, entryText(r.taken)),
+          el("td", {}, est(r.taken_ev)), el("td", {}, r.rank === 1 ? "=" : entryText(r.best)),
+          el("td", {}, est(r.best_ev)), el("td", {}, est(r.loss)),
+          el("td", {}, r.label ? t(r.label) : "")))),
+      el("div", { id: "rr-total" }, `${t("total_lost")}: `, el("b", {}, est(s.total_loss)),
+        ` · ${s.forced} ${t("forced")}`),
+      el("div", { class: "muted" }, `${t("labels_rule")}: ${th.inaccuracy} / ${th.mistake} / ${th.blunder}`));
+  }
+
   // The new-hand form (rules, opponents, seed), kept across a language switch.
   function formOptions() {
     const get = (id) => document.getElementById(id);
@@ -180,7 +225,7 @@ const XN = (() => {
 
   return {
     t, el, api, job, progressBar, download, showError, clearError, start, fmt, estimate,
-    formOptions, renderForm, requestAdvice,
+    formOptions, renderForm, requestAdvice, recordReview,
     onLang: (f) => st.onLang.push(f),
     get lang() { return st.lang; },
     get info() { return st.info; },

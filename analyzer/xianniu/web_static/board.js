@@ -284,6 +284,8 @@
     const data = await call("POST", "/api/records/review", { record });
     if (!data) return;
     S.replay = data;
+    S.replayRecord = record;
+    S.rr = null;
     S.frame = 0;
     renderTools();
   }
@@ -344,7 +346,8 @@
       el("div", {}, el("h2", {}, t("load_record")),
         el("input", { type: "file", id: "load-file", accept: ".json,application/json",
                       onchange: (e) => e.target.files[0] && loadRecord(e.target.files[0]) }),
-        S.replay ? replayNode() : ""),
+        S.replay ? replayNode() : "",
+        S.replay ? XN.recordReview(S, 3, renderTools) : ""),
       el("form", { id: "query-form", onsubmit: ask }, el("h2", {}, t("query")),
         el("div", { class: "bar" }, kindSel, el("label", {}, `${t("answer_seat")} `, seatSel),
           el("label", {}, `${t("hand_16")} `, hand),
