@@ -142,9 +142,12 @@ const XN = (() => {
     finally { S.adviceFor = -1; }
   }
 
-  // A record entry in words: its kind, then its cards or tile (and end).
+  // A record entry in words: its action, then its other fields but the seat, in order
+  // ("end" written as "@end").
   function entryText(e) {
-    return [e.action, e.cards || e.tile || "", e.end ? `@${e.end}` : ""].join(" ").trim();
+    const rest = Object.entries(e).filter(([k]) => k !== "seat" && k !== "action")
+      .map(([k, v]) => (k === "end" ? `@${v}` : String(v)));
+    return [e.action, ...rest].join(" ");
   }
 
   // The review of a loaded record (the game's "review_record" query), kept in S.rr: a seat
