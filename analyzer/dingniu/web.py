@@ -19,7 +19,7 @@ from kernels.dingniu import pimc as kp
 from kernels.dingniu import policies as kpol
 
 from ..web.game import Conflict, Progress, Task, parse_choice, parse_seed
-from ..web.review import record_review_query, review
+from ..web.review import enter_hand_query, record_review_query, review
 from .engine import State, new_hand
 from .position import position_of
 from .records import parse_entry, record_of, replay
@@ -258,7 +258,8 @@ class DingniuWeb:
         self.rules = get_rules(rules).name
         self.opponents = parse_choice({"opponents": opponents}, "opponents", OPPONENTS, "heuristic")
         self.seed, self.advice_samples = seed, advice_samples
-        self.queries = {"review_record": record_review_query("dingniu", samples=advice_samples)}
+        self.queries = {"review_record": record_review_query("dingniu", samples=advice_samples),
+                        "enter_hand": enter_hand_query("dingniu")}
         self.options = {"rules": {"choices": sorted(PRESETS), "default": self.rules},
                         "opponents": {"choices": list(OPPONENTS), "default": self.opponents},
                         "seed": {"default": seed}}

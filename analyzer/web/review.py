@@ -70,3 +70,34 @@ def record_review_query(game: str, **advice: Any) -> Callable[[Any], Task]:
             return run(g, record, [seat], seed=seed, progress=progress, **advice).to_json()
         return task
     return make
+
+
+def enter_hand_query(game: str) -> Callable[[Any], Task]:
+    """The table's ``enter_hand`` query: a hand typed in the text notation
+    (:mod:`analyzer.core.notation`, ``{"text"}``) read so far — its record, its text tidied,
+    and, while it goes on, the seat to act and its legal actions, each as a record entry
+    with the token that appends it. A text that cannot be read (or an impossible action,
+    named) is refused at once."""
+    def make(body: Any) -> Task:
+        from ..core.notation import from_text, to_text
+        from ..games import get_game
+
+        if not isinstance(body, dict) or not isinstance(body.get("text"), str):
+            raise ValueError("the query needs \"text\": the hand in the text notation")
+        g = get_game(game)
+        record = from_text(g, body["text"])
+        recs = g.part("records")
+        state = recs.replay(record)
+        out: dict[str, Any] = {"record": record, "text": to_text(g, record),
+                               "over": state.is_terminal(), "to_act": None, "legal": []}
+        if not state.is_terminal():
+            seat = state.current_player()
+            out["to_act"] = seat
+            out["legal"] = [{"entry": recs.action_to_json(seat, a),
+                             "token": recs.action_token(state, seat, a)}
+                            for a in state.legal_actions()]
+
+        def task(progress: Progress) -> dict[str, Any]:
+            return out
+        return task
+    return make

@@ -113,3 +113,72 @@ def test_load_a_record_and_review_it_in_the_browser(page):
     page.wait_for_selector("#rr-table")
     assert "Labels" in page.inner_text("#record-review")
     assert page.errors == []
+
+
+# -- entering a hand ---------------------------------------------------------------------------
+
+
+def _enter(client, text) -> dict:
+    return _run_query(client, "enter_hand", {"text": text})
+
+
+def _run_query(client, name, body) -> dict:
+    r = client.post(f"/api/queries/{name}", json=body)
+    assert r.status_code == 200, r.text
+    jid = r.json()["job"]
+    for _ in range(6000):
+        data = client.get(f"/api/jobs/{jid}").json()
+        if data["finished"]:
+            assert data.get("error") is None, data
+            return data["result"]
+    raise AssertionError("the query did not finish")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_hand_is_entered_action_by_action(game):
+    from analyzer.core.notation import to_text
+    from analyzer.games import get_game
+
+    make, record, _ = GAMES[game]
+    rec = record()
+    g = get_game(game)
+    recs = g.part("records")
+    cut = {**rec, "actions": rec["actions"][:2]}
+    with TestClient(make(), base_url="http://127.0.0.1") as client:
+        got = _enter(client, to_text(g, cut))
+        assert got["record"] == recs.record_of(recs.replay(cut)) and not got["over"]
+        state = recs.replay(cut)
+        assert got["to_act"] == state.current_player()
+        assert [x["entry"] for x in got["legal"]] == \
+            [recs.action_to_json(state.current_player(), a) for a in state.legal_actions()]
+        # the token of the action the record took next appends it
+        nxt = rec["actions"][2]
+        token = next(x["token"] for x in got["legal"] if x["entry"] == nxt)
+        more = _enter(client, got["text"] + token + "\n")
+        assert more["record"]["actions"] == rec["actions"][:3]
+        r = client.post("/api/queries/enter_hand", json={"text": got["text"] + "nonsense@\n"})
+        assert r.status_code == 400 and "action 2" in r.json()["error"]
+        # the whole hand entered: over, nothing more to offer
+        done = _enter(client, to_text(g, rec))
+        assert done["over"] and done["legal"] == [] and done["record"] == rec
+
+
+def test_enter_a_hand_and_review_it_in_the_browser(page):
+    from analyzer.core.notation import to_text
+    from analyzer.games import get_game
+
+    rec = _dingniu_record(9)
+    cut = {**rec, "actions": rec["actions"][:3]}
+    page.fill("#eh-text", to_text(get_game("dingniu"), cut))
+    page.click("#eh-check")
+    page.wait_for_selector("#eh-legal button")
+    before = page.input_value("#eh-text")
+    page.locator("#eh-legal button").first.click()
+    page.wait_for_function(f"document.querySelector('#eh-text').value !== {json.dumps(before)}")
+    page.wait_for_function("document.body.dataset.busy === '0'")
+    assert len(page.input_value("#eh-text").split()) == len(before.split()) + 1
+    page.select_option("#eh-rr-seat", "0")
+    page.click("#eh-rr-btn")
+    page.wait_for_selector("#eh-rr-table")
+    assert "95%" in page.inner_text("#enter-hand")
+    assert page.errors == []
