@@ -3,7 +3,7 @@
     python scripts/shengji_differential.py [--hands N] [--seed S] [--rules zhengzhou,classic]
 
 For each preset, N random whole hands are played in the kernels — spread over normal hands
-at several levels and banker seats and 搶莊局 first hands — and replayed action by action
+at several levels and banker seats and 抢庄局 first hands — and replayed action by action
 from the same deal (``analyzer.shengji.crosscheck``). Prints hands/s of the replay and the
 first differences; exits 1 if any hand disagrees.
 """
@@ -21,7 +21,7 @@ from analyzer.shengji import crosscheck as wr  # noqa: E402
 from analyzer.shengji.rules import get_rules  # noqa: E402
 from kernels.shengji import game as kw  # noqa: E402
 
-# (team levels, start banker or None for a 搶莊局, share of the hands)
+# (team levels, start banker or None for a 抢庄局, share of the hands)
 SETTINGS = [((2, 2), 0, 0.4), ((5, 9), 1, 0.2), ((14, 3), None, 0.2), ((13, 14), 3, 0.2)]
 
 
@@ -40,8 +40,8 @@ def run(rules: str, n: int, seed: int) -> int:
             print(f"  {r.name} levels {levels} banker {banker} hand {h}: {err}")
         res = hands.res
         print(f"{r.name:>10} levels {levels} banker {banker}: {k} hands, {len(diffs)} differ; "
-              f"造反 {(res[:, kw.W_REBEL] >= 0).sum()}, 下臺 {res[:, kw.W_STEPPED_DOWN].sum()}, "
-              f"random trump {res[:, kw.W_RANDOM_TRUMP].sum()}, 扒雞窩 swaps "
+              f"造反 {(res[:, kw.W_REBEL] >= 0).sum()}, 下台 {res[:, kw.W_STEPPED_DOWN].sum()}, "
+              f"random trump {res[:, kw.W_RANDOM_TRUMP].sum()}, 扒鸡窝 swaps "
               f"{res[:, kw.W_BAJIWO].sum()}")
     dt = time.perf_counter() - t
     print(f"{r.name:>10}: {played} hands replayed in {dt:.1f} s ({played / dt:.0f} hands/s), "

@@ -3,7 +3,7 @@ point cards when its trump is strong (``bury_safe`` = T) and keeps its top trump
 trick (``guard`` G, ``guard_cards`` C) on one team, against the same heuristic with both off
 (``bury_safe`` 99: point cards kept out of the kitty; ``guard`` 0) on the other, each deal
 again with the teams swapped; new − old in levels and attackers' points per deal with 95%
-CIs, and the kitty's part (the points 摳底 adds and P(摳底)) when each side banks.
+CIs, and the kitty's part (the points 抠底 adds and P(抠底)) when each side banks.
 
 Usage: python scripts/shengji_kitty.py [--rules zhengzhou] [--thresholds 14,16,18]
                                        [--guard 0] [--guard-cards 6] [--deals 20000]
@@ -27,8 +27,8 @@ from kernels.shengji import policies as kp
 
 
 def kitty_part(rows: np.ndarray, policy: int) -> tuple[str, str]:
-    """Over the hands the policy's team banks: the attackers' points 摳底 adds per hand and
-    P(摳底), each with its 95% CI and n."""
+    """Over the hands the policy's team banks: the attackers' points 抠底 adds per hand and
+    P(抠底), each with its 95% CI and n."""
     team = np.array(SEATINGS)[:, 0]  # policy on team 0 per seating
     banker_policy = np.where(rows[:, :, kw.W_BANKER] % 2 == 0, team, 1 - team)
     mine = banker_policy == policy
@@ -65,7 +65,7 @@ def main() -> int:
               f"({time.perf_counter() - t0:.0f} s)")
         for p, name in ((0, "new"), (1, "old")):
             add, kou = kitty_part(rows, p)
-            print(f"  banking with {name}: points 摳底 adds per hand {add}; P(摳底) {kou}")
+            print(f"  banking with {name}: points 抠底 adds per hand {add}; P(抠底) {kou}")
     return 0
 
 

@@ -1,5 +1,5 @@
 """顶牛's part of the contract suite (tests/core/test_game_contract.py): its sizes, and the
-invariants of random play that are its own (docs/dingniu.md)."""
+invariants of random play that are its own (docs/rules/dingniu.md)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ random whole hand keeps at every step and at its end, and the sizes.
 At every step: the 108 cards are all somewhere (hands, kitty, tricks); the cards a seat has
 shown and not played since are in its hand; a seat shown void in an effective suit holds
 none of it. At the end: the point cards of the tricks and the kitty make 200; every failed
-throw led its forced unit and is public; the settlement follows from the tricks (摳底 and its
+throw led its forced unit and is public; the settlement follows from the tricks (抠底 and its
 multiplier, §6.2), the level table (§7.1), the next banker (§7.2) and A (§7.3); returns are
 the levels the winner team gains.
 """
@@ -83,7 +83,7 @@ def on_end(st, seen: Counter) -> None:
     seen["stepdown"] += st.stepped_down is not None
     seen["random trump"] += st.random_trump_card is not None
     seen["grab"] += st.grab
-    # 扒雞窩 where the rules have it (classic has none: nothing to reach there)
+    # 扒鸡窝 where the rules have it (classic has none: nothing to reach there)
     seen["bajiwo where played"] += len(st.kitty_log) > 1 or not rules.bajiwo_enabled
     seen["failed throw"] += bool(st.failed_throws)
     seen["kou di"] += s.multiplier > 0

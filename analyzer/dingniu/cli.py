@@ -27,14 +27,14 @@ from .sim import POLICIES
 RULES_OPTION = click.option("--rules", "rules",
                             type=click.Choice(sorted([*PRESETS, *ALIASES]), case_sensitive=False),
                             default=None, help="顶牛 preset: seed (default; former name "
-                            "standard) or navpil (docs/dingniu.md).")
+                            "standard) or navpil (docs/rules/dingniu.md).")
 SEED_OPTION = click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
                            help="Root seed (streams spawned from SeedSequence(seed)).")
 
 
 @click.group(name="dingniu")
 def group() -> None:
-    """顶牛 (Chinese dominoes, 4 players, 24 tiles): see docs/dingniu.md."""
+    """顶牛 (Chinese dominoes, 4 players, 24 tiles): see docs/rules/dingniu.md."""
 
 
 def _hidden_alias(cmd: click.Command, name: str) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..core.stats import format_estimate, format_percent
 from ..core.tournament import tournament_lines
+from .rules import SEAT_NAMES
 
 __all__ = ["advise_lines", "odds_lines", "replay_lines", "solve_line", "tournament_lines"]
 
@@ -60,9 +61,11 @@ def replay_lines(d: dict) -> list[str]:
     if not d["over"]:
         lines.append(f"record stops before the end; seat {d['to_act']} is to act")
         return lines
-    how = f"算帐 by seat {d['suan_seat']}" if d["suan_seat"] >= 0 else "all tiles out"
+    s = d["suan_seat"]
+    how = f"算帐 by seat {s} {SEAT_NAMES[s]}" if s >= 0 else "all tiles out"
     lines.append(f"hand over ({how}); counts {d['totals']}; points "
-                 + ", ".join(f"seat {s} {v:+d}" for s, v in enumerate(d["points"])))
+                 + ", ".join(f"seat {s} {SEAT_NAMES[s]} {v:+d}"
+                             for s, v in enumerate(d["points"])))
     return lines
 
 

@@ -5,7 +5,7 @@
 ``apply``, ``is_terminal``, ``returns``, ``clone`` and ``view(seat)``; the module declares
 :data:`FACTS` and the contract's helpers (:func:`action_key`, :func:`random_start`,
 :func:`random_action`, :func:`redeal_hidden`, :func:`candidate_actions`). Actions are the
-integers of :mod:`.tiles`. Rule numbers (R1 …) refer to docs/dingniu.md.
+integers of :mod:`.tiles`. Rule numbers (R1 …) refer to docs/rules/dingniu.md.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass, field
 
 from ..core.game import TERMINAL, GameFacts
-from .rules import N_KINDS, N_SEATS, PRESETS, DingniuRules, get_rules
+from .rules import N_KINDS, N_SEATS, PRESETS, SEAT_NAMES, DingniuRules, get_rules
 from .tiles import KOU, LEAD, N_ACTIONS, format_action, format_tiles, parse_hand, split_action
 
 NORMAL, SUAN = "normal", "suan"  # how a hand ended: all tiles out, or 算帐 (R8)
@@ -195,8 +195,8 @@ class State:
                     tuple(self.returns()), shown)
 
     def describe(self) -> list[str]:
-        """One line per action, for replay output."""
-        return [f"seat {s}: {format_action(a)}" for s, a in self.history]
+        """One line per action, for replay output (``seat 1 二牌: 虎头 on 5``)."""
+        return [f"seat {s} {SEAT_NAMES[s]}: {format_action(a)}" for s, a in self.history]
 
     def hand_text(self, seat: int) -> str:
         return format_tiles(self.hands[seat])

@@ -26,7 +26,7 @@ from ..report.section import ReportSpec, seed_sequence
 from .analysis import frame, open_hands_vs_heuristic, simulate
 from .ladder import RUNGS, ladder, rung_seeds
 from .odds import odds
-from .rules import N_SEATS, PRESETS, SEAT_NAMES, DingniuRules, get_rules
+from .rules import N_SEATS, PRESETS, SEAT_NAMES, SEAT_NAMES_EN, DingniuRules, get_rules
 from .tournament import tournament
 
 
@@ -73,12 +73,12 @@ TEXT: dict[str, tuple[str, str]] = {
     "step_dn_open": ("顶牛（{preset}）：明牌求解（{n} 个局面）",
                      "dingniu ({preset}): open hands ({n} positions)"),
     "intro_dingniu": ("顶牛是四人骨牌游戏，24 张牌，每人 6 张，头牌先出；规则与未定之处见 "
-                      "docs/dingniu.md。两种规则并列：seed（按种子的解）与 navpil（按 navpil "
+                      "docs/rules/dingniu.md。两种规则并列：seed（按种子的解）与 navpil（按 navpil "
                       "的 Ding Niu：一种点数不能再出就算算帐，算帐后其他三家可先上双头同点的牌），"
                       "两者用同样的牌与种子。下表为各座位的平均得分与 P(赢)、P(算帐)、P(包庄)，"
                       "以及复式对局中各策略的差值。",
                       "dingniu is a four-player domino game: 24 tiles, six each, the first seat "
-                      "(tou pai) leads; docs/dingniu.md has the rules and its readings. Two "
+                      "(tou pai) leads; docs/rules/dingniu.md has the rules and its readings. Two "
                       "presets side by side, on the same deals and seeds: seed (the seed text's "
                       "readings) and navpil (after navpil's Ding Niu page: shutting out one "
                       "value is a lock, and after a suan zhang the others lay their doubles "
@@ -97,10 +97,7 @@ TEXT: dict[str, tuple[str, str]] = {
                       "{moves} moves, each seat's points when all four play the heuristic and "
                       "when all four play pimc, beside the exact max-n value with all hands "
                       "open."),
-    "dn_seat0": ("头牌", "1st (tou pai)"),
-    "dn_seat1": ("二牌", "2nd"),
-    "dn_seat2": ("三牌", "3rd"),
-    "dn_seat3": ("末牌", "4th"),
+    **{key: (zh, en) for key, zh, en in zip(SEAT_KEYS, SEAT_NAMES, SEAT_NAMES_EN)},
     "dn_by_rules": ("启发式下各座位的平均得分", "mean points by seat, heuristic"),
     "dn_ladder_title": ("复式对局：策略差值", "duplicate: policy differences"),
     "dn_heuristic": ("启发式", "heuristic"),

@@ -1,4 +1,4 @@
-"""顶牛 rules as data: the tile table, the deal and the scoring parameters (docs/dingniu.md).
+"""顶牛 rules as data: the tile table, the deal and the scoring parameters (docs/rules/dingniu.md).
 
 Tiles are identified by kind (0–12, rows of the table); a hand is a count per kind.
 """
@@ -12,6 +12,8 @@ import numpy as np
 N_SEATS = 4
 HAND_SIZE = 6
 SEAT_NAMES = ("头牌", "二牌", "三牌", "末牌")  # the seats in play order; 头牌 leads
+# The same seats in English: the page, the report and the docs name them so.
+SEAT_NAMES_EN = ("1st (tou pai)", "2nd", "3rd", "4th")
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,7 @@ TOU_EXEMPT = ("last_tile", "playable_hand")  # R11
 
 @dataclass(frozen=True)
 class DingniuRules:
-    """One 顶牛 preset; every field is a rule of docs/dingniu.md."""
+    """One 顶牛 preset; every field is a rule of docs/rules/dingniu.md."""
 
     name: str
     title: str

@@ -2,7 +2,7 @@
 
 Max-n: at every decision the seat to act picks the action with the highest points for
 itself, assuming every later seat does the same; among equal actions the lowest action number
-is taken, so a position has one value vector (R13 of docs/dingniu.md). Positions are
+is taken, so a position has one value vector (R13 of docs/rules/dingniu.md). Positions are
 memoised on (hands, open ends, seat to act, 扣 pips), packed into one integer. Pure Python:
 a position after the first round takes a fraction of a second, a whole deal a few seconds.
 """

@@ -1,13 +1,20 @@
-"""The 顶牛 table's words, Chinese and English (the page looks them up by key)."""
+"""The 顶牛 table's words, Chinese and English (the page looks them up by key). The seats
+are named as the CLI and the report name them (:data:`.rules.SEAT_NAMES`), the presets by
+their names, not their ids."""
 
 from __future__ import annotations
 
-from .rules import TILES
+from .rules import SEAT_NAMES, SEAT_NAMES_EN, TILES
+
+# The presets as the page names them (the form shows these, the request sends the id).
+PRESET_NAMES = {"seed": ("按种子的解", "the seed text's readings"),
+                "navpil": ("按 navpil 的解", "navpil's readings")}
 
 STRINGS = {
     "zh": {
         "title": "顶牛", "subtitle": "你对三个机器人",
-        "seat_0": "头牌", "seat_1": "二家", "seat_2": "三家", "seat_3": "四家",
+        **{f"seat_{s}": name for s, name in enumerate(SEAT_NAMES)},
+        **{f"rules_{k}": zh for k, (zh, _) in PRESET_NAMES.items()},
         "mv_lead": "出", "mv_play": "接", "mv_kou": "扣", "on_end": "接在",
         "ends": "两头", "no_ends": "还没出牌", "tiles_left": "手牌", "kou_count": "扣牌",
         "my_kou": "我扣的牌", "pips": "点", "totals": "扣点", "end_normal": "牌出完了",
@@ -19,7 +26,8 @@ STRINGS = {
     },
     "en": {
         "title": "Dingniu (dominoes)", "subtitle": "you against three bots",
-        "seat_0": "lead seat", "seat_1": "second", "seat_2": "third", "seat_3": "fourth",
+        **{f"seat_{s}": name for s, name in enumerate(SEAT_NAMES_EN)},
+        **{f"rules_{k}": en for k, (_, en) in PRESET_NAMES.items()},
         "mv_lead": "leads", "mv_play": "lays", "mv_kou": "kou (face down)", "on_end": "on",
         "ends": "Open ends", "no_ends": "no tile laid yet", "tiles_left": "In hand",
         "kou_count": "Kou", "my_kou": "My kou", "pips": "pips", "totals": "Kou pips",

@@ -53,7 +53,8 @@ def report(rules: str | None, n_hands: int | None, full: bool, policy: str | Non
     """Run the analyses; write report.md, a self-contained report.html, CSVs and PNGs."""
     from ..games import DEFAULT_GAME
     from .build import build_report
-    from .section import DEFAULT_HANDS, FULL_HANDS
+    from .prewarm import Prewarm
+    from .section import DEFAULT_HANDS, FULL_HANDS, choose
 
     if full and n_hands is not None:
         raise click.UsageError("give --hands or --full, not both")
@@ -63,7 +64,9 @@ def report(rules: str | None, n_hands: int | None, full: bool, policy: str | Non
     for name, value in (("rules", rules), ("policy", policy)):
         if value is not None:
             first[name] = value
-    res = build_report(n_hands, seed, out_dir, lang,
-                       progress=None if quiet else sys.stderr,
-                       timings=timings, options=options)
+    later = [s.key for s in choose()][1:]  # the first section compiles its own, at once
+    with Prewarm(later):
+        res = build_report(n_hands, seed, out_dir, lang,
+                           progress=None if quiet else sys.stderr,
+                           timings=timings, options=options)
     click.echo(str(res.html))

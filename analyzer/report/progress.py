@@ -9,6 +9,7 @@ all steps, the units done and an estimate of the time left from the units' rate 
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
@@ -29,7 +30,9 @@ def silent(what: str, total: int = 0) -> Advance:
 
 class Bars:
     """Steps shown as ``[i/N] what`` lines on ``file``, each followed by its own bar (with
-    units done and the time left) while it runs. A step that gives no total is one line."""
+    units done and the time left) while it runs. A step that gives no total is one line.
+    Where ``file`` is no terminal (a log), each step's line is followed by its time taken
+    once it ends, so a log says where the time went."""
 
     def __init__(self, total_steps: int, label: Callable[[int, int, str], str],
                  file: TextIO | None = None):
@@ -37,25 +40,29 @@ class Bars:
         self.file = file if file is not None else sys.stderr
         self.count = 0
         self._bar: Any = None
+        self._tty = bool(getattr(self.file, "isatty", lambda: False)())
+        self._started: float | None = None
 
     def close(self) -> None:
-        """End the running step's bar."""
+        """End the running step's bar (in a log: write the time it took)."""
         if self._bar is not None:
             self._bar.__exit__(None, None, None)
             self._bar = None
+        if self._started is not None and not self._tty:
+            click.echo(f"    {time.perf_counter() - self._started:.1f} s", file=self.file)
+        self._started = None
 
     def __call__(self, what: str, total: int = 0) -> Advance:
         self.close()
         self.count += 1
         text = self.label(self.count, self.total_steps, what)
-        if total <= 0:
-            click.echo(text, file=self.file)
-            return _nothing
         click.echo(text, file=self.file)
-        tty = bool(getattr(self.file, "isatty", lambda: False)())
+        self._started = time.perf_counter()
+        if total <= 0:
+            return _nothing
         bar = click.progressbar(length=int(total), file=self.file, show_eta=True,
                                 show_pos=True, show_percent=True, width=24,
-                                hidden=not tty)  # a log gets the step lines only
+                                hidden=not self._tty)  # a log gets the step lines only
         bar.__enter__()
         self._bar = bar
 

@@ -57,8 +57,8 @@ class HandResult:
     """The end of a hand: the settlement (§6–7) seen per team and per seat."""
 
     settlement: Settlement
-    banker: int  # this hand's 莊家 (after §4.5)
-    trick_points: int  # the attackers' points from tricks, before penalties and 摳底
+    banker: int  # this hand's 庄家 (after §4.5)
+    trick_points: int  # the attackers' points from tricks, before penalties and 抠底
     penalties: int  # failed-throw penalties added to the attackers' points
     winner_team: int  # 0 = seats 0 and 2, 1 = seats 1 and 3
     gain: int  # levels the winner team gains

@@ -1,6 +1,6 @@
-"""Statistics of whole 双升 hands: 摳底 (kitty capture) and what it is worth, the attackers'
+"""Statistics of whole 双升 hands: 抠底 (kitty capture) and what it is worth, the attackers'
 points and level changes, the banker side's advantage by level and trump kind, what a joker
-pair, a level card (級牌) or one more trump is worth, and what 扒雞窩 and 造反 change.
+pair, a level card (级牌) or one more trump is worth, and what 扒鸡窝 and 造反 change.
 
 Every hand is a whole hand from the deal (``kernels.shengji.game``): team levels L and L
 (2 and 2 unless given), seat 0 the banker going in, every seat on ``policy`` (the heuristic
@@ -34,11 +34,11 @@ LEVELS = (2, 2)  # team levels going in
 START_BANKER = 0
 BY_LEVEL = (2, 5, 10, 13, 14)  # the levels of banker_by_level: 2, the point ranks, A
 PATTERNS = ("big_joker_pair", "small_joker_pair", "level_card", "trump")
-PATTERN_LABELS = {"big_joker_pair": "對大王 (big joker pair)",
-                  "small_joker_pair": "對小王 (small joker pair)",
-                  "level_card": "one more level card (級牌)",
+PATTERN_LABELS = {"big_joker_pair": "对大王 (big joker pair)",
+                  "small_joker_pair": "对小王 (small joker pair)",
+                  "level_card": "one more level card (级牌)",
                   "trump": "one more trump (主), T-suit below the level cards"}
-SWITCHES = {"bajiwo": "bajiwo_enabled", "rebel": "rebel_enabled"}  # 扒雞窩, 造反
+SWITCHES = {"bajiwo": "bajiwo_enabled", "rebel": "rebel_enabled"}  # 扒鸡窝, 造反
 VALUE_CHUNK = 256  # deals per stream in values (each plays up to five hands)
 assert len(PATTERNS) == ks.N_PATTERNS
 
@@ -122,7 +122,7 @@ def _swing_label(code: int) -> str:
 
 
 def kou_di(rows: np.ndarray, r: ShengjiRules) -> dict[str, Any]:
-    """P(摳底), and by multiplier: how often, the points it added, and what it changed in
+    """P(抠底), and by multiplier: how often, the points it added, and what it changed in
     levels (the banker side's swing as played less without the added points) and in the
     bank (P(the bank changed hands because of it))."""
     n = len(rows)
@@ -148,7 +148,7 @@ def kou_di(rows: np.ndarray, r: ShengjiRules) -> dict[str, Any]:
 
 
 def distributions(rows: np.ndarray) -> dict[str, Any]:
-    """The attackers' points (after 摳底) value by value, and the level changes."""
+    """The attackers' points (after 抠底) value by value, and the level changes."""
     n = len(rows)
     pts = rows[:, kw.W_PLAY + kh.R_ATTACKER_POINTS]
     sw = banker_swing(rows)
@@ -170,7 +170,7 @@ def _side(rows: np.ndarray) -> dict[str, Any]:
 
 
 def by_trump_kind(rows: np.ndarray) -> dict[str, Any]:
-    """:func:`_side` over all hands, suit-trump hands and 無主 (NT) hands, with the share of
+    """:func:`_side` over all hands, suit-trump hands and 无主 (NT) hands, with the share of
     NT hands."""
     nt = rows[:, kw.W_TRUMP] == 4
     return {"all": _side(rows), "suit": _side(rows[~nt]), "nt": _side(rows[nt]),
@@ -179,7 +179,7 @@ def by_trump_kind(rows: np.ndarray) -> dict[str, Any]:
 
 def outcomes(n_deals: int = 20_000, rules=None, policy: str = "heuristic",
              seed: int = 0) -> dict[str, Any]:
-    """``xianniu shengji stats outcomes``: 摳底 by multiplier, the attackers' points and
+    """``xianniu shengji stats outcomes``: 抠底 by multiplier, the attackers' points and
     level-change distributions, and the banker side by trump kind, on ``n_deals`` whole
     hands."""
     r = get_rules(rules)
@@ -191,7 +191,7 @@ def outcomes(n_deals: int = 20_000, rules=None, policy: str = "heuristic",
 def banker_by_level(n_deals: int = 20_000, rules=None, policy: str = "heuristic",
                     seed: int = 0, levels=BY_LEVEL) -> dict[str, Any]:
     """``xianniu shengji stats banker``: the banker side's advantage at each level L (both
-    teams at L), over all hands and by trump kind (suit or 無主); every level plays the same
+    teams at L), over all hands and by trump kind (suit or 无主); every level plays the same
     ``n_deals`` deals."""
     r = get_rules(rules)
     lvls = [parse_level(v) if isinstance(v, str) else v for v in levels]
@@ -204,7 +204,7 @@ def banker_by_level(n_deals: int = 20_000, rules=None, policy: str = "heuristic"
 
 def values(n_deals: int = 5_000, rules=None, policy: str = "heuristic",
            seed: int = 0) -> dict[str, Any]:
-    """``xianniu shengji stats values``: per deal, each pattern (對大王, 對小王, one more
+    """``xianniu shengji stats values``: per deal, each pattern (对大王, 对小王, one more
     level card, one more trump) made or broken in a random seat's hand by one swap and the
     hand played again from the same stream; the seat's team's level swing and net attacker
     points, with − without, overall and by the team's role going in."""
@@ -238,7 +238,7 @@ def value_rows(cf: np.ndarray) -> list[dict[str, Any]]:
 
 def rule_effect(n_deals: int = 20_000, rules=None, policy: str = "heuristic", seed: int = 0,
                 switches=tuple(SWITCHES)) -> dict[str, Any]:
-    """``xianniu shengji stats rule-effect``: each switch (``bajiwo`` 扒雞窩, ``rebel`` 造反)
+    """``xianniu shengji stats rule-effect``: each switch (``bajiwo`` 扒鸡窝, ``rebel`` 造反)
     off and on, the rest of the preset as it is, on the same deals and streams: the banker
     side's P(holds), level swing and the attackers' points, and the paired difference on −
     off; how often the rule acted, and the share of deals whose hand changed at all."""

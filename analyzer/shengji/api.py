@@ -80,8 +80,8 @@ def _one_suit(cards, ctx: Context, what: str) -> int:
 
 
 def classify(cards, level, trump, rules=None) -> dict[str, Any]:
-    """The effective suit (門) of ``cards`` and their canonical units (§3): longest tractor
-    (拖拉機) first, then pairs (對子), then singles (單牌); per suit, 主 first, if mixed."""
+    """The effective suit (门) of ``cards`` and their canonical units (§3): longest tractor
+    (拖拉机) first, then pairs (对子), then singles (单牌); per suit, 主 first, if mixed."""
     _, ctx = _setup(level, trump, rules)
     suit, units = combos.classify(_cards(cards, "CARDS"), ctx)
     return {"suit": suit,
@@ -109,7 +109,7 @@ def _why_legal(lead, hand, es: int, ctx: Context) -> str:
     n, label = len(lead), ESUIT_LABELS[es]
     held = ctx.suit_cards(hand, es)
     if not held:
-        return f"void in {label}: any {n} cards may follow (斃 or 墊)"
+        return f"void in {label}: any {n} cards may follow (毙 or 垫)"
     if len(held) <= n:
         return f"plays all {len(held)} {label} cards held" + (
             f" and {n - len(held)} others" if len(held) < n else "")
@@ -196,10 +196,10 @@ def overcall(standing, new, level, same_player: bool = False, rules=None) -> dic
 
 def score(points_before, kitty, level, trump, last_trick=None, last_by: str | None = None,
           rules=None) -> dict[str, Any]:
-    """Score a hand (§6–7): 摳底 multiplier, the attackers' points after it, the winning side
+    """Score a hand (§6–7): 抠底 multiplier, the attackers' points after it, the winning side
     and the levels it gains.
 
-    ``points_before``: the attackers' points from tricks, before 摳底. ``kitty``: the final
+    ``points_before``: the attackers' points from tricks, before 抠底. ``kitty``: the final
     kitty (at most 8 cards; its point cards are enough). ``last_trick``: the cards that
     decide the multiplier, i.e. the last trick's winning play. ``last_by``: who took the
     last trick, "attackers" or "banker" (default: attackers if ``last_trick`` is given,
@@ -276,7 +276,7 @@ def simulate(n_hands: int, rules: str | None = None, policies: str = "random", s
              scheduler: str | None = None, resume: bool = False, records: str | None = None,
              progress=None, play_only: bool = False) -> str | bytes:
     """``xianniu shengji simulate``: random whole hands from the deal (造反, bidding, bury,
-    扒雞窩, play), or with ``play_only`` play-only hands (bidding not simulated), in the
+    扒鸡窝, play), or with ``play_only`` play-only hands (bidding not simulated), in the
     kernels through the batch runner; the summary rendered in ``fmt`` (written whole to
     ``out`` when given). See :mod:`analyzer.shengji.batch` for the settings."""
     from ..core.batchrun import simulate_run

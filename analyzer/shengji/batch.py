@@ -4,7 +4,7 @@ Two modes, chosen by the spec's option ``play_only`` (:data:`OPTIONS`; ``RunSpec
 
 - **whole hands** (the default, ``kernels.shengji.game``): a normal hand with team levels
   2 and 2 and seat 0 as the banker going in; 造反 (redeal), declaring / overcalling / 加固,
-  下臺, the random kitty-card trump, the bury, 扒雞窩, the play, 摳底, the level change and
+  下台, the random kitty-card trump, the bury, 扒鸡窝, the play, 抠底, the level change and
   the next banker, each seat on its policy (``--policy`` / ``--policies``; random by
   default, or heuristic). The banker, L and T are outcomes.
 - **play-only** (``kernels.shengji.hand``): bidding and the bury are not simulated; level 2,

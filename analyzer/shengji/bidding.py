@@ -1,7 +1,7 @@
 """Declaring (亮主), overcalling (反主), reinforcing (加固) and 造反 eligibility (§4.1–4.2,
 §4.6, §4.8). Rules only: the turn order lives with the engine.
 
-Classes: 1 single (單亮), 2 pair (對亮), 3 對小王 (NT), 4 對大王 (NT).
+Classes: 1 single (单亮), 2 pair (对亮), 3 对小王 (NT), 4 对大王 (NT).
 
 >>> from analyzer.shengji.rules import ZHENGZHOU
 >>> d = classify_declaration("大王 2h", 2, ZHENGZHOU)
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from .cards import BIG_JOKER, NT, SMALL_JOKER, as_cards, face, points, rank_of, suit_of
 from .rules import ShengjiRules, get_rules
 
-CLASS_NAMES = {1: "single (單亮)", 2: "pair (對亮)", 3: "對小王", 4: "對大王"}
+CLASS_NAMES = {1: "single (单亮)", 2: "pair (对亮)", 3: "对小王", 4: "对大王"}
 _SUIT_LETTER = "SHCD"
 
 
@@ -80,9 +80,9 @@ def verify_overcall(standing: Declaration | None, new: Declaration | None,
                     bajiwo: bool = False) -> None:
     """Raise ValueError with a reason unless ``new`` may follow ``standing`` (§4.2).
 
-    ``standing`` None: nothing declared yet (in 扒雞窩 after a random trump, any declaration
+    ``standing`` None: nothing declared yet (in 扒鸡窝 after a random trump, any declaration
     counts as stronger than none, OPEN-15). ``same_player``: the standing declarer acts,
-    which may only be 加固 (also inferred from equal seats). ``bajiwo``: during 扒雞窩.
+    which may only be 加固 (also inferred from equal seats). ``bajiwo``: during 扒鸡窝.
     ``rules`` None means the default preset.
     """
     rules = get_rules(rules)
@@ -96,7 +96,7 @@ def verify_overcall(standing: Declaration | None, new: Declaration | None,
     seats = (standing.seat, new.seat)
     if same_player or (None not in seats and seats[0] == seats[1]):
         if bajiwo and not rules.bajiwo_reinforce:
-            raise ValueError("no reinforcing (加固) during 扒雞窩 (bajiwo_reinforce=False)")
+            raise ValueError("no reinforcing (加固) during 扒鸡窝 (bajiwo_reinforce=False)")
         if not (standing.cls == 1 and new.cls == 2 and new.suit == standing.suit):
             raise ValueError("the standing declarer may only reinforce (加固) a single "
                              "declaration with the second level card of the same suit")

@@ -1,9 +1,9 @@
 """The bidding half of a 双升 hand (SHENGJI-RULES §4): 造反 offers, declaring rounds
-(亮主 / 反主 / 加固), the kitty (底牌) pick-up and bury, and 扒雞窩.
+(亮主 / 反主 / 加固), the kitty (底牌) pick-up and bury, and 扒鸡窝.
 
 Functions of a :class:`.state.HandState`; the engine calls them by phase. Turn model (§4.4, OPEN-6):
 opportunities go round in play order from the round's first seat, and a declaring round
-ends after four passes in a row; 扒雞窩 ends when the three seats after the last burier pass.
+ends after four passes in a row; 扒鸡窝 ends when the three seats after the last burier pass.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from .cards import RANK_NAMES, context, format_cards, rank_of
 from .play_phase import start_play
 from .state import HandState
 
-# Seats from the banker to the one who banks after a 下臺 (§4.5b, ``stepdown_banker``).
+# Seats from the banker to the one who banks after a 下台 (§4.5b, ``stepdown_banker``).
 _STEPDOWN_OFFSET = {"next_seat": 1}
 # First seat of a declaring round, from the priority seat (§4.4, ``declare_start``).
 _START_OFFSET = {"banker": 0, "banker_next": 1}
@@ -48,8 +48,8 @@ def team_level(st: HandState, seat: int) -> int:
 
 
 def declare_level(st: HandState, seat: int) -> int:
-    """The level ``seat`` declares with: its own team's in a 搶莊局's declaring round, else L
-    (§4.3; 扒雞窩 overcalls at the hand's L, §4.8.2)."""
+    """The level ``seat`` declares with: its own team's in a 抢庄局's declaring round, else L
+    (§4.3; 扒鸡窝 overcalls at the hand's L, §4.8.2)."""
     return team_level(st, seat) if st.grab and st.phase != BAJIWO_PHASE else st.the_level
 
 
@@ -115,7 +115,7 @@ def verify(st: HandState, seat: int, action: Action) -> None:
     if kind == PASS:
         return
     if kind != DECLARE:
-        what = "declaring" if phase == DECLARE_PHASE else "扒雞窩"
+        what = "declaring" if phase == DECLARE_PHASE else "扒鸡窝"
         raise ValueError(f"seat {seat} may declare or pass during {what}, not {kind}")
     declaration_of(st, seat, action.cards)
 
@@ -173,7 +173,7 @@ def _apply_rebel(st: HandState, seat: int, action: Action) -> None:
         else:
             open_round(st)
         return
-    hands, kitty = st.chance.redeal()  # 造反: a new deal and a 搶莊局 from the rebel (§4.6)
+    hands, kitty = st.chance.redeal()  # 造反: a new deal and a 抢庄局 from the rebel (§4.6)
     st.deals.append((hands, kitty))
     st.hands, st.kitty = list(hands), kitty
     st.rebel, st.grab, st.priority = seat, True, seat
@@ -208,7 +208,7 @@ def _declare(st: HandState, seat: int, cards) -> Declaration:
 
 
 def end_round(st: HandState) -> None:
-    """§4.5: the standing declaration sets T and who takes the kitty; with none, 下臺 and a
+    """§4.5: the standing declaration sets T and who takes the kitty; with none, 下台 and a
     second round (normal hand, first round) or a random kitty-card trump."""
     d = st.standing
     if st.grab:

@@ -26,7 +26,7 @@ from operator import eq
 import numpy as np
 
 SPADES, HEARTS, CLUBS, DIAMONDS = 0, 1, 2, 3
-NT = 4  # trump spec 無主
+NT = 4  # trump spec 无主
 TRUMP = 4  # effective suit 主
 SMALL_JOKER, BIG_JOKER = 52, 53
 N_FACES = 54
@@ -140,7 +140,7 @@ def level_name(level: int | str) -> str:
 
 
 def parse_trump(text: str | int) -> int:
-    """A trump spec 0..3 (♠♥♣♦) or 4 (NT) from ``"s"``, ``"♥"``, ``"nt"``, ``"無主"``…"""
+    """A trump spec 0..3 (♠♥♣♦) or 4 (NT) from ``"s"``, ``"♥"``, ``"nt"``, ``"无主"``…"""
     if isinstance(text, int) and 0 <= text <= 4:
         return text
     key = str(text).strip().lower()
@@ -160,11 +160,11 @@ _POINTS = tuple({5: 5, 10: 10, 13: 10}.get(rank_of(f), 0) if f < 52 else 0
 
 @dataclass(frozen=True)
 class Context:
-    """Per-face effective suit (門) and ladder rung for one level L and trump spec T (§2).
+    """Per-face effective suit (门) and ladder rung for one level L and trump spec T (§2).
 
     ``esuit[f]`` is 0..3 for a plain suit, 4 for 主. ``rung[f]`` orders faces inside their
     effective suit and defines tractor adjacency: plain 0..11 (L removed); 主 with T a suit:
-    0..11 the T suit, 12 副級, 13 主級, 14 小王, 15 大王; 主 in NT: level on 12 (13 when
+    0..11 the T suit, 12 副级, 13 主级, 14 小王, 15 大王; 主 in NT: level on 12 (13 when
     ``nt_level_joker_tractor``), 14 小王, 15 大王.
     """
 
@@ -185,7 +185,7 @@ class Context:
         return {self.esuit[f] for f in cards}
 
     def faces_on(self, esuit: int, rung: int) -> tuple[int, ...]:
-        """Faces of ``esuit`` on ``rung`` (several on the shared 副級 / NT level rung)."""
+        """Faces of ``esuit`` on ``rung`` (several on the shared 副级 / NT level rung)."""
         return tuple(f for f in range(N_FACES) if self.esuit[f] == esuit and self.rung[f] == rung)
 
     def sort_key(self, f: int) -> tuple[int, int, int]:

@@ -28,10 +28,10 @@ CARDS_HELP = "Cards such as 'As 10h Td ♠K♠K 5d5d 大王 小王 BJ LJ'."
 RULES_OPTION = click.option("--rules", "rules", type=click.Choice(sorted(PRESETS)),
                             default=DEFAULT_RULES, show_default=True, help="双升 preset.")
 LEVEL_OPTION = click.option("--level", required=True,
-                            help="Level (級) of the hand: 2–10, J, Q, K or A.")
+                            help="Level (级) of the hand: 2–10, J, Q, K or A.")
 SIMULATE_POLICY = "random"  # the policy simulate plays by default
 TRUMP_OPTION = click.option("--trump", required=True,
-                            help="Trump spec: s, h, c, d (or ♠♥♣♦) or nt (無主).")
+                            help="Trump spec: s, h, c, d (or ♠♥♣♦) or nt (无主).")
 SUITS = {"s": "♠", "h": "♥", "c": "♣", "d": "♦", "trump": "主 (trump)", "mixed": "mixed suits"}
 
 
@@ -51,9 +51,9 @@ def simulate(n_hands: int, rules: str, policy: str, policies: str | None, seed: 
              out_path: str | None, fmt: str | None, backend: str, scheduler: str | None,
              resume: bool, records_path: str | None, quiet: bool, as_json: bool,
              play_only: bool) -> None:
-    """Whole hands from the deal (造反, declaring, 下臺, bury, 扒雞窩, play; team levels 2 and
+    """Whole hands from the deal (造反, declaring, 下台, bury, 扒鸡窝, play; team levels 2 and
     2, seat 0 banker going in), every seat random unless --policy or --policies says
-    otherwise: attackers' points, P(banker side holds), 摳底, level changes, P(造反), P(下臺),
+    otherwise: attackers' points, P(banker side holds), 抠底, level changes, P(造反), P(下台),
     P(random trump), per team and per seat, with 95% CIs. Play-only hands are random
     only."""
     with interruptible(), progress_bar(n_hands, hidden=quiet or n_hands < 500_000) as bar:
@@ -65,9 +65,9 @@ def simulate(n_hands: int, rules: str, policy: str, policies: str | None, seed: 
 
 
 def _units(units: list[dict[str, Any]]) -> str:
-    names = {"single": "single (單牌)", "pair": "pair (對子)"}
+    names = {"single": "single (单牌)", "pair": "pair (对子)"}
     return " · ".join(
-        f"{names.get(u['kind'], 'tractor (拖拉機) of ' + str(u['pairs']) + ' pairs')} "
+        f"{names.get(u['kind'], 'tractor (拖拉机) of ' + str(u['pairs']) + ' pairs')} "
         f"{u['cards']}" for u in units)
 
 
@@ -78,7 +78,7 @@ def _units(units: list[dict[str, Any]]) -> str:
 @RULES_OPTION
 @JSON_OPTION
 def classify(cards: tuple[str, ...], level: str, trump: str, rules: str, as_json: bool) -> None:
-    """Effective suit (門) and canonical units of CARDS (one string or several arguments)."""
+    """Effective suit (门) and canonical units of CARDS (one string or several arguments)."""
     res = api.classify(" ".join(cards), level, trump, rules)
     if as_json:
         emit_json(res)
@@ -113,7 +113,7 @@ def legal(level: str, trump: str, lead: str, hand: str, play: str, rules: str,
 @RULES_OPTION
 @JSON_OPTION
 def winner(level: str, trump: str, plays: str, rules: str, as_json: bool) -> None:
-    """Which of the four plays wins the trick (斃, 蓋斃), and its points."""
+    """Which of the four plays wins the trick (毙, 盖毙), and its points."""
     res = api.winner(plays, level, trump, rules)
     if as_json:
         emit_json(res)
@@ -162,10 +162,10 @@ def overcall(level: str, standing: str, new: str, same_player: bool, rules: str,
 @LEVEL_OPTION
 @TRUMP_OPTION
 @click.option("--points", "points_before", type=int, required=True,
-              help="The attackers' points from tricks, before 摳底.")
+              help="The attackers' points from tricks, before 抠底.")
 @click.option("--kitty", required=True, help="The final kitty (底牌); its point cards suffice.")
 @click.option("--last-trick", default=None,
-              help="The last trick's winning play (it decides the 摳底 multiplier).")
+              help="The last trick's winning play (it decides the 抠底 multiplier).")
 @click.option("--last-by", type=click.Choice(api.SIDES), default=None,
               help="Who took the last trick [default: attackers with --last-trick, "
                    "else banker].")
@@ -173,12 +173,12 @@ def overcall(level: str, standing: str, new: str, same_player: bool, rules: str,
 @JSON_OPTION
 def score(level: str, trump: str, points_before: int, kitty: str, last_trick: str | None,
           last_by: str | None, rules: str, as_json: bool) -> None:
-    """Score a hand: 摳底 multiplier, the attackers' points, who wins, levels gained."""
+    """Score a hand: 抠底 multiplier, the attackers' points, who wins, levels gained."""
     res = api.score(points_before, kitty, level, trump, last_trick, last_by, rules)
     if as_json:
         emit_json(res)
         return
-    kou = f"摳底 ×{res['multiplier']}" if res["multiplier"] else "no 摳底"
+    kou = f"抠底 ×{res['multiplier']}" if res["multiplier"] else "no 抠底"
     side = ("the banker side keeps the bank" if res["winner"] == "banker"
             else "the attackers take the bank")
     click.echo(f"{kou}; attackers' points {res['attacker_points']}: {side}, "
@@ -208,7 +208,7 @@ def _echo_rows(rows: list[dict[str, Any]], key: str, width: int) -> None:
 
 @group.command()
 @click.option("--level", default="2", show_default=True,
-              help="Level (級) of the hand: 2–10, J, Q, K or A.")
+              help="Level (级) of the hand: 2–10, J, Q, K or A.")
 @click.option("--trump", default=None,
               help="Trump spec for the trump length [default: ♠, every suit alike]; NT is "
                    "always shown too.")
@@ -257,7 +257,7 @@ def replay(file: str, as_json: bool) -> None:
     if out["finished"]:
         r = out["result"]
         side = "the banker side" if r["winner"] == "banker" else "the attackers"
-        click.echo(f"result: attackers' points {r['attacker_points']} (摳底 ×"
+        click.echo(f"result: attackers' points {r['attacker_points']} (抠底 ×"
                    f"{r['kitty_multiplier']}), {side} win; levels {r['levels']}, "
                    f"next banker seat {r['next_banker']}")
     else:

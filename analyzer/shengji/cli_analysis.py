@@ -69,11 +69,11 @@ def _side_lines(s: dict[str, Any], indent: str = "    ") -> list[str]:
 
 
 def outcomes_lines(d: dict[str, Any]) -> list[str]:
-    lines = [head_line(d, "摳底, points and level changes"),
-             f"  P(摳底: the attackers take the last trick) {_pct(d['p_kou_di'])}",
-             f"  points 摳底 adds per hand {_n(d['points_added_per_hand'])}",
-             f"  banker side's levels lost to 摳底 per hand {_n(d['banker_levels_lost_per_hand'])}",
-             f"  P(the bank changes hands because of 摳底) {_pct(d['p_bank_lost_to_kou_di'])}",
+    lines = [head_line(d, "抠底, points and level changes"),
+             f"  P(抠底: the attackers take the last trick) {_pct(d['p_kou_di'])}",
+             f"  points 抠底 adds per hand {_n(d['points_added_per_hand'])}",
+             f"  banker side's levels lost to 抠底 per hand {_n(d['banker_levels_lost_per_hand'])}",
+             f"  P(the bank changes hands because of 抠底) {_pct(d['p_bank_lost_to_kou_di'])}",
              "  by multiplier: P(×m); points added; banker levels lost; P(bank lost) given ×m"]
     for b in d["by_multiplier"]:
         lines.append(f"    ×{b['multiplier']:<3} {_pct(b['p'])}; {_n(b['points_added'])}; "
@@ -87,7 +87,7 @@ def outcomes_lines(d: dict[str, Any]) -> list[str]:
     for e in d["level_change"]:
         lines.append(f"    {e['label']:<32} {_pct(e)}")
     lines.append("  banker side by trump kind:")
-    for kind, label in (("all", "all hands"), ("suit", "suit trump"), ("nt", "無主 (NT)")):
+    for kind, label in (("all", "all hands"), ("suit", "suit trump"), ("nt", "无主 (NT)")):
         lines.append(f"   {label}" + (f" ({_pct(d['banker_side']['p_nt'])} of hands)"
                                       if kind == "nt" else ""))
         lines += _side_lines(d["banker_side"][kind])
@@ -97,8 +97,8 @@ def outcomes_lines(d: dict[str, Any]) -> list[str]:
 def banker_lines(d: dict[str, Any]) -> list[str]:
     lines = [head_line(d, "Banker side by level (both teams at L; the same deals at each L)")]
     for row in d["by_level"]:
-        lines.append(f"  L = {row['level']}: 無主 in {_pct(row['p_nt'])} of hands")
-        for kind, label in (("all", "all"), ("suit", "suit"), ("nt", "無主")):
+        lines.append(f"  L = {row['level']}: 无主 in {_pct(row['p_nt'])} of hands")
+        for kind, label in (("all", "all"), ("suit", "suit"), ("nt", "无主")):
             s = row[kind]
             lines.append(f"    {label:<4} P(holds) {_pct(s['p_banker_holds'])}; swing "
                          f"{_n(s['banker_swing'])}")
@@ -174,16 +174,16 @@ def _show(res: dict[str, Any], as_json: bool) -> None:
 @click.group()
 def stats() -> None:
     """Statistics of whole hands (heuristic seats by default), every number with n and a
-    95% CI: outcomes (摳底, points, level changes), banker (by level and trump kind), values
-    (joker pair, level card, trump by one swap), rule-effect (扒雞窩, 造反 on and off), bury
+    95% CI: outcomes (抠底, points, level changes), banker (by level and trump kind), values
+    (joker pair, level card, trump by one swap), rule-effect (扒鸡窝, 造反 on and off), bury
     (the heuristic's bury against its variants) and declare (declaring against passing)."""
 
 
 @stats.command()
 @_common(20_000, "Whole hands (deals).")
 def outcomes(n_deals: int, rules: str, policy: str, seed: int, as_json: bool) -> None:
-    """P(摳底) and its value by multiplier; attackers' points and level changes; the
-    banker side by trump kind (suit or 無主)."""
+    """P(抠底) and its value by multiplier; attackers' points and level changes; the
+    banker side by trump kind (suit or 无主)."""
     from . import analysis
 
     _show(analysis.outcomes(n_deals, rules, policy, seed), as_json)
@@ -205,7 +205,7 @@ def banker(n_deals: int, rules: str, policy: str, seed: int, as_json: bool,
 @stats.command()
 @_common(5_000, "Deals (each is played once more per pattern).")
 def values(n_deals: int, rules: str, policy: str, seed: int, as_json: bool) -> None:
-    """What 對大王, 對小王, one more level card and one more trump are worth, by one swap
+    """What 对大王, 对小王, one more level card and one more trump are worth, by one swap
     on the same deal."""
     from . import analysis
 
@@ -218,7 +218,7 @@ def values(n_deals: int, rules: str, policy: str, seed: int, as_json: bool) -> N
               multiple=True, help="Only these rules (default: bajiwo and rebel).")
 def rule_effect(n_deals: int, rules: str, policy: str, seed: int, as_json: bool,
                 switches: tuple[str, ...]) -> None:
-    """How much 扒雞窩 and 造反 change outcomes: the same deals with the rule on and off."""
+    """How much 扒鸡窝 and 造反 change outcomes: the same deals with the rule on and off."""
     from . import analysis
 
     _show(analysis.rule_effect(n_deals, rules, policy, seed,

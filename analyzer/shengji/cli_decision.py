@@ -154,7 +154,7 @@ def bury(hand, level, trump, seat, banker, standing, standing_seat, candidates, 
 @_options
 def should_rebel(hand, seat, banker, level, rules, policy, precision, max_deals, seed,
                  as_json, quiet) -> None:
-    """造反 (redeal, 搶莊局) or not, for a defender whose HAND (25 cards) holds fewer
+    """造反 (redeal, 抢庄局) or not, for a defender whose HAND (25 cards) holds fewer
     than 15 points?"""
     with _bar(max_deals, policy, quiet) as bar:
         res = api.should_rebel(" ".join(hand), seat, banker, level, rules, policy,

@@ -23,7 +23,7 @@ N_RUNGS = 16
 
 @dataclass(frozen=True)
 class Unit:
-    """One unit: a single (單牌), a pair (對子) or a tractor (拖拉機) of ``pairs`` pairs.
+    """One unit: a single (单牌), a pair (对子) or a tractor (拖拉机) of ``pairs`` pairs.
 
     ``top`` is the highest rung; a tractor spans rungs ``top - pairs + 1 .. top``.
     """

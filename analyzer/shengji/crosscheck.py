@@ -1,12 +1,12 @@
 """The kernels against the reference engine, hand by hand: kernel whole hands
 (``kernels.shengji.game``) replayed action by action in the engine, the differential check
-of bidding, the bury, 扒雞窩, the play and the settlement.
+of bidding, the bury, 扒鸡窝, the play and the settlement.
 
 :func:`crosscheck` is the check every game has (a :class:`~analyzer.core.contract.CrossCheck`
 of hands replayed and mismatch lines). Underneath, :func:`kernel_hands` plays hands in the
 kernels with every log kept; :func:`replay_hand` starts the engine from the same deal (and
 the same redeal, kitty-card draw and first seats), applies each logged action — every one
-must be legal there, and where the engine lists the choices (造反, declaring, 扒雞窩) their
+must be legal there, and where the engine lists the choices (造反, declaring, 扒鸡窝) their
 number and, for declarations, the set must equal the kernel's — and compares the outcome.
 It returns None when the hand agrees, else the first difference in words.
 """
@@ -40,7 +40,7 @@ class KernelHands:
     """Whole hands played in the kernels with every log (row ``h`` per hand)."""
 
     levels: tuple[int, int]
-    banker: int | None  # None: 搶莊局
+    banker: int | None  # None: 抢庄局
     res: np.ndarray  # int64[n, N_WHOLE]
     deals: np.ndarray  # int64[n, 2, 5, 2]
     alogs: np.ndarray  # int64[n, MAX_ACTIONS, AL_WIDTH]
@@ -201,7 +201,7 @@ def replay_all(kh_: KernelHands, rules) -> list[tuple[int, str]]:
 
 def crosscheck(n_hands: int, rules: str | ShengjiRules | None, seed: int = 0,
                policies: str = "random", levels=(2, 2), banker: int | None = 0) -> CrossCheck:
-    """``n_hands`` whole kernel hands (team ``levels``, ``banker`` going in, None: a 搶莊局;
+    """``n_hands`` whole kernel hands (team ``levels``, ``banker`` going in, None: a 抢庄局;
     every seat on ``policies``: one name or four) replayed in the engine: the hands and one
     line per hand that disagrees."""
     hands = kernel_hands(n_hands, rules, seed, levels, banker, policies=policies)

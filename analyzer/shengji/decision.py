@@ -223,7 +223,7 @@ def _standing(cards, seat, lv: int, r: ShengjiRules, default_seat: int):
 
 
 def declaration_name(cls: int, suit: int) -> str:
-    """``single ♥``, ``pair ♠``, ``對小王``…"""
+    """``single ♥``, ``pair ♠``, ``对小王``…"""
     return CLASS_NAMES[cls].split(" ")[0] + ("" if suit == NT else f" {SUIT_SYMBOLS[suit]}")
 
 
@@ -422,7 +422,7 @@ def bury(hand, level, trump, seat: int = 0, banker: int | None = None, standing=
     """``seat`` holds its 33 cards (hand and kitty) at trump ``trump``: rank the heuristic's
     bury, its variants (``BURY_VARIANTS``), a void of each plain suit of at most 8 cards
     (``_void_buries``) and ``candidates`` by the level change. The
-    standing declaration (for 扒雞窩) defaults to the cheapest one of ``trump`` the 33 cards
+    standing declaration (for 扒鸡窝) defaults to the cheapest one of ``trump`` the 33 cards
     show, made by ``seat``; "" means none (T was drawn from the kitty). ``run``: how to
     sample (:class:`Sampling`)."""
     r = get_rules(rules)
@@ -478,7 +478,7 @@ def should_rebel(hand, seat: int = 1, banker: int = 0, level=2, rules=None,
                  ) -> DecisionResult:
     """Defender ``seat`` holds ``hand`` (25 cards, fewer points than rebel_threshold) right
     after the deal of a normal hand banked by ``banker`` (both teams at ``level``): 造反
-    (a redeal and a 搶莊局 from ``seat``) or decline (the defender asked after it, if any,
+    (a redeal and a 抢庄局 from ``seat``) or decline (the defender asked after it, if any,
     decides by its policy, then the declaring)? ``run``: how to sample (:class:`Sampling`)."""
     r = get_rules(rules)
     if not r.rebel_enabled:

@@ -1,13 +1,13 @@
 """The 双升 reference engine: one whole hand as a state machine in plain Python (the oracle).
 
 Phases, in order: 造反 offers (``rebel``), declaring — 亮主 / 反主 / 加固 (``declare``), the
-kitty bury — 扣底 (``bury``), 扒雞窩 (``bajiwo``), tricks (``play``), then ``done``. The verbs
+kitty bury — 扣底 (``bury``), 扒鸡窝 (``bajiwo``), tricks (``play``), then ``done``. The verbs
 are the game contract's (:mod:`analyzer.core.game`): ``current_player``, ``legal_actions``
-(the rebel, declare and 扒雞窩 choices; a bury or a play has too many to list:
+(the rebel, declare and 扒鸡窝 choices; a bury or a play has too many to list:
 :class:`~analyzer.core.game.NotListed`), ``verify`` / ``can`` / ``apply``, ``is_terminal``,
 ``returns``, ``clone`` and ``view``. Sections (§) refer to SHENGJI-RULES.
 
-Seats 0–3 sit in play order: the 下家 of seat i is i + 1, its partner (對家) i + 2; the teams
+Seats 0–3 sit in play order: the 下家 of seat i is i + 1, its partner (对家) i + 2; the teams
 are {0, 2} (team 0) and {1, 3} (team 1). Cards are sorted face tuples (:mod:`.cards`). The
 hand's data, the deal and its random outcomes (:class:`Chance`) are :mod:`.state`'s.
 """
@@ -53,12 +53,12 @@ __all__ = [
     "verify_deal",
 ]
 
-# The longest hand, in actions. Bidding: at most 2 造反 offers (a 造反 redeals into a 搶莊局,
+# The longest hand, in actions. Bidding: at most 2 造反 offers (a 造反 redeals into a 抢庄局,
 # which has none); a silent first declaring round (4 passes) before the second; each
 # declaration, overcall or 加固 must climb the seven-step ladder (a single; pairs ♦ ♣ ♥ ♠;
-# 對小王; 對大王: §4.2), and the ladder is not reset between the last round and 扒雞窩, so a
+# 对小王; 对大王: §4.2), and the ladder is not reset between the last round and 扒鸡窝, so a
 # hand shows at most 7 of them. The last round takes at most 3 passes before each of its d1
-# declarations and 4 passes at its end (4·d1 + 4); the first bury 1; 扒雞窩 at most 2 passes
+# declarations and 4 passes at its end (4·d1 + 4); the first bury 1; 扒鸡窝 at most 2 passes
 # before each of its d2 overcalls, the overcall and its bury, then 3 passes (4·d2 + 3). So
 # bidding takes at most 2 + 4 + 4 + 1 + 3 + 4·(d1 + d2) = 14 + 28 = 42 actions. Play: the
 # 100 cards of the hands go out at least one a seat a trick, 4 plays a trick: at most 100.
@@ -108,7 +108,7 @@ class SeatView:
     level: int | None  # L, once known
     trump: int | None  # T (0..3, 4 = NT), once known
     banker: int | None
-    grab: bool  # a 搶莊局
+    grab: bool  # a 抢庄局
     declarations: tuple[tuple[int, tuple[int, ...], str], ...]  # (seat, cards shown, phase)
     standing: tuple[int, tuple[int, ...]] | None  # (seat, cards) of the standing declaration
     random_trump_card: int | None  # the kitty card drawn for a random trump, shown to all
@@ -136,7 +136,7 @@ class State(HandState):
         return self.phase == DONE
 
     def legal_actions(self) -> list[Action]:
-        """Every legal action in the rebel, declare and 扒雞窩 phases, in the engine's order
+        """Every legal action in the rebel, declare and 扒鸡窝 phases, in the engine's order
         (pass first); empty when over. Bury and play choices are too many to list:
         NotListed there."""
         if self.phase == DONE:
@@ -245,7 +245,7 @@ def _levels(levels) -> tuple[int, int]:
 def new_hand(rules: str | ShengjiRules | None = None, levels=(2, 2), banker: int | None = None,
              seed=None, hands=None, kitty=None, rng: random.Random | None = None,
              chance: Chance | None = None) -> State:
-    """A whole hand from the deal: ``banker`` None is a 搶莊局 (the first hand).
+    """A whole hand from the deal: ``banker`` None is a 抢庄局 (the first hand).
 
     The deal is ``hands`` + ``kitty`` if given, else drawn from ``rng`` (or
     ``random.Random(seed)``), which also draws every later random choice. ``chance``
@@ -254,7 +254,7 @@ def new_hand(rules: str | ShengjiRules | None = None, levels=(2, 2), banker: int
     rules = get_rules(rules)
     team_levels = _levels(levels)
     if banker is not None and banker not in range(N_SEATS):
-        raise ValueError(f"banker must be a seat 0..3 or None (搶莊局), got {banker!r}")
+        raise ValueError(f"banker must be a seat 0..3 or None (抢庄局), got {banker!r}")
     if rng is None:
         rng = random.Random(seed)
     if chance is None:
@@ -294,7 +294,7 @@ def play_only(rules: str | ShengjiRules | None, hands, kitty, level, trump, bank
 
 def random_start(rules: str | ShengjiRules | None, rng: random.Random) -> State:
     """A whole hand from a random deal, its setting drawn by ``rng`` too: one time in five
-    the first hand of a match (a 搶莊局, both teams at 2), else a normal hand with a uniform
+    the first hand of a match (a 抢庄局, both teams at 2), else a normal hand with a uniform
     banker going in and each team's level uniform in 2..A. Every later random outcome (a
     redeal, the kitty-card trump, first seats) comes from ``rng``."""
     if rng.random() < 0.2:

@@ -80,10 +80,10 @@ def count_special(special: tuple[int, ...], predicate: Callable[[tuple[int, ...]
 
 
 def _declare_predicates(rules: ShengjiRules, level: int):
-    def suited(cards):  # 單亮 / 對亮: a level card (beside its joker when the rules ask)
+    def suited(cards):  # 单亮 / 对亮: a level card (beside its joker when the rules ask)
         return any(d.cls <= 2 for d in declarable(cards, level, rules))
 
-    def any_declaration(cards):  # the first declaration: 對王 counts if it may open
+    def any_declaration(cards):  # the first declaration: 对王 counts if it may open
         return any(d.cls <= 2 or rules.joker_pair_may_open
                    for d in declarable(cards, level, rules))
 
@@ -241,7 +241,7 @@ def feature_labels(rules: ShengjiRules) -> dict[str, str]:
     return {
         "declare_any": "can declare (亮主) at all, joker pairs included",
         "declare_suited": f"can declare a suit: {level_card}",
-        "joker_pair": "holds a joker pair (對王: 大王 or 小王)",
+        "joker_pair": "holds a joker pair (对王: 大王 or 小王)",
         "big_joker_pair": "holds the 大王 pair",
         "small_joker_pair": "holds the 小王 pair",
         "rebel": rebel,

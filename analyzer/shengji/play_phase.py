@@ -1,5 +1,5 @@
 """The play half of a 双升 hand (SHENGJI-RULES §5–7): leads and throws (甩牌) with the stand
-check against the actual other hands, follows, the trick winner, 摳底 and the settlement.
+check against the actual other hands, follows, the trick winner, 抠底 and the settlement.
 
 Functions of a :class:`.state.HandState`; the rule work is done by the primitives of
 :mod:`.combos`, :mod:`.tricks` and :mod:`.scoring`.
@@ -30,7 +30,7 @@ _NEXT_BANKER_OFFSET = {"partner": 2, "next_seat": 1}
 
 
 def start_play(st: HandState) -> None:
-    """Trick 1: the banker leads (§5.1; 扒雞窩 never changes this)."""
+    """Trick 1: the banker leads (§5.1; 扒鸡窝 never changes this)."""
     st.phase, st.turn = PLAY_PHASE, st.the_banker
     st.tricks.append(Trick(st.the_banker))
 
@@ -110,7 +110,7 @@ def _end_trick(st: HandState, trick: Trick) -> None:
 
 
 def _finish(st: HandState, last: Trick, i: int) -> None:
-    """Score the hand (§6.2 摳底 from the last trick, §7.1 levels, §7.2 next banker)."""
+    """Score the hand (§6.2 抠底 from the last trick, §7.1 levels, §7.2 next banker)."""
     rules, banker = st.rules, st.the_banker
     banker_team = banker % 2
     basis = kitty_basis_cards(last.plays[0], last.plays[i], rules)

@@ -14,7 +14,7 @@ deal, every random outcome and every action::
                  {"seat": 0, "action": "play", "cards": "A♥"}, …],
      "result": {…}}
 
-- ``banker`` null: a 搶莊局 (the first hand). ``rule_changes`` (optional): rule parameters
+- ``banker`` null: a 抢庄局 (the first hand). ``rule_changes`` (optional): rule parameters
   that differ from the named preset.
 - ``redeals``: the new deal ``{"hands": [...], "kitty": "..."}`` after a 造反.
 - ``random_trump_card``: when nobody declared (§4.5c), the index of the drawn card in the

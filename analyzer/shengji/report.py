@@ -81,7 +81,7 @@ def _odds_rows(r, n: int, seed: int) -> list[dict[str, Any]]:
 
 
 def _outcome_rows(d: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
-    """The 摳底, points and level-change rows of one preset's :func:`analysis.outcomes`."""
+    """The 抠底, points and level-change rows of one preset's :func:`analysis.outcomes`."""
     kou = [_est(d[k], statistic=k, multiplier=0) for k in
            ("p_kou_di", "points_added_per_hand", "banker_levels_lost_per_hand",
             "p_bank_lost_to_kou_di")]
@@ -134,7 +134,7 @@ def _preset_rows(name: str, spec: ReportSpec, s: dict[str, int],
         add(table, "outcomes", [{"policy": pol, **row} for row in rows])
     if "kou_random" in parts(spec):
         go("kou_random")
-        # the heuristic almost never buries a point card, so 摳底 is shown with random seats too
+        # the heuristic almost never buries a point card, so 抠底 is shown with random seats too
         add("shengji_kou_di", "kou_random", [{"policy": "random", **row} for row in
                                              _outcome_rows(analysis.outcomes(
                                                  n["kou_random"], r, "random",
@@ -197,8 +197,8 @@ def section_tables(spec: ReportSpec, s: dict[str, int],
 
 
 class ShengjiSection:
-    """郑州双升 in the report, both presets side by side: exact odds, 摳底, points and level
-    changes, the banker side by level and trump kind, counterfactual values, 扒雞窩 and 造反
+    """郑州双升 in the report, both presets side by side: exact odds, 抠底, points and level
+    changes, the banker side by level and trump kind, counterfactual values, 扒鸡窝 and 造反
     on and off, the policy ladder, and the bury and declaring studies."""
 
     key = KEY

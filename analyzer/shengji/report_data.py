@@ -57,13 +57,13 @@ TEXT: dict[str, tuple[str, str]] = {
     "sj_step_declare": ("亮主研究", "the declaring study"),
     "intro_shengji": (
         "双升是四人两队、两副牌 108 张的升级游戏：每人 25 张，底牌 8 张；规则与未定之处见 "
-        "docs/shengji.md。两种规则并列：zhengzhou（郑州双升：亮主须带同色王、"
+        "docs/rules/shengji.md。两种规则并列：zhengzhou（郑州双升：亮主须带同色王、"
         "造反、扒鸡窝、抠底按对数翻倍）与 classic（常见的拖拉机：无造反、无扒鸡窝、抠底按张数"
         "翻倍、闲家一次最多升 3 级），两者用同样的牌与种子。每局都是从发牌开始的整局（造反、"
         "亮主、扣底、扒鸡窝、出牌），两队都在 L 级（默认 2），座位 0 先坐庄；除策略阶梯外四家"
         "都用 {policy} 策略。",
         "shengji is a four-player, two-team climbing game with two decks (108 cards): 25 "
-        "cards each and an 8-card kitty; docs/shengji.md has the rules and their readings. Two presets side by side, on the same deals and seeds: "
+        "cards each and an 8-card kitty; docs/rules/shengji.md has the rules and their readings. Two presets side by side, on the same deals and seeds: "
         "zhengzhou (a level card declares only beside its joker, zao fan redeals, ba ji wo "
         "kitty swaps, kitty capture doubles per pair) and classic (the common tuolaji: no "
         "zao fan, no ba ji wo, kitty capture doubles per card, attackers gain at most 3 levels a "
@@ -300,7 +300,7 @@ def command(part: str, preset: str, spec: ReportSpec, s: dict[str, int]) -> str:
     if part in STUDIES:
         return (f"xianniu shengji stats {part} --hands {n} --samples {STUDY_SAMPLES} "
                 f"--rules {preset} --seed {s[part]}")
-    if part == "kou_random":  # 摳底 where the kitty holds points: every seat random
+    if part == "kou_random":  # 抠底 where the kitty holds points: every seat random
         return (f"xianniu shengji stats outcomes --deals {n} --rules {preset} --policy random "
                 f"--seed {s[part]}")
     if part == "banker":

@@ -3,8 +3,8 @@ int64 counts vector, and the statistics it renders, every one an estimate with i
 n: JSON, one tidy row per statistic, and text.
 
 Counts and sums only, so that tasks merge by addition (any order, any number of workers).
-Whole-hand runs report the hand's outcomes (attackers' points, P(banker side holds), 摳底,
-level changes) and the bidding's (P(造反), P(下臺), P(random trump), 扒雞窩, the trump
+Whole-hand runs report the hand's outcomes (attackers' points, P(banker side holds), 抠底,
+level changes) and the bidding's (P(造反), P(下台), P(random trump), 扒鸡窝, the trump
 declared), then per team and per seat. Play-only runs keep their ``play_only_`` names.
 """
 
@@ -27,7 +27,7 @@ SETTING = {"play_only": True, "level": LEVEL, "trump": "s", "banker": BANKER,
                    "the kitty"}
 WHOLE_SETTING = {"play_only": False, "levels": list(LEVELS), "start_banker": START_BANKER,
                  "note": "whole hands from the deal: a normal hand with seat 0 banker going "
-                         "in; 造反, declaring, 下臺, random trump, bury, 扒雞窩 as the rules "
+                         "in; 造反, declaring, 下台, random trump, bury, 扒鸡窝 as the rules "
                          "allow; the banker, level and trump are outcomes"}
 
 TOTAL_POINTS = 200
@@ -36,11 +36,11 @@ ATTACKER_GAINS = 11  # bins attackers +0 (turnover) … +10 (the last also holds
 HIST_BINS = 43  # attacker points: < 0, then 0, 5, …, 200 (by 5s), then > 200
 # Layout of the counts vector: the block both modes fill …
 A_N = 0
-A_PTS, A_PTS_SQ = 1, 2  # attacker points after 摳底
+A_PTS, A_PTS_SQ = 1, 2  # attacker points after 抠底
 A_TRICK, A_TRICK_SQ = 3, 4  # attackers' trick points
 A_BANKER_TRICK = 5  # banker side's trick points
 A_KITTY, A_KITTY_SQ = 6, 7  # kitty points
-A_KOU, A_KOU_PTS, A_KOU_PTS_SQ = 8, 9, 10  # 摳底 hands; points it added
+A_KOU, A_KOU_PTS, A_KOU_PTS_SQ = 8, 9, 10  # 抠底 hands; points it added
 A_HOLD = 11  # the banker side keeps the bank (P < turnover_at)
 A_THROWS, A_FAILED = 12, 13
 A_BAD_TOTAL = 14  # hands whose point cards do not add to 200 (always 0)
@@ -49,11 +49,11 @@ A_BANKER_GAIN = A_HIST + HIST_BINS
 A_ATTACKER_GAIN = A_BANKER_GAIN + BANKER_GAINS
 # … and the whole-hand block (zero in play-only runs).
 A_REBEL = A_ATTACKER_GAIN + ATTACKER_GAINS  # hands with a 造反
-A_STEPDOWN = A_REBEL + 1  # 下臺: nobody declared in the first round
+A_STEPDOWN = A_REBEL + 1  # 下台: nobody declared in the first round
 A_RANDOM_TRUMP = A_STEPDOWN + 1  # T drawn from the kitty
-A_BAJIWO = A_RANDOM_TRUMP + 1  # hands with at least one 扒雞窩 swap
+A_BAJIWO = A_RANDOM_TRUMP + 1  # hands with at least one 扒鸡窝 swap
 A_BAJIWO_SWAPS, A_BAJIWO_SWAPS_SQ = A_BAJIWO + 1, A_BAJIWO + 2
-A_GRAB = A_BAJIWO + 3  # 搶莊局 (after a 造反)
+A_GRAB = A_BAJIWO + 3  # 抢庄局 (after a 造反)
 A_TRUMP = A_GRAB + 1  # 5 bins: final T ♠♥♣♦ NT
 A_TEAM = A_TRUMP + 5  # per team (2 blocks of TEAM_SIZE)
 TM_BANKS, TM_HOLDS, TM_WINS, TM_GAIN, TM_GAIN_SQ, TM_ATTACK_PTS, TM_ATTACK_PTS_SQ = range(7)
@@ -238,9 +238,9 @@ def _play_only_text(s: dict) -> str:
              f"{format_estimate(s['play_only_p_banker_holds'], **PCT)}",
              f"  P(attackers take the bank)     "
              f"{format_estimate(s['play_only_p_attackers_take_bank'], **PCT)}",
-             f"  P(摳底: attackers take the last trick) "
+             f"  P(抠底: attackers take the last trick) "
              f"{format_estimate(s['play_only_p_kou_di'], **PCT)}",
-             f"  摳底 points added per hand {_num(s['play_only_kou_di_points'])}",
+             f"  抠底 points added per hand {_num(s['play_only_kou_di_points'])}",
              "  level change (team 0 banker side / team 1 attackers):"]
     for e in s["play_only_level_change"]:
         if e["value"] > 0:
@@ -250,19 +250,19 @@ def _play_only_text(s: dict) -> str:
 
 def _whole_text(s: dict) -> str:
     turn = get_rules(s["rules"]).turnover_at
-    lines = [f"{s['hands']:,} whole hands of 双升 (造反, bidding, bury, 扒雞窩, play), rules "
+    lines = [f"{s['hands']:,} whole hands of 双升 (造反, bidding, bury, 扒鸡窝, play), rules "
              f"{s['rules']}, policy {s['policy']}, seed {s['seed']}; team levels 2 and 2, "
              f"seat 0 banker going in, declare_start {s['setting']['declare_start']}; 95% CIs",
              f"  attackers' points (抓分)   {_num(s['attacker_points'])}",
              f"  of which from tricks      {_num(s['attacker_trick_points'])}",
              f"  P(banker side holds, P<{turn}) {format_estimate(s['p_banker_holds'], **PCT)}",
              f"  P(attackers take the bank) {format_estimate(s['p_attackers_take_bank'], **PCT)}",
-             f"  P(摳底)                    {format_estimate(s['p_kou_di'], **PCT)}",
-             f"  摳底 points added per hand {_num(s['kou_di_points'])}",
+             f"  P(抠底)                    {format_estimate(s['p_kou_di'], **PCT)}",
+             f"  抠底 points added per hand {_num(s['kou_di_points'])}",
              f"  P(造反, redeal)            {format_estimate(s['p_rebel'], **PCT)}",
-             f"  P(下臺, nobody declared)   {format_estimate(s['p_step_down'], **PCT)}",
+             f"  P(下台, nobody declared)   {format_estimate(s['p_step_down'], **PCT)}",
              f"  P(random kitty trump)     {format_estimate(s['p_random_trump'], **PCT)}",
-             f"  P(扒雞窩 swap)             {format_estimate(s['p_bajiwo'], **PCT)}",
+             f"  P(扒鸡窝 swap)             {format_estimate(s['p_bajiwo'], **PCT)}",
              "  trump played: " + ", ".join(f"{e['trump']} {100 * e['value']:.1f}%"
                                             for e in s["trump"]),
              "  per team: P(banks), P(holds | banks), P(wins the hand), levels gained:"]

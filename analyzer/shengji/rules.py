@@ -38,13 +38,13 @@ class ShengjiRules:
     title: str = "郑州双升"
     # §4.1 declaring (亮主)
     joker_colour: str = "standard"
-    joker_pair_may_open: bool = True  # 對王 may be the first declaration (OPEN-3)
+    joker_pair_may_open: bool = True  # 对王 may be the first declaration (OPEN-3)
     level_cards_need_joker: bool = True  # a level card declares only beside its joker (§13)
     # §4.2 overcalling (反主)
     pair_overcall_by_suit: bool = True  # class 2 displaces class 2 of a lower suit (OPEN-4)
     suit_rank: str = "SHCD"
     partner_may_overcall: bool = True  # OPEN-5
-    # §4.4–4.5 turn model, 下臺
+    # §4.4–4.5 turn model, 下台
     declare_start: str = "banker"
     partner_declarer_becomes_banker: bool = True  # OPEN-7
     stepdown_banker: str = "next_seat"
@@ -52,7 +52,7 @@ class ShengjiRules:
     rebel_enabled: bool = True
     rebel_scope: str = "player"
     rebel_threshold: int = 15  # strictly fewer points than this qualifies
-    # §4.8 扒雞窩
+    # §4.8 扒鸡窝
     bajiwo_enabled: bool = True
     bajiwo_reinforce: bool = False  # OPEN-14
     # §2–3 ladder
@@ -62,11 +62,11 @@ class ShengjiRules:
     throw_check_players: str = "all_others"
     throw_fail_play: str = "largest_failed_shape"
     throw_fail_penalty_per_card: int = 0
-    # §5.3–5.5 following, ruffing (斃), trick winner
+    # §5.3–5.5 following, ruffing (毙), trick winner
     follow_rule: str = "maximal"
     ruff_rule: str = "match"
     trick_compare: str = "largest_unit"
-    # §6.2 摳底
+    # §6.2 抠底
     kitty_basis: str = "winning_play"
     kitty_multiplier: str = "pow2_pairs"
     # §7 levels
@@ -112,6 +112,9 @@ CLASSIC = ShengjiRules(
 
 PRESETS: dict[str, ShengjiRules] = {r.name: r for r in (ZHENGZHOU, CLASSIC)}
 DEFAULT_RULES = "zhengzhou"
+# The presets by their Chinese names, simplified or traditional, as input.
+_ALIASES = {"郑州双升": "zhengzhou", "鄭州雙升": "zhengzhou",
+            "拖拉机": "classic", "拖拉機": "classic"}
 
 
 def get_rules(rules: str | ShengjiRules | None = None) -> ShengjiRules:
@@ -121,6 +124,7 @@ def get_rules(rules: str | ShengjiRules | None = None) -> ShengjiRules:
     if isinstance(rules, ShengjiRules):
         return rules
     key = str(rules).strip().lower()
+    key = _ALIASES.get(key, key)
     if key not in PRESETS:
         raise ValueError(f"unknown 双升 rules {rules!r} (choose from {', '.join(PRESETS)})")
     return PRESETS[key]

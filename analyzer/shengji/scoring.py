@@ -1,4 +1,4 @@
-"""摳底, the level table, banker rotation and level advance (SHENGJI-RULES §6–7).
+"""抠底, the level table, banker rotation and level advance (SHENGJI-RULES §6–7).
 
 >>> from analyzer.shengji.cards import context, parse_cards
 >>> from analyzer.shengji.rules import ZHENGZHOU
@@ -27,7 +27,7 @@ def kitty_unit(cards, ctx: Context) -> Unit:
 
 
 def kitty_multiplier(cards, ctx: Context, rules: ShengjiRules) -> int:
-    """m for 摳底 from the deciding cards (§6.2, ``kitty_multiplier``).
+    """m for 抠底 from the deciding cards (§6.2, ``kitty_multiplier``).
 
     pow2_pairs: 2^(1+p), p pairs in the largest unit (2, 4, 8, 16 …); times_size: 2n,
     n its cards (2, 4, 8, 12 …); pow_size: 2^n (2, 4, 16, 64 …).
@@ -48,11 +48,11 @@ def kitty_basis_cards(lead, winning_play, rules: ShengjiRules) -> tuple[int, ...
 
 @dataclass(frozen=True)
 class Settlement:
-    """The end of one hand: 摳底, the result on the level table and the next banker."""
+    """The end of one hand: 抠底, the result on the level table and the next banker."""
 
     kitty_points: int  # point cards in the kitty
-    multiplier: int  # 摳底 multiplier; 0 when the banker side took the last trick
-    attacker_points: int  # the attackers' points after 摳底
+    multiplier: int  # 抠底 multiplier; 0 when the banker side took the last trick
+    attacker_points: int  # the attackers' points after 抠底
     winner: str  # "banker" or "attackers" (P ≥ turnover_at: the attackers take the bank)
     levels: int  # levels gained by the winner (0: the attackers take the bank, no gain)
     next_banker: str  # "partner" of this hand's banker, or its "next_seat" (下家)

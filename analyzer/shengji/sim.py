@@ -153,20 +153,20 @@ def play_hands(n: int, rules=None, seed: int = 0, level=2, trump=0,
 
 def check_start(levels, banker) -> tuple[np.ndarray, int]:
     """Team levels (two of 2..14) as int64[2] and the start banker (a seat, or None for a
-    搶莊局: -1), checked."""
+    抢庄局: -1), checked."""
     lv = [parse_level(v) if isinstance(v, str) else v for v in levels]
     if len(lv) != 2 or any(isinstance(v, bool) or not isinstance(v, (int, np.integer))
                            or not 2 <= v <= 14 for v in lv):
         raise ValueError(f"levels are two team levels 2..14 (A), got {levels!r}")
     if banker is not None and (isinstance(banker, bool) or banker not in range(N_SEATS)):
-        raise ValueError(f"banker must be a seat 0..3 or None (搶莊局), got {banker!r}")
+        raise ValueError(f"banker must be a seat 0..3 or None (抢庄局), got {banker!r}")
     return np.array(lv, dtype=np.int64), -1 if banker is None else int(banker)
 
 
 def whole_hands(n: int, rules=None, seed: int = 0, levels=(2, 2),
                 banker: int | None = 0) -> np.ndarray:
     """Result rows (``kernels.shengji.game.W_*``) of ``n`` whole random hands from the deal
-    (造反, bidding, bury, 扒雞窩, play) with team ``levels`` and start ``banker``."""
+    (造反, bidding, bury, 扒鸡窝, play) with team ``levels`` and start ``banker``."""
     from kernels.shengji.batch import whole_chunks
     from kernels.shengji.game import N_WHOLE
 

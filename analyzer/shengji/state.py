@@ -122,27 +122,27 @@ class HandState:
 
     rules: ShengjiRules
     levels: tuple[int, int]  # team levels before the hand
-    start_banker: int | None  # the banker given at the start; None: a 搶莊局
+    start_banker: int | None  # the banker given at the start; None: a 抢庄局
     deals: list[Deal]  # (hands, kitty) of the deal and of any redeal
     hands: list[tuple[int, ...]]
     kitty: tuple[int, ...]  # empty while a kitty-taker holds it
     chance: Chance
     phase: str = DECLARE_PHASE
     turn: int = 0  # the seat to act; -1 (``game.TERMINAL``) once the hand is over
-    grab: bool = False  # 搶莊局: own-team levels, the declarer banks (§4.3)
+    grab: bool = False  # 抢庄局: own-team levels, the declarer banks (§4.3)
     priority: int = 0  # priority seat of the declaring round (§4.4)
-    banker: int | None = None  # this hand's 莊家 (None in a 搶莊局 until it is settled)
-    level: int | None = None  # L (None in a 搶莊局 until it is settled)
+    banker: int | None = None  # this hand's 庄家 (None in a 抢庄局 until it is settled)
+    level: int | None = None  # L (None in a 抢庄局 until it is settled)
     trump: int | None = None  # T, once known
     ctx: Context | None = None  # the trump context, once T is known
     standing: Declaration | None = None
     declarations: list[tuple[int, tuple[int, ...], str]] = field(default_factory=list)
-    round: int = 1  # declaring round: 2 after a 下臺
+    round: int = 1  # declaring round: 2 after a 下台
     round_declarers: set[int] = field(default_factory=set)
     passes: int = 0  # passes in a row
     rebel_queue: list[int] = field(default_factory=list)
     rebel: int | None = None
-    stepped_down: int | None = None  # the banker who 下臺
+    stepped_down: int | None = None  # the banker who 下台
     random_trump_card: int | None = None
     kitty_taker: int | None = None
     picked_up: tuple[int, ...] = ()
@@ -188,9 +188,9 @@ class HandState:
 
     @property
     def the_banker(self) -> int:
-        """This hand's banker (ValueError in a 搶莊局 before it is settled)."""
+        """This hand's banker (ValueError in a 抢庄局 before it is settled)."""
         if self.banker is None:
-            raise ValueError("nobody banks yet (a 搶莊局 before its declaring ends)")
+            raise ValueError("nobody banks yet (a 抢庄局 before its declaring ends)")
         return self.banker
 
     @property
@@ -202,9 +202,9 @@ class HandState:
 
     @property
     def the_level(self) -> int:
-        """L (ValueError in a 搶莊局 before it is settled)."""
+        """L (ValueError in a 抢庄局 before it is settled)."""
         if self.level is None:
-            raise ValueError("the hand's level is not settled yet (a 搶莊局)")
+            raise ValueError("the hand's level is not settled yet (a 抢庄局)")
         return self.level
 
     # -- facts of the seats ---------------------------------------------------------------

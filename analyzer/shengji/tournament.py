@@ -1,7 +1,7 @@
 """Team duplicate tournaments of 双升 policies: policy A on one team and B on the other, each
 deal played again with the teams swapped.
 
-Every deal is a whole hand from the deal (造反, declaring, the bury, 扒雞窩, the play) with
+Every deal is a whole hand from the deal (造反, declaring, the bury, 扒鸡窝, the play) with
 the team levels and the banker going in fixed (2 and 2, seat 0 by default). Seating 0 puts A
 on seats 0 and 2 and B on seats 1 and 3; seating 1 swaps them. Both seatings start from the
 same random stream state after the deal. The deal is the unit of the sample; CIs are taken
@@ -9,7 +9,7 @@ across deals:
 
 - **levels**: the levels a policy's team gains per hand (a team that loses the hand or only
   takes the bank gains 0); A − B is the level-point margin per deal;
-- **net attacker points**: the attackers' points (after 摳底) when the policy's team
+- **net attacker points**: the attackers' points (after 抠底) when the policy's team
   attacks, counted negative when it is the banker side; A − B is, on each deal, the points
   A's team scores as attackers less the points B's team scores on the same cards.
 """
@@ -154,7 +154,7 @@ def tournament_dict(res_levels: TournamentResult, res_points: TournamentResult,
 
 def tournament_lines(d: dict[str, Any]) -> list[str]:
     """A team tournament's JSON as text, every number with its 95% CI and n."""
-    banker = "a 搶莊局" if d["banker"] is None else f"seat {d['banker']} banker going in"
+    banker = "a 抢庄局" if d["banker"] is None else f"seat {d['banker']} banker going in"
     lines = [f"{d['deals']:,} deals x {d['seatings']} seatings (teams swapped) = "
              f"{d['hands_played']:,} whole hands, rules {d['rules']}, seed {d['seed']}, "
              f"team levels {d['levels'][0]} and {d['levels'][1]}, {banker} "

@@ -147,7 +147,7 @@ def trick_winner(plays, ctx: Context, rules: ShengjiRules) -> int:
             continue
         key = best_split(play, units, ctx, rules)
         if key is None:
-            continue  # 墊: no split covers the lead's units
+            continue  # 垫: no split covers the lead's units
         if (win_suit != TRUMP and es == TRUMP) or (
                 es == win_suit and _outranks(key, win_key, play, plays[win], units, ctx, rules)):
             win, win_suit, win_key = i, es, key

@@ -26,14 +26,17 @@ def review(decisions: list[dict[str, Any]], advice_at: Callable[[int], dict[str,
            same: Callable[[dict[str, Any], dict[str, Any]], bool],
            progress: Progress) -> dict[str, Any]:
     """Rows of ``decisions`` (``{"version", "n_legal", "action"}``): the action, the best,
-    and the estimated points lost; forced decisions are marked and not valued.
+    and the estimated points lost; forced decisions are marked and not valued. ``move`` is
+    the decision's number in the page's move log (1 for the hand's first action: the move
+    taken at ``version``, the number of actions before it).
     ``advice_at(version)`` gives the advice there; ``same(row, action)`` tells whether an
     advice row holds the action taken."""
     todo = sum(1 for d in decisions if d["n_legal"] > 1)
     rows, done = [], 0
     progress(0, todo)
     for d in decisions:
-        row = {"version": d["version"], "action": d["action"], "forced": d["n_legal"] < 2}
+        row = {"version": d["version"], "move": d["version"] + 1, "action": d["action"],
+               "forced": d["n_legal"] < 2}
         if not row["forced"]:
             adv = advice_at(d["version"])
             mine = next((r for r in adv["actions"] if same(r, d["action"])), None)

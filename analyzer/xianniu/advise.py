@@ -4,7 +4,10 @@ A game record that stops where a seat must choose is replayed in the reference e
 hidden cards are dealt anew for every sample, consistent with every public fact the acting
 seat knows (:mod:`kernels.xianniu.advise`), and each legal action is played out from the
 same deal and the same random stream (paired play-outs: the seat plays on with ``policy``,
-the other seats with the heuristic). Sampling runs in batches as a race: after each batch an
+the other seats with ``opponents``). The deals fit the public facts only: unlike
+``should-xian``, which keeps only the deals on which the other seats' policies would have
+made their 扣, advise draws no inference from why a seat chose what it did (``CONDITIONING``).
+Sampling runs in batches as a race: after each batch an
 action whose paired difference to the leader excludes 0 at z = 3.29 (a stricter bound than
 95%, since the race looks many times) leaves the race; sampling stops when only the leader
 is left, when every action still racing is within ``precision`` points of the leader (95%
@@ -120,7 +123,8 @@ class Advice:
                                   for s in range(3)], "seat": self.seat,
                 "phase": self.phase, "hand": self.hand, "precision": self.precision,
                 "samples": self.samples, "dealt": self.dealt, "stopped": self.stopped,
-                "grouping": GROUPING, "actions": [a.to_json() for a in self.actions],
+                "grouping": GROUPING, "conditioning": CONDITIONING,
+                "actions": [a.to_json() for a in self.actions],
                 "best": self.best.to_json(), "separated": self.separated}
 
 
@@ -390,6 +394,12 @@ def advise(record: Any, *, samples: int | None = None, precision: float = DEFAUL
                   opponents)
 
 
+CONDITIONING = ("hidden hands fit the public facts only (cards played, counts, passes, 抢刺); "
+                "no inference from why the other seats chose what they did")
+_KOU_NOTE = ("note: should-xian also keeps only the deals on which the other seats' policies "
+             "would have 扣ed as they did, so its EVs (weaker hands behind a 扣) differ from "
+             "these; compare the gap 掀 − 扣")
+
 _LABEL = {"kou": "扣 kou", "xian": "掀 xian", "tighten": "紧牌 tighten", "pass": "pass"}
 
 
@@ -431,6 +441,8 @@ def advice_lines(d: dict[str, Any]) -> list[str]:
                     if d["separated"] else "not separated from the second (the CI of the gap "
                     "holds 0)"))
     lines.append("record entry: " + json.dumps(b["action"], ensure_ascii=False))
+    if d["phase"] == "kou_ask":
+        lines.append(_KOU_NOTE)
     return lines
 
 

@@ -8,6 +8,7 @@ sample size), and the results of ``tournament``, ``odds`` and ``stats`` start wi
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -253,12 +254,23 @@ def should_kou(hand: str, rules: str | None = None, policy: str = ADVICE_POLICY,
                progress: Callable[[int], None] | None = None,
                opponents: str = ADVICE_OPPONENTS) -> dict[str, Any]:
     """``xianniu should-kou``: the banker holds ``hand`` at its first decision: 扣 or lead?"""
+    from .decision import searched_first_decision
     from .decision import should_kou as ask
 
     if not hand:
         raise ValueError("give HAND (16 cards)")
-    return ask(hand, rules, policy, precision, max_deals, seed, progress=progress,
-               opponents=opponents).as_dict()
+    out = ask(hand, rules, policy, precision, max_deals, seed, progress=progress,
+              opponents=opponents).as_dict()
+    out["searched"] = searched = searched_first_decision(hand, rules, policy, precision, seed,
+                                                         opponents)
+    if searched and searched["best_lead"]:
+        # The policy's own lead against the best lead found (independent samples).
+        own, best = out["ev_lead"], searched["best_lead"]["ev"]
+        half = math.hypot((own["high"] - own["low"]) / 2, (best["high"] - best["low"]) / 2)
+        gap = best["value"] - own["value"]
+        out["best_lead_over_own"] = {"value": gap, "low": gap - half, "high": gap + half,
+                                     "n": min(own["n"], best["n"])}
+    return out
 
 
 STATS = ("values", "xian", "banker")

@@ -347,7 +347,7 @@ def odds(rules: str | None, n_deals: int, seed: int, as_json: bool) -> None:
 
 @group.command()
 @RULES_OPTION
-@policy_option(POLICIES, "heuristic", "--opponents", "opponents", "The policy of both bots")
+@policy_option(POLICIES, ADVICE_OPPONENTS, "--opponents", "opponents", "The policy of both bots")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Seed of the first hand (default: a fresh seed, shown on the page).")
 @click.option("--port", type=click.IntRange(0, 65535), default=0,

@@ -212,3 +212,49 @@ def should_kou(hand: str | int, rules: str | Rules | None = None, policy: str = 
     """The banker holds ``hand`` at its first decision: 扣 (risking a 掀) or lead?"""
     return _run("kou", hand, 0, rules, policy, precision, max_hands, seed, progress,
                 opponents=opponents)
+
+
+def _first_decision_record(hand: int, rules: Rules, seed: int) -> dict[str, Any] | None:
+    """A record whose banker holds ``hand`` and is to lead or 扣 at once (the other hands
+    dealt at random: advise deals them anew anyway); None when ``hand`` itself opens a 抢刺."""
+    from .cards import N_CARDS
+    from .engine import LEAD, new_hand
+    from .records import record_of
+
+    rest = [c for c in range(N_CARDS) if not hand >> c & 1]
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(1,)))
+    for _ in range(200):
+        order = rng.permutation(rest)
+        others = [sum(1 << int(c) for c in order[:16]), sum(1 << int(c) for c in order[16:])]
+        state = new_hand([hand, *others], rules)
+        if state.phase == LEAD and state.current_player() == 0:
+            return record_of(state)
+    return None
+
+
+def searched_first_decision(hand: str | int, rules: str | Rules | None = None,
+                            policy: str = ADVICE_POLICY, precision: float = 0.1,
+                            seed: int = 0, opponents: str = ADVICE_OPPONENTS
+                            ) -> dict[str, Any] | None:
+    """The banker's first decision searched: 扣 and every lead valued on paired play-outs
+    (:func:`analyzer.xianniu.advise.advise`), so the lead is the best lead found, not only
+    the policy's own. ``{"best", "best_lead", "kou", "deals", "separated"}`` (each
+    ``{"action": record entry, "ev": estimate}``), or None when the hand opens a 抢刺."""
+    from .advise import advise
+
+    h = hand if isinstance(hand, int) else parse_hand(hand)
+    record = _first_decision_record(h, get_rules(rules), seed)
+    if record is None:
+        return None
+    adv = advise(record, precision=precision, policy=policy, seed=seed,
+                 opponents=opponents).to_json()
+
+    def est(a: dict[str, Any]) -> dict[str, Any]:
+        return {"action": a["action"], "ev": Estimate(a["ev"], a["ci95"][0], a["ci95"][1],
+                                                      a["n"]).as_dict()}
+
+    leads = [a for a in adv["actions"] if a["action"]["action"] == "play"]
+    kou = [a for a in adv["actions"] if a["action"]["action"] == "kou"]
+    return {"best": est(adv["actions"][0]), "best_lead": est(leads[0]) if leads else None,
+            "kou": est(kou[0]) if kou else None, "deals": adv["deals"],
+            "separated": adv["separated"], "seed": adv["seed"]}

@@ -244,6 +244,35 @@ def decision_lines(d: dict) -> list[str]:
                      for k, v in d["points_distribution"].items())
     lines.append(f"  my points after {label[a]} (n={d['deals']:,}): {dist}")
     lines.append(f"  recommendation: {d['recommendation']}")
+    lines += searched_lines(d)
+    return lines
+
+
+def _entry_text(entry: dict) -> str:
+    """A record entry of the banker's first decision: ``扣 kou`` or ``lead A♣``."""
+    return "扣 kou" if entry["action"] == "kou" else f"lead {entry.get('cards', '')}"
+
+
+def searched_lines(d: dict) -> list[str]:
+    """should-kou's search of the first decision (advise over 扣 and every lead), and the
+    gap between the best lead found and the policy's own, when it excludes 0."""
+    s = d.get("searched")
+    if "searched" not in d:
+        return []
+    if s is None:
+        return ["  searched: not available (this hand opens a 抢刺)"]
+    lines = [f"  searched (扣 and every lead on paired play-outs, as advise does, "
+             f"{s['deals']:,} deals): best {_entry_text(s['best']['action'])}"]
+    if s["kou"]:
+        lines.append(f"    扣 kou          {format_estimate(s['kou']['ev'])}")
+    if s["best_lead"]:
+        lead = f"lead {s['best_lead']['action'].get('cards', '')}"
+        lines.append(f"    {lead:<15} {format_estimate(s['best_lead']['ev'])}")
+    gap = d.get("best_lead_over_own")
+    if gap and gap["low"] > 0:
+        lines.append(f"  the best lead found beats the policy's own lead by "
+                     f"{format_estimate(gap)} points (independent samples): the 'lead' value "
+                     f"above is the policy's own continuation")
     return lines
 
 

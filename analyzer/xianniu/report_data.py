@@ -80,9 +80,9 @@ TEXT: dict[str, tuple[str, str]] = {
     "sec_compare": ("兰州掀牛与砍牛腿对照", "lanzhou and kanniutui side by side"),
     "sec_ladder": ("策略阶梯", "Policy ladder"),
     "intro_rules": ("两种规则不同之处，取自 analyzer/xianniu/rules.py 中的规则数据；完整规则见 "
-                    "docs/rules.md。",
+                    "docs/rules/xianniu.md。",
                     "Where the two presets differ, read from the rule data in "
-                    "analyzer/xianniu/rules.py; docs/rules.md has the full rules."),
+                    "analyzer/xianniu/rules.py; docs/rules/xianniu.md has the full rules."),
     "intro_odds": ("一家 16 张牌中含各牌型的精确概率（用二项式系数计数），旁列内核发牌的蒙特卡洛"
                    "估计与其 95% 置信区间，作为核对。",
                    "Exact probability that one seat's 16 cards hold each pattern (counted with "

@@ -22,7 +22,7 @@ _KANNIUTUI_MULTI = (0, 1, 3, 2, 3, 5, 6, 7, 8, 8, 9, 10)
 
 @dataclass(frozen=True)
 class Rules:
-    """One rule preset. Field names say what the rule is; see docs/rules.md."""
+    """One rule preset. Field names say what the rule is; see docs/rules/xianniu.md."""
 
     name: str
     title: str

@@ -19,7 +19,7 @@ from ..web.review import enter_hand_query, record_review_query, review
 from .cards import N_SEATS, cards_of, format_card, parse_hand, parse_mask
 from .combos import try_classify
 from .defaults import ADVICE_OPPONENTS, ADVICE_POLICY
-from .describe import SEAT_NAMES, settlement_json, settlement_lines
+from .describe import SEAT_NAMES, settlement_json
 from .engine import ACTION_KINDS, PLAY, Action, State, new_hand
 from .records import record_of, replay, start_of
 from .rules import DEFAULT_RULES, PRESETS
@@ -151,7 +151,6 @@ class XianniuTable:
         if self.finished:
             sett = st.settlement()
             out.update(end=st.end_reason, settlement=settlement_json(sett),
-                       settlement_lines=settlement_lines(sett, st.banker),
                        dealt=[cards_json(h) for h in st.dealt],
                        left=[cards_json(h) for h in st.hands])
         return out
@@ -280,8 +279,7 @@ def review_record(record: Any) -> dict[str, Any]:
            "over": state.is_terminal()}
     if state.is_terminal():
         sett = state.settlement()
-        out.update(end=state.end_reason, settlement=settlement_json(sett),
-                   settlement_lines=settlement_lines(sett, state.banker))
+        out.update(end=state.end_reason, settlement=settlement_json(sett))
     return out
 
 
@@ -331,11 +329,13 @@ class XianniuWeb:
     static_dir = STATIC_DIR
     strings = STRINGS
 
-    def __init__(self, rules: str | None = None, opponents: str = "heuristic",
+    def __init__(self, rules: str | None = None, opponents: str = ADVICE_OPPONENTS,
                  seed: int | None = None, advisor=None,
                  advice_options: dict[str, Any] | None = None, query_deals: int = 20_000):
         self.rules = parse_choice({"rules": rules}, "rules", sorted(PRESETS), DEFAULT_RULES)
-        self.opponents = parse_choice({"opponents": opponents}, "opponents", OPPONENTS, "heuristic")
+        # the bots play the strongest fast policy unless asked otherwise
+        self.opponents = parse_choice({"opponents": opponents}, "opponents", OPPONENTS,
+                                      ADVICE_OPPONENTS)
         self.seed = seed
         self.advisor = advisor
         self.advice_options = advice_options  # advise's samples, precision, policy
@@ -365,9 +365,10 @@ class XianniuWeb:
         XianniuTable(self.rules, self.opponents, 0)
 
 
-def make_app(rules: str | None = None, opponents: str = "heuristic", seed: int | None = None,
-             advisor=None, advice_options: dict[str, Any] | None = None,
-             query_deals: int = 20_000, **kwargs):
+def make_app(rules: str | None = None, opponents: str = ADVICE_OPPONENTS,
+             seed: int | None = None, advisor=None,
+             advice_options: dict[str, Any] | None = None, query_deals: int = 20_000,
+             **kwargs):
     """The Starlette app of the 掀牛 table (``kwargs``: the machinery's sessions, jobs)."""
     from ..web.app import make_app as make
 

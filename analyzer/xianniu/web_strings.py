@@ -1,10 +1,17 @@
-"""The 掀牛 table's words, Chinese and English (the page looks them up by key)."""
+"""The 掀牛 table's words, Chinese and English (the page looks them up by key). The presets
+are shown by their names (``rules_<id>``), not their ids."""
 
 from __future__ import annotations
+
+from .rules import PRESETS
+
+# The presets in English; in Chinese they go by their titles (兰州掀牛, 砍牛腿).
+PRESET_NAMES_EN = {"lanzhou": "Lanzhou Xianniu", "kanniutui": "Kan Niu Tui (chop the ox's leg)"}
 
 STRINGS = {
     "zh": {
         "title": "兰州掀牛", "subtitle": "你对两个机器人",
+        **{f"rules_{r.name}": r.title for r in PRESETS.values()},
         "role_头家": "头家", "role_二家": "二家", "role_三家": "三家",
         "act_play": "出牌", "act_pass": "过", "act_kou": "扣", "act_xian": "掀",
         "act_tighten": "紧牌", "act_discard": "弃牌",
@@ -23,6 +30,7 @@ STRINGS = {
         "pay_for": "因为", "nobody_pays": "无人付分",
         "r_牛": "牛", "r_喜": "喜", "r_亮": "亮", "r_刺": "刺", "r_掀": "掀", "r_包刺": "包刺",
         "gou": "够", "not_gou": "不够", "ci_flag": "刺",
+        "col_niu": "牛（九）", "col_xi": "喜（五）", "col_liang": "亮", "col_ci": "刺分",
         "end_kou": "扣牌结束", "end_table full": "桌面满了", "end_lead holder has no cards": "出牌者没牌了",
         "dealt": "发的牌", "should_xian": "该掀吗？", "should_kou": "头家该扣吗？",
         "answer_seat": "回答的座位", "recommend": "建议", "close": "难分",
@@ -34,6 +42,7 @@ STRINGS = {
     },
     "en": {
         "title": "Lanzhou Xianniu", "subtitle": "you against two bots",
+        **{f"rules_{name}": en for name, en in PRESET_NAMES_EN.items()},
         "role_头家": "banker", "role_二家": "second", "role_三家": "third",
         "act_play": "Play", "act_pass": "Pass", "act_kou": "Kou", "act_xian": "Xian",
         "act_tighten": "Tighten", "act_discard": "Discard",
@@ -54,6 +63,7 @@ STRINGS = {
         "pays": "pays", "pay_for": "for", "nobody_pays": "nobody pays",
         "r_牛": "niu", "r_喜": "xi", "r_亮": "liang", "r_刺": "ci", "r_掀": "xian",
         "r_包刺": "bao ci", "gou": "gou", "not_gou": "not gou", "ci_flag": "ci",
+        "col_niu": "niu (9s)", "col_xi": "xi (5s)", "col_liang": "liang", "col_ci": "ci points",
         "end_kou": "ended by kou", "end_table full": "the table is full",
         "end_lead holder has no cards": "the lead holder has no cards",
         "dealt": "Dealt", "should_xian": "Should I xian?", "should_kou": "Should the banker kou?",

@@ -4,7 +4,7 @@ A hand lives in one ``int64[STATE_LEN]`` array (layout below); the tile table co
 ``tiles[k] = (end_a, end_b, pips, count, double)`` and the rules as ``params`` (``P_*``);
 the drivers (:mod:`.batch`) pass the two together as ``rules = (tiles, params)``.
 Actions are ``kind * 8 + slot`` as in ``analyzer.dingniu.tiles``. Rule numbers refer to
-docs/dingniu.md. The policies are in :mod:`.policies`, the chunk drivers in :mod:`.batch`.
+docs/rules/dingniu.md. The policies are in :mod:`.policies`, the chunk drivers in :mod:`.batch`.
 Every function is jit-compiled and takes arrays, tuples of arrays and integers only.
 """
 

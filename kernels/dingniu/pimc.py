@@ -5,7 +5,7 @@ A pimc seat reads only its own tiles and 扣, the laid tiles, every seat's tile 
 and the public 扣 masks (``S_VOID``, ``S_KMASK``: the ends showing when a seat 扣ed, so it
 held nothing matching them). For each sample it deals the unseen tiles to the other seats'
 hands and 扣 consistently with those masks, then values each legal action by playing the
-rest out: exactly (max-n, R13 of docs/dingniu.md) when few tiles are left in the hands,
+rest out: exactly (max-n, R13 of docs/rules/dingniu.md) when few tiles are left in the hands,
 else by the heuristic for every seat. Every function is jit-compiled.
 """
 

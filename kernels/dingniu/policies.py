@@ -2,7 +2,7 @@
 
 A policy reads the state array of :mod:`.game` and the legal actions listed for the seat to
 act; the heuristic reads only that seat's own tiles and 扣, the laid tiles and the public
-counts (R12 of docs/dingniu.md). A seat's parameters are a float vector (``H_*``; the pimc
+counts (R12 of docs/rules/dingniu.md). A seat's parameters are a float vector (``H_*``; the pimc
 policy, :mod:`.pimc`, appends its own two). Every function is jit-compiled.
 """
 

@@ -1,9 +1,9 @@
 """Numba kernels of 郑州双升 (升级 / 拖拉机): two-plane card sets, trump contexts, dealing,
-units, follow duty, trick winner, throws, 摳底, play-only hands and whole hands (bidding
+units, follow duty, trick winner, throws, 抠底, play-only hands and whole hands (bidding
 included).
 
 Modules, by role as in the other games' kernels: ``game`` (the state machine of a whole
-hand: 造反, declaring, the bury, 扒雞窩, then the play and the settlement), ``hand`` (the
+hand: 造反, declaring, the bury, 扒鸡窝, then the play and the settlement), ``hand`` (the
 play of a hand, trick by trick), ``batch`` (the chunk drivers), ``policies`` (policy ids,
 their parameters and what each seat knows), ``heuristic`` and ``heuristic_bid`` (the
 heuristic's play and bidding), ``random_policy`` (the random policy's leads and follows),

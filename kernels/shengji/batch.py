@@ -13,7 +13,7 @@
 Chunk ``c`` plays hands ``c * n_per_chunk …`` from stream ``states[c]``; ``out[h]`` receives
 the result row of hand ``h`` (``game.W_*`` or ``hand.R_*``). A chunk kernel takes
 ``chunks`` = (``states``, ``n_per_chunk``, ``n_hands``); whole hands take ``start`` =
-(team ``levels`` int64[2], ``start_banker``, -1: a 搶莊局) and ``pols`` = (``pol``,
+(team ``levels`` int64[2], ``start_banker``, -1: a 抢庄局) and ``pols`` = (``pol``,
 ``hp``, ``policies.seat_policies``); play-only hands take ``setting`` = (``level``,
 ``trump``, ``banker``).
 """

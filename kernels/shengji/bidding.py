@@ -1,11 +1,11 @@
 """Declaring (亮主), overcalling (反主), reinforcing (加固) and 造反 on planes
 (SHENGJI-RULES §4.1–4.2, §4.6, §4.8). Rules only; the turn order lives in ``game``.
 
-A declaration is two integers: its class ``cls`` (0 none, 1 single 單亮, 2 pair 對亮,
-3 對小王, 4 對大王) and its trump spec ``suit`` (0..3 ♠♥♣♦, 4 NT). Every rule parameter is
-read from the rule vector (``params``): joker colours (OPEN-2), 對王 opening (OPEN-3), pair
+A declaration is two integers: its class ``cls`` (0 none, 1 single 单亮, 2 pair 对亮,
+3 对小王, 4 对大王) and its trump spec ``suit`` (0..3 ♠♥♣♦, 4 NT). Every rule parameter is
+read from the rule vector (``params``): joker colours (OPEN-2), 对王 opening (OPEN-3), pair
 against pair by suit and the suit order (OPEN-4), the partner overcalling (OPEN-5),
-reinforcing during 扒雞窩 (OPEN-14), whether level cards need a joker (§13) and the 造反
+reinforcing during 扒鸡窝 (OPEN-14), whether level cards need a joker (§13) and the 造反
 scope and threshold (OPEN-10).
 """
 
@@ -32,7 +32,7 @@ from .params import (
 from .planes import BIG_JOKER, SMALL_JOKER, lowest_bit, points
 
 NT = 4
-MAX_DECLS = 10  # four singles, four pairs, 對小王, 對大王
+MAX_DECLS = 10  # four singles, four pairs, 对小王, 对大王
 CLS_NONE, CLS_SINGLE, CLS_PAIR, CLS_SMALL_JOKERS, CLS_BIG_JOKERS = range(5)
 
 
@@ -84,7 +84,7 @@ def suit_strength(suit, params):
 @njit(cache=True, inline="always")
 def overcall_ok(st_cls, st_suit, st_seat, cls, suit, seat, bajiwo, params):
     """Whether ``seat`` may show declaration (cls, suit) over the standing one (class
-    ``st_cls`` 0 when none) — §4.2, and §4.8 during 扒雞窩 (OPEN-15: anything beats none)."""
+    ``st_cls`` 0 when none) — §4.2, and §4.8 during 扒鸡窝 (OPEN-15: anything beats none)."""
     if st_cls == CLS_NONE:
         return cls < CLS_SMALL_JOKERS or params[P_JOKER_PAIR_MAY_OPEN] != 0 or bajiwo
     if seat == st_seat:  # only 加固: a single made a pair of the same suit
@@ -104,7 +104,7 @@ def overcall_ok(st_cls, st_suit, st_seat, cls, suit, seat, bajiwo, params):
 def legal_declarations(one, two, level, standing, seat, bajiwo, params, out):
     """The declarations ``seat`` holding ``(one, two)`` may make now at ``level``
     (declarable and a valid overcall of ``standing`` = (``cls``, ``suit``, ``seat``), cls 0
-    for none; ``bajiwo``: during 扒雞窩), in the engine's order, into ``out`` = (``out_cls``,
+    for none; ``bajiwo``: during 扒鸡窝), in the engine's order, into ``out`` = (``out_cls``,
     ``out_suit``); returns how many (passing is always legal besides)."""
     st_cls, st_suit, st_seat = standing
     out_cls, out_suit = out

@@ -1,17 +1,17 @@
-"""Trump context tables (SHENGJI-RULES §2, §11): effective suit (門) and ladder rung per face.
+"""Trump context tables (SHENGJI-RULES §2, §11): effective suit (门) and ladder rung per face.
 
-A context is one int64 array built from integers (trump T 0..3 or 4 = 無主 NT, level L
-2..14, the ``nt_level_joker_tractor`` flag), cheap enough to rebuild when 扒雞窩 changes T
+A context is one int64 array built from integers (trump T 0..3 or 4 = 无主 NT, level L
+2..14, the ``nt_level_joker_tractor`` flag), cheap enough to rebuild when 扒鸡窝 changes T
 mid-hand. Layout (offsets ``CX_*``):
 
 - ``CX_ESUIT + f``: effective suit of face ``f``, 0..3 plain, 4 = 主 (trump);
 - ``CX_RUNG + f``: rung of ``f`` inside its effective suit — strength and tractor adjacency
-  (plain 0..11 with L removed; 主: 0..11 the T suit, 12 副級, 13 主級, 14 小王, 15 大王; NT:
+  (plain 0..11 with L removed; 主: 0..11 the T suit, 12 副级, 13 主级, 14 小王, 15 大王; NT:
   level cards on 12, or 13 with the flag);
 - ``CX_HIGHER + f``: mask of the faces of f's effective suit on a strictly higher rung;
 - ``CX_SUIT_MASK + e``: mask of the faces of effective suit ``e``;
 - ``CX_RUNG_FACES + 16*e + r``: mask of the faces of suit ``e`` on rung ``r`` (several on
-  the shared 副級 rung and on the NT level rung);
+  the shared 副级 rung and on the NT level rung);
 - ``CX_TRUMP``, ``CX_LEVEL``, ``CX_NT_FLAG``: the integers it was built from.
 """
 
@@ -22,7 +22,7 @@ from numba import njit
 
 N_FACES = 54
 TRUMP = 4  # effective suit 主
-NT = 4  # trump spec 無主
+NT = 4  # trump spec 无主
 N_RUNGS = 16
 
 CX_ESUIT = 0

@@ -1,4 +1,4 @@
-"""Dealing (發牌) and deal features for odds studies (SHENGJI-RULES §1, §4.1, §4.6).
+"""Dealing (发牌) and deal features for odds studies (SHENGJI-RULES §1, §4.1, §4.6).
 
 A deal is ``hands[5, 2]``: rows 0..3 are the seats' 25-card hands, row 4 the 8-card kitty
 (底牌), columns the planes ``(one, two)``. It is a partial Fisher–Yates shuffle of the 108
@@ -33,7 +33,7 @@ DECK = np.repeat(np.arange(54, dtype=np.uint8), 2)
 DS_CAN_DECLARE = 0  # can open a declaration: suited, or a joker pair when that may open
 DS_SUITED = 1  # can declare a suit (class 1 or 2)
 DS_SUITED_PAIR = 2  # can declare a suit with a pair of level cards (class 2)
-DS_JOKER_PAIR = 3  # holds 對小王 or 對大王
+DS_JOKER_PAIR = 3  # holds 对小王 or 对大王
 DS_REBEL = 4  # fewer points than rebel_threshold (would qualify for 造反, §4.6, enabled or not)
 DS_POINTS = 5  # Σ points
 DS_POINTS_SQ = 6  # Σ points²
@@ -232,7 +232,7 @@ def deal_many(state, n_deals, out):
 
 @njit(cache=True)
 def seat0_joker_pairs(states, n_per_chunk, n_deals, out):
-    """Per chunk: deals where seat 0 holds 對大王 and 對小王 (``out[c] = big, small``)."""
+    """Per chunk: deals where seat 0 holds 对大王 and 对小王 (``out[c] = big, small``)."""
     hands = np.empty((5, 2), dtype=np.int64)
     deck = np.empty(108, dtype=np.uint8)
     for c in range(states.shape[0]):

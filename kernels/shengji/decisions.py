@@ -171,7 +171,7 @@ def _begin(scratch, dealt, res, chance, levels, banker, standing):
 @njit(cache=True)
 def _rounds_from(seat, passes, levels, params, rng, out, pols, scratch):
     """The declaring round on from ``seat`` with ``passes`` passes in a row so far, then
-    (§4.5) a second round after 下臺; returns the kitty-taker."""
+    (§4.5) a second round after 下台; returns the kitty-taker."""
     hs = bidding_state(scratch)
     st = hs[1]
     while passes < 4:
@@ -190,8 +190,8 @@ def _rounds_from(seat, passes, levels, params, rng, out, pols, scratch):
 
 @njit(cache=True)
 def _kitty_and_play(taker, buried, levels, params, rng, out, pols, scratch):
-    """The kitty (taken and buried by ``taker`` unless ``buried``: already done), 扒雞窩,
-    the play, 摳底 and the settlement into ``out``'s result row."""
+    """The kitty (taken and buried by ``taker`` unless ``buried``: already done), 扒鸡窝,
+    the play, 抠底 and the settlement into ``out``'s result row."""
     _, hands, sc, units, work, contexts, kn, pst = scratch
     hs = bidding_state(scratch)
     st = hs[1]
@@ -308,7 +308,7 @@ def bury_chunks(pos, ask, chunks, params, pols, out):
     """Samples of the bury query: ``pos``'s ``seat`` holds its 33 cards (``fixed[seat]``,
     sizes 33 and kitty 0) in a normal hand banked by ``banker``, with ``ask`` = (``trump``,
     ``buries``): each deal is played once per bury ``buries[k]`` (planes) at trump
-    ``trump``, then 扒雞窩 (against ``standing``), the play and the settlement."""
+    ``trump``, then 扒鸡窝 (against ``standing``), the play and the settlement."""
     for_each_chunk(_bury_chunk, chunks[0].shape[0], pos, ask, chunks, params, pols, out,
                    pimc_flag(pols[0]))
 
@@ -382,7 +382,7 @@ def _rebel_chunk(c, pos, chunks, params, pols, out, pimc):
 def rebel_chunks(pos, chunks, params, pols, out):
     """Samples of the 造反 query: defender ``seat`` of ``pos`` holds ``fixed[seat]`` in a
     normal hand banked by ``banker`` (``standing`` is not read); each deal is played after
-    造反 (value 0: the redeal, a 搶莊局 from ``seat``) and after declining (value 1)."""
+    造反 (value 0: the redeal, a 抢庄局 from ``seat``) and after declining (value 1)."""
     for_each_chunk(_rebel_chunk, chunks[0].shape[0], pos, chunks, params, pols, out,
                    pimc_flag(pols[0]))
 
@@ -436,7 +436,7 @@ def _policy_lead(h, plays, where, rules, rng, bufs, seats, pst):
 
 @njit(cache=True)
 def play_on(h, kitty, begin, rules, rng, scratch, seats, pst):
-    """The attackers' final points (摳底 and failed-throw penalties included) when the hand
+    """The attackers' final points (抠底 and failed-throw penalties included) when the hand
     ``h`` (int64[4, 2], changed) is played on from ``begin`` = (``leader``, ``banker``,
     ``lead_one``, ``lead_two``, ``pts``): the leader's lead with ``pts`` points so far, as
     ``hand.play_hand_in`` plays (``rules``, ``scratch``, ``seats`` and ``pst`` as there;

@@ -2,23 +2,23 @@
 reference engine plays it (``analyzer.shengji.engine``); its chunk drivers are ``batch``'s:
 
 1. **造反** (§4.6): in a normal hand the defenders with fewer than ``rebel_threshold``
-   points are asked in turn from the banker's 下家; a 造反 redeals and makes the hand a 搶莊局
+   points are asked in turn from the banker's 下家; a 造反 redeals and makes the hand a 抢庄局
    with the rebel as priority seat.
 2. **Declaring** (§4.4): turns in play order from the round's first seat (``declare_start``:
    the priority seat, the seat after it, or a random seat); four passes in a row end the
-   round. In a 搶莊局 each seat declares at its own team's level, else at L.
-3. **End of the round** (§4.5): in a 搶莊局 the declarer banks (nobody: the priority seat);
-   in a normal hand with nobody declaring the banker steps down (下臺) to its 下家 and a
+   round. In a 抢庄局 each seat declares at its own team's level, else at L.
+3. **End of the round** (§4.5): in a 抢庄局 the declarer banks (nobody: the priority seat);
+   in a normal hand with nobody declaring the banker steps down (下台) to its 下家 and a
    second round follows; the banker's partner who alone declared takes the kitty (and the
    bank with ``partner_declarer_becomes_banker``); with nobody declaring T comes from a
    uniformly drawn kitty card.
-4. **Kitty and 扒雞窩** (§4.7–4.8): the taker buries 8; with ``bajiwo_enabled`` the seats
+4. **Kitty and 扒鸡窝** (§4.7–4.8): the taker buries 8; with ``bajiwo_enabled`` the seats
    after the last burier may overcall at L, and an overcaller takes the kitty and buries.
-5. **Play** (``hand.play_hand_in``), 摳底, the level table, the levels after and the next
+5. **Play** (``hand.play_hand_in``), 抠底, the level table, the levels after and the next
    banker (§6–7).
 
 **The random policy.** Every decision is uniform over the choices the engine lists: a
-造反 offer is taken with probability 1/2; at a declaring or 扒雞窩 turn with k legal
+造反 offer is taken with probability 1/2; at a declaring or 扒鸡窝 turn with k legal
 declarations each of the k + 1 choices (passing included) has probability 1/(k + 1) (no
 draw when only passing is legal); a bury is a uniform 8-card subset of the 33 physical cards
 held, drawn card by card (partial Fisher–Yates, ``random_policy.random_subset``); leads and
@@ -27,7 +27,7 @@ after the deal.
 
 A hand starts from ``deals[0]`` (``deal.deal`` layout); a 造反 deals ``deals[1]`` from the
 same stream. ``start`` = (``levels`` int64[2], ``start_banker``): the team levels and the
-banker going in, -1 for a 搶莊局 (the first hand).
+banker going in, -1 for a 抢庄局 (the first hand).
 
 The bidding functions share their arguments in bundles: ``hs`` = (``hands`` int64[5, 2],
 ``st`` the hand state ``ST_*``, ``kn`` the knowledge, ``contexts`` the context cache,
@@ -76,16 +76,16 @@ from .random_policy import random_subset
 from .units import new_units, new_work
 
 # Result row of one whole hand (int64[N_WHOLE]).
-W_BANKER = 0  # this hand's 莊家 (after 造反, 下臺 and the partner rule)
+W_BANKER = 0  # this hand's 庄家 (after 造反, 下台 and the partner rule)
 W_LEVEL = 1  # L
-W_TRUMP = 2  # final T: 0..3 ♠♥♣♦, 4 NT (after any 扒雞窩)
+W_TRUMP = 2  # final T: 0..3 ♠♥♣♦, 4 NT (after any 扒鸡窝)
 W_RANDOM_TRUMP = 3  # 1: nobody declared, T was drawn from the kitty (§4.5c)
-W_DECLARATIONS = 4  # declarations, overcalls and 加固 shown, 扒雞窩 included
+W_DECLARATIONS = 4  # declarations, overcalls and 加固 shown, 扒鸡窝 included
 W_REBEL = 5  # the rebel's seat, -1 without 造反
-W_STEPPED_DOWN = 6  # 1: 下臺, nobody declared in a normal hand's first round
-W_GRAB = 7  # 1: a 搶莊局 (the first hand, or the redeal after 造反)
+W_STEPPED_DOWN = 6  # 1: 下台, nobody declared in a normal hand's first round
+W_GRAB = 7  # 1: a 抢庄局 (the first hand, or the redeal after 造反)
 W_KITTY_TAKER = 8  # the seat that took the kitty first
-W_BAJIWO = 9  # 扒雞窩 kitty swaps
+W_BAJIWO = 9  # 扒鸡窝 kitty swaps
 W_LAST_BURIER = 10  # the seat whose bury is the final kitty
 W_WINNER_TEAM = 11  # 0 = seats 0, 2; 1 = seats 1, 3
 W_GAIN = 12  # levels the winner team gains (0: the attackers take the bank)
@@ -98,7 +98,7 @@ N_WHOLE = W_PLAY + N_RESULT
 
 # Action log (int64[MAX_ACTIONS, AL_WIDTH]), bidding and bury only (the tricks have their
 # own log, ``hand.LG_*``): seat, kind, the cards shown or buried, how many choices the
-# random policy listed (0 for a bury) and, at a declaring or 扒雞窩 turn, the set of legal
+# random policy listed (0 for a bury) and, at a declaring or 扒鸡窝 turn, the set of legal
 # declarations (bit 5 * cls + suit).
 MAX_ACTIONS = 160
 AL_SEAT, AL_KIND, AL_ONE, AL_TWO, AL_CHOICES, AL_LEGAL = range(6)
@@ -162,7 +162,7 @@ def bidding_state(scratch):
 
 @njit(cache=True, inline="always")
 def _declare_turn(hs, levels, seat, bajiwo, params, rng, out, pols):
-    """One declaring or 扒雞窩 opportunity of ``seat`` under its policy; returns True when
+    """One declaring or 扒鸡窝 opportunity of ``seat`` under its policy; returns True when
     it declared (the standing declaration is then its, and its cards are shown)."""
     hands, st, kn, _, dcls, dsuit, _ = hs
     res, alog, chance, _ = out
@@ -208,7 +208,7 @@ def _declare_round(hs, levels, params, rng, out, pols):
 @njit(cache=True)
 def _end_round(hs, levels, params, rng, out):
     """§4.5: banker, L and T after a round; returns the kitty taker, or -1 when the banker
-    stepped down (下臺) and a second round is due."""
+    stepped down (下台) and a second round is due."""
     hands, st = hs[0], hs[1]
     res, chance = out[0], out[2]
     declared = st[ST_CLS] != CLS_NONE
@@ -281,7 +281,7 @@ def _bajiwo(hs, levels, burier, params, rng, out, pols):
 @njit(cache=True)
 def _rebel_phase(hs, deals, params, rng, deck, out, pols):
     """§4.6: offer 造反 to the qualifying defenders (their seats in ``hs``' declaration
-    room); a 造反 redeals into ``deals[1]`` and makes the hand a 搶莊局 from the rebel."""
+    room); a 造反 redeals into ``deals[1]`` and makes the hand a 抢庄局 from the rebel."""
     hands, st, seats = hs[0], hs[1], hs[4]
     res, alog, chance, _ = out
     pol, hp = pols
@@ -335,7 +335,7 @@ def _settle(levels, banker, params, res):
 
 @njit(cache=True)
 def _bidding(hs, deals, start, params, rng, deck, out, pols):
-    """造反, declaring rounds, the kitty and 扒雞窩; leaves the hands ready for trick 1."""
+    """造反, declaring rounds, the kitty and 扒鸡窝; leaves the hands ready for trick 1."""
     levels, start_banker = start
     st, res = hs[1], out[0]
     grab = start_banker < 0
@@ -391,7 +391,7 @@ def context_for(contexts, trump, level, nt_flag):
 @njit(cache=True)
 def whole_hand(deals, start, params, rng, deck, out, pols):
     """Play one whole hand from ``deals[0]`` (``deals`` int64[2, 5, 2]; a 造反 fills
-    ``deals[1]``) with ``start`` = (team ``levels`` int64[2], ``start_banker``, -1: 搶莊局),
+    ``deals[1]``) with ``start`` = (team ``levels`` int64[2], ``start_banker``, -1: 抢庄局),
     each seat on its policy (``pols`` = (``pol`` int64[4], ``hp`` float64[4,
     N_HEURISTIC]): ``policies``). ``out`` = (``res``, ``alog``, ``chance``, ``tlog``):
     writes the result row ``res`` (``W_*``), and when they have rows the action log

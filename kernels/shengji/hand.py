@@ -1,15 +1,15 @@
-"""The play of a 双升 hand (SHENGJI-RULES §5–6), from trick 1 to 摳底: ``play_hand_in`` plays
+"""The play of a 双升 hand (SHENGJI-RULES §5–6), from trick 1 to 抠底: ``play_hand_in`` plays
 it with a policy per seat (``policies``), for whole hands (``game``) and play-only hands
 (L, T and the banker given, bidding and the bury skipped, every seat on the random policy of
 ``random_policy``; §8 "may simplify"; their chunk drivers are ``batch``'s). Its pimc scratch
 is None when no seat plays pimc: Numba then prunes the pimc branches, and kernels without
 pimc seats compile without the pimc search.
 
-The banker (莊家) leads the first trick; the winner of each trick leads the next. A lead
+The banker (庄家) leads the first trick; the winner of each trick leads the next. A lead
 that fails its stand check (§5.2) is replaced by the forced unit, and the thrower's side
 pays throw_fail_penalty_per_card per attempted card. The attackers (抓分方, the team
 without the banker) score the point cards of the tricks they win, and if they win the last
-trick also kitty points × the 摳底 multiplier (§6.2).
+trick also kitty points × the 抠底 multiplier (§6.2).
 """
 
 from __future__ import annotations
@@ -40,11 +40,11 @@ from .random_policy import lead_pairs, random_follow_shaped, random_lead_in
 from .units import effective_suit, new_units, new_work
 
 # Result row of one hand (int64[N_RESULT]).
-R_ATTACKER_POINTS = 0  # the attackers' points: tricks, penalties and 摳底
+R_ATTACKER_POINTS = 0  # the attackers' points: tricks, penalties and 抠底
 R_TRICK_POINTS = 1  # point cards in tricks the attackers won
 R_BANKER_TRICK_POINTS = 2  # point cards in tricks the banker side won
 R_KITTY_POINTS = 3  # point cards in the kitty
-R_MULTIPLIER = 4  # 摳底 multiplier; 0 when the banker side won the last trick
+R_MULTIPLIER = 4  # 抠底 multiplier; 0 when the banker side won the last trick
 R_TRICKS = 5
 R_THROWS = 6  # leads of two or more units
 R_FAILED_THROWS = 7
@@ -185,7 +185,7 @@ def play_hand_in(hands, banker, rules, rng, out, scratch, seats, pst):
             _log_trick(log[t], leader, a_one, a_two, plays, w, pts)
         t += 1
         leader = winner
-        if h[leader, 0] == 0 and winner % 2 == attackers:  # 摳底: the last trick
+        if h[leader, 0] == 0 and winner % 2 == attackers:  # 抠底: the last trick
             basis = 0 if params[P_KITTY_BASIS] == KITTY_BASIS_LEAD_SHAPE else w
             res[R_MULTIPLIER] = kitty_multiplier(plays[basis, 0], plays[basis, 1], ctx, params)
     res[R_TRICKS] = t

@@ -12,7 +12,7 @@ the seat cannot place), so a throw of standing units never fails.
   scores ``lead_low`` less its top rung, ``lead_low_points`` per point and
   ``lead_trump_low`` if trump, plus ``partner_ruff`` in a suit only the partner is void in.
   A seat of the kitty's side (the side of the seat that buried it) holding at most
-  ``guard_cards`` cards keeps its top trump for the last trick (摳底): a lead holding that
+  ``guard_cards`` cards keeps its top trump for the last trick (抠底): a lead holding that
   card loses ``guard`` unless it empties the hand.
 - **Follow.** Built by shape like the random follow (the forced tractors and pairs, then
   free cards), in one of three orders: low (duck: low cards, no points, no trumps, no broken

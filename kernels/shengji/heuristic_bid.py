@@ -1,14 +1,14 @@
-"""The heuristic policy's 造反, declarations, 扒雞窩 and bury (SHENGJI-RULES §4), from the
+"""The heuristic policy's 造反, declarations, 扒鸡窝 and bury (SHENGJI-RULES §4), from the
 seat's own cards and the declarations shown.
 
 - **Trump value** of a declaration for a hand: the cards that would be trump (its suit, the
-  jokers and the level cards; 無主: jokers and level cards only), plus ``high_weight`` per
-  joker and level card, plus, for 無主, ``nt_ace`` per plain ace.
+  jokers and the level cards; 无主: jokers and level cards only), plus ``high_weight`` per
+  joker and level card, plus, for 无主, ``nt_ace`` per plain ace.
 - **Declaring.** It never overcalls its partner. It reinforces (加固) its own single when
   ``reinforce`` > 0.5. Otherwise it takes the listed declaration of highest trump value
-  when that value reaches the threshold of the moment — ``grab`` in a 搶莊局, ``open_banker``
+  when that value reaches the threshold of the moment — ``grab`` in a 抢庄局, ``open_banker``
   or ``open_attacker`` for a first declaration in a normal hand, ``overcall`` over an
-  opponent's declaration, ``bajiwo`` in 扒雞窩 — and, over a standing declaration, beats the
+  opponent's declaration, ``bajiwo`` in 扒鸡窝 — and, over a standing declaration, beats the
   value of the standing trump for this hand.
 - **造反** when its strength (大王 2; 小王, each level card, each plain ace 1) is at most
   ``rebel``.
@@ -86,7 +86,7 @@ def heuristic_declare(one, two, level, standing, turn, listed, hp):
     ``level``, among pass (0) and the listed declarations: ``listed`` = (``dcls``,
     ``dsuit``, ``k``), i + 1 for ``dcls[i]``, ``dsuit[i]``. ``standing`` = (``cls``,
     ``suit``, ``seat``) of the standing declaration (cls 0: none); ``turn`` = (``seat``,
-    ``banker``, ``grab``, ``bajiwo``): who decides, the banker, a 搶莊局, 扒雞窩."""
+    ``banker``, ``grab``, ``bajiwo``): who decides, the banker, a 抢庄局, 扒鸡窝."""
     st_cls, st_suit, st_seat = standing
     seat, banker, grab, bajiwo = turn
     dcls, dsuit, k = listed

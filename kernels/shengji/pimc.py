@@ -9,7 +9,7 @@ that has shown void in an effective suit gets none of it. Cards are placed one b
 random order, each in a slot drawn uniformly among the free slots that may hold it; a dead
 end redraws. Each candidate is then played out on each sampled deal by the heuristic for all
 four seats, every candidate on the same sampled deals. The candidate whose mean gain over the
-heuristic's choice in points for the seat's side (attackers: their points after 摳底; banker
+heuristic's choice in points for the seat's side (attackers: their points after 抠底; banker
 side: minus those) is largest is taken if that gain is more than ``pimc_z`` standard errors
 above 0; otherwise the heuristic's choice stands. Candidates: the heuristic's choice; for a
 lead, the highest and the lowest unit of each suit; for a follow, the low, feed and high

@@ -3,7 +3,7 @@
 A face is ``f = 13*suit + (rank - 2)`` (♠0 ♥1 ♣2 ♦3, ranks 2..14), 52 = 小王, 53 = 大王.
 A multiset of the 108 cards is ``(one, two)``: bit ``f`` of ``one`` is set when the set
 holds at least one copy of ``f``, bit ``f`` of ``two`` when it holds both, so ``two ⊆ one``
-and pairs (對子) are just ``two``. Planes are int64 holding bits 0..53 only: Numba turns
+and pairs (对子) are just ``two``. Planes are int64 holding bits 0..53 only: Numba turns
 mixed uint64/int64 arithmetic into floats, and 54 bits fit in a non-negative int64.
 """
 

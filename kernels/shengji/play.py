@@ -1,4 +1,4 @@
-"""Follow duty, matching, the trick winner, throws and 摳底 on planes (SHENGJI-RULES §5–6).
+"""Follow duty, matching, the trick winner, throws and 抠底 on planes (SHENGJI-RULES §5–6).
 
 Plays are planes ``(one, two)``; several plays are int64[k, 2] in play order. ``ctx`` is a
 context array (``context``) and ``params`` the rule vector (``params``). A "lead" is the
@@ -239,7 +239,7 @@ def trick_winner_in(plays, k, ctx, params, units, work):
     for i in range(1, k):
         e = play_key(plays[i, 0], plays[i, 1], lead_suit, fmt, ctx, params, key, work)
         if key[0] < 0:
-            continue  # 墊: cannot win
+            continue  # 垫: cannot win
         if (win_suit != TRUMP and e == TRUMP) or (
                 e == win_suit and outranks(key, win_key, plays[i, 0], plays[win, 0], m,
                                            n_pairs, ctx, params)):
@@ -346,7 +346,7 @@ def throw_units_in(th_one, th_two, others, ctx, params, forced, units, work):
 
 @njit(cache=True)
 def kitty_multiplier(one, two, ctx, params):
-    """摳底 multiplier m from the deciding cards (§6.2): their largest canonical unit has p
+    """抠底 multiplier m from the deciding cards (§6.2): their largest canonical unit has p
     pairs and n cards; pow2_pairs 2^(1+p), times_size 2n, pow_size 2^n."""
     units = new_units()
     nu = decompose(one, two, ctx, units)

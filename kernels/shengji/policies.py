@@ -2,7 +2,7 @@
 
 A policy is an integer per seat (``pol``, int64[4]): ``POLICY_RANDOM`` (the random policy
 of ``random_policy`` and ``game``, whose draws are unchanged), ``POLICY_HEURISTIC``
-(``heuristic`` for the play, ``heuristic_bid`` for 造反, declaring, the bury and 扒雞窩) or
+(``heuristic`` for the play, ``heuristic_bid`` for 造反, declaring, the bury and 扒鸡窝) or
 ``POLICY_PIMC`` (``pimc`` for leads and follows, the heuristic for the rest).
 Each seat has its own row of heuristic parameters (``hp``, float64[4, N_HEURISTIC]; names,
 defaults and meanings in docs/policies.md, the 双升 section).
@@ -31,11 +31,11 @@ POLICY_NAMES = ("random", "heuristic", "pimc")
 # Heuristic parameters (float64 vector, one row per seat).
 H_OPEN_BANKER = 0  # a banker-side seat opens when its trump value reaches this
 H_OPEN_ATTACKER = 1  # an attacker opens when its trump value reaches this
-H_GRAB = 2  # 搶莊局: declares when its trump value reaches this
+H_GRAB = 2  # 抢庄局: declares when its trump value reaches this
 H_OVERCALL = 3  # overcalls an opponent's declaration at this trump value
-H_BAJIWO = 4  # 扒雞窩: overcalls (and takes the kitty) at this trump value
+H_BAJIWO = 4  # 扒鸡窝: overcalls (and takes the kitty) at this trump value
 H_HIGH_WEIGHT = 5  # trump value: extra per joker and level card
-H_NT_ACE = 6  # trump value of 無主: per plain ace held
+H_NT_ACE = 6  # trump value of 无主: per plain ace held
 H_REINFORCE = 7  # above 0.5: reinforces (加固) its own single when it can
 H_REBEL = 8  # 造反 when its strength (大王 2, 小王, level cards, aces 1) is at most this
 H_BURY_VOID = 9  # bury whole plain suits of at most this many cards, shortest first
@@ -51,7 +51,7 @@ H_LEAD_LOW_POINTS = 18  # its penalty per point
 H_LEAD_TRUMP_LOW = 19  # its penalty when it is trump
 H_PARTNER_RUFF = 20  # bonus for a low lead in a suit only the partner has shown void in
 H_WIN_POINTS = 21  # 2nd/3rd seat beats an opponent when the trick holds this many points
-H_RUFF_POINTS = 22  # trumps (斃) an opponent's plain trick holding this many points
+H_RUFF_POINTS = 22  # trumps (毙) an opponent's plain trick holding this many points
 P_PIMC_SAMPLES = 23  # pimc: hidden deals sampled per decision
 P_PIMC_Z = 24  # pimc: leaves the heuristic's choice only for a gain this many SEs above 0
 H_BURY_SAFE = 25  # buries point cards first when the 33 cards' trump value reaches this

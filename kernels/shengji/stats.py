@@ -1,6 +1,6 @@
 """Paired experiments on whole 双升 hands (``game``): what holding a joker pair, one more
-level card (級牌) or one more trump (主) is worth, by one swap on the same deal; the same
-deals under several rule vectors or levels; and what 摳底 changed in levels.
+level card (级牌) or one more trump (主) is worth, by one swap on the same deal; the same
+deals under several rule vectors or levels; and what 抠底 changed in levels.
 
 A counterfactual plays each deal once as dealt, then once per pattern with that pattern made
 (or, for a joker pair, made or broken) in one random seat's hand by a single swap with
@@ -237,7 +237,7 @@ def paired_chunks(states, n_per_chunk, n_deals, start, params, out, pols=None):
 def kou_di_swing(rows, params, out):
     """Per whole-hand row ``i``: the banker side's level swing (levels it gained, or minus
     the attackers') and whether it kept the bank, as played (``out[i, 0]``, ``out[i, 2]``)
-    and without the points 摳底 added (``out[i, 1]``, ``out[i, 3]``)."""
+    and without the points 抠底 added (``out[i, 1]``, ``out[i, 3]``)."""
     for i in range(rows.shape[0]):
         r = rows[i, W_PLAY:]
         p = r[R_ATTACKER_POINTS]

@@ -1,13 +1,13 @@
 """Units (牌型) on planes: canonical decomposition, pair ladders and tractor packings
 (SHENGJI-RULES §3, §5.3–5.5, §11).
 
-A unit array is int64[MAX_UNITS, 3], one row per unit: ``U_PAIRS`` (0 single 單牌, 1 pair
-對子, k ≥ 2 tractor 拖拉機 of k pairs), ``U_TOP`` (highest rung) and ``U_FACES`` (mask of its
+A unit array is int64[MAX_UNITS, 3], one row per unit: ``U_PAIRS`` (0 single 单牌, 1 pair
+对子, k ≥ 2 tractor 拖拉机 of k pairs), ``U_TOP`` (highest rung) and ``U_FACES`` (mask of its
 faces; a pair or tractor holds both copies of each). Rows are in canonical order: most
 pairs first, then highest top, then lowest face.
 
 A pair ladder is int64[16]: the number of pairs (identical faces held twice) on each rung
-of one effective suit. Only the shared 副級 rung (and the NT level rung) can hold more than
+of one effective suit. Only the shared 副级 rung (and the NT level rung) can hold more than
 one, which is how "a tractor uses one face of a shared rung" falls out of the counts.
 """
 

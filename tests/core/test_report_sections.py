@@ -222,7 +222,7 @@ def test_progress_bars_show_units_and_time_left_on_a_terminal():
     assert "1000/1000" in text and "100%" in text
 
 
-def test_progress_on_a_log_is_one_line_a_step():
+def test_progress_on_a_log_is_one_line_a_step_and_its_time():
     from analyzer.report.progress import Bars
 
     out = io.StringIO()
@@ -230,4 +230,4 @@ def test_progress_on_a_log_is_one_line_a_step():
     bars("a", 50)(50)
     bars("b")
     bars.close()
-    assert out.getvalue() == "[1/2] a\n[2/2] b\n"
+    assert re.fullmatch(r"\[1/2\] a\n    \d+\.\d s\n\[2/2\] b\n    \d+\.\d s\n", out.getvalue())

@@ -1,4 +1,4 @@
-"""The open readings of the seed as rule parameters (R6–R11 of docs/dingniu.md): the engine
+"""The open readings of the seed as rule parameters (R6–R11 of docs/rules/dingniu.md): the engine
 situation by situation, the kernels and the solver against the engine under every reading."""
 
 from __future__ import annotations

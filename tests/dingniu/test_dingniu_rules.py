@@ -1,4 +1,4 @@
-"""顶牛 rules, tile notation, the reference engine and records (docs/dingniu.md).
+"""顶牛 rules, tile notation, the reference engine and records (docs/rules/dingniu.md).
 
 Random play's invariants (tile accounting, 不能扣活牌, the points of every ending) and the
 record round trips are in the contract suite: tests/contract_dingniu.py."""

@@ -1,6 +1,6 @@
 """双升 statistics (analyzer.shengji.analysis, kernels.shengji.stats, ``xianniu shengji
 stats``): the swaps change exactly what they claim, a rule that cannot act changes nothing,
-摳底's level cost is never negative, the numbers do not depend on the thread count, and bad
+抠底's level cost is never negative, the numbers do not depend on the thread count, and bad
 input exits 2 with one line."""
 
 from __future__ import annotations
@@ -176,7 +176,7 @@ def test_cli_json_and_text(capsys):
               "bajiwo", "--rules", "classic")
     assert "bajiwo_enabled (preset: False)" in text and "(n=100)" in text
     text = ok(capsys, "shengji", "stats", "outcomes", "--hands", "100", "--policy", "random")
-    assert "P(摳底" in text and "n=100" in text
+    assert "P(抠底" in text and "n=100" in text
 
 
 @pytest.mark.parametrize("args", [

@@ -98,7 +98,7 @@ def test_level_bands_follow_the_level_table():
 @pytest.mark.parametrize("play_only", [False, True], ids=["whole", "play_only"])
 def test_rows_points_add_up(tmp_path, play_only):
     """Each hand: both sides' trick points and the kitty hold the deck's 200; the attackers'
-    points are their tricks plus kitty × 摳底 multiplier; the deal is 4 × 25 + 8 cards; the
+    points are their tricks plus kitty × 抠底 multiplier; the deal is 4 × 25 + 8 cards; the
     level change and the next banker follow the table."""
     rec = tmp_path / "rows.parquet"
     spec = RunSpec("shengji", 1500, "classic", "random", 2, options={"play_only": play_only},

@@ -95,7 +95,7 @@ OVERCALLS = [  # standing, new, same player, rules, valid
     (PAIR[D], PAIR[S], False, BY_SUIT_OFF, False),
     (PAIR[S], SMALL, False, ZHENGZHOU, True),  # 對小王、對大王可以反對級牌
     (PAIR[S], BIG, False, ZHENGZHOU, True),
-    (SMALL, PAIR[S], False, ZHENGZHOU, False),  # a joker + pair cannot overcall 對王
+    (SMALL, PAIR[S], False, ZHENGZHOU, False),  # a joker + pair cannot overcall 对王
     (BIG, PAIR[S], False, ZHENGZHOU, False),
     (SMALL, BIG, False, ZHENGZHOU, True),  # 對大王可以反對小王
     (BIG, SMALL, False, ZHENGZHOU, False),
@@ -129,7 +129,7 @@ def test_overcall_by_seats_partner_and_bajiwo():
     assert overcall_valid(standing, decl(2, D, 1), rules=no_partner)
     assert overcall_valid(standing, decl(2, H, 0), rules=ZHENGZHOU)  # equal seats mean 加固
     assert not overcall_valid(standing, decl(2, D, 0), rules=ZHENGZHOU)
-    # 扒雞窩: no 加固 unless bajiwo_reinforce; after a random trump any declaration opens
+    # 扒鸡窝: no 加固 unless bajiwo_reinforce; after a random trump any declaration opens
     assert not overcall_valid(standing, decl(2, H, 0), rules=ZHENGZHOU, bajiwo=True)
     assert overcall_valid(standing, decl(2, H, 0), rules=ZHENGZHOU.with_(bajiwo_reinforce=True),
                           bajiwo=True)

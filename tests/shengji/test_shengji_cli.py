@@ -51,7 +51,7 @@ CLASSIFY = [
     ("♠5♠5 小王小王", L5S, "zhengzhou", {"suit": "trump", "units": [tractor("小王 小王 5♠ 5♠")]}),
     ("♥5♥5♥6♥6", L5S, "zhengzhou",  # 5566: ♥5 is 主, ♥6 plain
      {"suit": "mixed", "units": [pair("5♥ 5♥"), pair("6♥ 6♥")]}),
-    ("♥5♥5♣5♣5", L5S, "zhengzhou",  # two 副級 pairs share a rung
+    ("♥5♥5♣5♣5", L5S, "zhengzhou",  # two 副级 pairs share a rung
      {"suit": "trump", "units": [pair("5♥ 5♥"), pair("5♣ 5♣")]}),
     ("♣A♣A♣2♣2", L5S, "zhengzhou",  # no wrap-around
      {"suit": "c", "units": [pair("A♣ A♣"), pair("2♣ 2♣")]}),
@@ -96,7 +96,7 @@ LEGAL = [
     (QQJJ, "♥8♥8♥9♥9♥2 ♣4", "♥9♥9♥8♥2", False),
     (QQJJ, "♥A ♥2 ♣3 ♦4 ♦5", "♥A ♥2 ♦4 ♦5", True),  # all ♥ plus any two
     (QQJJ, "♥A ♥2 ♣3 ♦4 ♦5", "♥A ♣3 ♦4 ♦5", False),
-    (QQJJ, "♠9♠9 ♣3 ♦4 ♦6", "♠9♠9 ♣3 ♦4", True),  # void: 斃 or 墊, never compulsory
+    (QQJJ, "♠9♠9 ♣3 ♦4 ♦6", "♠9♠9 ♣3 ♦4", True),  # void: 毙 or 垫, never compulsory
     (QQJJ, "♠9♠9 ♣3 ♦4 ♦6", "♣3 ♦4 ♦6 ♠9", True),
     ("♠3", "♥10 ♣4", "♣4", False),  # ♥10 is a level card: 主
     ("♠3", "♥10 ♣4", "♥10", True),
@@ -122,13 +122,13 @@ def test_legal_text(capsys):
 WINNER = [
     # 9988 72 可斃 AK5544
     ("♣A ♣K ♣5♣5♣4♣4 | ♠9♠9♠8♠8♠7♠2 | ♣3♣3♣6♣7♣8♣9 | ♥2♥3♥4♥6♥7♥8", "zhengzhou", 1, 20),
-    # 9988 72 不能斃 AA5544: after 9988 no pair is left, so it is a 墊
+    # 9988 72 不能毙 AA5544: after 9988 no pair is left, so it is a 垫
     ("♣A♣A ♣5♣5♣4♣4 | ♠9♠9♠8♠8♠7♠2 | ♣3♣3♣6♣7♣8♣9 | ♥2♥3♥4♥6♥7♥8", "zhengzhou", 0, 10),
     ("♣5 ♣4♣4 | ♠9 ♠7♠7 | ♠8♠8 ♠4 | ♣2♣3♣6", "zhengzhou", 2, 5),  # 884 可蓋斃
     ("♣5 ♣6 ♣7 | ♠9 ♠7♠7 | ♠8♠8 ♠4 | ♣2♣3♣9", "zhengzhou", 1, 5),  # 884 不能蓋斃
     ("♥A | ♥A | ♥3 | ♥K", "zhengzhou", 0, 10),  # equal cards: the earlier stands
-    ("♥10 | ♣10 | ♦10 | ♥3", "zhengzhou", 0, 30),  # 副級 are equal
-    ("♥10 | ♣10 | ♠10 | ♥3", "zhengzhou", 2, 30),  # 主級 beats 副級
+    ("♥10 | ♣10 | ♦10 | ♥3", "zhengzhou", 0, 30),  # 副级 are equal
+    ("♥10 | ♣10 | ♠10 | ♥3", "zhengzhou", 2, 30),  # 主级 beats 副级
     ("♥10 | ♣10 | ♠10 | 小王", "zhengzhou", 3, 30),
 ]
 
@@ -192,7 +192,7 @@ OVERCALL = [
     ("", "小王 2h", False, "zhengzhou", False),  # 小王 goes with ♠♣
     ("", "2h", False, "zhengzhou", False),  # zhengzhou needs the joker
     ("", "2h", False, "classic", True),  # classic declares without one
-    ("", "小王 小王", False, "zhengzhou", True),  # 對王 may open
+    ("", "小王 小王", False, "zhengzhou", True),  # 对王 may open
     ("大王 2h", "小王 2s", False, "zhengzhou", False),  # singles never displace singles
     ("大王 2h", "大王 2d 2d", False, "zhengzhou", True),
     ("大王 2d 2d", "大王 2h 2h", False, "zhengzhou", True),  # ♥ outranks ♦
@@ -223,7 +223,7 @@ def test_overcall_not_a_declaration(capsys):
     assert ok(capsys, "shengji", "overcall", "--level", "2", "--new", "大王 2h") == "valid\n"
 
 
-# ---- score: §6.2 摳底 and §7.1 levels -----------------------------------------------------------
+# ---- score: §6.2 抠底 and §7.1 levels -----------------------------------------------------------
 
 KITTY = "♣10 ♦5 ♥K ♣3 ♣4 ♦6 ♦7 ♥2"  # 25 points
 SETTLE = [
@@ -247,7 +247,7 @@ SETTLE = [
     (("--points", "100", "--kitty", KITTY, "--last-trick", "♠3♠3♠4♠4"), "classic",
      (16, 500, "attackers", 3)),
     (("--points", "0", "--kitty", KITTY, "--last-trick", "♣A♣A ♣9♣9 ♣3", "--last-by",
-      "attackers"), "zhengzhou", (4, 100, "attackers", 0)),  # 含一對或者兩對算對摳
+      "attackers"), "zhengzhou", (4, 100, "attackers", 0)),  # 含一对或者两对算对抠
 ]
 
 
@@ -261,7 +261,7 @@ def test_score(capsys, args, rules, expected):
 def test_score_text(capsys, command):
     out = ok(capsys, "shengji", command, "--level", "2", "--trump", "s", "--points", "60",
              "--kitty", KITTY, "--last-trick", "♠K♠K")
-    assert out == "摳底 ×4; attackers' points 160: the attackers take the bank, +2 levels\n"
+    assert out == "抠底 ×4; attackers' points 160: the attackers take the bank, +2 levels\n"
 
 
 def test_settle_is_hidden_and_odds_defaults_to_level_2(capsys):

@@ -202,7 +202,7 @@ def test_follow_multi_tractor_lead_uses_disjoint_subtractors():
     (LEAD_QQJJ, "♥3♥3♥4♥4♥5♥5 ♥9", "♥3♥3♥4♥4", True, L10S),
     (LEAD_QQJJ, "♥3♥3♥4♥4♥5♥5 ♥9", "♥4♥4♥5♥5", True, L10S),
     (LEAD_QQJJ, "♥3♥3♥4♥4♥5♥5 ♥9", "♥3♥3♥5♥5", False, L10S),
-    # 主 tractors across the ladder: A, 副級, 主級
+    # 主 tractors across the ladder: A, 副级, 主级
     ("♠3♠3♠4♠4", "♠A♠A ♦5♦5 ♠7 ♠8", "♠A♠A♦5♦5", True, L5S),
     ("♠3♠3♠4♠4", "♠A♠A ♦5♦5 ♠7 ♠8", "♠A♠A♠7♠8", False, L5S),
     ("♠3♠3♠4♠4", "♥5♥5 ♣5♣5 ♠7 ♠8", "♥5♥5 ♣5♣5", True, L5S),  # two pairs, no tractor
@@ -218,9 +218,9 @@ def test_follow_situations(lead, hand, play, legal, ctx):
 
 
 @pytest.mark.parametrize("throw, holding, stands, forced", [
-    ("♠5 ♥5", "♣5 ♦5 ♠A", True, None),  # an equal 副級 is not higher
+    ("♠5 ♥5", "♣5 ♦5 ♠A", True, None),  # an equal 副级 is not higher
     ("♠5 ♥5", "小王", False, "♥5"),
-    ("♠A ♠K", "♥5", False, "♠K"),  # a 副級 single beats trump-suit singles
+    ("♠A ♠K", "♥5", False, "♠K"),  # a 副级 single beats trump-suit singles
     ("小王 ♠5♠5", "大王", False, "小王"),
 ])
 def test_trump_throws_with_level_cards(throw, holding, stands, forced):
@@ -334,7 +334,7 @@ def test_section56_match_and_discard():
 
 
 @pytest.mark.parametrize("lead, plays, expected", [
-    # all three options agree on the seed's rows except the 蓋斃 row under all_units, where
+    # all three options agree on the seed's rows except the 盖毙 row under all_units, where
     # the 4 of 884 does not beat the 9 of 977
     ("♣A ♣K ♣5♣5♣4♣4", ["♠9♠9♠8♠8 ♠7 ♠2"], (1, 1, 1)),
     ("♣A♣A ♣5♣5♣4♣4", ["♠9♠9♠8♠8♠7♠2"], (0, 0, 0)),
@@ -370,7 +370,7 @@ def test_ruff_rule_match_vs_count(lead, ruff, match, count):
 
 
 def test_equal_plays_keep_the_earlier_one():
-    # OPEN-1: an identical copy or another 副級 never beats
+    # OPEN-1: an identical copy or another 副级 never beats
     assert trick_winner(["♥5", "♣5", "♦5", "♥5"], L5S, ZHENGZHOU) == 0
     assert trick_winner(["♣3", "♥5", "♣5", "♠5"], L5S, ZHENGZHOU) == 3
     assert trick_winner(["♣3♣3", "♥5♥5", "♦5♦5", "♠A♠A"], L5S, ZHENGZHOU) == 1
@@ -481,8 +481,8 @@ def test_throw_check_players_opponents_skip_the_partner():
     ("♣3♣3♣4♣4♣5♣5 ♣A", "♣7♣7♣8♣8", True, None, L10S),  # nor does a shorter tractor
     ("♣A ♣K", "♠2 大王", True, None, L10S),  # trumps never make a throw fail
     ("♠A ♠K", "♠2 大王", False, "♠K", L10S),  # 主 throws are checked against 主
-    ("♠5♠5 ♥5♥5", "♣5 ♦5", True, None, L5S),  # 主級 pair and 副級 pair at L=5, T=♠
-    ("♥5♥5 ♠A", "♣5♣5", False, "♠A", L5S),  # an equal 副級 pair never beats; a 副級 single beats ♠A
+    ("♠5♠5 ♥5♥5", "♣5 ♦5", True, None, L5S),  # 主级 pair and 副级 pair at L=5, T=♠
+    ("♥5♥5 ♠A", "♣5♣5", False, "♠A", L5S),  # an equal 副级 pair never beats; a 副级 single beats ♠A
 ])
 def test_throw_check_units(throw, holding, stands, forced, ctx):
     got = check_throw(throw, [holding, "", ""], ctx, ZHENGZHOU)

@@ -89,7 +89,7 @@ def run(st, steps):
 
 
 def finish_bidding(st, rng=None):
-    """Bury the lowest cards and pass through 扒雞窩 until play starts."""
+    """Bury the lowest cards and pass through 扒鸡窝 until play starts."""
     while st.phase in ("bury", "bajiwo"):
         if st.phase == "bury":
             st.apply(Action("bury", st.hands[st.turn][:8]))
@@ -228,7 +228,7 @@ def test_step_down_then_second_round_at_the_new_bankers_level():
     st = hand(fixed={3: "大王 3h", 2: "大王 7h"}, levels=(3, 7), banker=1, dump=None)
     assert st.level == 7 and st.current_player() == 1
     run(st, [(1, "pass"), (2, "pass"), (3, "pass"), (0, "pass")])
-    # 下臺: the banker's 下家 banks, at its team's level; the new banker opens round 2
+    # 下台: the banker's 下家 banks, at its team's level; the new banker opens round 2
     assert (st.stepped_down, st.banker, st.level, st.round, st.phase, st.turn) == (
         1, 2, 3, 2, "declare", 2)
     assert not st.can(declare("大王 7h"))
@@ -317,7 +317,7 @@ def test_no_rebel_in_a_grab_hand():
     assert st.phase == "declare"
 
 
-# -- §4.8 扒雞窩 ------------------------------------------------------------------------------
+# -- §4.8 扒鸡窝 ------------------------------------------------------------------------------
 
 BAJIWO_DEAL = {0: "小王 2c", 1: "大王 2h 2h", 3: "小王 2s 2s"}
 
@@ -370,7 +370,7 @@ def test_bajiwo_reinforce_only_when_allowed(rules, ok):
 def test_bajiwo_after_a_random_trump_any_declaration_counts():
     st = hand(QUIET.with_(joker_pair_may_open=False), fixed={2: "大王 2d 小王 小王"}, dump=None,
               chance=Chance(None, trump_index=0))
-    run(st, [(s % 4, "pass") for s in (0, 1, 2, 3, 1, 2, 3, 4)])  # 下臺, silence again
+    run(st, [(s % 4, "pass") for s in (0, 1, 2, 3, 1, 2, 3, 4)])  # 下台, silence again
     st.apply(Action("bury", st.hands[1][:8]))
     assert st.phase == "bajiwo" and st.current_player() == 2 and st.standing is None
     assert st.can(declare("大王 2d")) and st.can(declare("小王 小王"))
@@ -444,9 +444,9 @@ def test_legal_leads_are_units():
     st = play_deal({0: "5c 5c 6c 6c 7c 10s 10s 10h 10h Ks Ks As As"}, level=10, trump=S)
     leads = st.legal_leads()
     assert parse_cards("5c 5c 6c 6c") in leads and parse_cards("7c") in leads
-    # 副級 10♥ pair sits on the rung above ♠A: ♠A♠A 10♥10♥ is a tractor, and ♠K♠K♠A♠A 10♥10♥
+    # 副级 10♥ pair sits on the rung above ♠A: ♠A♠A 10♥10♥ is a tractor, and ♠K♠K♠A♠A 10♥10♥
     assert parse_cards("As As 10h 10h") in leads and parse_cards("Ks Ks As As 10h 10h") in leads
-    assert parse_cards("Ks Ks As As 10s 10s") not in leads  # 10♠ is 主級, above the 副級
+    assert parse_cards("Ks Ks As As 10s 10s") not in leads  # 10♠ is 主级, above the 副级
     for lead in leads:
         assert st.can(Action("play", lead)) and len(decompose(lead, st.ctx)) == 1
 

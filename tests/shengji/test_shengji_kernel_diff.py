@@ -1,8 +1,8 @@
 """The 双升 play kernels against the Python oracle (analyzer.shengji) on random positions.
 
-Decomposition, follow legality, matching, the trick winner, throw checks and the 摳底
+Decomposition, follow legality, matching, the trick winner, throw checks and the 抠底
 multiplier must agree exactly, for both presets and rule variants, in several (L, T)
-contexts including 無主 and L = A. A deliberately wrong context table must be caught.
+contexts including 无主 and L = A. A deliberately wrong context table must be caught.
 """
 
 from __future__ import annotations
@@ -302,7 +302,7 @@ def test_kitty_multiplier_matches_oracle(name, level, trump):
 
 
 def _swap_level_rungs(kctx, params):
-    """副級 and 主級 swapped, every table rebuilt to agree: a wrong context the comparisons
+    """副级 and 主级 swapped, every table rebuilt to agree: a wrong context the comparisons
     must notice."""
     bad = kctx.copy()
     for f in range(52):
@@ -318,7 +318,7 @@ def _swap_level_rungs(kctx, params):
 
 
 def test_differential_check_has_teeth():
-    """A context with 副級 and 主級 swapped disagrees with the oracle."""
+    """A context with 副级 and 主级 swapped disagrees with the oracle."""
     rng = random.Random(7)
     level, trump = 5, 0
     assert compare_decompositions(rng, ZHENGZHOU, level, trump, 400) == 0

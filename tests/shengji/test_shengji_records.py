@@ -25,10 +25,10 @@ from analyzer.shengji.rules import CLASSIC, ZHENGZHOU, get_rules
 
 DATA = Path(__file__).parent / "data"
 LEGACY_RECORD = DATA / "v1" / "shengji_zhengzhou_seed390.json"  # version 1, no "game"
-GOLDEN = [  # preset, seed, team levels, banker (None: 搶莊局)
+GOLDEN = [  # preset, seed, team levels, banker (None: 抢庄局)
     ("zhengzhou", 1, (2, 2), None),
     ("zhengzhou", 2, (10, 4), 0),
-    ("zhengzhou", 390, (2, 2), 2),  # 造反 and a redeal, a random trump, 扒雞窩, a failed throw
+    ("zhengzhou", 390, (2, 2), 2),  # 造反 and a redeal, a random trump, 扒鸡窝, a failed throw
     ("classic", 1, (2, 2), None),
     ("classic", 2, (5, 9), 1),
     ("classic", 3, (14, 13), 3),

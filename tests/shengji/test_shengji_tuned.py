@@ -111,7 +111,7 @@ def test_tuned_plays_its_row_in_the_tournament(tmp_path, monkeypatch):
     lv, pts, _ = tm.tournament("tuned,heuristic", 200, "zhengzhou", 4)
     assert lv.as_dict()["differences"][0]["diff"]["value"] == 0  # the default row: a tie
     path.write_text(json.dumps({"zhengzhou": {"names": ["open_banker"], "weights": [99.0]}}))
-    lv, _, _ = tm.tournament("tuned,heuristic", 200, "zhengzhou", 4)  # never opens: 下臺
+    lv, _, _ = tm.tournament("tuned,heuristic", 200, "zhengzhou", 4)  # never opens: 下台
     rows = tm.play_duplicate(["heuristic", "heuristic"], 200, ZHENGZHOU, 4,
                              rows=(sim.tuned_row(ZHENGZHOU), kp.HEURISTIC_DEFAULTS))
     levels, _, _ = tm.scores(rows)

@@ -2,10 +2,10 @@
 
 For each preset, 3,000 random whole hands and 1,000 with heuristic seats (every seat, or
 heuristic against random) are played in the kernels (normal hands at several levels and
-banker seats, and 搶莊局 first hands) and replayed from the same deal: every 造反
-offer, declaration, pass, bury, 扒雞窩 overcall, lead and follow must be legal in the engine,
-the number of choices the kernel listed at each 造反 / declaring / 扒雞窩 turn must equal the
-engine's, and banker, L, T, the 摳底 multiplier, the attackers' points, the level change,
+banker seats, and 抢庄局 first hands) and replayed from the same deal: every 造反
+offer, declaration, pass, bury, 扒鸡窝 overcall, lead and follow must be legal in the engine,
+the number of choices the kernel listed at each 造反 / declaring / 扒鸡窝 turn must equal the
+engine's, and banker, L, T, the 抠底 multiplier, the attackers' points, the level change,
 the levels after and the next banker must be equal. A rule vector with one parameter
 changed must be caught by the same comparison.
 """
@@ -22,7 +22,7 @@ from kernels.shengji import game as kw
 from kernels.shengji import hand as kh
 from kernels.shengji import params as kp
 
-# (team levels, start banker or None for a 搶莊局, hands): 3,000 hands per preset, one test
+# (team levels, start banker or None for a 抢庄局, hands): 3,000 hands per preset, one test
 # per setting so that the workers share them (the engine replays some 75 hands/s); longer
 # runs: scripts/shengji_differential.py.
 SETTINGS = [((2, 2), 0, 1200), ((5, 9), 1, 600), ((14, 3), None, 600), ((13, 14), 3, 600)]
@@ -68,7 +68,7 @@ def test_whole_hands_replay_in_the_engine(preset, setting):
 @pytest.mark.parametrize("preset", PRESETS)
 @pytest.mark.parametrize("setting", range(len(HEURISTIC_SETTINGS)))
 def test_heuristic_whole_hands_replay_in_the_engine(preset, setting):
-    """The heuristic's every action (造反, declarations, passes, buries, 扒雞窩, leads,
+    """The heuristic's every action (造反, declarations, passes, buries, 扒鸡窝, leads,
     throws and follows) is legal in the engine, alone and beside random seats."""
     levels, banker, n, policies = HEURISTIC_SETTINGS[setting]
     _check(PRESETS[preset], [(levels, banker, n)], 300 + setting, policies)
@@ -76,8 +76,8 @@ def test_heuristic_whole_hands_replay_in_the_engine(preset, setting):
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_heuristic_hands_throw_declare_and_never_fail_a_throw(preset):
-    """Heuristic hands throw, declare, step down, rebel and raid (扒雞窩), and no throw of
-    theirs fails: it throws only what stands by its own count. The rare 造反 and 扒雞窩
+    """Heuristic hands throw, declare, step down, rebel and raid (扒鸡窝), and no throw of
+    theirs fails: it throws only what stands by its own count. The rare 造反 and 扒鸡窝
     hands among 6,000 are replayed in the engine too."""
     rules = PRESETS[preset]
     kh_ = wr.kernel_hands(6000, rules, 400, (2, 2), 0, policies="heuristic")
@@ -108,7 +108,7 @@ def test_the_replayed_hands_reach_every_path(preset):
     # every path of the bidding is exercised
     assert res[:, kw.W_STEPPED_DOWN].sum() > 10
     assert res[:, kw.W_RANDOM_TRUMP].sum() > 5
-    assert (res[:, kw.W_TRUMP] == 4).sum() > 10  # 無主
+    assert (res[:, kw.W_TRUMP] == 4).sum() > 10  # 无主
     assert (res[:, p + kh.R_MULTIPLIER] > 0).sum() > 300
     assert (res[:, p + kh.R_FAILED_THROWS] > 0).sum() > 300
     assert len(np.unique(res[:, kw.W_GAIN])) >= 4

@@ -233,3 +233,54 @@ def test_whole_hands_by_clicking(page, capsys):
     res = page.evaluate(TOFU_JS, page.evaluate("document.body.innerText"))
     assert res["bad"] == [] and res["chars"] > 20
     assert page.errors == []
+
+
+def test_tiles_are_drawn_with_their_names_and_seats_named_as_elsewhere(page):
+    from analyzer.dingniu.rules import PRESETS, SEAT_NAMES, SEAT_NAMES_EN
+    from analyzer.dingniu.web_strings import PRESET_NAMES
+
+    page.fill("#opt-seed", "9")
+    page.click("#new-btn")
+    _idle(page)
+    names = {t.name for t in TILES}
+    drawn = page.eval_on_selector_all("#board .tile", """(ts) => ts.map((t) => [t.dataset.tile,
+        t.querySelector('.tname') ? t.querySelector('.tname').textContent : null,
+        t.querySelector('.tname') ? t.querySelector('.tname').getBoundingClientRect().height : 0])""")
+    assert len(drawn) >= 6
+    for tile, label, height in drawn:
+        assert label == tile and tile in names and height > 5, (tile, label, height)
+    seats = page.eval_on_selector_all(".seat .name", "(ns) => ns.map((n) => n.textContent)")
+    assert [s.split(" (")[0] for s in seats] == list(SEAT_NAMES[1:])
+    assert page.inner_text(".me .name").startswith(f"你 · {SEAT_NAMES[0]}")
+    ids = page.eval_on_selector_all("#opt-rules option", "(os) => os.map((o) => o.value)")
+    labels = page.eval_on_selector_all("#opt-rules option", "(os) => os.map((o) => o.textContent)")
+    assert sorted(ids) == sorted(PRESETS) and labels == [PRESET_NAMES[i][0] for i in ids]
+    assert page.inner_text("#preset") == f"规则: {PRESET_NAMES['seed'][0]}"
+    page.click("#lang-btn")
+    page.wait_for_function("document.documentElement.lang === 'en'")
+    seats = page.eval_on_selector_all(".seat .name", "(ns) => ns.map((n) => n.textContent)")
+    assert [s.split(" (Bot)")[0] for s in seats] == list(SEAT_NAMES_EN[1:])
+    labels = page.eval_on_selector_all("#opt-rules option", "(os) => os.map((o) => o.textContent)")
+    assert labels == [PRESET_NAMES[i][1] for i in ids]
+    page.click("#lang-btn")
+    page.wait_for_function("document.documentElement.lang === 'zh-CN'")
+
+
+def test_the_review_is_numbered_as_the_move_log(page):
+    page.fill("#opt-seed", "10")
+    page.click("#new-btn")
+    for _ in range(30):
+        if _idle(page) == "over":
+            break
+        version = page.get_attribute("#board", "data-version")
+        page.locator("#hand .tile.usable").first.click()
+        page.locator("#actions button.act").first.click()
+        page.wait_for_function(
+            f"document.querySelector('#board').dataset.version !== '{version}'")
+    assert _idle(page) == "over"
+    page.click("#review-btn")
+    page.wait_for_selector("#review-table")
+    numbers = [int(x) for x in page.eval_on_selector_all(
+        "#review-table td.move-no", "(cs) => cs.map((c) => c.textContent)")]
+    who = page.eval_on_selector_all("#moves li b", "(bs) => bs.map((b) => b.textContent)")
+    assert numbers and numbers == [k + 1 for k, w in enumerate(who) if w.startswith("你")]

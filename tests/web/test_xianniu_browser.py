@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 
 import pytest
@@ -112,13 +113,16 @@ def _review_and_save(page, name: str) -> dict:
 def test_whole_hands_by_clicking_with_advice_off_then_on(page, capsys):
     from analyzer.cli import main
 
-    for advice, seed in ((False, "12"), (True, "13")):
+    # seed 15: my first decision has a choice (30 leads), so its advice takes a while
+    for advice, seed in ((False, "12"), (True, "15")):
         page.fill("#opt-seed", seed)
         page.click("#new-btn")
         _idle(page)
         if advice != page.is_checked("#advice-toggle"):
             page.click("#advice-toggle")
-        if advice and page.get_attribute("#board", "data-turn") == "me":
+        if advice:
+            assert page.get_attribute("#board", "data-turn") == "me"
+            assert int(page.get_attribute("#board", "data-legal")) > 1
             # the progress indicator shows while the advice is computed
             page.wait_for_selector("#advice .progress", state="visible", timeout=5000)
         decisions = _play_hand(page, advice)
@@ -211,3 +215,62 @@ def test_the_tofu_check_has_teeth(page):
     # 龘 is in no font Chromium is shown here: the detector must call it missing
     res = page.evaluate(TOFU_JS, "掀牛龘♠")
     assert res["bad"] == ["龘"]
+
+
+def test_the_form_names_the_presets_and_offers_learned_bots(page):
+    from analyzer.xianniu.rules import PRESETS
+    from analyzer.xianniu.web_strings import PRESET_NAMES_EN
+
+    def names():
+        return page.eval_on_selector_all("#opt-rules option", "(os) => os.map((o) => o.textContent)")
+    ids = page.eval_on_selector_all("#opt-rules option", "(os) => os.map((o) => o.value)")
+    assert sorted(ids) == sorted(PRESETS)
+    assert names() == [PRESETS[i].title for i in ids] and "兰州掀牛" in names()
+    page.click("#lang-btn")
+    page.wait_for_function("document.title === 'Lanzhou Xianniu'")
+    assert names() == [PRESET_NAMES_EN[i] for i in ids]
+    page.click("#lang-btn")
+    page.wait_for_function("document.title === '兰州掀牛'")
+    assert page.input_value("#opt-opponents") == "learned"
+
+
+def test_the_end_speaks_the_page_language_and_the_review_counts_as_the_log(page):
+    page.fill("#opt-seed", "16")
+    page.click("#new-btn")
+    _idle(page)
+    if page.is_checked("#advice-toggle"):
+        page.click("#advice-toggle")
+    assert _play_hand(page, advice=False) >= 1
+    page.click("#review-btn")
+    page.wait_for_selector("#review-table")
+    # each review row's number is that move's number in the log, a move of mine
+    numbers = [int(x) for x in page.eval_on_selector_all(
+        "#review-table td.move-no", "(cs) => cs.map((c) => c.textContent)")]
+    seats = page.eval_on_selector_all("#moves li", "(ls) => ls.map((l) => l.dataset.seat)")
+    assert numbers and numbers == [k + 1 for k, s in enumerate(seats) if s == "0"]
+    end = page.inner_text("#end")
+    # Chinese: the seats by the page's names, no line of the CLI's English
+    assert "头家" in end and "二家" in end and "三家" in end
+    assert not re.search(r"\b(pays|seat|captured|nobody|points)\b", end), end
+    assert page.locator("#end pre").count() == 0
+    page.click("#lang-btn")
+    page.wait_for_function("document.title === 'Lanzhou Xianniu'")
+    end = page.inner_text("#end")
+    assert not re.search(r"[\u4e00-\u9fff]", end), end  # English: no Chinese left
+    assert "banker" in end and "Points" in end
+    page.click("#lang-btn")
+    page.wait_for_function("document.title === '兰州掀牛'")
+
+
+def test_the_table_names_the_preset_it_plays(page):
+    page.select_option("#opt-rules", "kanniutui")
+    page.fill("#opt-seed", "17")
+    page.click("#new-btn")
+    _idle(page)
+    assert page.inner_text("#preset") == "砍牛腿"
+    page.click("#lang-btn")
+    page.wait_for_function("document.title === 'Lanzhou Xianniu'")
+    assert page.inner_text("#preset").startswith("Kan Niu Tui")
+    page.click("#lang-btn")
+    page.wait_for_function("document.title === '兰州掀牛'")
+    page.select_option("#opt-rules", "lanzhou")

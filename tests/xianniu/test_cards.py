@@ -1,4 +1,4 @@
-"""Card notation: parsing, printing and their round trip (docs/rules.md, "Card notation")."""
+"""Card notation: parsing, printing and their round trip (docs/rules/xianniu.md, "Card notation")."""
 
 from __future__ import annotations
 

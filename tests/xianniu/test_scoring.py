@@ -1,4 +1,4 @@
-"""Settling a hand (RULES.md §4, docs/rules.md §4).
+"""Settling a hand (RULES.md §4, docs/rules/xianniu.md §4).
 
 Every expected number is computed by hand from RULES.md §4; the arithmetic is in the
 comment beside each case. Seats: A = 0, B = 1, C = 2.
@@ -148,7 +148,7 @@ def test_non_ci_unit(preset):
     check(settle(captures(rules, *GOU_8), [], rules), (12, -6, -6))
 
 
-# docs/rules.md §4.5: A captures KKKK (亮 2) + 9♠9♥ (牛 2) + 7♠7♥ = 8 cards; C 掀ed A once.
+# docs/rules/xianniu.md §4.5: A captures KKKK (亮 2) + 9♠9♥ (牛 2) + 7♠7♥ = 8 cards; C 掀ed A once.
 DOCS_SMALL = (("Ks Kh Kc Kd", "9s 9h", "7s 7h"), ("Qs",), ("Js",))
 
 

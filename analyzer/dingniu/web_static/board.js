@@ -15,9 +15,11 @@
     return el("span", { class: `half${red ? " red" : ""}` },
       Array.from({ length: 9 }, (_, i) => el("i", { class: PIPS[v].includes(i) ? "pip" : "" })));
   }
+  // A tile: its two halves of pips, and its name written under them.
   function tile(tl, opts = {}) {
     return el("span", { class: `tile${opts.small ? " small" : ""}`, "data-tile": tl.name,
-                        title: t(`tile_${tl.name}`) }, half(tl.ends[0]), half(tl.ends[1]));
+                        title: t(`tile_${tl.name}`) }, half(tl.ends[0]), half(tl.ends[1]),
+      el("span", { class: "tname" }, tl.name));
   }
   const tiles = (list, opts) => el("span", { class: "tiles" }, list.map((x) => tile(x, opts)));
   const role = (v, s) => (s === v.you ? `${t("you")} · ` : "") + t(`seat_${s}`);
@@ -109,6 +111,7 @@
         el("div", { class: "table" },
           el("div", { class: "ends", id: "ends" }, `${t("ends")}: `,
             v.ends ? el("b", {}, `${v.ends[0]} · ${v.ends[1]}`) : t("no_ends")),
+          el("div", { class: "muted", id: "preset" }, `${t("rules")}: ${XN.choiceName("rules", v.rules)}`),
           el("div", {}, `${t("laid")}: `, tiles(v.laid, { small: true })),
           el("div", { class: "turn" }, v.over ? t("game_over") : v.to_act === v.you ? t("your_turn") : `${t("waiting")}…`)),
         meBox(v)),
@@ -147,7 +150,7 @@
       review.append(el("h2", {}, t("review")), el("table", { class: "data", id: "review-table" },
         el("tr", {}, el("th", {}, "#"), el("th", {}, t("your_action")), el("th", {}, t("best")),
           el("th", {}, t("lost"))),
-        S.review.rows.map((r) => el("tr", {}, el("td", {}, r.version), el("td", {}, actionNode(r.action)),
+        S.review.rows.map((r) => el("tr", {}, el("td", { class: "move-no" }, r.move), el("td", {}, actionNode(r.action)),
           el("td", {}, r.forced ? t("forced") : actionNode(r.best.action)),
           el("td", {}, r.forced || !r.lost ? "" : lossText(r.lost))))),
         el("div", {}, `${t("total_lost")}: `, el("b", {}, lossText(S.review.total_lost)),

@@ -222,6 +222,13 @@ const XN = (() => {
       S.eh ? recordReview(S.ehRecord, nSeats, rerender, "eh-") : "");
   }
 
+  // A choice of the form by its name in the page's words (a preset: "rules_<id>"), else its id.
+  function choiceName(option, choice) {
+    const words = (st.info && st.info.strings[st.lang]) || {};
+    const key = `${option}_${choice}`;
+    return Object.prototype.hasOwnProperty.call(words, key) ? words[key] : choice;
+  }
+
   // The new-hand form (rules, opponents, seed), kept across a language switch.
   function formOptions() {
     const get = (id) => document.getElementById(id);
@@ -235,7 +242,7 @@ const XN = (() => {
     const prev = document.getElementById("opt-seed") ? formOptions() : null;
     const sel = (id, name) => el("label", {}, `${t(name)} `, el("select", { id },
       info.options[name].choices.map((c) => el("option", { value: c,
-        selected: (prev ? prev[name] : info.options[name].default) === c }, c))));
+        selected: (prev ? prev[name] : info.options[name].default) === c }, choiceName(name, c)))));
     const seed = el("input", { id: "opt-seed", size: 10, inputmode: "numeric" });
     seed.value = prev ? (prev.seed ?? "") : (info.options.seed.default ?? "");
     form.replaceChildren(sel("opt-rules", "rules"), sel("opt-opponents", "opponents"),
@@ -260,7 +267,7 @@ const XN = (() => {
 
   return {
     t, el, api, job, progressBar, download, showError, clearError, start, fmt, estimate,
-    formOptions, renderForm, requestAdvice, recordReview, enterHand,
+    formOptions, renderForm, requestAdvice, choiceName, recordReview, enterHand,
     onLang: (f) => st.onLang.push(f),
     get lang() { return st.lang; },
     get info() { return st.info; },

@@ -94,7 +94,7 @@
       : el("div", { class: "top muted" }, "—");
     return el("div", { class: "table" },
       el("div", { class: "line" }, `${t("table_cards")}: ${v.table} / ${v.table_cap}`,
-        ` · ${t(`ph_${v.phase}`)}`),
+        ` · ${t(`ph_${v.phase}`)} · `, el("span", { id: "preset" }, XN.choiceName("rules", v.rules))),
       top,
       el("div", { class: "turn", id: "turn" },
         v.over ? t("game_over") : v.to_act === v.you ? t("your_turn") : `${t("waiting")}…`));
@@ -208,7 +208,8 @@
   }
 
   // -- the end: settlement, record, review ------------------------------------------------
-  function settlementNode(sett, roles, lines, v) {
+  // The settlement in the page's words and seat names: each seat's tally, who pays whom, why.
+  function settlementNode(sett, roles, v) {
     const name = (s) => (v ? role(v, s) : t(`role_${roles[s]}`));
     const pays = sett.payments.length
       ? sett.payments.map((p) => el("li", {}, `${name(p.payer)} ${t("pays")} ${name(p.payee)} `,
@@ -216,12 +217,14 @@
       : [el("li", {}, t("nobody_pays"))];
     return el("div", { class: "settlement" },
       el("table", { class: "data", id: "points" },
-        el("tr", {}, el("th", {}, t("seat")), el("th", {}, t("captured")), el("th", {}, t("points"))),
+        el("tr", {}, el("th", {}, t("seat")), el("th", {}, t("captured")),
+          el("th", {}, t("col_niu")), el("th", {}, t("col_xi")), el("th", {}, t("col_liang")),
+          el("th", {}, t("col_ci")), el("th", {}, t("points"))),
         sett.tallies.map((tl, s) => el("tr", {}, el("td", {}, name(s)),
           el("td", {}, `${tl.captured} (${t(tl.gou ? "gou" : "not_gou")}${tl.ci ? ` · ${t("ci_flag")}` : ""})`),
+          [tl.niu, tl.xi, tl.liang, tl.ci_points].map((x) => el("td", {}, x)),
           el("td", { class: "pts" }, XN.fmt(sett.points[s], 0))))),
-      el("ul", { id: "payments" }, pays),
-      el("pre", { class: "lines" }, lines.join("\n")));
+      el("ul", { id: "payments" }, pays));
   }
 
   function renderEnd() {
@@ -233,7 +236,7 @@
     if (S.review) review.append(reviewTable(S.review));
     panel.replaceChildren(
       el("h2", {}, `${t("game_over")} · ${t("hand_over_why")}: ${t(`end_${v.end}`)}`),
-      settlementNode(v.settlement, v.roles, v.settlement_lines, v),
+      settlementNode(v.settlement, v.roles, v),
       el("div", { class: "dealt" }, el("h2", {}, t("dealt")),
         v.dealt.map((h, s) => el("div", {}, el("b", {}, role(v, s)), " ", cards(h, { small: true })))),
       el("div", { class: "bar" },
@@ -268,7 +271,7 @@
           el("th", {}, `${t("ev")} [${t("ci95")}]`), el("th", {}, t("best")),
           el("th", {}, `${t("ev")} [${t("ci95")}]`), el("th", {}, t("lost"))),
         rv.rows.map((r) => el("tr", { class: r.lost && r.lost.low > 0 ? "lost" : "" },
-          el("td", {}, r.version), el("td", {}, actionNode(r.action)),
+          el("td", { class: "move-no" }, r.move), el("td", {}, actionNode(r.action)),
           el("td", {}, r.forced ? t("forced") : r.mine ? XN.estimate(r.mine.ev, r.mine.ci95, r.mine.n) : "—"),
           el("td", {}, r.forced ? "" : actionNode(r.best.action)),
           el("td", {}, r.forced ? "" : XN.estimate(r.best.ev, r.best.ci95, r.best.n)),
@@ -306,7 +309,7 @@
         cards(f.move.cards, { small: true })) : el("div", { class: "muted" }, t("start")),
       f.hands.map((h, s) => el("div", { class: f.to_act === s ? "rp-hand active" : "rp-hand" },
         el("b", {}, name(s)), ` · ${t("captured")} ${f.captured[s]} `, cards(h, { small: true }))),
-      S.frame === last && r.over ? settlementNode(r.settlement, r.roles, r.settlement_lines, null) : "");
+      S.frame === last && r.over ? settlementNode(r.settlement, r.roles, null) : "");
   }
 
   async function ask(e) {

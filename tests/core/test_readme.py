@@ -1,0 +1,79 @@
+"""The README is a front page whose every command runs as shown, and whose links resolve."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+QUICK_START = "Quick start"
+
+
+def _sh_blocks(text: str) -> list[tuple[str, str]]:
+    """(heading above, body) of every ```sh block."""
+    out, heading = [], ""
+    for part in re.split(r"(^```sh\n.*?^```$)", text, flags=re.M | re.S):
+        if part.startswith("```sh"):
+            out.append((heading, part.split("\n", 1)[1].rsplit("```", 1)[0]))
+        else:
+            heads = re.findall(r"^#+ (.+)$", part, flags=re.M)
+            heading = heads[-1] if heads else heading
+    return out
+
+
+def tour_commands() -> list[str]:
+    """The ``xianniu`` command lines of the README outside the quick start."""
+    lines = []
+    for heading, body in _sh_blocks(README.read_text(encoding="utf-8")):
+        if heading == QUICK_START:
+            continue
+        for line in body.replace("\\\n", " ").splitlines():
+            if line.strip().startswith("xianniu "):
+                lines.append(line.strip())
+    return lines
+
+
+def test_the_readme_is_a_front_page():
+    assert README.stat().st_size <= 15 * 1024
+    assert len(tour_commands()) >= 10  # a tour of every game, not an empty block
+
+
+def test_the_quick_start_is_the_ci_command():
+    blocks = dict(_sh_blocks(README.read_text(encoding="utf-8")))
+    quick = blocks[QUICK_START].splitlines()
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert 'pip install ".[test]" && .venv/bin/python -m pytest' in quick[1]
+    assert "pip install \".[test]\" && .venv/bin/python -m pytest" in ci
+    assert quick[0].endswith(".venv/bin/pip install . && .venv/bin/xianniu report")
+
+
+@pytest.mark.parametrize("line", tour_commands(),
+                         ids=lambda line: " ".join(shlex.split(line, comments=True)[1:3]))
+def test_every_readme_command_runs_as_shown(line, tmp_path, monkeypatch, capsys):
+    from analyzer.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    argv = shlex.split(line, comments=True)
+    assert argv[0] == "xianniu"
+    rc = main(argv[1:])
+    out = capsys.readouterr()
+    assert rc == 0, f"{line}\n{out.err}"
+    assert out.out.strip(), f"{line} printed nothing"
+
+
+def _links(path: Path) -> list[str]:
+    text = path.read_text(encoding="utf-8")
+    return [m for m in re.findall(r"\]\(([^)\s]+)\)", text)
+            if not m.startswith(("http://", "https://", "#", "mailto:"))]
+
+
+@pytest.mark.parametrize("doc", [README, *sorted((ROOT / "docs").rglob("*.md"))],
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_relative_links_resolve(doc):
+    missing = [link for link in _links(doc)
+               if not (doc.parent / link.split("#", 1)[0]).exists()]
+    assert not missing, f"{doc.relative_to(ROOT)} links to missing files: {missing}"
