@@ -44,6 +44,14 @@ def parse_json(text: str, source: str) -> Any:
         raise ValueError(f"{name} is nested too deeply to be a xianniu file") from None
 
 
+def check_out_folder(out: str | os.PathLike[str] | None) -> None:
+    """ValueError unless the folder an output file ``out`` goes into exists (a result is
+    written only into an existing folder: none is made behind the user's back)."""
+    if out and not Path(out).parent.is_dir():
+        raise ValueError(f"the folder {Path(out).parent} does not exist: make it first (the "
+                         f"result is written only into an existing folder)")
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from .fileio import parse_json, read_text, write_atomic
+from .fileio import check_out_folder, parse_json, read_text, write_atomic
 from .notation import from_text, game_of_text, to_text
 from .records import dumps
 
@@ -26,6 +26,7 @@ def convert(source: str, to: str | None, out_path: str | None) -> None:
     and the first impossible one is named (its index and token)."""
     from ..games import DEFAULT_GAME, game_of_record, get_game
 
+    check_out_folder(out_path)
     text = read_text(source)
     if text.lstrip().startswith("{"):
         rec = parse_json(text, source)

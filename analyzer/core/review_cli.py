@@ -20,7 +20,7 @@ import click
 
 from ..report import fonts
 from .cli_common import JSON_OPTION, emit_json, stacked
-from .fileio import parse_json, read_text, write_atomic
+from .fileio import check_out_folder, parse_json, read_text, write_atomic
 from .notation import from_text
 from .records import read_many
 from .review import (
@@ -158,6 +158,7 @@ def run(game: str, path: str, seat: str | None, n_seats: int, *, seed: int, back
     seats, seed=, backend=, scheduler=, progress=, **advice)``) and print the table or the
     JSON; ``html_path`` gets the page too."""
     seats = parse_seats(seat, n_seats)
+    check_out_folder(html_path)
     records, many = read_records(path, game, game_of)
     if not many:
         if backend != "local" or scheduler:

@@ -87,6 +87,8 @@ def test_convert_both_ways(tmp_path, capsys):
     assert main(["record", "convert", str(tmp_path / "hand.txt"), "--to", "text", "--out",
                  str(out)]) == 0
     assert capsys.readouterr().out == "" and out.read_text(encoding="utf-8") == text
+    assert "does not exist" in bad(capsys, "record", "convert", path, "--out",
+                                   str(tmp_path / "no" / "x.txt"))
 
 
 @pytest.mark.parametrize("game", ["xianniu", "dingniu"])

@@ -183,6 +183,9 @@ def test_bad_input_is_one_line_and_status_2(game, tmp_path, capsys):
     good = write_json(tmp_path / "good.json", rec)
     assert "no seat 7" in bad(capsys, *prefix, "review", good, "--seat", "7", *opts)
     assert "--seat" in bad(capsys, *prefix, "review", good, "--seat", "x", *opts)
+    assert "does not exist" in bad(capsys, *prefix, "review", good, "--html",
+                                   str(tmp_path / "no" / "page.html"), *opts)
+    assert not (tmp_path / "no").exists()
     other = _d_hand(1) if game == "xianniu" else _x_hand(1)
     folder = tmp_path / "mixed"
     folder.mkdir()
