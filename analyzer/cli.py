@@ -15,7 +15,7 @@ import click
 from .games import DEFAULT_GAME, GAMES
 
 _CROSS_GAME = {"report": "analyzer.report.cli:report", "bench": "analyzer.bench:bench",
-               "warmup": "analyzer.warmup:warmup"}
+               "warmup": "analyzer.warmup:warmup", "record": "analyzer.core.record_cli:record"}
 
 
 def _load(target: str) -> click.Command:

@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from .fileio import write_atomic
+from .fileio import check_out_folder, write_atomic
 from .runner import RunSpec, run
 
 FORMATS = ("table", "csv", "json", "parquet")
@@ -67,9 +67,7 @@ def simulate_run(spec: RunSpec, out: str | os.PathLike[str] | None = None, fmt: 
         raise ValueError(f"unknown format {fmt!r} (choose {', '.join(FORMATS)})")
     if fmt == "parquet" and not out:
         raise ValueError("parquet output needs --out")
-    if out and not Path(out).parent.is_dir():
-        raise ValueError(f"the folder {Path(out).parent} does not exist: make it first (the "
-                         f"result is written only into an existing folder)")
+    check_out_folder(out)
     ckpt = checkpoint_path(out) if out else None
     done = [0]
 

@@ -27,7 +27,12 @@ def read_text(source: str) -> str:
 
 def read_json(source: str) -> Any:
     """Parse a JSON file (or ``-``); ValueError naming the line on malformed input."""
-    text = read_text(source)
+    return parse_json(read_text(source), source)
+
+
+def parse_json(text: str, source: str) -> Any:
+    """Parse the JSON ``text`` read from ``source`` (a file name, or ``-``); ValueError
+    naming the line on malformed input."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
@@ -37,6 +42,14 @@ def read_json(source: str) -> Any:
     except RecursionError:
         name = "standard input" if source == "-" else source
         raise ValueError(f"{name} is nested too deeply to be a xianniu file") from None
+
+
+def check_out_folder(out: str | os.PathLike[str] | None) -> None:
+    """ValueError unless the folder an output file ``out`` goes into exists (a result is
+    written only into an existing folder: none is made behind the user's back)."""
+    if out and not Path(out).parent.is_dir():
+        raise ValueError(f"the folder {Path(out).parent} does not exist: make it first (the "
+                         f"result is written only into an existing folder)")
 
 
 def _umask() -> int:

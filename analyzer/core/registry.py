@@ -33,6 +33,12 @@ PARTS = {
     "warmup": "compiles the game's kernels ahead",
 }
 
+# Parts a game may have (the commands built on them are offered where it does).
+OPTIONAL_PARTS = {
+    "advise": "every legal action at a record's decision, valued (the review of a hand reads "
+              "it: analyzer.core.review.Advisor)",
+}
+
 
 @dataclass(frozen=True)
 class Game:
@@ -56,7 +62,9 @@ class Game:
         return facts
 
     def part(self, name: str) -> ModuleType:
-        """The game's module ``name`` (one of :data:`PARTS`), imported on first use."""
-        if name not in PARTS:
-            raise ValueError(f"no game part {name!r} (parts: {', '.join(PARTS)})")
+        """The game's module ``name`` (one of :data:`PARTS` or :data:`OPTIONAL_PARTS`),
+        imported on first use."""
+        if name not in PARTS and name not in OPTIONAL_PARTS:
+            raise ValueError(f"no game part {name!r} (parts: "
+                             f"{', '.join([*PARTS, *OPTIONAL_PARTS])})")
         return importlib.import_module(f"{self.package}.{name}")

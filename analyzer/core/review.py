@@ -8,14 +8,17 @@ above a threshold (the CI's lower end at least that large) is labelled ``inaccur
 ``mistake`` or ``blunder`` (the game states its thresholds, in its own units). Forced
 decisions (one legal action, or one group of equivalent ones) are skipped and counted.
 
-The game's ``advise`` module supplies :class:`Advisor`'s parts; every figure is seeded:
-decision *k* of a record draws its play-outs from ``SeedSequence(seed).spawn(...)[k]``.
+The game's ``advise`` module supplies :class:`Advisor`'s parts (``advise_record``, the
+advice where a record stops, ``decision_kind``, ``THRESHOLDS`` and ``UNIT``); every figure
+is seeded: decision *k* of a record draws its play-outs from
+``SeedSequence(seed).spawn(...)[k]``.
 """
 
 from __future__ import annotations
 
 import math
 import secrets
+import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -36,7 +39,7 @@ class Advisor(Protocol):
     THRESHOLDS: dict[str, float]  # label -> loss (returns units) the CI's low end must reach
     UNIT: str  # the unit of returns: "points", "levels"
 
-    def advise(self, record: Any, **options: Any) -> Any:
+    def advise_record(self, record: Any, **options: Any) -> Any:
         """The ranked actions where ``record`` stops (``.to_json()``: ``actions`` best
         first, each ``{"action", "group", "ev", "ci95", "n", "diff"}``, and ``separated``)."""
 
@@ -135,13 +138,23 @@ def decision_seeds(seed: int, n: int) -> list[int]:
             for c in np.random.SeedSequence(seed).spawn(n)]
 
 
+def advisor_of(game: Game) -> Any:
+    """The game's ``advise`` part (ValueError if the game has none yet)."""
+    try:
+        return game.part("advise")
+    except ModuleNotFoundError as e:
+        if e.name != f"{game.package}.advise":
+            raise
+        raise ValueError(f"{game.name} has no advice on a decision yet, so no review") from None
+
+
 def review(game: Game, record: Any, seats: Iterable[int] | None = None, *,
            seed: int | None = None, progress: Progress | None = None,
            **advice: Any) -> Review:
     """Review ``record`` (a whole or partial hand) for ``seats`` (default every seat whose
     hand the record knows); ``advice`` goes to the game's ``advise`` (precision, samples,
     policy …). ValueError on a bad record or seat."""
-    recs, adv = game.part("records"), game.part("advise")
+    recs, adv = game.part("records"), advisor_of(game)
     facts = game.facts
     final = recs.replay(record)
     known = [bool(k) for k in record.get("known", [True] * facts.n_seats)]
@@ -185,8 +198,8 @@ def _row(recs: Any, adv: Any, state: Any, index: int, seat: int, action: Any, se
                            "taken": entry, "forced": _is_forced(state)}
     if row["forced"]:
         return row
-    result = adv.advise(recs.record_of(state), seed=seed,
-                        **{k: v for k, v in advice.items() if v is not None}).to_json()
+    result = adv.advise_record(recs.record_of(state), seed=seed,
+                               **{k: v for k, v in advice.items() if v is not None}).to_json()
     ranked = result["actions"]
     mine = next((r for r in ranked if _entry_matches(r, entry)), None)
     if mine is None:
@@ -195,11 +208,14 @@ def _row(recs: Any, adv: Any, state: Any, index: int, seat: int, action: Any, se
         row["forced"] = True  # every legal action is equivalent to the one taken
         return row
     best = ranked[0]
-    loss = dict(mine["diff"]) if mine is not best else \
+    d = mine["diff"]
+    if d["value"] == d["low"] == d["high"] == 0:
+        best = mine  # as good as the leader on every paired deal: a best action too
+    loss = dict(d) if mine is not best else \
         {"value": 0.0, "low": 0.0, "high": 0.0, "n": best["n"]}
     row.update(best=best["action"], best_ev=_ev(best), taken_ev=_ev(mine), loss=loss,
                label=label_of(loss, adv.THRESHOLDS), separated=bool(result["separated"]),
-               rank=ranked.index(mine) + 1, choices=len(ranked))
+               rank=1 if mine is best else ranked.index(mine) + 1, choices=len(ranked))
     return row
 
 
@@ -218,11 +234,9 @@ def by_kind(reviews: Iterable[Review]) -> list[dict[str, Any]]:
                 losses.setdefault(r["kind"], []).append(r["loss"]["value"])
     out = []
     for kind, xs in losses.items():
-        a = np.asarray(xs, dtype=np.float64)
-        m = float(a.mean())
-        half = Z95 * float(a.std(ddof=1)) / math.sqrt(a.size) if a.size > 1 else math.inf
-        out.append({"kind": kind, "decisions": int(a.size), "total": float(a.sum()),
-                    "mean": {"value": m, "low": m - half, "high": m + half, "n": int(a.size)}})
+        mean = _spread(xs)
+        out.append({"kind": kind, "decisions": mean["n"], "total": float(sum(xs)),
+                    "mean": mean})
     return sorted(out, key=lambda d: -d["mean"]["value"])
 
 
@@ -242,33 +256,129 @@ def _est(e: dict[str, float], digits: int = 2) -> str:
             f"(n={e['n']:,})")
 
 
+def _pad(text: str, width: int) -> str:
+    """``text`` padded to ``width`` columns of a terminal (a wide character takes two).
+
+    >>> _pad("中", 4) + "|", _pad("ab", 4) + "|"
+    ('中  |', 'ab  |')
+    """
+    cols = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    return text + " " * max(width - cols, 0)
+
+
+def _short(e: dict[str, float]) -> str:
+    """An estimate as value ± its 95% CI half-width (n)."""
+    return f"{e['value']:+.2f} ±{_half(e):.2f} (n={e['n']:,})"
+
+
+def thresholds_line(thresholds: dict[str, float], unit: str) -> str:
+    """The labels' rule in words."""
+    th = thresholds
+    return (f"labels: a loss whose 95% CI lies above {th['inaccuracy']:g} {unit} is an "
+            f"inaccuracy, above {th['mistake']:g} a mistake, above {th['blunder']:g} a blunder")
+
+
 def text_lines(rv: Review, text: Callable[[dict[str, Any]], str] = entry_text) -> list[str]:
-    """The review as a table: each decision, then each seat's summary and the labels' rule."""
-    th = rv.thresholds
+    """The review as a table: each decision (the action taken and its EV, the best and its
+    EV, the loss), then each seat's summary and the labels' rule."""
     lines = [f"review of {rv.game} ({rv.rules}), seat{'s' if len(rv.seats) > 1 else ''} "
              f"{', '.join(map(str, rv.seats))}; seed {rv.seed}; {rv.hidden}",
-             f"loss = best − taken, {rv.unit} per hand, paired play-outs, 95% CI (n deals)",
-             f"  {'#':>3} {'seat':>4}  {'kind':<10} {'taken':<24} {'best':<24} "
-             f"{'loss':<34} label"]
+             f"EV: the acting seat's {rv.unit} per hand, ± 95% CI (n deals); loss = best − "
+             f"taken on paired play-outs, 95% CI (n)",
+             f"  {'#':>3} {'seat':>4}  {'kind':<8} {'taken':<22} {'EV taken':<22} "
+             f"{'best':<22} {'EV best':<22} {'loss':<32} label"]
     for r in rv.rows:
+        head = (f"  {r['index']:>3} {r['seat']:>4}  {_pad(r['kind'], 8)} "
+                f"{_pad(text(r['taken']), 22)} ")
         if r["forced"]:
-            lines.append(f"  {r['index']:>3} {r['seat']:>4}  {r['kind']:<10} "
-                         f"{text(r['taken']):<24} {'(forced)':<24}")
+            lines.append(head + "(forced)")
             continue
-        same = r["rank"] == 1
-        lines.append(f"  {r['index']:>3} {r['seat']:>4}  {r['kind']:<10} {text(r['taken']):<24} "
-                     f"{'= taken' if same else text(r['best']):<24} {_est(r['loss']):<34} "
-                     f"{r['label'] or ''}")
+        best = "= taken" if r["rank"] == 1 else text(r["best"])
+        lines.append(f"{head}{_short(r['taken_ev']):<22} {_pad(best, 22)} "
+                     f"{_short(r['best_ev']):<22} {_est(r['loss']):<32} {r['label'] or ''}"
+                     .rstrip())
+    lines.extend(summary_lines(rv))
+    lines.append(thresholds_line(rv.thresholds, rv.unit))
+    return lines
+
+
+def summary_lines(rv: Review) -> list[str]:
+    """Each reviewed seat's summary in one line."""
+    out = []
     for seat, s in rv.summary().items():
         worst = ", ".join(f"#{i}" for i in s["worst"]) or "—"
-        lines.append(f"seat {seat}: {s['reviewed']} decisions reviewed, {s['forced']} forced "
-                     f"skipped; total loss {_est(s['total_loss'])}; mean "
-                     f"{_est(s['mean_loss'], 3) if s['reviewed'] else '—'}; "
-                     + ", ".join(f"{k} {v}" for k, v in s["labels"].items())
-                     + f"; costliest {worst}")
-    lines.append(f"labels: a loss whose 95% CI lies above {th['inaccuracy']:g} {rv.unit} is an "
-                 f"inaccuracy, above {th['mistake']:g} a mistake, above {th['blunder']:g} a "
-                 f"blunder")
+        out.append(f"seat {seat}: {s['reviewed']} decisions reviewed, {s['forced']} forced "
+                   f"skipped; total loss {_est(s['total_loss'])}; mean per decision "
+                   f"{_est(s['mean_loss'], 3) if s['reviewed'] else '—'}; "
+                   + ", ".join(f"{k} {v}" for k, v in s["labels"].items())
+                   + f"; costliest {worst}")
+    return out
+
+
+def _spread(xs: list[float]) -> dict[str, float]:
+    """The mean of ``xs`` with its 95% CI from their spread (normal approximation)."""
+    a = np.asarray(xs, dtype=np.float64)
+    if a.size == 0:
+        return {"value": math.nan, "low": math.nan, "high": math.nan, "n": 0}
+    m = float(a.mean())
+    half = Z95 * float(a.std(ddof=1)) / math.sqrt(a.size) if a.size > 1 else math.inf
+    return {"value": m, "low": m - half, "high": m + half, "n": int(a.size)}
+
+
+def by_seat(reviews: Iterable[Review]) -> list[dict[str, Any]]:
+    """Per seat over many reviews: records, decisions reviewed and forced, the mean loss per
+    decision and per record (95% CIs over decisions and over records: their spread), and
+    how many decisions got each label."""
+    per: dict[int, dict[str, Any]] = {}
+    for rv in reviews:
+        for seat in rv.seats:
+            d = per.setdefault(seat, {"losses": [], "totals": [], "forced": 0,
+                                      "labels": dict.fromkeys(LABELS, 0)})
+            valued = [r for r in rv.rows if r["seat"] == seat and not r["forced"]]
+            d["forced"] += sum(1 for r in rv.rows if r["seat"] == seat and r["forced"])
+            d["losses"].extend(r["loss"]["value"] for r in valued)
+            d["totals"].append(sum(r["loss"]["value"] for r in valued))
+            for r in valued:
+                if r["label"]:
+                    d["labels"][r["label"]] += 1
+    return [{"seat": seat, "records": len(d["totals"]), "reviewed": len(d["losses"]),
+             "forced": d["forced"], "mean_per_decision": _spread(d["losses"]),
+             "mean_per_record": _spread(d["totals"]), "labels": d["labels"]}
+            for seat, d in sorted(per.items())]
+
+
+def many_json(reviews: list[Review]) -> dict[str, Any]:
+    """Many reviews as JSON: the per-seat and per-kind summaries, then every review."""
+    head = reviews[0] if reviews else None
+    return {"game": head.game if head else None, "records": len(reviews),
+            "unit": head.unit if head else None,
+            "thresholds": head.thresholds if head else None,
+            "seeds": [rv.seed for rv in reviews], "by_seat": by_seat(reviews),
+            "by_kind": by_kind(reviews), "reviews": [rv.to_json() for rv in reviews]}
+
+
+def many_lines(reviews: list[Review], seed: int) -> list[str]:
+    """Many reviews as tables: per seat, then which kind of decision cost the most."""
+    if not reviews:
+        return ["no records"]
+    head = reviews[0]
+    rules = sorted({rv.rules for rv in reviews})
+    lines = [f"review of {len(reviews)} {head.game} records ({', '.join(rules)}); seed {seed} "
+             f"(record i: SeedSequence(seed) child i); loss = best − taken, {head.unit}, "
+             f"95% CI over decisions or records (n)",
+             f"  {'seat':>4} {'records':>7} {'reviewed':>8} {'forced':>6}  "
+             f"{'mean loss per decision':<34} {'mean loss per record':<34} labels"]
+    for d in by_seat(reviews):
+        labels = ", ".join(f"{k} {v}" for k, v in d["labels"].items())
+        lines.append(f"  {d['seat']:>4} {d['records']:>7} {d['reviewed']:>8} {d['forced']:>6}  "
+                     f"{_est(d['mean_per_decision'], 3):<34} {_est(d['mean_per_record']):<34} "
+                     f"{labels}")
+    lines.append("by kind of decision, costliest mean first:")
+    lines.append(f"  {'kind':<10} {'decisions':>9}  {'mean loss per decision':<34} total")
+    for k in by_kind(reviews):
+        lines.append(f"  {_pad(k['kind'], 10)} {k['decisions']:>9}  {_est(k['mean'], 3):<34} "
+                     f"{k['total']:+.2f}")
+    lines.append(thresholds_line(head.thresholds, head.unit))
     return lines
 
 

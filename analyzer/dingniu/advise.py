@@ -5,6 +5,10 @@ Hidden deals are drawn behind the position from the seat's own view
 every seat on the same deals and streams (PIMC), and ranked by the seat's mean points with
 its 95% CI. On the first deals each action is also valued with all hands open (max-n,
 :mod:`analyzer.dingniu.solver`): what not seeing the other hands costs.
+
+:func:`advise_record` answers the same for a game record stopped where a seat must choose
+(the position that seat saw), in the shape the review of a hand reads
+(:mod:`analyzer.core.review`).
 """
 
 from __future__ import annotations
@@ -19,10 +23,19 @@ from kernels.dingniu import game as kd
 from kernels.rng import states_from_seed
 
 from ..core.stats import mean_ci
-from .position import Position, parse_position, sample_states
+from .engine import State
+from .position import Position, parse_position, position_of, sample_states
+from .records import action_to_json, replay
 from .sim import policy_arrays, rule_arrays, state_array
 from .solver import Solver
-from .tiles import format_action
+from .tiles import KOU, LEAD, format_action, split_action
+
+UNIT = "points"  # of the acting seat's returns, per hand
+# The review's labels (analyzer.core.review): the loss whose 95% CI lies above this many
+# points; a hand pays out +6 −1 −2 −3, so one place in the order is worth 1 to 3 points.
+THRESHOLDS = {"inaccuracy": 0.3, "mistake": 1.0, "blunder": 3.0}
+DEFAULT_SAMPLES = 400  # hidden deals an action is played out on
+POLICY = "heuristic"  # how every seat plays on in the play-outs
 
 
 def _best(rows: list[dict[str, Any]], order: list[int]) -> dict[str, Any]:
@@ -96,3 +109,51 @@ def advise(position: Any, samples: int = 200, seed: int = 0, solve_samples: int 
                                                   - open_vals[:, chosen]).as_dict(),
         }
     return result
+
+
+def decision_kind(state: State, action: int) -> str:
+    """The kind of decision ``action`` answers: lead (the first tile), play (on an open
+    end) or 扣 (no tile fits: which one goes face down).
+
+    >>> [decision_kind(None, a) for a in (3 * 8 + LEAD, 3 * 8 + 5, 3 * 8 + KOU)]
+    ['lead', 'play', '扣']
+    """
+    slot = split_action(action)[1]
+    return "lead" if slot == LEAD else "扣" if slot == KOU else "play"
+
+
+class RecordAdvice(dict):
+    """:func:`advise_record`'s answer: a dict, and ``to_json()`` for the review."""
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self)
+
+
+def advise_record(record: Any, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
+                  solve_samples: int = 0) -> RecordAdvice:
+    """Every legal action where ``record`` stops, ranked as :func:`advise` ranks the
+    position the seat to act sees there (its own tiles and 扣, the public moves).
+
+    ``actions``: best first, each ``{"action": record entry, "group": [it], "ev", "ci95",
+    "n", "diff"}`` (``diff``: the paired difference best − this action, points);
+    ``separated``: the best's lead over the second excludes 0 at 95%. ValueError on a bad
+    record or a finished hand.
+    """
+    st = record if isinstance(record, State) else replay(record)
+    if st.is_terminal():
+        raise ValueError("the hand is over: there is no decision to advise on")
+    seat = st.current_player()
+    res = advise(position_of(st.rules, st.dealt, st.history, seat), samples, seed,
+                 solve_samples)
+    rows = []
+    for row in res["actions"]:
+        pimc = row["pimc"]
+        entry = action_to_json(seat, row["action_id"])
+        rows.append({"action": entry, "group": [entry], "ev": pimc["value"],
+                     "ci95": [pimc["low"], pimc["high"]], "n": pimc["n"],
+                     "diff": row.get("behind_best", {"value": 0.0, "low": 0.0, "high": 0.0,
+                                                     "n": pimc["n"]})})
+    separated = len(rows) == 1 or rows[1]["diff"]["low"] > 0
+    return RecordAdvice(game="dingniu", rules=res["rules"], seed=seed, seat=seat,
+                        position=res["position"], samples=res["samples"], policy=POLICY,
+                        actions=rows, best=rows[0], separated=bool(separated))

@@ -9,6 +9,7 @@ sample size); ``simulate``, ``tournament`` and ``odds`` start with ``game``, ``r
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .rules import get_rules
@@ -93,3 +94,29 @@ def solve_record(record: Any, rules: str | None = None) -> dict[str, Any]:
     return {"game": "dingniu", "rules": st.rules.name, "values": list(sol.values),
             "best": format_action(sol.action), "to_act": st.current_player(),
             "positions": sol.positions, "seconds": time.perf_counter() - t0}
+
+
+def review(record: Any, seats: Iterable[int] | None = None, *, seed: int = 0,
+           samples: int = 400, progress: Callable[[int, int], None] | None = None):
+    """``xianniu dingniu review``: every decision of ``seats`` (default every seat) in
+    ``record`` beside the advised one (the advice on the position the seat saw, ``samples``
+    hidden deals; decision *k* seeded by ``SeedSequence(seed)`` child *k*); an
+    :class:`analyzer.core.review.Review` (``.to_json()`` is the command's JSON).
+    ``progress(done, total)`` after each decision. ValueError on a bad record or seat."""
+    from ..core.review import review as run
+    from ..games import get_game
+
+    return run(get_game("dingniu"), record, seats, seed=seed, progress=progress,
+               samples=samples)
+
+
+def review_many(records: list[Any], seats: Iterable[int] | None = None, *, seed: int = 0,
+                samples: int = 400, backend: str = "local", scheduler: str | None = None,
+                progress: Callable[[int], None] | None = None) -> list:
+    """``xianniu dingniu review FOLDER`` (or a .jsonl file): :func:`review` of every record,
+    record *i* seeded by ``SeedSequence(seed)`` child *i*, here or on Dask (``backend``);
+    the same numbers either way. ``progress(1)`` after each record."""
+    from ..core.review import review_many as run
+
+    return run(records, seats, seed=seed, backend=backend, scheduler=scheduler,
+               progress=progress, samples=samples)

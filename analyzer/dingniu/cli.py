@@ -18,9 +18,10 @@ from ..core.cli_common import (
     progress_bar,
 )
 from ..core.fileio import read_json
+from ..core.review_cli import review_options
 from . import api
 from .describe import advise_lines, odds_lines, replay_lines, solve_line, tournament_lines
-from .rules import ALIASES, PRESETS
+from .rules import ALIASES, N_SEATS, PRESETS
 from .sim import POLICIES
 
 RULES_OPTION = click.option("--rules", "rules",
@@ -119,6 +120,24 @@ def advise(file: str | None, hand: str | None, history: str | None, samples: int
 
 
 _hidden_alias(advise, "best-play")
+
+
+@group.command()
+@review_options(N_SEATS)
+@click.option("--samples", type=click.IntRange(min=2, max=100_000), default=400,
+              show_default=True, help="Hidden deals sampled at each decision.")
+def review(record_path: str, seat: str | None, seed: int, backend: str, scheduler: str | None,
+           html_path: str | None, quiet: bool, as_json: bool, samples: int) -> None:
+    """Review a played hand: each decision of the seats beside the advised one (advise on
+    the position the seat saw), the points lost with 95% CIs, labelled; RECORD may be a
+    folder of records or a .jsonl file (per-seat and per-kind summary)."""
+    from ..core.review_cli import run
+    from ..games import game_of_record
+
+    run("dingniu", record_path, seat, N_SEATS, seed=seed, backend=backend,
+        scheduler=scheduler, quiet=quiet, as_json=as_json, html_path=html_path,
+        review_one=api.review, review_many=api.review_many,
+        game_of=lambda r: game_of_record(r).name, samples=samples)
 
 
 @group.command()

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .engine import State, lay, new_hand
-from .records import parse_entry
-from .rules import N_KINDS, N_SEATS, DingniuRules, get_rules
+from .records import action_to_json, parse_entry
+from .rules import N_KINDS, N_SEATS, TILES, DingniuRules, get_rules
 from .tiles import KOU, LEAD, format_tiles, parse_tiles
 
 _TEXT_ACTION = re.compile(r"^(?:(lead)\s+(.+)|(kou|扣)(?:\s+(.+))?|(.+?)\s+(?:on\s+)?([1-6]))$",
@@ -42,6 +43,26 @@ def parse_history_text(text: str) -> list[dict[str, Any]]:
         else:
             out.append({"action": "play", "tile": m.group(5), "end": int(m.group(6))})
     return out
+
+
+def position_of(rules: DingniuRules, dealt: Sequence[Sequence[int]],
+                history: Sequence[tuple[int, int]], seat: int) -> dict[str, Any]:
+    """The position ``seat`` sees after ``history`` (engine actions) on the deal ``dealt``:
+    its tiles now, and the history with the other seats' 扣 face down (no tile) and a pair
+    led together (R4) named twice. ``seat`` must be the seat to act after ``history``."""
+    shadow = new_hand([list(h) for h in dealt], rules)
+    entries = []
+    for s, a in history:
+        before = sum(shadow.laid)
+        shadow.apply(a)
+        entry = action_to_json(s, a)
+        if entry["action"] == "lead" and sum(shadow.laid) - before == 2:
+            entry["tile"] = f"{entry['tile']} {entry['tile']}"
+        if entry["action"] == "kou" and s != seat:
+            del entry["tile"]  # face down
+        entries.append(entry)
+    hand = " ".join(TILES[k].name for k in range(N_KINDS) for _ in range(shadow.hands[seat][k]))
+    return {"rules": rules.name, "hand": hand, "history": entries}
 
 
 @dataclass

@@ -97,6 +97,36 @@ def _legacy_from_json(entry: Any, index: int) -> tuple[int | None, int]:
     return seat, k * 8 + slot
 
 
+def action_token(st: State, seat: int, a: int) -> str:
+    """One action as a token of the text notation: the tile led (``一三``), a tile on an
+    open end (``长三@3``) or a tile 扣ed (``扣地幺``).
+
+    >>> k = parse_tile("长三")
+    >>> [action_token(None, 0, k * 8 + s) for s in (LEAD, 3, KOU)]
+    ['长三', '长三@3', '扣长三']
+    """
+    k, s = split_action(a)
+    name = TILES[k].name
+    return name if s == LEAD else f"扣{name}" if s == KOU else f"{name}@{s}"
+
+
+def token_action(st: State, token: str) -> int:
+    """The action a token stands for (``kou:地幺`` and ``6-6@6`` are read too); ValueError
+    if it names none."""
+    t = token.strip()
+    for prefix in ("扣:", "kou:", "扣"):
+        if t.lower().startswith(prefix):
+            return parse_tile(t[len(prefix):]) * 8 + KOU
+    if "@" in t:
+        name, _, end = t.rpartition("@")
+        k = parse_tile(name)
+        if not end.isdigit() or int(end) not in TILES[k].ends:
+            raise ValueError(f"{TILES[k].name} has no end {end!r} (its ends: "
+                             f"{' and '.join(map(str, TILES[k].ends))})")
+        return k * 8 + int(end)
+    return parse_tile(t) * 8 + LEAD
+
+
 def result_of(st: State) -> dict[str, Any] | None:
     """How the hand ended, once it is over: the end (``normal`` or ``suan``), the seat of
     the 算帐, every seat's count and points."""

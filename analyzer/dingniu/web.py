@@ -19,9 +19,10 @@ from kernels.dingniu import pimc as kp
 from kernels.dingniu import policies as kpol
 
 from ..web.game import Conflict, Progress, Task, parse_choice, parse_seed
-from ..web.review import review
+from ..web.review import enter_hand_query, record_review_query, review
 from .engine import State, new_hand
-from .records import action_to_json, parse_entry, record_of, replay
+from .position import position_of
+from .records import parse_entry, record_of, replay
 from .rules import N_KINDS, N_SEATS, PRESETS, TILES, get_rules
 from .sim import POLICIES, POLICY_IDS, policy_vector, rule_arrays, state_array
 from .tiles import KOU, LEAD, split_action
@@ -178,21 +179,8 @@ class DingniuTable:
 
     def position(self, upto: int | None = None) -> dict[str, Any]:
         """Seat 0's position (what advise reads) after the first ``upto`` actions."""
-        hist = self.state.history[:upto]
-        shadow = new_hand([list(h) for h in self.state.dealt], self.state.rules)
-        entries = []
-        for seat, a in hist:
-            before = sum(shadow.laid)
-            shadow.apply(a)
-            entry = action_to_json(seat, a)
-            if entry["action"] == "lead" and sum(shadow.laid) - before == 2:
-                entry["tile"] = f"{entry['tile']} {entry['tile']}"  # R4: a pair led together
-            if entry["action"] == "kou" and seat != HUMAN:
-                del entry["tile"]  # face down
-            entries.append(entry)
-        hand = " ".join(TILES[k].name for k in range(N_KINDS)
-                        for _ in range(shadow.hands[HUMAN][k]))
-        return {"rules": self.state.rules.name, "hand": hand, "history": entries}
+        return position_of(self.state.rules, self.state.dealt, self.state.history[:upto],
+                           HUMAN)
 
     def _advise(self, upto: int | None = None) -> dict[str, Any]:
         from .advise import advise
@@ -270,6 +258,8 @@ class DingniuWeb:
         self.rules = get_rules(rules).name
         self.opponents = parse_choice({"opponents": opponents}, "opponents", OPPONENTS, "heuristic")
         self.seed, self.advice_samples = seed, advice_samples
+        self.queries = {"review_record": record_review_query("dingniu", samples=advice_samples),
+                        "enter_hand": enter_hand_query("dingniu")}
         self.options = {"rules": {"choices": sorted(PRESETS), "default": self.rules},
                         "opponents": {"choices": list(OPPONENTS), "default": self.opponents},
                         "seed": {"default": seed}}

@@ -23,6 +23,11 @@ COMMON = {
         "your_action": "你的选择", "forced": "唯一选择", "query": "问一问",
         "ask": "计算", "stale": "页面已过期，请刷新",
         "offline": "本页不需要网络", "start": "开始", "step": "步",
+        "kind": "类型", "taken": "实际", "label": "评价", "inaccuracy": "欠佳",
+        "mistake": "失误", "blunder": "大错",
+        "labels_rule": "评价：损失的 95% 置信区间下限至少为（分）欠佳 / 失误 / 大错",
+        "enter_hand": "录入一局", "check": "检查", "legal_actions": "可选动作",
+        "enter_help": "按文本记法输入发牌和已出的动作（见 docs/records.md），再点可选动作续录",
     },
     "en": {
         "new_game": "New hand", "rules": "Rules", "opponents": "Opponents", "seed": "Seed",
@@ -36,6 +41,13 @@ COMMON = {
         "your_action": "Your choice", "forced": "forced", "query": "Ask",
         "ask": "Compute", "stale": "This page is stale: reload it",
         "offline": "This page needs no network", "start": "Start", "step": "step",
+        "kind": "Kind", "taken": "Taken", "label": "Label", "inaccuracy": "inaccuracy",
+        "mistake": "mistake", "blunder": "blunder",
+        "labels_rule": "Labels: the loss's 95% CI low end at least (points) for inaccuracy / "
+                       "mistake / blunder",
+        "enter_hand": "Enter a hand", "check": "Check", "legal_actions": "Legal actions",
+        "enter_help": "Type the deal and the actions so far in the text notation (see "
+                      "docs/records.md), then click legal actions to go on",
     },
 }
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .game import Progress
+from .game import Progress, Task, parse_seed
 
 
 def total_lost(losses) -> dict[str, Any]:
@@ -47,3 +47,60 @@ def review(decisions: list[dict[str, Any]], advice_at: Callable[[int], dict[str,
         rows.append(row)
     return {"rows": rows, "total_lost": total_lost(r["lost"] for r in rows if r.get("lost")),
             "decisions": len(rows)}
+
+
+def record_review_query(game: str, **advice: Any) -> Callable[[Any], Task]:
+    """The table's ``review_record`` query: the review of any loaded record
+    (:func:`analyzer.core.review.review`) for one seat, ``{"record", "seat", "seed"}``; the
+    record and seat are checked at once, the review runs in the job (``advice`` goes to the
+    game's advice at each decision)."""
+    def make(body: Any) -> Task:
+        from ..core.review import review as run
+        from ..games import get_game
+
+        if not isinstance(body, dict) or "record" not in body:
+            raise ValueError("the query needs \"record\": a game record")
+        g = get_game(game)
+        record = body["record"]
+        g.part("records").replay(record)  # a bad record is refused before the job starts
+        seat = body.get("seat", 0)
+        n = g.facts.n_seats
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat not in range(n):
+            raise ValueError(f"the seat is 0-{n - 1}, got {seat!r}")
+        seed = parse_seed(body.get("seed", 0))
+
+        def task(progress: Progress) -> dict[str, Any]:
+            return run(g, record, [seat], seed=seed, progress=progress, **advice).to_json()
+        return task
+    return make
+
+
+def enter_hand_query(game: str) -> Callable[[Any], Task]:
+    """The table's ``enter_hand`` query: a hand typed in the text notation
+    (:mod:`analyzer.core.notation`, ``{"text"}``) read so far — its record, its text tidied,
+    and, while it goes on, the seat to act and its legal actions, each as a record entry
+    with the token that appends it. A text that cannot be read (or an impossible action,
+    named) is refused at once."""
+    def make(body: Any) -> Task:
+        from ..core.notation import from_text, to_text
+        from ..games import get_game
+
+        if not isinstance(body, dict) or not isinstance(body.get("text"), str):
+            raise ValueError("the query needs \"text\": the hand in the text notation")
+        g = get_game(game)
+        record = from_text(g, body["text"])
+        recs = g.part("records")
+        state = recs.replay(record)
+        out: dict[str, Any] = {"record": record, "text": to_text(g, record),
+                               "over": state.is_terminal(), "to_act": None, "legal": []}
+        if not state.is_terminal():
+            seat = state.current_player()
+            out["to_act"] = seat
+            out["legal"] = [{"entry": recs.action_to_json(seat, a),
+                             "token": recs.action_token(state, seat, a)}
+                            for a in state.legal_actions()]
+
+        def task(progress: Progress) -> dict[str, Any]:
+            return out
+        return task
+    return make

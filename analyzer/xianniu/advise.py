@@ -36,7 +36,19 @@ from kernels.xianniu import advise as ka
 from ..core.stats import Z95, Estimate, mean_ci
 from .cards import FIVE, NINE, cards_of, format_cards
 from .defaults import ADVICE_OPPONENTS, ADVICE_POLICY
-from .engine import ACTION_KINDS, PLAY, QIANGCI, Action, State
+from .engine import (
+    ACTION_KINDS,
+    DISCARD_PHASE,
+    KOU,
+    KOU_ASK,
+    LEAD,
+    PLAY,
+    QIANGCI,
+    TIGHTEN,
+    TRICK,
+    Action,
+    State,
+)
 from .kernel_state import ws_from_state
 from .records import action_to_json, record_of, replay, start_of
 from .sim import POLICIES, policy_arrays, rule_arrays
@@ -47,6 +59,11 @@ DEFAULT_SAMPLES = 20_000  # deals at most
 CHUNKS = 8  # random streams per batch: fixed, so the numbers depend on the seed alone
 PER_CHUNK = 32  # deals per chunk and batch
 RACE_Z = 3.29  # an action leaves the race when its gap to the leader excludes 0 at this z
+UNIT = "points"  # of the acting seat's returns, per hand
+# The review's labels (analyzer.core.review): the loss whose 95% CI lies above this many
+# points. A 牛 (an own 4-card 牛 settled) is worth a few points; 0.3 is about the value of
+# one card changing hands late in a trick, 3 the swing of a hand going the other way.
+THRESHOLDS = {"inaccuracy": 0.3, "mistake": 1.0, "blunder": 3.0}
 GROUPING = ("actions whose cards differ only by cards of one rank (9s and 5s: of one rank and "
             "colour) held by the seat to act are equivalent; one of each group is played out")
 
@@ -152,6 +169,23 @@ def _decision(record: Any) -> tuple[State, int, list[list[Action]]]:
         raise ValueError(f"the record does not stop at a decision: seat {seat} has one legal "
                          f"action ({only})")
     return state, seat, groups
+
+
+def decision_kind(state: State, action: Action) -> str:
+    """The kind of decision ``action`` answers at ``state``: 抢刺, lead, 扣 or 紧牌 (a lead
+    holder's choice, named by what it did), 扣/掀 (answering a 扣), answer, discard.
+
+    >>> from types import SimpleNamespace
+    >>> lead, trick = SimpleNamespace(phase=LEAD), SimpleNamespace(phase=TRICK)
+    >>> [decision_kind(lead, Action(KOU)), decision_kind(trick, Action("pass"))]
+    ['扣', 'answer']
+    """
+    if state.phase == QIANGCI:
+        return "抢刺"
+    if state.phase == LEAD:
+        return {KOU: "扣", TIGHTEN: "紧牌"}.get(action.kind, "lead")
+    return {KOU_ASK: "扣/掀", TRICK: "answer", DISCARD_PHASE: "discard"}.get(state.phase,
+                                                                           state.phase)
 
 
 def legal_actions(record: Any) -> list[dict[str, Any]]:
@@ -376,6 +410,16 @@ def _action_label(entry: dict[str, Any], group: int) -> str:
     return text + (f" (+{group - 1} equivalent)" if group > 1 else "")
 
 
+def entry_label(entry: dict[str, Any]) -> str:
+    """A record entry in the words of the tables: ``扣 kou``, ``掀 xian``, ``play 9♠ 9♥`` …
+
+    >>> entry_label({"seat": 1, "action": "xian"}), entry_label({"seat": 0, "action": "play",
+    ...                                                         "cards": "9♠ 9♥"})
+    ('掀 xian', 'play 9♠ 9♥')
+    """
+    return _action_label(entry, 1)
+
+
 def advice_lines(d: dict[str, Any]) -> list[str]:
     """:meth:`Advice.to_json` as a table: rank, action, EV with 95% CI and n, and the paired
     gap best − action with its 95% CI."""
@@ -400,3 +444,8 @@ def advice_lines(d: dict[str, Any]) -> list[str]:
     if d["phase"] == "kou_ask":
         lines.append(_KOU_NOTE)
     return lines
+
+
+# The review of a hand (analyzer.core.review) asks each decision's advice of a record: 掀牛's
+# advice reads a record already.
+advise_record = advise

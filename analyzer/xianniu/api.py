@@ -352,3 +352,34 @@ def legal_actions(record: Any) -> list[dict[str, Any]]:
     from .advise import legal_actions as run
 
     return run(record)
+
+
+def review(record: Any, seats: Iterable[int] | None = None, *, seed: int = 0,
+           samples: int | None = None, precision: float = 0.1, policy: str = ADVICE_POLICY,
+           opponents: str = ADVICE_OPPONENTS,
+           progress: Callable[[int, int], None] | None = None):
+    """``xianniu review``: every decision of ``seats`` (default every seat) in ``record``
+    beside the advised one (:func:`advise` at each decision, decision *k* seeded by
+    ``SeedSequence(seed)`` child *k*); an :class:`analyzer.core.review.Review`
+    (``.to_json()`` is the command's JSON). ``progress(done, total)`` after each decision.
+    ValueError on a bad record or seat."""
+    from ..core.review import review as run
+    from ..games import get_game
+
+    return run(get_game("xianniu"), record, seats, seed=seed, progress=progress,
+               samples=samples, precision=precision, policy=policy, opponents=opponents)
+
+
+def review_many(records: list[Any], seats: Iterable[int] | None = None, *, seed: int = 0,
+                samples: int | None = None, precision: float = 0.1,
+                policy: str = ADVICE_POLICY, opponents: str = ADVICE_OPPONENTS,
+                backend: str = "local", scheduler: str | None = None,
+                progress: Callable[[int], None] | None = None) -> list:
+    """``xianniu review FOLDER`` (or a .jsonl file): :func:`review` of every record, record
+    *i* seeded by ``SeedSequence(seed)`` child *i*, here or on Dask (``backend``); the
+    same numbers either way. ``progress(1)`` after each record."""
+    from ..core.review import review_many as run
+
+    return run(records, seats, seed=seed, backend=backend, scheduler=scheduler,
+               progress=progress, samples=samples, precision=precision, policy=policy,
+               opponents=opponents)

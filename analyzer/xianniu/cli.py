@@ -19,10 +19,13 @@ from ..core.cli_common import (
     policy_help,
     policy_option,
     progress_bar,
+    stacked,
 )
 from ..core.fileio import read_json
+from ..core.review_cli import review_options
 from ..core.tournament import tournament_lines
 from . import api
+from .cards import N_SEATS
 from .defaults import ADVICE_OPPONENTS, ADVICE_POLICY
 from .describe import (
     classify_line,
@@ -248,16 +251,23 @@ def should_kou(hand: tuple[str, ...], rules: str | None, policy: str, opponents:
     _print_decision(res, as_json)
 
 
+# The options of the advice on one decision (advise, and review at every decision).
+ADVICE_OPTIONS = stacked([
+    click.option("--samples", type=click.IntRange(min=2), default=None,
+                 help="Deals at most (default 20,000)."),
+    click.option("--precision", type=click.FloatRange(min=0, min_open=True), default=0.1,
+                 show_default=True, help="Stop when every action still racing is within "
+                 "this of the leader (95% CI half-width of the paired gap, points)."),
+    policy_option(POLICIES, ADVICE_POLICY,
+                  what="How the seat to act plays on in the play-outs"),
+    policy_option(POLICIES, ADVICE_OPPONENTS, "--opponents", "opponents",
+                  what="How the other two seats play on"),
+])
+
+
 @group.command()
 @click.argument("record_path", metavar="RECORD|-")
-@click.option("--samples", type=click.IntRange(min=2), default=None,
-              help="Deals at most (default 20,000).")
-@click.option("--precision", type=click.FloatRange(min=0, min_open=True), default=0.1,
-              show_default=True, help="Stop when every action still racing is within this "
-              "of the leader (95% CI half-width of the paired gap, points).")
-@policy_option(POLICIES, ADVICE_POLICY, what="How the seat to act plays on in the play-outs")
-@policy_option(POLICIES, ADVICE_OPPONENTS, "--opponents", "opponents",
-               what="How the other two seats play on")
+@ADVICE_OPTIONS
 @SEED_OPTION
 @click.option("--quiet", is_flag=True, help="No progress bar (shown for pimc).")
 @JSON_OPTION
@@ -278,6 +288,27 @@ def advise(record_path: str, samples: int | None, precision: float, policy: str,
         emit_json(data)
         return
     click.echo("\n".join(advice_lines(data)))
+
+
+@group.command()
+@review_options(N_SEATS)
+@ADVICE_OPTIONS
+def review(record_path: str, seat: str | None, seed: int, backend: str, scheduler: str | None,
+           html_path: str | None, quiet: bool, as_json: bool, samples: int | None,
+           precision: float, policy: str, opponents: str) -> None:
+    """Review a played hand: each decision of the seats beside the advised one (advise at
+    every decision), the points lost with 95% CIs, labelled; RECORD may be a folder of
+    records or a .jsonl file (per-seat and per-kind summary)."""
+    from ..core.review_cli import run
+    from ..games import game_of_record
+    from .advise import entry_label
+
+    run("xianniu", record_path, seat, N_SEATS, seed=seed, backend=backend,
+        scheduler=scheduler, quiet=quiet, as_json=as_json, html_path=html_path,
+        review_one=api.review, review_many=api.review_many,
+        game_of=lambda r: game_of_record(r).name, text=entry_label, samples=samples,
+        precision=precision,
+        policy=policy, opponents=opponents)
 
 
 @group.command()

@@ -22,7 +22,19 @@ from typing import Any
 from ..core import records as core
 from ..core.records import RecordError
 from .cards import N_SEATS, format_cards, parse_hand, parse_mask
-from .engine import ACTION_KINDS, DISCARD, PLAY, Action, State, new_hand
+from .engine import (
+    ACTION_KINDS,
+    DISCARD,
+    DISCARD_PHASE,
+    KOU,
+    PASS,
+    PLAY,
+    TIGHTEN,
+    XIAN,
+    Action,
+    State,
+    new_hand,
+)
 from .rules import get_rules
 
 GAME = "xianniu"
@@ -35,7 +47,8 @@ LEGACY: dict[tuple[Any, Any], str] = {(core.FORMAT, 1): GAME, (None, None): GAME
 _CARD_ACTIONS = (PLAY, DISCARD)
 
 __all__ = ["FORMAT", "LEGACY", "VERSION", "RecordError", "action_from_json", "action_to_json",
-           "dumps", "make_record", "record_of", "replay", "start_of"]
+           "action_token", "dumps", "make_record", "record_of", "replay", "start_of",
+           "token_action"]
 
 
 def action_to_json(seat: int, action: Action) -> dict[str, Any]:
@@ -69,6 +82,40 @@ def action_from_json(entry: Any, index: int | None = None) -> tuple[int, Action]
     elif entry.get("cards"):
         raise RecordError(f"a {kind} action takes no cards", index)
     return seat, Action(kind, cards)
+
+
+# The text notation (analyzer.core.notation): the words of the actions without cards, and
+# what else a person may type for them.
+_TOKENS = {PASS: "pass", KOU: "kou", XIAN: "xian", TIGHTEN: "tighten"}
+_WORDS = {**{v: k for k, v in _TOKENS.items()}, "-": PASS, "过": PASS, "不要": PASS, "扣": KOU,
+          "掀": XIAN, "紧": TIGHTEN, "紧牌": TIGHTEN}
+
+
+def action_token(state: State, seat: int, action: Action) -> str:
+    """One action as a token of the text notation: its cards run together (``5♠5♥5♣``,
+    a 紧牌 discard too), or ``pass``, ``kou``, ``xian``, ``tighten``.
+
+    >>> [action_token(None, s, a) for s, a in ((0, Action(PLAY, parse_mask("5s 5h 10c"))),
+    ...                                        (1, Action(XIAN)))]
+    ['5♠5♥10♣', 'xian']
+    """
+    if action.cards:
+        return format_cards(action.cards, sep="")
+    return _TOKENS[action.kind]
+
+
+def token_action(state: State, token: str) -> Action:
+    """The action a token stands for at ``state`` (cards are a discard in 紧牌, else a
+    play; ``5s5h`` and ``5♠5♥`` are the same); ValueError if it names none."""
+    word = _WORDS.get(token.strip().lower())
+    if word is not None:
+        return Action(word)
+    try:
+        cards = parse_mask(token)
+    except ValueError as e:
+        raise ValueError(f"{e}; an action is cards such as 5♠5♥ (or 5s5h), or one of "
+                         f"{', '.join(_TOKENS.values())}") from None
+    return Action(DISCARD if state.phase == DISCARD_PHASE else PLAY, cards)
 
 
 def record_of(state: State) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..web.game import Conflict, Progress, Task, parse_choice, parse_seed
-from ..web.review import review
+from ..web.review import enter_hand_query, record_review_query, review
 from .cards import N_SEATS, cards_of, format_card, parse_hand, parse_mask
 from .combos import try_classify
 from .defaults import ADVICE_OPPONENTS, ADVICE_POLICY
@@ -345,6 +345,9 @@ class XianniuWeb:
         # the form's queries stop at their precision, or at ``query_deals`` deals
         self.queries = {q: _query(q, query_deals)
                         for q in ("should_xian", "should_kou")}
+        self.queries["review_record"] = record_review_query(  # xianniu review's defaults
+            "xianniu", precision=0.1, policy=ADVICE_POLICY, opponents=ADVICE_OPPONENTS)
+        self.queries["enter_hand"] = enter_hand_query("xianniu")
 
     def new_game(self, options: Any) -> XianniuTable:
         if not isinstance(options, dict):

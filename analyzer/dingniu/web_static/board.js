@@ -194,6 +194,8 @@
     const data = await call("POST", "/api/records/review", { record });
     if (!data) return;
     S.replay = data;
+    S.replayRecord = record;
+    S.rr = null;
     S.frame = 0;
     renderTools();
   }
@@ -223,7 +225,9 @@
       el("div", {}, el("h2", {}, t("load_record")),
         el("input", { type: "file", id: "load-file", accept: ".json,application/json",
                       onchange: (e) => e.target.files[0] && loadRecord(e.target.files[0]) }),
-        S.replay ? replayNode() : ""));
+        S.replay ? replayNode() : "",
+        S.replay ? XN.recordReview(S, 4, renderTools) : "",
+        XN.enterHand(S, 4, renderTools, "game dingniu\nrules seed\nhand 0 \nhand 1 \nhand 2 \nhand 3 \nactions\n")));
   }
 
   const formOptions = XN.formOptions;

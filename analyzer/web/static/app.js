@@ -142,6 +142,86 @@ const XN = (() => {
     finally { S.adviceFor = -1; }
   }
 
+  // A record entry in words: its action, then its other fields but the seat, in order
+  // ("end" written as "@end").
+  function entryText(e) {
+    const rest = Object.entries(e).filter(([k]) => k !== "seat" && k !== "action")
+      .map(([k, v]) => (k === "end" ? `@${v}` : String(v)));
+    return [e.action, ...rest].join(" ");
+  }
+
+  // The review of a loaded record (the game's "review_record" query), kept in S.rr: a seat
+  // to choose, then its decisions beside the advised ones, worst first.
+  function recordReview(S, nSeats, rerender, prefix = "") {
+    const seatSel = el("select", { id: `${prefix}rr-seat` }, [...Array(nSeats).keys()].map(
+      (s) => el("option", { value: s, selected: s === (S.rrSeat || 0) }, s)));
+    const run = async () => {
+      S.rrSeat = Number(seatSel.value);
+      const out = document.getElementById(`${prefix}rr-result`);
+      const bar = progressBar();
+      out.replaceChildren(bar.node);
+      try {
+        S.rr = await job("/api/queries/review_record", { record: S.replayRecord, seat: S.rrSeat }, bar);
+        rerender();
+      } catch (e) { showError(e.message); out.replaceChildren(); }
+    };
+    return el("div", { id: `${prefix}record-review` }, el("h2", {}, t("review")),
+      el("div", { class: "bar" }, el("label", {}, `${t("seat")} `, seatSel),
+        el("button", { type: "button", id: `${prefix}rr-btn`, onclick: run }, t("review"))),
+      el("div", { id: `${prefix}rr-result` }, S.rr ? reviewRows(S.rr, prefix) : ""));
+  }
+
+  function reviewRows(rv, prefix = "") {
+    const est = (e) => estimate(e.value, [e.low, e.high], e.n);
+    const rows = rv.rows.filter((r) => !r.forced).sort((a, b) => b.loss.value - a.loss.value);
+    const s = rv.summary[String(rv.seats[0])];
+    const th = rv.thresholds;
+    return el("div", {},
+      el("table", { class: "data", id: `${prefix}rr-table` },
+        el("tr", {}, ["#", t("kind"), t("taken"), t("ev"), t("best"), t("ev"), t("lost"),
+                      t("label")].map((h) => el("th", {}, h))),
+        rows.map((r) => el("tr", { class: r.label ? `rr-${r.label}` : null },
+          el("td", {}, r.index), el("td", {}, r.kind), el("td", {}, entryText(r.taken)),
+          el("td", {}, est(r.taken_ev)), el("td", {}, r.rank === 1 ? "=" : entryText(r.best)),
+          el("td", {}, est(r.best_ev)), el("td", {}, est(r.loss)),
+          el("td", {}, r.label ? t(r.label) : "")))),
+      el("div", { id: `${prefix}rr-total` }, `${t("total_lost")}: `, el("b", {}, est(s.total_loss)),
+        ` · ${s.forced} ${t("forced")}`),
+      el("div", { class: "muted" }, `${t("labels_rule")}: ${th.inaccuracy} / ${th.mistake} / ${th.blunder}`));
+  }
+
+  // Enter a hand played elsewhere: the text notation in a box (kept in S.ehText), read by
+  // the game's "enter_hand" query (S.eh), whose legal actions append their token; the
+  // entered record can be reviewed as a loaded one (S.eh.record) or saved.
+  function enterHand(S, nSeats, rerender, template) {
+    if (S.ehText === undefined) S.ehText = template;
+    const box = el("textarea", { id: "eh-text", rows: 8, cols: 80, spellcheck: "false",
+                                 oninput: (e) => { S.ehText = e.target.value; } });
+    box.value = S.ehText;
+    const check = async () => {
+      try {
+        S.eh = await job(`/api/queries/enter_hand`, { text: S.ehText });
+        S.ehText = S.eh.text;
+        S.ehRecord = { replayRecord: S.eh.record, rr: null, rrSeat: 0 };
+        clearError();
+        rerender();
+      } catch (e) { S.eh = null; showError(e.message); rerender(); }
+    };
+    const legal = S.eh && !S.eh.over ? el("div", { id: "eh-legal" },
+      `${t("seat")} ${S.eh.to_act} · ${t("legal_actions")}: `,
+      S.eh.legal.map((a) => el("button", { type: "button", class: "act", onclick: () => {
+        S.ehText = `${S.ehText.trimEnd()} ${a.token}\n`;
+        check();
+      } }, a.token))) : "";
+    return el("div", { id: "enter-hand" }, el("h2", {}, t("enter_hand")),
+      el("div", { class: "muted" }, t("enter_help")), box,
+      el("div", { class: "bar" }, el("button", { type: "button", id: "eh-check", onclick: check }, t("check")),
+        S.eh ? el("button", { type: "button", id: "eh-save",
+                              onclick: () => download("hand.json", S.eh.record) }, t("save_record")) : ""),
+      legal,
+      S.eh ? recordReview(S.ehRecord, nSeats, rerender, "eh-") : "");
+  }
+
   // A choice of the form by its name in the page's words (a preset: "rules_<id>"), else its id.
   function choiceName(option, choice) {
     const words = (st.info && st.info.strings[st.lang]) || {};
@@ -187,7 +267,7 @@ const XN = (() => {
 
   return {
     t, el, api, job, progressBar, download, showError, clearError, start, fmt, estimate,
-    formOptions, renderForm, requestAdvice, choiceName,
+    formOptions, renderForm, requestAdvice, choiceName, recordReview, enterHand,
     onLang: (f) => st.onLang.push(f),
     get lang() { return st.lang; },
     get info() { return st.info; },

@@ -287,6 +287,8 @@
     const data = await call("POST", "/api/records/review", { record });
     if (!data) return;
     S.replay = data;
+    S.replayRecord = record;
+    S.rr = null;
     S.frame = 0;
     renderTools();
   }
@@ -347,7 +349,9 @@
       el("div", {}, el("h2", {}, t("load_record")),
         el("input", { type: "file", id: "load-file", accept: ".json,application/json",
                       onchange: (e) => e.target.files[0] && loadRecord(e.target.files[0]) }),
-        S.replay ? replayNode() : ""),
+        S.replay ? replayNode() : "",
+        S.replay ? XN.recordReview(S, 3, renderTools) : "",
+        XN.enterHand(S, 3, renderTools, "game xianniu\nrules lanzhou\nbanker 0\nhand 0 \nhand 1 \nhand 2 \nactions\n")),
       el("form", { id: "query-form", onsubmit: ask }, el("h2", {}, t("query")),
         el("div", { class: "bar" }, kindSel, el("label", {}, `${t("answer_seat")} `, seatSel),
           el("label", {}, `${t("hand_16")} `, hand),
