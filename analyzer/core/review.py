@@ -198,7 +198,7 @@ def _row(recs: Any, adv: Any, state: Any, index: int, seat: int, action: Any, se
                            "taken": entry, "forced": _is_forced(state)}
     if row["forced"]:
         return row
-    result = adv.advise_record(recs.record_of(state), seed=seed,
+    result = adv.advise_record(recs.record_of(state), seed=seed, taken=entry,
                                **{k: v for k, v in advice.items() if v is not None}).to_json()
     ranked = result["actions"]
     mine = next((r for r in ranked if _entry_matches(r, entry)), None)

@@ -130,14 +130,15 @@ class RecordAdvice(dict):
 
 
 def advise_record(record: Any, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
-                  solve_samples: int = 0) -> RecordAdvice:
+                  solve_samples: int = 0, taken: dict[str, Any] | None = None) -> RecordAdvice:
     """Every legal action where ``record`` stops, ranked as :func:`advise` ranks the
     position the seat to act sees there (its own tiles and 扣, the public moves).
 
     ``actions``: best first, each ``{"action": record entry, "group": [it], "ev", "ci95",
     "n", "diff"}`` (``diff``: the paired difference best − this action, points);
-    ``separated``: the best's lead over the second excludes 0 at 95%. ValueError on a bad
-    record or a finished hand.
+    ``separated``: the best's lead over the second excludes 0 at 95%. Every legal action
+    is valued, so ``taken`` (the record's own action, from the review) needs nothing more.
+    ValueError on a bad record or a finished hand.
     """
     st = record if isinstance(record, State) else replay(record)
     if st.is_terminal():

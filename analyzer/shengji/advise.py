@@ -834,6 +834,20 @@ def taken_only(state: State, entry: dict[str, Any] | None) -> Advice:
                   {"legal": None, "valued": 0, "complete": False, "how": "not valued"})
 
 
+def advise_record(record: Any, *, taken: dict[str, Any] | None = None,
+                  **options: Any) -> Advice:
+    """The advice the review of a hand (:mod:`analyzer.core.review`) asks at each decision:
+    :func:`advise` with ``taken`` (the record's own action) valued too, since a bury or a
+    capped listing of plays need not hold it; a decision advise does not value yet
+    (:class:`NotValued`) gets :func:`taken_only`, which the review counts as forced."""
+    state = _state_of(record)
+    extra = [taken] if taken is not None and state.phase in (BURY_PHASE, PLAY_PHASE) else []
+    try:
+        return advise(state, candidates=extra, **options)
+    except NotValued:
+        return taken_only(state, taken)
+
+
 def _label(state: State, a: Action) -> str:
     if state.phase == PLAY_PHASE and not state.tricks[-1].plays and _is_throw(a.cards, state):
         return "throw"

@@ -352,3 +352,40 @@ def should_throw(record, cards=None, policy: str = "heuristic", precision: float
     from .decision_throw import should_throw as ask
 
     return ask(record, cards, Sampling(policy, precision, max_deals, seed), progress).as_dict()
+
+
+def advise(record, *, samples: int | None = None, precision: float = 0.1,
+           policy: str = "tuned", opponents: str = "tuned", seed: int | None = None,
+           candidates=(), progress=None):
+    """``xianniu shengji advise``: every listed action where ``record`` stops, valued in
+    levels on paired play-outs (:func:`analyzer.shengji.advise.advise`; ``.to_json()`` is
+    the command's JSON)."""
+    from .advise import advise as run
+
+    return run(record, samples=samples, precision=precision, policy=policy,
+               opponents=opponents, seed=seed, candidates=candidates, progress=progress)
+
+
+def review(record, seats=None, *, seed: int = 0, samples: int | None = None,
+           precision: float = 0.1, policy: str = "tuned", opponents: str = "tuned",
+           progress=None):
+    """``xianniu shengji review``: every decision of ``seats`` (default every seat) in
+    ``record`` beside the advised one, in levels (:func:`analyzer.core.review.review`, the
+    record's own action always valued); an :class:`analyzer.core.review.Review`."""
+    from ..core.review import review as run
+    from ..games import get_game
+
+    return run(get_game("shengji"), record, seats, seed=seed, progress=progress,
+               samples=samples, precision=precision, policy=policy, opponents=opponents)
+
+
+def review_many(records, seats=None, *, seed: int = 0, samples: int | None = None,
+                precision: float = 0.1, policy: str = "tuned", opponents: str = "tuned",
+                backend: str = "local", scheduler: str | None = None, progress=None) -> list:
+    """``xianniu shengji review FOLDER`` (or a .jsonl file): :func:`review` of every record,
+    record *i* seeded by ``SeedSequence(seed)`` child *i*, here or on Dask."""
+    from ..core.review import review_many as run
+
+    return run(records, seats, seed=seed, backend=backend, scheduler=scheduler,
+               progress=progress, samples=samples, precision=precision, policy=policy,
+               opponents=opponents)

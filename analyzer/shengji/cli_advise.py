@@ -1,6 +1,6 @@
-"""``xianniu shengji advise RECORD`` and ``xianniu shengji review RECORD``
-(:mod:`analyzer.shengji.advise`, :mod:`analyzer.shengji.review`), added to the ``shengji``
-group by ``register``."""
+"""``xianniu shengji advise RECORD`` and ``xianniu shengji review RECORD`` (the advice of
+:mod:`analyzer.shengji.advise`; the review of :mod:`analyzer.core.review_cli`, as in every
+game), added to the ``shengji`` group by ``register``."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import click
 
 from ..core.cli_common import JSON_OPTION, emit_json, policy_option, progress_bar
 from ..core.fileio import read_json
+from ..core.review_cli import review_options
+from .actions import N_SEATS
 from .sim import POLICIES
 
 DEFAULT_POLICY = "tuned"  # advise.DEFAULT_POLICY (the module loads the kernels when used)
@@ -18,6 +20,11 @@ def _advice_options(f):
     f = click.option("--quiet", is_flag=True, help="No progress bar.")(f)
     f = click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
                      help="Root seed of the sampled deals (numpy SeedSequence).")(f)
+    return _advice_options_no_common(f)
+
+
+def _advice_options_no_common(f):
+    """The options of the advice itself (review adds its own --seed, --quiet, --json)."""
     f = policy_option(POLICIES, DEFAULT_POLICY, "--opponents", "opponents",
                       what="How the other three seats play on")(f)
     f = policy_option(POLICIES, DEFAULT_POLICY,
@@ -62,42 +69,24 @@ def advise(record_path: str, at: int | None, candidates: tuple[str, ...], sample
     click.echo("\n".join(advice_lines(data)))
 
 
-def _seats(value: str) -> list[int] | None:
-    if value.strip().lower() == "all":
-        return None
-    try:
-        seats = [int(v) for v in value.split(",")]
-    except ValueError:
-        raise click.BadParameter(f"give a seat 0..3, several as 0,2, or all; "
-                                 f"got {value!r}") from None
-    return seats
-
-
 @click.command("review")
-@click.argument("record_path", metavar="RECORD|-")
-@click.option("--seat", "seat", default="all", show_default=True,
-              help="The seat(s) to review: 0..3, several as 0,2, or all.")
-@_advice_options
-def review(record_path: str, seat: str, samples: int | None, precision: float, policy: str,
-           opponents: str, seed: int, quiet: bool, as_json: bool) -> None:
+@review_options(N_SEATS)
+@_advice_options_no_common
+def review(record_path: str, seat: str | None, seed: int, backend: str, scheduler: str | None,
+           html_path: str | None, quiet: bool, as_json: bool, samples: int | None,
+           precision: float, policy: str, opponents: str) -> None:
     """Every decision of a 双升 record beside the advised one: the loss (best − taken) in
-    levels with its 95% CI and n, labelled by size, and a summary per seat."""
-    from .review import review as run
-    from .review import text_lines
+    levels with its 95% CI and n, labelled by size, and a summary per seat; RECORD may be a
+    folder of records or a .jsonl file (per-seat and per-kind summary)."""
+    from ..core.review_cli import run
+    from ..games import game_of_record
+    from . import api
 
-    record = read_json(record_path)
-    seats = _seats(seat)
-    with progress_bar(1, "decisions", hidden=quiet) as bar:
-        def progress(done: int, total: int) -> None:
-            bar.length = total
-            bar.update(done - bar.pos)
-
-        rv = run(record, seats, seed=seed, progress=progress, samples=samples,
-                 precision=precision, policy=policy, opponents=opponents)
-    if as_json:
-        emit_json(rv.to_json())
-        return
-    click.echo("\n".join(text_lines(rv)))
+    run("shengji", record_path, seat, N_SEATS, seed=seed, backend=backend,
+        scheduler=scheduler, quiet=quiet, as_json=as_json, html_path=html_path,
+        review_one=api.review, review_many=api.review_many,
+        game_of=lambda r: game_of_record(r).name, samples=samples, precision=precision,
+        policy=policy, opponents=opponents)
 
 
 def register(group: click.Group) -> None:

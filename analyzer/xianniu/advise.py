@@ -446,6 +446,9 @@ def advice_lines(d: dict[str, Any]) -> list[str]:
     return lines
 
 
-# The review of a hand (analyzer.core.review) asks each decision's advice of a record: 掀牛's
-# advice reads a record already.
-advise_record = advise
+def advise_record(record: Any, *, taken: dict[str, Any] | None = None,
+                  **options: Any) -> Advice:
+    """The advice the review of a hand (:mod:`analyzer.core.review`) asks at each decision:
+    :func:`advise`, whose listing is complete, so ``taken`` (the record's own action) is
+    among the actions valued already."""
+    return advise(record, **options)
