@@ -4,8 +4,11 @@ A record is replayed through the game's engine; at each decision of the reviewed
 game's ``advise`` part values every legal action on paired play-outs (the acting seat's
 hidden cards dealt anew, consistent with what it knew). The **loss** of a decision is the
 paired difference best − taken with its 95% CI and n; a decision whose loss is surely
-above a threshold (the CI's lower end at least that large) is labelled ``inaccuracy``,
-``mistake`` or ``blunder`` (the game states its thresholds, in its own units). Forced
+above a threshold is labelled ``inaccuracy``, ``mistake`` or ``blunder`` (the game states
+its thresholds, in its own units). "Surely" is a simultaneous bound: the best is the
+highest of ``k`` noisy estimates, so the loss's lower end ``low_all`` widens its half-width
+to a Bonferroni bound over the ``k − 1`` gaps (z for 0.025 / (k − 1)), lest the largest of
+many noisy gaps be taken for a mistake. Forced
 decisions (one legal action, or one group of equivalent ones) are skipped and counted.
 
 The game's ``advise`` module supplies :class:`Advisor`'s parts (``advise_record``, the
@@ -21,6 +24,7 @@ import secrets
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from statistics import NormalDist
 from typing import Any, Protocol
 
 import numpy as np
@@ -59,6 +63,21 @@ def label_of(loss: dict[str, float], thresholds: dict[str, float]) -> str | None
         if loss["low"] >= thresholds[name]:
             found = name
     return found
+
+
+def simultaneous_low(loss: dict[str, float], k: int) -> float:
+    """The lower end of a loss when the best was picked among ``k`` actions: the half-width
+    of its 95% CI widened to a Bonferroni bound over the ``k − 1`` gaps.
+
+    >>> round(simultaneous_low({"value": 0.2, "low": 0.1, "high": 0.3}, 2), 3)
+    0.1
+    >>> round(simultaneous_low({"value": 0.2, "low": 0.1, "high": 0.3}, 41), 3)
+    0.043
+    """
+    if k <= 2:
+        return loss["low"]
+    z = NormalDist().inv_cdf(1 - 0.025 / (k - 1))
+    return loss["value"] - _half(loss) * z / Z95
 
 
 def _half(e: dict[str, float]) -> float:
@@ -213,8 +232,11 @@ def _row(recs: Any, adv: Any, state: Any, index: int, seat: int, action: Any, se
         best = mine  # as good as the leader on every paired deal: a best action too
     loss = dict(d) if mine is not best else \
         {"value": 0.0, "low": 0.0, "high": 0.0, "n": best["n"]}
+    low_all = simultaneous_low(loss, len(ranked)) if mine is not best else 0.0
     row.update(best=best["action"], best_ev=_ev(best), taken_ev=_ev(mine), loss=loss,
-               label=label_of(loss, adv.THRESHOLDS), separated=bool(result["separated"]),
+               loss_low_all=low_all,
+               label=label_of({"low": low_all}, adv.THRESHOLDS),
+               separated=bool(result["separated"]),
                rank=1 if mine is best else ranked.index(mine) + 1, choices=len(ranked))
     return row
 
@@ -274,8 +296,9 @@ def _short(e: dict[str, float]) -> str:
 def thresholds_line(thresholds: dict[str, float], unit: str) -> str:
     """The labels' rule in words."""
     th = thresholds
-    return (f"labels: a loss whose 95% CI lies above {th['inaccuracy']:g} {unit} is an "
-            f"inaccuracy, above {th['mistake']:g} a mistake, above {th['blunder']:g} a blunder")
+    return (f"labels: a loss whose 95% CI, made simultaneous over the actions compared "
+            f"(Bonferroni), lies above {th['inaccuracy']:g} {unit} is an inaccuracy, above "
+            f"{th['mistake']:g} a mistake, above {th['blunder']:g} a blunder")
 
 
 def text_lines(rv: Review, text: Callable[[dict[str, Any]], str] = entry_text) -> list[str]:

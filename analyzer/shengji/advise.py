@@ -18,9 +18,9 @@ race; sampling stops when the leader is alone, when every action still racing is
 What is listed, by phase (``LISTING``):
 
 - **造反**: pass or rebel (``rebel_scope="player"``).
-- **declaring** (any round, 搶莊局 included) and **扒雞窩**: pass and every declaration or
+- **declaring** (any round, 抢庄局 included) and **扒鸡窝**: pass and every declaration or
   overcall the engine allows (an overcall then buries by the seat's policy).
-- **the bury** (the first, or after a 扒雞窩 overcall): the buries the bury generator of
+- **the bury** (the first, or after a 扒鸡窝 overcall): the buries the bury generator of
   ``shengji bury`` proposes (the heuristic's and its variants, a void per short plain
   suit) and any ``candidates``; a bury has C(33, 8) choices, too many to list.
 - **a lead**: every unit (single, pair, tractor) and every throw (甩牌) attempt the engine
@@ -89,7 +89,7 @@ GROUPING = "none: every action is valued on its own"
 LISTING = {
     "rebel": "pass or 造反",
     "declare": "pass and every declaration the engine allows",
-    "bajiwo": "pass and every 扒雞窩 overcall the engine allows",
+    "bajiwo": "pass and every 扒鸡窝 overcall the engine allows",
     "bury": "the buries the bury generator proposes (heuristic and variants, a void per "
             "short plain suit) and any candidates: C(33, 8) buries are too many to list",
     "lead": f"every unit and throw the engine allows, or at most {MAX_VALUED}: the units, "
@@ -568,7 +568,7 @@ def _bajiwo_caller(state: State, options: list[Action], pols, seed: int) -> Call
                            seat, True, params, (dcls, dsuit))
     if {(int(dcls[i]), int(dsuit[i])) for i in range(n)} != set(pairs[1:]) \
             or len(set(pairs)) != len(pairs):
-        raise RuntimeError("the kernels list other 扒雞窩 overcalls than the reference engine")
+        raise RuntimeError("the kernels list other 扒鸡窝 overcalls than the reference engine")
     shown = np.zeros((4, 2), dtype=np.int64)
     for s in range(4):
         if state.known[s]:
@@ -737,7 +737,7 @@ def _question(state: State, race: _Race, listing: Listing, rows: np.ndarray
         yes = [i for i, a in enumerate(acts) if a.kind in (DECLARE, REBEL)]
         no = [i for i, a in enumerate(acts) if a.kind == PASS]
         text = {"declare": ("declare or pass", "declare", "pass"),
-                "bajiwo": ("扒雞窩 or pass", "overcall (扒雞窩)", "pass"),
+                "bajiwo": ("扒鸡窝 or pass", "overcall (扒鸡窝)", "pass"),
                 "rebel": ("造反 or not", "造反 (rebel)", "pass")}[phase]
     elif phase == "lead":
         yes = [i for i, a in enumerate(acts) if _is_throw(a.cards, state)]
@@ -887,7 +887,7 @@ def advice_lines(d: dict[str, Any]) -> list[str]:
 
     s = d["setting"]
     where = ", ".join(f"{k} {v}" for k, v in s.items() if k in ("level", "trump", "banker")
-                      and v is not None) or "搶莊局 (no banker yet)"
+                      and v is not None) or "抢庄局 (no banker yet)"
     lines = [f"seat {d['seat']} to act ({d['phase']}), rules {d['rules']}, {where}; hand "
              f"{d['hand']}"]
     if s.get("plays"):

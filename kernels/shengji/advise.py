@@ -5,7 +5,7 @@ Each sample deals the cards the acting seat cannot place with the pimc sampler
 kitty known only to its burier), then plays the hand on once per option from that deal and
 one saved stream state: the option as the seat's play (a lead: checked as a throw against
 the sampled hands; a follow: the rest of the trick by each seat's policy), then every seat
-on its policy to the last trick, 摳底 and the settlement. A row holds the deal and, per
+on its policy to the last trick, 抠底 and the settlement. A row holds the deal and, per
 option, the acting team's level change (its levels gained less the other team's); an option
 that has left the race is not played (``NOT_PLAYED``), a sampler dead end leaves the row
 ``decisions.EMPTY``.
@@ -301,15 +301,15 @@ def declare_chunks(pos, ask, chunks, params, pols, out):
     """The declaring query of ``decisions.declare_chunks`` at any declaring turn: ``ask`` =
     (``passes``, ``options``, ``shown`` int64[4, 2]: the cards each seat has shown in its
     declarations, ``declarers``: the bit set of the seats that declared this round,
-    ``setting`` = (``grab``: a 搶莊局, the ``priority`` seat, the round 1 or 2, the hand's
-    level, 0 in a 搶莊局)); ``pos``'s banker is the priority seat in a 搶莊局."""
+    ``setting`` = (``grab``: a 抢庄局, the ``priority`` seat, the round 1 or 2, the hand's
+    level, 0 in a 抢庄局)); ``pos``'s banker is the priority seat in a 抢庄局."""
     for_each_chunk(_declare_chunk, chunks[0].shape[0], pos, ask, chunks, params, pols, out,
                    pimc_flag(pols[0]))
 
 
 @njit(cache=True)
 def _bajiwo_on(turn, burier, levels, params, rng, out, pols, scratch):
-    """扒雞窩 on from ``turn`` = (seat, passes in a row before it) with ``burier`` the last
+    """扒鸡窝 on from ``turn`` = (seat, passes in a row before it) with ``burier`` the last
     burier (as ``game._bajiwo``), then the play and the settlement into ``out``'s row."""
     seat, passes = turn
     _, hands, sc, units, work, contexts, kn, pst = scratch
@@ -375,11 +375,11 @@ def _bajiwo_chunk(c, pos, ask, chunks, params, pols, out, pimc):
 
 
 def bajiwo_chunks(pos, ask, chunks, params, pols, out):
-    """Samples of a 扒雞窩 turn: ``pos``'s ``seat`` passes or overcalls ``options[k]`` =
+    """Samples of a 扒鸡窝 turn: ``pos``'s ``seat`` passes or overcalls ``options[k]`` =
     (cls, suit) ((0, 0): pass) with ``ask`` = (``passes`` in a row before it, ``options``,
     ``shown`` int64[4, 2] the declared cards each seat still holds, ``setting`` = (``grab``,
     the hand's ``level``, the ``trump`` now, the last ``burier``)); the kitty slot of the
     deal is the buried kitty (pinned when the seat buried it). An overcall takes the kitty
-    and buries by the seat's policy; then 扒雞窩 goes on, the play and the settlement."""
+    and buries by the seat's policy; then 扒鸡窝 goes on, the play and the settlement."""
     for_each_chunk(_bajiwo_chunk, chunks[0].shape[0], pos, ask, chunks, params, pols, out,
                    pimc_flag(pols[0]))

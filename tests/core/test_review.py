@@ -214,7 +214,7 @@ def test_json_rows_replay(game, tmp_path, capsys):
             replay({**rec, "actions": [*before, r["best"]]})  # the best is a legal entry
             assert r["loss"]["n"] >= 2 and r["taken_ev"]["low"] <= r["taken_ev"]["high"]
     table = ok(capsys, *prefix, "review", path, "--seat", "0", *opts)
-    assert "labels: a loss whose 95% CI lies above" in table and "seat 0:" in table
+    assert "labels: a loss whose 95% CI, made simultaneous" in table and "seat 0:" in table
     html = tmp_path / "page.html"
     ok(capsys, *prefix, "review", path, "--seat", "0", "--html", str(html), *opts)
     page = html.read_text(encoding="utf-8")
@@ -272,3 +272,15 @@ def test_random_play_loses_significantly_more_than_strong_bots():
     assert all(seats[s]["reviewed"] >= 20 for s in range(3))
     random_low = seats[0]["mean_per_decision"]["low"]
     assert random_low > max(seats[s]["mean_per_decision"]["high"] for s in (1, 2))
+
+
+def test_a_label_needs_the_loss_above_its_threshold_for_every_action_compared():
+    from analyzer.core.review import label_of, simultaneous_low
+
+    th = {"inaccuracy": 0.05, "mistake": 0.2, "blunder": 0.5}
+    loss = {"value": 0.2, "low": 0.1, "high": 0.3, "n": 256}
+    # Two actions: the paired CI alone decides. Forty-one: the best is the highest of forty
+    # noisy gaps, so the same CI is no longer sure evidence of an inaccuracy.
+    assert label_of({"low": simultaneous_low(loss, 2)}, th) == "inaccuracy"
+    assert label_of({"low": simultaneous_low(loss, 41)}, th) is None
+    assert simultaneous_low(loss, 41) < simultaneous_low(loss, 5) < loss["low"]
