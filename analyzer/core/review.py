@@ -72,7 +72,7 @@ def simultaneous_low(loss: dict[str, float], k: int) -> float:
     >>> round(simultaneous_low({"value": 0.2, "low": 0.1, "high": 0.3}, 2), 3)
     0.1
     >>> round(simultaneous_low({"value": 0.2, "low": 0.1, "high": 0.3}, 41), 3)
-    0.043
+    0.035
     """
     if k <= 2:
         return loss["low"]
