@@ -10,7 +10,7 @@ PRESET_NAMES_EN = {"lanzhou": "Lanzhou Xianniu", "kanniutui": "Kan Niu Tui (chop
 
 STRINGS = {
     "zh": {
-        "title": "兰州掀牛", "subtitle": "你对两个机器人",
+        "title": "掀牛", "subtitle": "你对两个机器人",
         **{f"rules_{r.name}": r.title for r in PRESETS.values()},
         "role_头家": "头家", "role_二家": "二家", "role_三家": "三家",
         "act_play": "出牌", "act_pass": "过", "act_kou": "扣", "act_xian": "掀",
@@ -41,7 +41,7 @@ STRINGS = {
         "points_unit": "分", "hand_16": "16 张牌", "decisions": "个决定", "hand_over_why": "结束原因", "human": "你",
     },
     "en": {
-        "title": "Lanzhou Xianniu", "subtitle": "you against two bots",
+        "title": "Xianniu", "subtitle": "you against two bots",
         **{f"rules_{name}": en for name, en in PRESET_NAMES_EN.items()},
         "role_头家": "banker", "role_二家": "second", "role_三家": "third",
         "act_play": "Play", "act_pass": "Pass", "act_kou": "Kou", "act_xian": "Xian",
