@@ -15,9 +15,9 @@ Only the seat's own hand and discards, the public record and the listed actions 
 other seat's hand, and nothing of the pass log (kept only when a pimc seat plays).
 
 The scorer's helpers are ``forceinline`` (LLVM inlines them) rather than Numba's
-``inline="always"``, which typed each of them again at every call site: the first cold
-``should-xian`` compiles about 4 s faster, the play as fast (docs/bench.md, "Compile time,
-cold").
+``inline="always"``, which typed each of them again at every call site: the same play speed,
+the compile of a cold ``should-xian`` a few seconds shorter in alternated runs, within the
+noise of a shared machine (docs/bench.md, "Compile time, cold").
 """
 
 from __future__ import annotations
