@@ -7,4 +7,5 @@ import sys
 
 from analyzer.cli import main
 
-sys.exit(main(["warmup", *sys.argv[1:]]))
+if __name__ == "__main__":  # the warm-up's worker processes import this file again
+    sys.exit(main(["warmup", *sys.argv[1:]]))

@@ -13,6 +13,11 @@ and arrive in the policy's parameter row from ``LEARNED_W`` on.
 
 Only the seat's own hand and discards, the public record and the listed actions are read: no
 other seat's hand, and nothing of the pass log (kept only when a pimc seat plays).
+
+The scorer's helpers are ``forceinline`` (LLVM inlines them) rather than Numba's
+``inline="always"``, which typed each of them again at every call site: the same play speed,
+the compile of a cold ``should-xian`` a few seconds shorter in alternated runs, within the
+noise of a shared machine (docs/bench.md, "Compile time, cold").
 """
 
 from __future__ import annotations
@@ -56,7 +61,7 @@ assert len(TYPE_NAMES) == N_TYPES and N_LEARNED_WEIGHTS == N_TYPES * N_STATE + N
 PSI_H2 = 12  # ψ entry: heuristic2 would take this action
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def action_type(phase_lead, phase_trick, phase_kou, typ):
     """The scorer's type (``T_*``) of an action of type ``typ`` in the given phase."""
     if typ == ACT_PLAY:
@@ -74,7 +79,7 @@ def action_type(phase_lead, phase_trick, phase_kou, typ):
     return T_DISCARD
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def group_of(t, gou):
     """The ψ block of type ``t`` for a seat that is 够 (``gou`` 1) or not (0)."""
     g = 2
@@ -144,7 +149,7 @@ def state_features(ws, pos, beaters, w, phi):
     phi[23] = max(gou_min - captured, 0) / 6.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _play_features(play, ctx, beaters, psi):
     """ψ entries 0–25 of a play (lead, answer or 抢刺): ``play`` is ``(kind, size, rank, k,
     mask)``, ``ctx`` as in :func:`candidate_features`."""
@@ -193,7 +198,7 @@ def _play_features(play, ctx, beaters, psi):
     psi[31] = size / room if phase_lead and room > 0 else 0.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def candidate_features(t, i, am, ai, ctx, beaters, h2, psi):
     """Write ψ of listed action ``i`` (scorer type ``t``) into ``psi[:N_ACT]``; ``h2`` is
     heuristic2's pick; ``ctx`` is ``(phase_lead, phase_trick, last, hand, unseen, captured,
@@ -216,7 +221,7 @@ def candidate_features(t, i, am, ai, ctx, beaters, h2, psi):
                                     beaters) else 0.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _dot(a, w, off, n):
     s = 0.0
     for j in range(n):
