@@ -50,7 +50,8 @@ import numpy as np
 
 from kernels.rng import states_for_chunks
 
-from ..core.stats import Z95, Estimate, mean_ci
+from ..core.race import Race
+from ..core.stats import Estimate, mean_ci
 from . import combos
 from .actions import (
     BAJIWO_PHASE,
@@ -83,7 +84,6 @@ MAX_VALUED = 40  # actions valued at one decision at most (a capped listing says
 ENUMERATE_LIMIT = 4_096  # card sets tried when listing the plays of one suit
 CHUNKS = 8  # random streams per batch: fixed, so the numbers depend on the seed alone
 PER_CHUNK = 32  # deals per chunk and batch
-RACE_Z = 3.29
 NOT_PLAYED = -9999  # kernels.shengji.advise.NOT_PLAYED
 GROUPING = "none: every action is valued on its own"
 LISTING = {
@@ -288,54 +288,13 @@ def _extra_actions(state: State, candidates) -> list[Action]:
 # -- the race ---------------------------------------------------------------------------------
 
 
-class _Race:
-    """The deals played so far (one row per deal, one column per action) and the sums the
-    race reads: per action Σx and, over the deals all racing actions share, Σ x_a x_b."""
-
-    def __init__(self, k: int):
-        self.batches: list[np.ndarray] = []
-        self.n = 0
-        self.active = np.ones(k, dtype=np.int64)
-        self.total = np.zeros(k)
-        self.gram = np.zeros((k, k))
+class _Race(Race):
+    """The core race, with the actions that left it marked as not played on later deals."""
 
     def add(self, got: np.ndarray) -> None:
         got = got.copy()
         got[:, self.active == 0] = NOT_PLAYED
-        self.batches.append(got)
-        self.n += len(got)
-        on = np.flatnonzero(self.active)
-        x = got[:, on].astype(np.float64)
-        self.total[on] += x.sum(axis=0)
-        self.gram[np.ix_(on, on)] += x.T @ x
-
-    def leader(self) -> int:
-        on = np.flatnonzero(self.active)
-        return int(on[np.argmax(self.total[on])])  # ties: the first listed
-
-    def gaps(self, lead: int) -> list[tuple[int, float, float]]:
-        n, out = self.n, []
-        for a in np.flatnonzero(self.active):
-            if a == lead:
-                continue
-            s = self.total[lead] - self.total[a]
-            ss = self.gram[lead, lead] + self.gram[a, a] - 2 * self.gram[lead, a]
-            var = max(ss - s * s / n, 0.0) / (n - 1)
-            out.append((int(a), s / n, math.sqrt(var / n)))
-        return out
-
-    def step(self, precision: float, samples: int, min_deals: int) -> str | None:
-        if self.n < min(min_deals, samples):
-            return None
-        lead = self.leader()
-        for a, gap, se in self.gaps(lead):
-            if gap - RACE_Z * se > 0:
-                self.active[a] = 0
-        if self.active.sum() == 1:
-            return "leader alone"
-        if all(Z95 * se <= precision for _, _, se in self.gaps(lead)):
-            return "precision"
-        return "samples" if self.n >= samples else None
+        super().add(got)
 
 
 Caller = Callable[[np.ndarray, int], np.ndarray]  # (active, batch) -> values[deals, k]

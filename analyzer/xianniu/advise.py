@@ -33,7 +33,8 @@ import numpy as np
 from kernels.rng import states_for_chunks
 from kernels.xianniu import advise as ka
 
-from ..core.stats import Z95, Estimate, mean_ci
+from ..core.race import Race
+from ..core.stats import Estimate, mean_ci
 from .cards import FIVE, NINE, cards_of, format_cards
 from .defaults import ADVICE_OPPONENTS, ADVICE_POLICY
 from .engine import (
@@ -58,7 +59,6 @@ DEFAULT_PRECISION = 0.1  # points: CI half-width of the paired differences still
 DEFAULT_SAMPLES = 20_000  # deals at most
 CHUNKS = 8  # random streams per batch: fixed, so the numbers depend on the seed alone
 PER_CHUNK = 32  # deals per chunk and batch
-RACE_Z = 3.29  # an action leaves the race when its gap to the leader excludes 0 at this z
 UNIT = "points"  # of the acting seat's returns, per hand
 # The review's labels (analyzer.core.review): the loss whose 95% CI lies above this many
 # points. A 牛 (an own 4-card 牛 settled) is worth a few points; 0.3 is about the value of
@@ -268,60 +268,10 @@ def _check_args(samples: int | None, precision: float, policy: str,
     return int(samples), float(precision), int(seed)
 
 
-class _Race:
-    """The deals played so far (one row per deal, one column per action) and the sums the
-    race reads: per action Σx and, over the deals all racing actions share, Σ x_a x_b."""
-
-    def __init__(self, k: int):
-        self.batches: list[np.ndarray] = []  # grown as deals come: memory follows n
-        self.n = 0
-        self.active = np.ones(k, dtype=np.int64)
-        self.total = np.zeros(k)
-        self.gram = np.zeros((k, k))
-
-    def add(self, got: np.ndarray) -> None:
-        self.batches.append(got)
-        self.n += len(got)
-        on = np.flatnonzero(self.active)
-        x = got[:, on].astype(np.float64)
-        self.total[on] += x.sum(axis=0)
-        self.gram[np.ix_(on, on)] += x.T @ x
-
-    def leader(self) -> int:
-        on = np.flatnonzero(self.active)
-        return int(on[np.argmax(self.total[on])])  # ties: the first in engine order
-
-    def gaps(self, lead: int) -> list[tuple[int, float, float]]:
-        """(action, mean gap leader − action, its standard error) for each racing action."""
-        n, out = self.n, []
-        for a in np.flatnonzero(self.active):
-            if a == lead:
-                continue
-            s = self.total[lead] - self.total[a]
-            ss = self.gram[lead, lead] + self.gram[a, a] - 2 * self.gram[lead, a]
-            var = max(ss - s * s / n, 0.0) / (n - 1)
-            out.append((int(a), s / n, math.sqrt(var / n)))
-        return out
-
-    def step(self, precision: float, samples: int, min_deals: int) -> str | None:
-        """Drop the actions clearly behind; the stopping reason, or None to go on."""
-        if self.n < min(min_deals, samples):
-            return None
-        lead = self.leader()
-        for a, gap, se in self.gaps(lead):
-            if gap - RACE_Z * se > 0:
-                self.active[a] = 0
-        if self.active.sum() == 1:
-            return "leader alone"
-        if all(Z95 * se <= precision for _, _, se in self.gaps(lead)):
-            return "precision"
-        return "samples" if self.n >= samples else None
-
-
 def _run_race(position, seat, picks, known, rk, pol, samples, precision, seed,
-              progress) -> tuple[_Race, int, str]:
+              progress) -> tuple[Race, int, str]:
     k = len(picks)
-    race = _Race(k)
+    race = Race(k)
     per_batch = CHUNKS * PER_CHUNK
     dealt, batch = 0, 0
     while True:
@@ -344,7 +294,7 @@ def _run_race(position, seat, picks, known, rk, pol, samples, precision, seed,
             return race, dealt, stop
 
 
-def _values(race: _Race, groups: list[list[Action]], seat: int,
+def _values(race: Race, groups: list[list[Action]], seat: int,
             best: int) -> list[ActionValue]:
     """Each group's value and its paired difference to ``best``, ranked best first."""
     rows = np.concatenate(race.batches)
