@@ -17,6 +17,7 @@ from ..core.cli_common import (
 from ..core.fileio import read_json
 from ..core.stats import format_estimate
 from . import api
+from .actions import HAND_SIZE
 from .rules import DEFAULT_RULES, PRESETS
 from .sim import POLICIES
 
@@ -53,8 +54,11 @@ def decision_lines(res: dict[str, Any]) -> list[str]:
     standing = f"{s.get('standing') or 'none'}" + (
         f" (seat {s['standing_seat']})" if s.get("standing") else "")
     if q == "declare":
+        known = len(s["hand"].split())
         head = (f"declare or pass: seat {res['seat']}, level {s['level']}, banker "
-                f"{s['banker']}, standing {standing}")
+                f"{s['banker']}, standing {standing}" +
+                (f"; {known} of its {HAND_SIZE} cards known, the other {HAND_SIZE - known} "
+                 "dealt at random with the rest" if known < HAND_SIZE else ""))
     elif q == "bury":
         head = (f"bury: seat {res['seat']}, level {s['level']}, trump {s['trump']}, banker "
                 f"{s['banker']}, standing {standing}")

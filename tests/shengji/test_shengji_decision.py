@@ -189,3 +189,12 @@ def test_throw_query_samples_respect_every_public_fact():
             assert not any(ctx.esuit[f] in st.voids[s] for f in got[s])
         if st.last_burier == seat:
             assert got[4] == Counter(st.kitty)
+
+
+def test_should_declare_says_how_many_cards_it_knows(capsys):
+    part = ok(capsys, "shengji", "should-declare", "大王", "2h", "--level", "2",
+              "--max-deals", "256", "--precision", "0.5")
+    assert "2 of its 25 cards known, the other 23 dealt at random" in part.splitlines()[0]
+    whole = ok(capsys, "shengji", "should-declare", *HAND.split(), "--level", "5",
+               "--max-deals", "256", "--precision", "0.5")
+    assert "cards known" not in whole.splitlines()[0]
