@@ -9,11 +9,14 @@ it (95% CI half-width of the paired gap), or at the sample limit.
 
 from __future__ import annotations
 
+import json
 import math
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
-from .stats import Z95
+from .stats import Z95, format_estimate
 
 RACE_Z = 3.29  # an action leaves the race when its gap to the leader excludes 0 at this z
 
@@ -66,3 +69,22 @@ class Race:
         if all(Z95 * se <= precision for _, _, se in self.gaps(lead)):
             return "precision"
         return "samples" if self.n >= samples else None
+
+
+def ranked_lines(d: dict[str, Any], label: Callable[[dict[str, Any]], str],
+                 width: int = 30) -> list[str]:
+    """The race's answer as a table (an advice's JSON: ``actions`` best first, each with
+    ``action``, ``ev``, ``ci95``, ``n``, ``diff``; ``best``; ``separated``): rank, action
+    (``label`` of each ranked action), EV with 95% CI and n, the paired gap best − action;
+    then the best, whether it is separated from the second, and its record entry."""
+    lines = [f"  {'#':>2}  {'action':<{width}} {'EV [95% CI] (n)':<36} best − this [95% CI] (n)"]
+    for i, a in enumerate(d["actions"], 1):
+        ev = {"value": a["ev"], "low": a["ci95"][0], "high": a["ci95"][1], "n": a["n"]}
+        gap = "—" if i == 1 else format_estimate(a["diff"])
+        lines.append(f"  {i:>2}  {label(a):<{width}} {format_estimate(ev):<36} {gap}")
+    lines.append(f"best: {label(d['best'])}; "
+                 + ("separated from the second (the CI of the gap excludes 0)"
+                    if d["separated"] else "not separated from the second (the CI of the gap "
+                    "holds 0)"))
+    lines.append("record entry: " + json.dumps(d["best"]["action"], ensure_ascii=False))
+    return lines

@@ -50,7 +50,7 @@ import numpy as np
 
 from kernels.rng import states_for_chunks
 
-from ..core.race import Race
+from ..core.race import Race, ranked_lines
 from ..core.stats import Estimate, mean_ci
 from . import combos
 from .actions import (
@@ -871,19 +871,7 @@ def advice_lines(d: dict[str, Any]) -> list[str]:
                  + ("" if li["complete"] else f" ({li['how']})"))
     lines.append("value: levels gained by the seat's team less the other team's, per hand, "
                  "95% CIs")
-    lines.append(f"  {'#':>2}  {'action':<34} {'EV [95% CI] (n)':<36} best − this [95% CI] (n)")
-    for i, a in enumerate(d["actions"], 1):
-        ev = {"value": a["ev"], "low": a["ci95"][0], "high": a["ci95"][1], "n": a["n"]}
-        gap = "—" if i == 1 else format_estimate(a["diff"])
-        lines.append(f"  {i:>2}  {_action_text(a['action']):<34} {format_estimate(ev):<36} "
-                     f"{gap}")
-    b = d["best"]
-    lines.append(f"best: {_action_text(b['action'])}; "
-                 + ("separated from the second (the CI of the gap excludes 0)"
-                    if d["separated"] else "not separated from the second (the CI of the gap "
-                    "holds 0)"))
-    lines.append("record entry: " + json.dumps(b["action"], ensure_ascii=False))
-    return lines
+    return lines + ranked_lines(d, lambda a: _action_text(a["action"]), 34)
 
 
 def cut(record: Any, at: int) -> dict[str, Any]:

@@ -33,7 +33,7 @@ import numpy as np
 from kernels.rng import states_for_chunks
 from kernels.xianniu import advise as ka
 
-from ..core.race import Race
+from ..core.race import Race, ranked_lines
 from ..core.stats import Estimate, mean_ci
 from .cards import FIVE, NINE, cards_of, format_cards
 from .defaults import ADVICE_OPPONENTS, ADVICE_POLICY
@@ -373,24 +373,11 @@ def entry_label(entry: dict[str, Any]) -> str:
 def advice_lines(d: dict[str, Any]) -> list[str]:
     """:meth:`Advice.to_json` as a table: rank, action, EV with 95% CI and n, and the paired
     gap best − action with its 95% CI."""
-    from ..core.stats import format_estimate
-
     lines = [f"seat {d['seat']} to act ({d['phase']}), rules {d['rules']}, hand {d['hand']}",
              f"play-outs: this seat {d['policy']}, others {d['others_policy']}; seed "
              f"{d['seed']}; {d['deals']:,} deals (stopped: {d['stopped']}, precision "
-             f"{d['precision']:g}); points per hand, 95% CIs",
-             f"  {'#':>2}  {'action':<30} {'EV [95% CI] (n)':<36} best − this [95% CI] (n)"]
-    for i, a in enumerate(d["actions"], 1):
-        ev = {"value": a["ev"], "low": a["ci95"][0], "high": a["ci95"][1], "n": a["n"]}
-        gap = "—" if i == 1 else format_estimate(a["diff"])
-        lines.append(f"  {i:>2}  {_action_label(a['action'], len(a['group'])):<30} "
-                     f"{format_estimate(ev):<36} {gap}")
-    b = d["best"]
-    lines.append(f"best: {_action_label(b['action'], len(b['group']))}; "
-                 + ("separated from the second (the CI of the gap excludes 0)"
-                    if d["separated"] else "not separated from the second (the CI of the gap "
-                    "holds 0)"))
-    lines.append("record entry: " + json.dumps(b["action"], ensure_ascii=False))
+             f"{d['precision']:g}); points per hand, 95% CIs"]
+    lines += ranked_lines(d, lambda a: _action_label(a["action"], len(a["group"])))
     if d["phase"] == "kou_ask":
         lines.append(_KOU_NOTE)
     return lines
