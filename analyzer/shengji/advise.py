@@ -36,42 +36,58 @@ No two actions are grouped: each ``group`` holds its action alone.
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 import random
 import secrets
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from kernels.rng import states_for_chunks
-
 from ..core.race import Race, ranked_lines
 from ..core.stats import Estimate, mean_ci
-from . import combos
 from .actions import (
     BAJIWO_PHASE,
-    BURY,
     BURY_PHASE,
     DECLARE,
     DECLARE_PHASE,
     KITTY_SIZE,
     PASS,
-    PLAY,
     PLAY_PHASE,
     REBEL,
     REBEL_PHASE,
     Action,
 )
-from .bidding import classify_declaration
+from .advise_listing import (
+    LISTING,
+    MAX_VALUED,
+    Listing,
+    _count_multisets,
+    _extra_actions,
+    _follow_listing,
+    _is_throw,
+    _lead_listing,
+)
+from .advise_playouts import (
+    CHUNKS,
+    NOT_PLAYED,
+    PER_CHUNK,
+    Caller,
+    NotValued,
+    _bajiwo_caller,
+    _bury_caller,
+    _bury_listing,
+    _declare_caller,
+    _kernel_candidates,
+    _play_caller,
+    _rebel_caller,
+)
 from .cards import NT, RANK_NAMES, SUIT_SYMBOLS, format_cards
 from .engine import State
 from .records import action_from_json, action_to_json, record_of, replay
-from .sim import POLICIES, rule_arrays, seat_policies
+from .sim import POLICIES, seat_policies
 
 UNIT = "levels"
 # Loss thresholds (levels a hand) the 95% CI's lower end must reach (core review labels).
@@ -80,27 +96,7 @@ DEFAULT_POLICY = "tuned"  # the strongest policy fast enough to answer in second
 DEFAULT_OPPONENTS = "tuned"
 DEFAULT_PRECISION = 0.1  # levels: CI half-width of the paired gaps still racing
 DEFAULT_SAMPLES = 20_000  # deals at most
-MAX_VALUED = 40  # actions valued at one decision at most (a capped listing says so)
-ENUMERATE_LIMIT = 4_096  # card sets tried when listing the plays of one suit
-CHUNKS = 8  # random streams per batch: fixed, so the numbers depend on the seed alone
-PER_CHUNK = 32  # deals per chunk and batch
-NOT_PLAYED = -9999  # kernels.shengji.advise.NOT_PLAYED
 GROUPING = "none: every action is valued on its own"
-LISTING = {
-    "rebel": "pass or 造反",
-    "declare": "pass and every declaration the engine allows",
-    "bajiwo": "pass and every 扒鸡窝 overcall the engine allows",
-    "bury": "the buries the bury generator proposes (heuristic and variants, a void per "
-            "short plain suit) and any candidates: C(33, 8) buries are too many to list",
-    "lead": f"every unit and throw the engine allows, or at most {MAX_VALUED}: the units, "
-            "the whole-suit throws, the policies' candidates and a seeded sample",
-    "follow": f"every legal follow, or at most {MAX_VALUED}: the policies' candidates and a "
-              "seeded sample",
-}
-
-
-class NotValued(ValueError):
-    """A decision advise does not value yet (造反 with rebel_scope=side)."""
 
 
 # -- the position --------------------------------------------------------------------------
@@ -116,10 +112,6 @@ def _state_of(record: Any) -> State:
         except json.JSONDecodeError as e:
             raise ValueError(f"the record is not valid JSON: {e}") from None
     return replay(record)
-
-
-def _is_throw(cards: tuple[int, ...], state: State) -> bool:
-    return len(combos.decompose(cards, state.play_ctx)) >= 2
 
 
 def decision_kind(state: State, action: Action) -> str:
@@ -140,151 +132,6 @@ def _phase_name(state: State) -> str:
     return state.phase
 
 
-# -- listing ---------------------------------------------------------------------------------
-
-
-def _submultisets(cards, size: int | None = None):
-    """Every non-empty sub-multiset of ``cards`` (of ``size`` cards if given), as sorted
-    tuples; None if there are more than ENUMERATE_LIMIT."""
-    counts = sorted(Counter(cards).items())
-    if size is None:
-        if math.prod(c + 1 for _, c in counts) > ENUMERATE_LIMIT:
-            return None
-        out = []
-        for pick in itertools.product(*(range(c + 1) for _, c in counts)):
-            if sum(pick):
-                out.append(tuple(f for (f, _), k in zip(counts, pick) for _ in range(k)))
-        return out
-    if _count_multisets(cards, size) > ENUMERATE_LIMIT:
-        return None
-    out = []
-
-    def walk(i: int, left: int, acc: list[int]) -> None:
-        if left == 0:
-            out.append(tuple(acc))
-            return
-        if i == len(counts):
-            return
-        f, c = counts[i]
-        for k in range(min(c, left), -1, -1):
-            walk(i + 1, left - k, acc + [f] * k)
-
-    walk(0, size, [])
-    return out
-
-
-def _count_multisets(cards, size: int) -> int:
-    """How many sub-multisets of ``size`` cards ``cards`` hold."""
-    ways = [1] + [0] * size
-    for c in Counter(cards).values():
-        ways = [sum(ways[n - j] for j in range(min(c, n) + 1)) for n in range(size + 1)]
-    return ways[size]
-
-
-@dataclass
-class Listing:
-    """The actions valued at a decision and what the rules allow there."""
-
-    actions: list[Action]
-    legal: int | None  # how many legal actions (None: more than could be counted)
-    complete: bool  # every legal action is valued
-    how: str
-
-
-def _lead_listing(state: State, extra: list[Action], rng: random.Random,
-                  kernel_candidates: list[tuple[int, ...]]) -> Listing:
-    hand, ctx = state.hands[state.turn], state.play_ctx
-    units = [tuple(u) for u in _unit_leads(state)]
-    throws: list[tuple[int, ...]] = []
-    countable = True
-    for es in sorted(ctx.esuits(hand)):
-        held = ctx.suit_cards(hand, es)
-        if len(combos.decompose(held, ctx)) < 2:
-            continue
-        subs = _submultisets(held)
-        if subs is None:
-            countable = False
-            throws.append(tuple(held))  # the whole suit; the rest sampled below
-            continue
-        throws += [s for s in subs if _is_throw(s, state)]
-    legal = [c for c in units + throws if state.can(Action(PLAY, c))]
-    if countable and len(legal) <= MAX_VALUED:
-        return Listing([Action(PLAY, c) for c in sorted(legal, key=lambda c: (len(c), c))],
-                       len(legal), True, LISTING["lead"])
-    whole = [tuple(ctx.suit_cards(hand, es)) for es in sorted(ctx.esuits(hand))]
-    first = units + [w for w in whole if _is_throw(w, state)] + kernel_candidates
-    first += [a.cards for a in extra]
-    rest = [c for c in legal if c not in set(first)]
-    return _capped(state, first, rest, len(legal) if countable else None, rng, "lead")
-
-
-def _unit_leads(state: State) -> list[tuple[int, ...]]:
-    return state.legal_leads()
-
-
-def _follow_listing(state: State, extra: list[Action], rng: random.Random,
-                    kernel_candidates: list[tuple[int, ...]]) -> Listing:
-    lead = state.tricks[-1].plays[0]
-    hand, ctx = state.hands[state.turn], state.play_ctx
-    es, n = ctx.esuit[lead[0]], len(lead)
-    held = ctx.suit_cards(hand, es)
-    if len(held) >= n:
-        subs = _submultisets(held, n)
-    else:
-        rest_cards = [f for f in hand if ctx.esuit[f] != es]
-        more = _submultisets(rest_cards, n - len(held))
-        subs = None if more is None else [tuple(sorted(held + m)) for m in more]
-    if subs is not None:
-        legal = [c for c in subs if state.can(Action(PLAY, c))]
-        if len(legal) <= MAX_VALUED:
-            return Listing([Action(PLAY, c) for c in legal], len(legal), True,
-                           LISTING["follow"])
-        count: int | None = len(legal)
-    else:
-        legal, count = [], None
-    first = kernel_candidates + [a.cards for a in extra]
-    rest = [c for c in legal if c not in set(first)]
-    if not legal:  # too many to enumerate: sample legal follows at random
-        from .play_phase import follow_candidates
-
-        rest = []
-        for _ in range(20):
-            rest += [c for c in follow_candidates(state, rng, 8) if c not in rest]
-    return _capped(state, first, rest, count, rng, "follow")
-
-
-def _capped(state: State, first: list[tuple[int, ...]], rest: list[tuple[int, ...]],
-            legal: int | None, rng: random.Random, what: str) -> Listing:
-    chosen: list[tuple[int, ...]] = []
-    for c in first:
-        if c not in chosen and state.can(Action(PLAY, c)):
-            chosen.append(c)
-    rest = [c for c in rest if c not in chosen]
-    room = max(MAX_VALUED - len(chosen), 0)
-    chosen += rng.sample(rest, min(room, len(rest)))
-    how = LISTING[what]
-    return Listing([Action(PLAY, c) for c in chosen], legal, False, how)
-
-
-def _extra_actions(state: State, candidates) -> list[Action]:
-    """Candidate actions given as record entries, card text or Actions, checked legal."""
-    out = []
-    for i, c in enumerate(candidates or ()):
-        if isinstance(c, Action):
-            a = c
-        elif isinstance(c, dict):
-            _, a = action_from_json(c, i)
-        else:
-            kind = BURY if state.phase == BURY_PHASE else PLAY
-            a = Action(kind, c)
-        try:
-            state.verify(a)
-        except ValueError as e:
-            raise ValueError(f"candidate {i + 1} ({a}) is not legal here: {e}") from None
-        out.append(a)
-    return out
-
-
 # -- the race ---------------------------------------------------------------------------------
 
 
@@ -295,9 +142,6 @@ class _Race(Race):
         got = got.copy()
         got[:, self.active == 0] = NOT_PLAYED
         super().add(got)
-
-
-Caller = Callable[[np.ndarray, int], np.ndarray]  # (active, batch) -> values[deals, k]
 
 
 def _run(call: Caller, k: int, samples: int, precision: float,
@@ -316,250 +160,6 @@ def _run(call: Caller, k: int, samples: int, precision: float,
         stop = race.step(precision, samples, per_batch)
         if stop is not None:
             return race, stop
-
-
-def _chunks(seed: int, batch: int) -> tuple[np.ndarray, int]:
-    return states_for_chunks(seed, batch * CHUNKS, CHUNKS), PER_CHUNK
-
-
-def _values_of(out: np.ndarray, k: int) -> np.ndarray:
-    from kernels.shengji.decisions import EMPTY, Q_VALUES
-
-    rows = out.reshape(-1, out.shape[-1])
-    rows = rows[rows[:, Q_VALUES] != EMPTY] if k else rows
-    return rows[:, Q_VALUES:Q_VALUES + k]
-
-
-# -- the kernels' view of a position ------------------------------------------------------------
-
-
-def _planes(cards) -> tuple[int, int]:
-    from kernels.shengji.planes import planes_of
-
-    return planes_of(list(cards))
-
-
-def play_query(state: State) -> tuple[Any, np.ndarray]:
-    """The play kernels' query ``q`` (``kernels.shengji.advise``) of the seat to lead or
-    follow at ``state``, and the rule vector."""
-    from kernels.shengji.context import new_context
-
-    from .decision_throw import knowledge
-
-    seat, r = state.turn, state.rules
-    ctx = new_context(state.trump, state.level, r.nt_level_joker_tractor)
-    kn = knowledge(state, seat)
-    h_one, h_two = _planes(state.hands[seat])
-    sizes = np.array([len(h) for h in state.hands] + [h_one, h_two], dtype=np.int64)
-    trick = state.tricks[-1]
-    plays = np.zeros((4, 2), dtype=np.int64)
-    for j, p in enumerate(trick.plays):
-        plays[j] = _planes(p)
-    q = (seat, sizes, kn, state.the_banker, np.array(state.levels, dtype=np.int64),
-         state.attacker_points, ctx, (trick.leader, len(trick.plays), plays))
-    return q, rule_arrays(r)
-
-
-def _play_caller(state: State, options: list[Action], pols, seed: int) -> Caller:
-    from kernels.shengji import advise as ka
-    from kernels.shengji.decisions import Q_VALUES
-
-    q, params = play_query(state)
-    opts = np.array([_planes(a.cards) for a in options], dtype=np.int64)
-    k = len(options)
-
-    def call(active: np.ndarray, batch: int) -> np.ndarray:
-        out = np.empty((CHUNKS, PER_CHUNK, Q_VALUES + k), dtype=np.int64)
-        ka.advise_chunks(q, (opts, active), _chunks(seed, batch), params, pols, out)
-        return _values_of(out, k)
-
-    return call
-
-
-def _kernel_candidates(state: State, pols) -> list[tuple[int, ...]]:
-    """The acting seat's policy candidates (the heuristic's own choice first)."""
-    from kernels.shengji import advise as ka
-    from kernels.shengji.context import new_context
-    from kernels.shengji.planes import cards_of
-
-    from .decision_throw import knowledge
-
-    seat, r = state.turn, state.rules
-    ctx = new_context(state.trump, state.level, r.nt_level_joker_tractor)
-    trick = state.tricks[-1]
-    plays = np.zeros((4, 2), dtype=np.int64)
-    for j, p in enumerate(trick.plays):
-        plays[j] = _planes(p)
-    out = np.zeros((32, 2), dtype=np.int64)
-    n = ka.policy_candidates((seat, pols[1][seat], knowledge(state, seat)),
-                             (plays, len(trick.plays)), np.array(_planes(state.hands[seat])),
-                             (ctx, rule_arrays(r)), out)
-    return [tuple(cards_of(int(o), int(t))) for o, t in out[:n]]
-
-
-def _position(state: State, seat: int, own: tuple[int, ...]):
-    """The query kernels' Position: ``own`` pinned to ``seat``, every other seat's shown
-    cards to it, the standing declaration."""
-    from .decision import Position
-
-    fixed = np.zeros((5, 2), dtype=np.int64)
-    sizes = np.array([len(h) for h in state.hands] + [len(state.kitty)], dtype=np.int64)
-    fixed[seat] = _planes(own)
-    for s in range(4):
-        if s != seat and state.known[s]:
-            fixed[s] = _planes(state.known[s].elements())
-    st = np.zeros(5, dtype=np.int64)
-    d = state.standing
-    if d is not None and d.seat is not None:
-        one, two = _planes(d.cards)
-        st[:] = d.cls, d.suit, d.seat, one, two
-    banker = state.priority if state.banker is None else state.banker
-    return Position(fixed, sizes, seat, banker, np.array(state.levels, dtype=np.int64), st)
-
-
-def _declare_caller(state: State, options: list[Action], pols, seed: int) -> Caller:
-    from kernels.shengji import advise as ka
-    from kernels.shengji.bidding import legal_declarations
-    from kernels.shengji.decisions import Q_VALUES
-
-    from .bidding_phase import declare_level
-
-    seat, r = state.turn, state.rules
-    params = rule_arrays(r)
-    lv = declare_level(state, seat)
-    pos = _position(state, seat, state.hands[seat])
-    pairs = [(0, 0)]
-    for a in options[1:]:
-        d = classify_declaration(a.cards, lv, r)
-        if d is None:
-            raise RuntimeError(f"the engine allows {a}, which makes no declaration")
-        pairs.append((d.cls, d.suit))
-    one, two = _planes(state.hands[seat])
-    dcls, dsuit = np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64)
-    st = pos.standing
-    n = legal_declarations(one, two, lv, (int(st[0]), int(st[1]),
-                                          int(st[2]) if st[0] else -1),
-                           seat, False, params, (dcls, dsuit))
-    kernel = {(int(dcls[i]), int(dsuit[i])) for i in range(n)}
-    if kernel != set(pairs[1:]) or len(set(pairs)) != len(pairs):
-        raise RuntimeError("the kernels list other declarations than the reference engine")
-    shown = np.zeros((4, 2), dtype=np.int64)
-    for s, cards, _ in state.declarations:
-        o, t = _planes(cards)
-        shown[s, 0] |= o
-        shown[s, 1] |= t
-    declarers = sum(1 << s for s in state.round_declarers)
-    setting = (int(state.grab), state.priority, state.round,
-               0 if state.level is None else state.level)
-    ask = (state.passes, np.array(pairs, dtype=np.int64), shown, declarers, setting)
-    k = len(options)
-
-    def call(active: np.ndarray, batch: int) -> np.ndarray:
-        out = np.empty((CHUNKS, PER_CHUNK, Q_VALUES + k), dtype=np.int64)
-        ka.declare_chunks(pos.kernel(), ask, _chunks(seed, batch), params, pols, out)
-        return _values_of(out, k)
-
-    return call
-
-
-def _bury_listing(state: State, extra: list[Action]) -> tuple[list[Action], list[str]]:
-    from kernels.shengji.context import new_context
-
-    from .cards import context
-    from .decision import _bury_options
-
-    seat, r = state.turn, state.rules
-    mine = state.hands[seat]
-    one, two = _planes(mine)
-    ctx = new_context(state.the_trump, state.the_level, r.nt_level_joker_tractor)
-    cx = context(state.the_level, state.the_trump, r.nt_level_joker_tractor)
-    names, cards, _ = _bury_options(mine, one, two, ctx, cx, ())
-    from .cards import parse_cards
-
-    acts = [Action(BURY, parse_cards(c)) for c in cards]
-    for a in extra:
-        if a not in acts:
-            acts.append(a)
-            names.append("candidate")
-    return acts, names
-
-
-def _bury_caller(state: State, options: list[Action], pols, seed: int) -> Caller:
-    from kernels.shengji import decisions as kd
-
-    seat, r = state.turn, state.rules
-    params = rule_arrays(r)
-    pos = _position(state, seat, state.hands[seat])
-    buries = np.array([_planes(a.cards) for a in options], dtype=np.int64)
-    k = len(options)
-
-    def call(active: np.ndarray, batch: int) -> np.ndarray:
-        out = np.empty((CHUNKS, PER_CHUNK, kd.Q_VALUES + k), dtype=np.int64)
-        kd.bury_chunks(pos.kernel(), (state.the_trump, buries), _chunks(seed, batch), params,
-                       pols, out)
-        return _values_of(out, k)
-
-    return call
-
-
-def _bajiwo_caller(state: State, options: list[Action], pols, seed: int) -> Caller:
-    from kernels.shengji import advise as ka
-    from kernels.shengji.bidding import legal_declarations
-    from kernels.shengji.decisions import Q_VALUES
-
-    seat, r = state.turn, state.rules
-    params = rule_arrays(r)
-    lv = state.the_level
-    pos = _position(state, seat, state.hands[seat])
-    if state.last_burier == seat:
-        pos.fixed[4] = _planes(state.kitty)
-    pairs = [(0, 0)]
-    for a in options[1:]:
-        d = classify_declaration(a.cards, lv, r)
-        if d is None:
-            raise RuntimeError(f"the engine allows {a}, which makes no declaration")
-        pairs.append((d.cls, d.suit))
-    one, two = _planes(state.hands[seat])
-    dcls, dsuit = np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64)
-    st = pos.standing
-    n = legal_declarations(one, two, lv, (int(st[0]), int(st[1]),
-                                          int(st[2]) if st[0] else -1),
-                           seat, True, params, (dcls, dsuit))
-    if {(int(dcls[i]), int(dsuit[i])) for i in range(n)} != set(pairs[1:]) \
-            or len(set(pairs)) != len(pairs):
-        raise RuntimeError("the kernels list other 扒鸡窝 overcalls than the reference engine")
-    shown = np.zeros((4, 2), dtype=np.int64)
-    for s in range(4):
-        if state.known[s]:
-            shown[s] = _planes(state.known[s].elements())
-    setting = (int(state.grab), lv, state.the_trump, state.last_burier)
-    ask = (state.passes, np.array(pairs, dtype=np.int64), shown, setting)
-    k = len(options)
-
-    def call(active: np.ndarray, batch: int) -> np.ndarray:
-        out = np.empty((CHUNKS, PER_CHUNK, Q_VALUES + k), dtype=np.int64)
-        ka.bajiwo_chunks(pos.kernel(), ask, _chunks(seed, batch), params, pols, out)
-        return _values_of(out, k)
-
-    return call
-
-
-def _rebel_caller(state: State, options: list[Action], pols, seed: int) -> Caller:
-    from kernels.shengji import decisions as kd
-
-    seat, r = state.turn, state.rules
-    if r.rebel_scope != "player":
-        raise NotValued("advise values 造反 with rebel_scope=player only")
-    params = rule_arrays(r)
-    pos = _position(state, seat, state.hands[seat])
-
-    def call(active: np.ndarray, batch: int) -> np.ndarray:
-        out = np.empty((CHUNKS, PER_CHUNK, kd.Q_VALUES + 2), dtype=np.int64)
-        kd.rebel_chunks(pos.kernel(), _chunks(seed, batch), params, pols, out)
-        got = _values_of(out, 2)
-        return got[:, ::-1]  # the kernel's order is 造反, decline; the engine's pass first
-
-    return call
 
 
 # -- the answer ---------------------------------------------------------------------------------
@@ -897,5 +497,6 @@ def appended(record: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
 
 
 __all__ = ["DEFAULT_OPPONENTS", "DEFAULT_POLICY", "DEFAULT_PRECISION", "DEFAULT_SAMPLES",
+           "MAX_VALUED", "NotValued",
            "THRESHOLDS", "UNIT", "Advice", "ActionValue", "advice_lines", "advise",
            "appended", "cut", "decision_kind", "listing_of", "record_of"]

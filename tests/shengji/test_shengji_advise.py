@@ -14,7 +14,9 @@ import pytest
 from cli_checks import bad, ok, write_json
 
 from analyzer.shengji import advise as adv
+from analyzer.shengji import combos
 from analyzer.shengji.actions import PLAY, Action
+from analyzer.shengji.advise_playouts import play_query
 from analyzer.shengji.cards import points
 from analyzer.shengji.engine import new_hand, random_action
 from analyzer.shengji.records import action_to_json, record_of, replay
@@ -104,7 +106,7 @@ def test_leads_early_hold_every_unit_and_only_legal_throws():
         assert set(st.legal_leads()) <= set(got)
         assert all(st.can(Action(PLAY, c)) for c in got)
         assert any(adv._is_throw(c, st) for c in got) == any(
-            len(adv.combos.decompose(st.play_ctx.suit_cards(st.hands[st.turn], e),
+            len(combos.decompose(st.play_ctx.suit_cards(st.hands[st.turn], e),
                                      st.play_ctx)) >= 2
             for e in st.play_ctx.esuits(st.hands[st.turn]))
 
@@ -283,7 +285,7 @@ def test_play_outs_deal_the_hidden_cards_to_fit_every_public_fact():
     late = [st for st in _positions("follow", 12, (20, 40)) if any(st.voids)][:4]
     for st in late + _positions("lead", 3, (4, 9)):
         seat = st.turn
-        q, params = adv.play_query(st)
+        q, params = play_query(st)
         _, listing = adv.listing_of(st)
         opts = np.array([planes_of(listing.actions[0].cards)], dtype=np.int64)
         out = np.empty((2, 16, Q_VALUES + 1), dtype=np.int64)
