@@ -71,22 +71,29 @@ def policy_help(policies: Mapping[str, str], default: str | None = None,
 
 def policy_option(policies: Mapping[str, str], default: str | None, name: str = "--policy",
                   dest: str = "policy", what: str = "Policy of every seat",
-                  per_seat: int = 0):
+                  per_seat: int = 0, best_of: bool = False):
     """A policy option that accepts every policy in ``policies`` (and, when ``per_seat``
-    is a seat count, one name per seat ``A,B,…``); the names are checked before any work."""
+    is a seat count, one name per seat ``A,B,…``; when ``best_of``, two names ``A,B``: each
+    action valued by the better of the two); the names are checked before any work."""
     def check(ctx, param, value):
         if value is None:
             return value
         names = [v.strip().lower() for v in str(value).split(",")]
-        if len(names) not in ((1, per_seat) if per_seat else (1,)):
-            seats = f" or one per seat ({per_seat})" if per_seat else ""
-            raise click.BadParameter(f"give one policy{seats}, got {len(names)}")
+        counts = (1, per_seat) if per_seat else (1, 2) if best_of else (1,)
+        if len(names) not in counts:
+            more = (f" or one per seat ({per_seat})" if per_seat else
+                    " or two (A,B: the better of the two)" if best_of else "")
+            raise click.BadParameter(f"give one policy{more}, got {len(names)}")
+        if best_of and len(set(names)) != len(names):
+            raise click.BadParameter(f"give two different policies, got {value!r}")
         bad = [n for n in names if n not in policies]
         if bad:
             raise click.BadParameter(f"unknown policy {bad[0]!r} (choose from "
                                      f"{', '.join(policies)})")
         return ",".join(names)
 
+    what = what + ("; A,B values each action by the better of A and B on the same deals"
+                   if best_of else "")
     return click.option(name, dest, default=default, callback=check, show_default=False,
                         help=policy_help(policies, default, what))
 

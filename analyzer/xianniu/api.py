@@ -14,7 +14,7 @@ from typing import Any
 
 from .cards import N_SEATS, count, format_cards, parse_mask
 from .combos import Play, beats, classify
-from .defaults import ADVICE_OPPONENTS, ADVICE_POLICY
+from .defaults import ADVICE_OPPONENTS, ADVICE_POLICY, DECISION_POLICY
 from .describe import action_text, beat_verdict, play_info, settlement_json
 from .records import replay, start_of
 from .rules import Rules, get_rules
@@ -226,13 +226,14 @@ def tournament(policies: str = "heuristic,random", n_deals: int = 20_000,
 
 
 def should_xian(hand: str | None = None, seat: int = 1, rules: str | None = None,
-                policy: str = ADVICE_POLICY, precision: float = 0.1, max_deals: int = 200_000,
+                policy: str = DECISION_POLICY, precision: float = 0.1, max_deals: int = 200_000,
                 seed: int = 0, record: Any = None,
                 progress: Callable[[int], None] | None = None,
                 opponents: str = ADVICE_OPPONENTS) -> dict[str, Any]:
     """``xianniu should-xian``: after a 扣, should ``hand`` (16 cards, answering from
     ``seat``) 掀 or 扣? Or, with ``record``, the seat where a partial record stops. The
-    asking seat plays on with ``policy``, the others with ``opponents``."""
+    asking seat plays on with ``policy`` (``A,B``: each action valued by the better of the
+    two on the same deals), the others with ``opponents``."""
     from . import decision
 
     if record is not None and hand:
@@ -249,7 +250,7 @@ def should_xian(hand: str | None = None, seat: int = 1, rules: str | None = None
     return res.as_dict()
 
 
-def should_kou(hand: str, rules: str | None = None, policy: str = ADVICE_POLICY,
+def should_kou(hand: str, rules: str | None = None, policy: str = DECISION_POLICY,
                precision: float = 0.1, max_deals: int = 200_000, seed: int = 0,
                progress: Callable[[int], None] | None = None,
                opponents: str = ADVICE_OPPONENTS) -> dict[str, Any]:
@@ -261,8 +262,12 @@ def should_kou(hand: str, rules: str | None = None, policy: str = ADVICE_POLICY,
         raise ValueError("give HAND (16 cards)")
     out = ask(hand, rules, policy, precision, max_deals, seed, progress=progress,
               opponents=opponents).as_dict()
-    out["searched"] = searched = searched_first_decision(hand, rules, policy, precision, seed,
-                                                         opponents)
+    # advise plays one continuation: the first of ``policy``'s
+    search_policy = policy.split(",")[0]
+    out["searched"] = searched = searched_first_decision(hand, rules, search_policy, precision,
+                                                         seed, opponents)
+    if searched:
+        searched["policy"] = search_policy
     if searched and searched["best_lead"]:
         # The policy's own lead against the best lead found (independent samples).
         own, best = out["ev_lead"], searched["best_lead"]["ev"]

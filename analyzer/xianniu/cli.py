@@ -26,7 +26,7 @@ from ..core.review_cli import review_options
 from ..core.tournament import tournament_lines
 from . import api
 from .cards import N_SEATS
-from .defaults import ADVICE_OPPONENTS, ADVICE_POLICY
+from .defaults import ADVICE_OPPONENTS, ADVICE_POLICY, DECISION_POLICY
 from .describe import (
     classify_line,
     decision_lines,
@@ -202,7 +202,8 @@ def _decision_options(f):
                      "difference is below this (points).")(f)
     f = policy_option(POLICIES, ADVICE_OPPONENTS, "--opponents", "opponents",
                       what="How the other two seats play on")(f)
-    f = policy_option(POLICIES, ADVICE_POLICY, what="How this seat plays on")(f)
+    f = policy_option(POLICIES, DECISION_POLICY, what="How this seat plays on",
+                      best_of=True)(f)
     f = RULES_OPTION(f)
     return click.argument("hand", nargs=-1)(f)
 
@@ -211,7 +212,7 @@ def _decision_bar(max_deals: int, policy: str, opponents: str, quiet: bool):
     """Kept deals against ``--max-deals`` on stderr (the query may stop sooner, at its
     precision); shown for pimc, whose play-outs take minutes, not for the heuristic."""
     return progress_bar(max_deals, "deals (stops at the precision)",
-                        hidden=quiet or not {policy, opponents} & set(SEARCH))
+                        hidden=quiet or not {*policy.split(","), opponents} & set(SEARCH))
 
 
 def _print_decision(res: dict, as_json: bool) -> None:

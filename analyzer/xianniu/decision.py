@@ -21,7 +21,7 @@ from kernels.xianniu import decisions as kd
 
 from ..core.stats import Estimate, mean_ci, proportion_ci
 from .cards import format_cards, parse_hand
-from .defaults import ADVICE_OPPONENTS, ADVICE_POLICY
+from .defaults import ADVICE_OPPONENTS, ADVICE_POLICY, DECISION_POLICY
 from .kernel_state import ws_from_state
 from .records import replay
 from .rules import Rules, get_rules
@@ -60,6 +60,9 @@ class DecisionResult:
     p_ci_me: dict = field(default_factory=dict)
     p_ci_opponent: dict = field(default_factory=dict)
     opponents: str = ADVICE_OPPONENTS  # the other two seats' policy
+    # the play-on policy that valued each action (the better of ``policy``'s on the deals)
+    valued_by: tuple[str, str] = ("", "")
+    by_policy: dict = field(default_factory=dict)  # policy -> action -> estimate
     details: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
 
     def acceptance_ci95(self) -> tuple[float, float]:
@@ -88,6 +91,8 @@ class DecisionResult:
             "policy": self.policy, "opponents": self.opponents,
             "seat_policies": [self.policy if s == self.seat else self.opponents
                               for s in range(3)],
+            "valued_by": dict(zip((first, second), self.valued_by, strict=True)),
+            "by_policy": self.by_policy,
             "question": self.question, "hand": self.hand,
             "seat": self.seat, "actions": [first, second],
             "recommendation": self.recommendation,
@@ -98,69 +103,106 @@ class DecisionResult:
         }
 
 
+def continuation_names(policy: str) -> list[str]:
+    """The play-on policies of ``policy``: one name, or ``A,B`` (each action valued by the
+    better of the two on the same deals); ValueError for an unknown or repeated name."""
+    names = [n.strip().lower() for n in policy.split(",")]
+    for name in names:
+        if name not in POLICIES:
+            raise ValueError(f"policy must be one of {', '.join(POLICIES)}, got {name!r}")
+    if len(set(names)) != len(names):
+        raise ValueError(f"policy names a play-on policy twice: {policy!r}")
+    return names
+
+
+def _query_rows(question: str, hand: int, seat: int, position: np.ndarray | None,
+                states: np.ndarray, rk: tuple, pol: tuple) -> tuple[np.ndarray, int]:
+    """One batch of the kernels' kept deals (rows ``kd.Q_*``) and the deals dealt."""
+    chunks = states.shape[0]
+    out = np.empty((chunks, PER_CHUNK, kd.N_Q), dtype=np.int64)
+    t = np.empty(chunks, dtype=np.int64)
+    pinned = np.zeros(3, dtype=np.int64)
+    if position is not None:
+        kd.xian_at_position_chunks(position, seat, states, PER_CHUNK, rk, pol, (out, t))
+    elif question == "xian":
+        kd.xian_query_chunks(hand, seat, pinned, states, PER_CHUNK, rk, pol, (out, t))
+    else:
+        kd.kou_query_chunks(hand, pinned, states, PER_CHUNK, rk, pol, (out, t))
+    got = out.reshape(-1, kd.N_Q)
+    return got[got[:, kd.Q_A] != -999], int(t.sum())
+
+
+def _better(rows: list[np.ndarray], column: int) -> int:
+    """The continuation whose mean of ``column`` is the highest (the first on a tie)."""
+    return int(np.argmax([r[:, column].mean() for r in rows]))
+
+
 def _run(question: str, hand_text: str | int, seat: int, rules: str | Rules | None,
          policy: str, precision: float, max_hands: int, seed: int,
          progress: Callable[[int], None] | None,
          position: np.ndarray | None = None,
-         opponents: str = ADVICE_OPPONENTS) -> DecisionResult:
+         opponents: str = ADVICE_OPPONENTS, budget: int | None = None) -> DecisionResult:
     hand = hand_text if isinstance(hand_text, int) else parse_hand(hand_text)
     if position is not None and not isinstance(hand_text, int):
         raise ValueError("a recorded position carries its own hand")
-    for what, name in (("policy", policy), ("opponents", opponents)):
-        if name not in POLICIES:
-            raise ValueError(f"{what} must be one of {', '.join(POLICIES)}, got {name!r}")
+    plays_on = continuation_names(policy)
+    if opponents not in POLICIES:
+        raise ValueError(f"opponents must be one of {', '.join(POLICIES)}, got {opponents!r}")
     if not precision > 0:
         raise ValueError(f"precision must be positive, got {precision}")
     if max_hands < 100:
         raise ValueError(f"max-hands must be at least 100, got {max_hands}")
     r = get_rules(rules)
-    names = [opponents] * 3
-    names[seat] = policy
-    pol = policy_arrays(names, rules=r)
+    pols = []
+    for name in plays_on:
+        names = [opponents] * 3
+        names[seat] = name
+        pols.append(policy_arrays(names, rules=r, pimc_budget=budget))
     rk = rule_arrays(r)
     chunks = max(2, 4 * numba.get_num_threads())
-    pinned = np.zeros(3, dtype=np.int64)
-    rows, tries, batch = [], 0, 0
+    # rows[k]: continuation k's kept deals. The deals, and which are kept, come from a stream
+    # the asking seat's play-on policy never draws from, so row i is one deal for every k.
+    rows: list[list[np.ndarray]] = [[] for _ in pols]
+    tries, batch = 0, 0
     while True:
         states = states_for_chunks(seed, batch * chunks, chunks)
-        out = np.empty((chunks, PER_CHUNK, kd.N_Q), dtype=np.int64)
-        t = np.empty(chunks, dtype=np.int64)
-        if position is not None:
-            kd.xian_at_position_chunks(position, seat, states, PER_CHUNK, rk, pol, (out, t))
-        elif question == "xian":
-            kd.xian_query_chunks(hand, seat, pinned, states, PER_CHUNK, rk, pol, (out, t))
-        else:
-            kd.kou_query_chunks(hand, pinned, states, PER_CHUNK, rk, pol, (out, t))
-        got = out.reshape(-1, kd.N_Q)
-        got = got[got[:, kd.Q_A] != -999]
-        rows.append(got)
-        tries += int(t.sum())
+        for k, pol in enumerate(pols):
+            got, dealt = _query_rows(question, hand, seat, position, states, rk, pol)
+            rows[k].append(got)
+        _check_same_deals([rk_rows[-1] for rk_rows in rows])
+        tries += dealt
         batch += 1
-        n = sum(len(x) for x in rows)
+        n = sum(len(x) for x in rows[0])
         if progress is not None:
-            progress(len(got))
+            progress(len(rows[0][-1]))
         if n >= 2:
-            allrows = np.concatenate(rows)
-            d = mean_ci(allrows[:, kd.Q_A] - allrows[:, kd.Q_B])
+            every = [np.concatenate(x) for x in rows]
+            ka, kb = _better(every, kd.Q_A), _better(every, kd.Q_B)
+            d = mean_ci(every[ka][:, kd.Q_A] - every[kb][:, kd.Q_B])
             if (d.high - d.low) / 2 <= precision or n >= max_hands:
                 break
         if n == 0 and tries > 50 * chunks * PER_CHUNK:
             raise ValueError("no deal fits this position: the other seats' policies never "
                              "reach it with this hand")
-    kept = sum(len(x) for x in rows)
-    allrows = np.concatenate(rows)[:max_hands]
-    a, b = allrows[:, kd.Q_A], allrows[:, kd.Q_B]
+    kept = n
+    every = [np.concatenate(x)[:max_hands] for x in rows]
+    ka, kb = _better(every, kd.Q_A), _better(every, kd.Q_B)
+    a, b = every[ka][:, kd.Q_A], every[kb][:, kd.Q_B]
     d, ea, eb = mean_ci(a - b), mean_ci(a), mean_ci(b)
     first, second = ("xian", "kou") if question == "xian" else ("kou", "lead")
     rec = "close" if d.low <= 0 <= d.high else (first if d.value > 0 else second)
+    chosen = every[ka]
     details = pd.DataFrame({"points_a": a, "points_b": b,
-                            "captured_a": allrows[:, kd.Q_CAP_A],
-                            "opponent_ci_a": allrows[:, kd.Q_OPP_CI_A],
-                            **{f"hand_{s}": allrows[:, kd.Q_HAND0 + s].astype(np.uint64)
+                            "captured_a": chosen[:, kd.Q_CAP_A],
+                            "opponent_ci_a": chosen[:, kd.Q_OPP_CI_A],
+                            **{f"hand_{s}": chosen[:, kd.Q_HAND0 + s].astype(np.uint64)
                                for s in range(3)}})
     details.attrs.update(question=question, actions=(first, second), rules=r.name,
                          policy=policy, seed=seed, seat=seat)
-    n = len(allrows)
+    n = len(a)
+    by_policy = {name: {first: mean_ci(e[:, kd.Q_A]).as_dict(),
+                        second: mean_ci(e[:, kd.Q_B]).as_dict()}
+                 for name, e in zip(plays_on, every, strict=True)}
     return DecisionResult(
         question, format_cards(hand), seat, r.name, policy, seed, rec, ea.value, eb.value,
         d.value, (d.low, d.high), n, kept / tries if tries else float("nan"),
@@ -168,22 +210,34 @@ def _run(question: str, hand_text: str | int, seat: int, rules: str | Rules | No
         p_gou=proportion_ci(int((details["captured_a"] >= r.gou_min).sum()), n).as_dict(),
         p_ci_me=proportion_ci(int((details["captured_a"] >= r.ci_min).sum()), n).as_dict(),
         p_ci_opponent=proportion_ci(int(details["opponent_ci_a"].sum()), n).as_dict(),
-        opponents=opponents, details=details)
+        opponents=opponents, valued_by=(plays_on[ka], plays_on[kb]), by_policy=by_policy,
+        details=details)
+
+
+def _check_same_deals(batch_rows: list[np.ndarray]) -> None:
+    """Every continuation's batch holds the same kept deals (the pairing rests on it)."""
+    first = batch_rows[0][:, kd.Q_HAND0:kd.Q_HAND0 + 3]
+    for other in batch_rows[1:]:
+        if not np.array_equal(first, other[:, kd.Q_HAND0:kd.Q_HAND0 + 3]):
+            raise RuntimeError("the play-on policies were given different deals")
 
 
 def should_xian(hand: str | int, seat: int = 1, rules: str | Rules | None = None,
-                policy: str = ADVICE_POLICY, precision: float = 0.1, max_hands: int = 200_000,
+                policy: str = DECISION_POLICY, precision: float = 0.1, max_hands: int = 200_000,
                 seed: int = 0, progress: Callable[[int], None] | None = None,
-                opponents: str = ADVICE_OPPONENTS) -> DecisionResult:
+                opponents: str = ADVICE_OPPONENTS, budget: int | None = None
+                ) -> DecisionResult:
     """After the banker's opening 扣 (and, for seat 2, seat 1's 扣): 掀 or 扣 with ``hand``?
-    The asking seat plays on with ``policy``, the other two with ``opponents``."""
+    The asking seat plays on with ``policy`` (``A,B``: each action valued by the better of
+    the two on the same deals), the other two with ``opponents``; ``budget`` sets a pimc
+    play-on's play-outs per decision."""
     if seat not in (1, 2):
         raise ValueError(f"the answering seat is 1 or 2, got {seat}")
     return _run("xian", hand, seat, rules, policy, precision, max_hands, seed, progress,
-                opponents=opponents)
+                opponents=opponents, budget=budget)
 
 
-def should_xian_record(record: Any, policy: str = ADVICE_POLICY, precision: float = 0.1,
+def should_xian_record(record: Any, policy: str = DECISION_POLICY, precision: float = 0.1,
                        max_hands: int = 200_000, seed: int = 0,
                        progress: Callable[[int], None] | None = None,
                        opponents: str = ADVICE_OPPONENTS) -> DecisionResult:
@@ -205,7 +259,7 @@ def should_xian_record(record: Any, policy: str = ADVICE_POLICY, precision: floa
                 seed, progress, position=ws, opponents=opponents)
 
 
-def should_kou(hand: str | int, rules: str | Rules | None = None, policy: str = ADVICE_POLICY,
+def should_kou(hand: str | int, rules: str | Rules | None = None, policy: str = DECISION_POLICY,
                precision: float = 0.1, max_hands: int = 200_000, seed: int = 0,
                progress: Callable[[int], None] | None = None,
                opponents: str = ADVICE_OPPONENTS) -> DecisionResult:

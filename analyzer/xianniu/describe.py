@@ -231,8 +231,11 @@ def decision_lines(d: dict) -> list[str]:
     label = {"xian": "掀 xian", "kou": "扣 kou", "lead": "lead"}
     lines = [f"{d['hand']}  seat {d['seat']}, rules {d['rules']}, seed {d['seed']}; play-outs: "
              f"this seat {d['policy']}, the others {d.get('opponents', 'heuristic')}"]
+    valued = d.get("valued_by", {})
     for name in (a, b):
-        lines.append(f"  {label[name]:<8} {format_estimate(d[f'ev_{name}'])} points per hand")
+        by = f"  (playing on with {valued[name]})" if len(d.get("by_policy", {})) > 1 else ""
+        lines.append(f"  {label[name]:<8} {format_estimate(d[f'ev_{name}'])} points per hand"
+                     f"{by}")
     lines.append(f"  difference {format_estimate(d['diff'])} points per hand (95% CI; n = "
                  f"deals)")
     lines.append(f"  acceptance: {format_estimate(d['acceptance'], percent=True)} of the deals "
@@ -244,7 +247,23 @@ def decision_lines(d: dict) -> list[str]:
                      for k, v in d["points_distribution"].items())
     lines.append(f"  my points after {label[a]} (n={d['deals']:,}): {dist}")
     lines.append(f"  recommendation: {d['recommendation']}")
+    lines += continuation_lines(d)
     lines += searched_lines(d)
+    return lines
+
+
+def continuation_lines(d: dict) -> list[str]:
+    """With two play-on policies: each action under each, on the same deals (the better
+    one values the action above)."""
+    by = d.get("by_policy", {})
+    if len(by) < 2:
+        return []
+    label = {"xian": "掀", "kou": "扣", "lead": "lead"}
+    lines = ["  each action valued by the better play-on of " + " and ".join(by) +
+             " on the same deals:"]
+    for name, ests in by.items():
+        lines.append(f"    {name:<10} " + "   ".join(
+            f"{label[a]} {format_estimate(e)}" for a, e in ests.items()))
     return lines
 
 

@@ -3,8 +3,8 @@
 Each is read off the section's tables (nothing is computed again): the banker's edge, P(刺),
 what a 牛, a 喜, one more K and the best and worst 亮子 are worth, when 掀 pays, and which
 preset is fairer. Where the sensitivity part measured a finding again under the second
-policy on the same seeds, that estimate rides along, so the page can flag a finding that
-depends on the bot.
+policy on the same seeds (for P(刺): under the strongest search player), that estimate rides
+along, so the page can flag a finding that depends on the bot.
 """
 
 from __future__ import annotations
@@ -20,9 +20,11 @@ def _est(row: pd.Series) -> dict[str, float]:
             "high": float(row["ci_high"]), "n": int(row["n"])}
 
 
-def _sens(data: XianniuData, preset: str, finding: str) -> tuple[dict, dict | None, str]:
-    """The main and second-policy estimates of a sensitivity row, and the second policy."""
-    df = data.tables["sensitivity"]
+def _sens(data: XianniuData, preset: str, finding: str,
+          table: str = "sensitivity") -> tuple[dict, dict | None, str]:
+    """The main and second-policy estimates of a sensitivity row (of ``table``: the second
+    policy's, or the search player's ``sensitivity_search``), and the second policy."""
+    df = data.tables[table]
     row = df[(df["rules"] == preset) & (df["finding"] == finding)].iloc[0]
     main = {"value": float(row["main"]), "low": float(row["main_ci_low"]),
             "high": float(row["main_ci_high"]), "n": int(row["main_n"])}
@@ -55,7 +57,8 @@ def findings(data: XianniuData, lang: str) -> list[Finding]:
                      & (out_row["seat"] == 0)].iloc[0]
     out.append(Finding(T("fd_banker", lang, preset=name), _est(banker), "banker", policy,
                        unit=T("points", lang)))
-    main, other, alt = _sens(data, preset, "p_ci_any_seat")
+    # P(刺) is checked against the strongest search player (another family of player)
+    main, other, alt = _sens(data, preset, "p_ci_any_seat", "sensitivity_search")
     out.append(Finding(T("fd_p_ci", lang, preset=name), main, "captured", policy, fmt="%",
                        other=other, other_policy=alt))
     for pattern in ("niu", "xi", "K"):

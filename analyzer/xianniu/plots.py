@@ -498,10 +498,37 @@ class _Writer(_View):
                                                       sure=int(r.cells_sure)))
         self.page.figure("xian_ev_other", self.t("sec_xian_alt", alt=other))
         self.page.csv("sensitivity", "sensitivity_other", "xian_ev_other")
+        self.search_sensitivity()
+
+    def search_sensitivity(self) -> None:
+        """The whole-hand findings against the strongest search player."""
+        df = self.d.tables["sensitivity_search"]
+        main, other = df["main_policy"].iloc[0], df["other_policy"].iloc[0]
+        self.start("sec_search_sensitivity", "sensitivity_search",
+                   self.t("intro_search", alt=other))
+        self.caption(["play", "search"], ["play", "search"], "unit_hands")
+        rows = []
+        for r in df.itertuples():
+            unit = "points" if r.finding == "mean_xian" else "probability"
+            sign = self.t("sign_sure" if r.sign_sure else "sign_yes" if r.sign_change
+                          else "sign_no")
+            rows.append({self.t("col_rule"): self.t(r.rules),
+                         self.t("col_finding"): self.finding_label(r.finding),
+                         main: fmt_ci(r.main, r.main_ci_low, r.main_ci_high, unit)
+                         + f" (n={int(r.main_n):,})",
+                         other: fmt_ci(r.other, r.other_ci_low, r.other_ci_high, unit)
+                         + f" (n={int(r.other_n):,})",
+                         f"{main} − {other}": fmt_ci(r.diff, r.diff_ci_low, r.diff_ci_high,
+                                                     unit, signed=True),
+                         self.t("col_sign"): sign})
+        self.page.table(pd.DataFrame(rows))
+        self.page.csv("sensitivity_search", "sensitivity_search_other")
 
     def finding_label(self, finding: str) -> str:
         if finding.startswith("value_"):
             return pattern_label(finding.removeprefix("value_"), self.lang)
+        if finding.startswith("p_gou_"):
+            return self.t("p_gou_seat", seat=finding.removeprefix("p_gou_"))
         return self.t(finding)
 
     def ladder(self) -> None:

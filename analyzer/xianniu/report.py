@@ -40,7 +40,7 @@ from .report_data import (
     XianniuData,
 )
 from .rules import get_rules
-from .sensitivity import other_policy, run_other, sensitivity_table
+from .sensitivity import other_policy, run_other, run_search, search_table, sensitivity_table
 from .sim import SEARCH, policy_names, simulate_aggregate
 
 if TYPE_CHECKING:
@@ -116,6 +116,10 @@ def _sensitivity(plan: Plan, preset: str, meta: dict, advance: Advance) -> dict[
                      PATTERN_IDS)
 
 
+def _search(plan: Plan, preset: str, meta: dict, advance: Advance) -> dict[str, pd.DataFrame]:
+    return run_search(plan.n("search"), preset, plan.seed_for("search", preset), advance)
+
+
 def _timing(plan: Plan, preset: str, meta: dict, advance: Advance) -> dict[str, pd.DataFrame]:
     if not plan.spec.timings:
         return {}
@@ -126,12 +130,13 @@ RUNS: dict[str, Callable[[Plan, str, dict, Advance], dict[str, pd.DataFrame]]] =
     "odds": _odds, "play": _play, "values": _values, "xian": _xian,
     "ladder": lambda plan, p, m, adv: _ladder(plan, p, "ladder", m, adv),
     "pimc": lambda plan, p, m, adv: _ladder(plan, p, "pimc", m, adv), "timing": _timing,
-    "sensitivity": _sensitivity}
+    "sensitivity": _sensitivity, "search": _search}
 # the analyses that report their progress as they go (the others when they end)
-LIVE = {"play": 1, "ladder": len(RUNGS["ladder"]), "pimc": len(RUNGS["pimc"])}
+LIVE = {"play": 1, "ladder": len(RUNGS["ladder"]), "pimc": len(RUNGS["pimc"]), "search": 1}
 STEP_WHAT = {"odds": "sec_odds", "play": "sec_captured", "values": "sec_values",
              "xian": "sec_xian", "ladder": "sec_ladder", "pimc": "search_rungs",
-             "timing": "step_timing", "sensitivity": "sec_sensitivity"}
+             "timing": "step_timing", "sensitivity": "sec_sensitivity",
+             "search": "sec_search_sensitivity"}
 assert tuple(RUNS) == ANALYSES
 
 
@@ -223,7 +228,7 @@ def run_analyses(plan: Plan, step: StepFn) -> XianniuData:
     for preset in plan.presets:
         m = meta.setdefault(preset, {})
         for a, run in RUNS.items():
-            unit = "unit_hands" if a == "play" else "unit_deals"
+            unit = "unit_hands" if a in ("play", "search") else "unit_deals"
             total = plan.n(a) * LIVE.get(a, 1)
             advance = step(T("step_run", lang, preset=T(preset, lang), what=T(STEP_WHAT[a], lang),
                              n=f"{plan.n(a):,} {T(unit, lang)}"), total)
@@ -238,6 +243,8 @@ def run_analyses(plan: Plan, step: StepFn) -> XianniuData:
         tables["compare"] = compare_table(plan, tables, meta)
     tables["sensitivity"] = sensitivity_table(tables, meta, plan.presets, plan.spec.option(KEY, "policy"),
                                               other_policy(plan.spec.option(KEY, "policy")))
+    tables["sensitivity_search"] = search_table(tables, plan.presets,
+                                                plan.spec.option(KEY, "policy"))
     return XianniuData(plan, tables, meta)
 
 
@@ -249,6 +256,7 @@ class XianniuSection:
     options = {"rules": "all", "policy": "learned"}
     outputs = ("rules", "odds", "outcomes", "captured", "values", "k_count", "xian_ev",
                "ladder", "compare", "banker", "timing", "sensitivity", "sensitivity_other",
+               "sensitivity_search", "sensitivity_search_other",
                "xian_ev_other")
 
     def title(self, lang: str) -> str:

@@ -20,13 +20,15 @@ from .cards import RANKS
 from .ladder import MATCHES, PIMC_SHARE, RUNGS, rung_commands, timing_sizes
 from .ladder import TEXT as LADDER_TEXT
 from .rules import PRESETS
+from .sensitivity import SEARCH_POLICY, SEARCH_SHARE, other_policy
 from .sensitivity import TEXT as SENSITIVITY_TEXT
-from .sensitivity import other_policy
 
 KEY = "xianniu"
 PRESET_ORDER = ("lanzhou", "kanniutui")
 RULE_CHOICES = ("all",) + PRESET_ORDER
-ANALYSES = ("odds", "play", "values", "xian", "ladder", "pimc", "timing", "sensitivity")
+# (appended ones spawn later seeds: the earlier analyses keep theirs)
+ANALYSES = ("odds", "play", "values", "xian", "ladder", "pimc", "timing", "sensitivity",
+            "search")
 REPEATED = ("values", "play", "xian")  # what sensitivity measures again under another policy
 PATTERN_IDS = ["niu", "xi", "K"] + [f"liang_{r}" for r in RANKS]
 ODDS_FEATURES = ("niu", "xi", "liang", "long_feng", "eight_pairs", "fish", "bai")
@@ -260,6 +262,8 @@ class Plan:
         policies)."""
         if analysis == "timing":
             return timing_sizes(self.spec.hands)[0]
+        if analysis == "search":
+            return max(2, int(self.spec.hands) // SEARCH_SHARE)
         return self.pimc_deals if analysis == "pimc" else int(self.spec.hands)
 
     def commands(self, what: str, preset: str) -> list[str]:
@@ -284,6 +288,8 @@ class Plan:
             "odds": f"xianniu odds --rules {preset} --deals {n} --seed {s}",
             "play": f"xianniu simulate --hands {n} --rules {preset} --policy {p} --seed {s} "
                     f"--format json",
+            "search": f"xianniu simulate --hands {n} --rules {preset} --policy "
+                      f"{SEARCH_POLICY} --seed {s} --format json",
             "banker": f"xianniu stats banker --hands {n} --rules {preset} --policy {p} "
                       f"--seed {s}",
             "values": f"xianniu stats values --hands {n} --rules {preset} --policy {p} "

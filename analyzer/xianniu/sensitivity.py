@@ -7,6 +7,12 @@ same deals. Each finding's difference between the two policies carries a 95% CI 
 estimates' own errors (the same deals make the estimates positively correlated, so the
 interval is wider than a paired one would be). A finding *changes sign* when the two point
 estimates differ in sign; it *changes sign surely* when in addition both CIs exclude 0.
+
+The whole-hand findings (P(刺), each seat's P(够), 掀 per hand) are also measured under the
+strongest search player, :data:`SEARCH_POLICY`, on fewer hands (search is slow), so that the
+report's player is checked against a player of another family too. The value and 掀
+experiments replay each deal once per pattern, which a search player is too slow for: their
+second column stays the heuristic's.
 """
 
 from __future__ import annotations
@@ -18,6 +24,11 @@ from .analysis import pattern_values, xian_ev
 from .sim import policy_names, simulate_aggregate
 
 BASE = "heuristic"
+SEARCH_POLICY = "pimc2"  # the strongest search player (docs/guides/xianniu.md, the ladder)
+SEARCH_SHARE = 100  # the search player plays one hand per this many of the main analyses
+# the whole-hand findings compared with the search player: (statistic, seat) in the outcomes
+SEARCH_FINDINGS = (("p_ci_any_seat", None), ("p_gou", 0), ("p_gou", 1), ("p_gou", 2),
+                   ("mean_xian", None))
 XIAN_MIN_N = 30  # heat-map cells with fewer positions under either policy are left out
 COLS = ("value", "ci_low", "ci_high", "n")
 
@@ -44,6 +55,19 @@ TEXT: dict[str, tuple[str, str]] = {
                    "The xian heat map: {k} of {n} cells change sign ({sure} surely)."),
     "sec_xian_alt": ("掀的期望（{alt}）", "EV of xian ({alt})"),
     "step_sensitivity": ("第二种策略 {alt}", "the second policy, {alt}"),
+    "step_search": ("搜索型策略 {alt} 下的整局结论", "whole-hand findings under the search "
+                    "player {alt}"),
+    "sec_search_sensitivity": ("与最强的搜索型策略对照", "Against the strongest search player"),
+    "intro_search": ("整局的结论（P(刺)、每家的 P(够)、每局掀的次数）再用最强的搜索型策略 {alt} "
+                     "（另一类策略）打一遍，局数较少（搜索慢）。牛、喜、K、亮子的价值和掀的热图要把每副牌"
+                     "按每种牌型重打一遍，搜索型策略太慢，不在此列。",
+                     "The whole-hand findings (P(刺), each seat's P(够), 掀 per hand) played "
+                     "again by the strongest search player, {alt} (a player of another family), "
+                     "on fewer hands (search is slow). The values of 牛, 喜, K and 亮子 and the 掀 "
+                     "heat map replay every deal once per pattern, too slow for a search "
+                     "player, and are not in this table."),
+    "p_gou_seat": ("P(够) 第 {seat} 家", "P(够) seat {seat}"),
+    "mean_xian": ("每局掀的次数", "掀 per hand"),
 }
 
 
@@ -68,6 +92,43 @@ def run_other(n: int, preset: str, policy: str, seeds: dict[str, int],
     xian.insert(0, "rules", preset)
     xian["policy"] = policy
     return {"sensitivity_other": df, "xian_ev_other": xian}
+
+
+def _outcome_rows(outcomes: pd.DataFrame) -> pd.DataFrame:
+    """The :data:`SEARCH_FINDINGS` rows (finding, value, ci_low, ci_high, n) of one preset's
+    outcomes table."""
+    rows = []
+    for stat, seat in SEARCH_FINDINGS:
+        pick = outcomes[outcomes["statistic"] == stat]
+        if seat is not None:
+            pick = pick[pick["seat"] == seat]
+        r = pick.iloc[0]
+        rows.append({"finding": stat if seat is None else f"{stat}_{seat}",
+                     **{c: r[c] for c in COLS}})
+    return pd.DataFrame(rows)
+
+
+def run_search(n: int, preset: str, seed: int, progress=None) -> dict[str, pd.DataFrame]:
+    """The whole-hand findings of ``preset`` under :data:`SEARCH_POLICY` on ``n`` hands."""
+    out = simulate_aggregate(n, preset, SEARCH_POLICY, seed, progress=progress).tidy()
+    df = _outcome_rows(out)
+    df.insert(0, "rules", preset)
+    df["policy"] = SEARCH_POLICY
+    return {"sensitivity_search_other": df}
+
+
+def search_table(tables: dict[str, pd.DataFrame], presets: tuple[str, ...],
+                 main_policy: str) -> pd.DataFrame:
+    """The whole-hand findings of every preset under ``main_policy`` and the search player
+    (see :func:`compare`)."""
+    frames = []
+    o, other = tables["outcomes"], tables["sensitivity_search_other"]
+    for p in presets:
+        df = compare(_outcome_rows(o[o["rules"] == p]), other[other["rules"] == p])
+        df.insert(0, "rules", p)
+        df["main_policy"], df["other_policy"] = main_policy, SEARCH_POLICY
+        frames.append(df)
+    return pd.concat(frames, ignore_index=True)
 
 
 def main_rows(tables: dict[str, pd.DataFrame], meta: dict, preset: str) -> pd.DataFrame:

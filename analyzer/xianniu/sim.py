@@ -78,11 +78,13 @@ def policy_names(policies: str | list[str] | tuple[str, ...]) -> list[str]:
 def policy_arrays(policies: str | list[str] | tuple[str, ...] = "random",
                   heuristic: np.ndarray | None = None,
                   pimc_samples: int | None = None,
-                  rules: str | Rules | None = None) -> tuple[np.ndarray, np.ndarray]:
+                  rules: str | Rules | None = None,
+                  pimc_budget: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """What a kernel reads for the three seats' policies: ``(ids, parameters)``.
 
     ``heuristic`` replaces the heuristic's default parameters (one vector for all seats, or
-    one row per seat); ``pimc_samples`` sets the hidden deals pimc samples per decision;
+    one row per seat); ``pimc_samples`` sets the hidden deals pimc samples per decision,
+    ``pimc_budget`` the play-outs per decision of every pimc seat (pimc2 plays 512);
     ``tuned`` and ``tuned2`` play the tuned weights of ``rules``.
     """
     names = policy_names(policies)
@@ -104,6 +106,10 @@ def policy_arrays(policies: str | list[str] | tuple[str, ...] = "random",
         if pimc_samples < 1:
             raise ValueError(f"pimc needs at least 1 sample per decision, got {pimc_samples}")
         params[:, PIMC_SAMPLES] = pimc_samples
+    if pimc_budget is not None:
+        if pimc_budget < 1:
+            raise ValueError(f"pimc needs at least 1 play-out per decision, got {pimc_budget}")
+        params[ids == POLICY_PIMC, PIMC_BUDGET] = pimc_budget
     return ids, np.ascontiguousarray(params)
 
 

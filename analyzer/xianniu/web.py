@@ -18,7 +18,7 @@ from ..web.game import Conflict, Progress, Task, parse_choice, parse_seed
 from ..web.review import enter_hand_query, record_review_query, review
 from .cards import N_SEATS, cards_of, format_card, parse_hand, parse_mask
 from .combos import try_classify
-from .defaults import ADVICE_OPPONENTS, ADVICE_POLICY
+from .defaults import ADVICE_OPPONENTS, ADVICE_POLICY, DECISION_POLICY
 from .describe import SEAT_NAMES, settlement_json
 from .engine import ACTION_KINDS, PLAY, Action, State, new_hand
 from .records import record_of, replay, start_of
@@ -315,9 +315,10 @@ def _query(name: str, max_deals: int):
                 count["n"] += int(n)
                 progress(count["n"], max_deals)
             if name == "should_xian":
-                return api.should_xian(hand, seat, rules, ADVICE_POLICY, 0.1, max_deals, seed,
+                return api.should_xian(hand, seat, rules, DECISION_POLICY, 0.1, max_deals, seed,
                                        progress=step)
-            return api.should_kou(hand, rules, ADVICE_POLICY, 0.1, max_deals, seed, progress=step)
+            return api.should_kou(hand, rules, DECISION_POLICY, 0.1, max_deals, seed,
+                                  progress=step)
         return task
     return make
 

@@ -103,7 +103,7 @@ ALL_TABLES = {"rules", "odds", "outcomes", "captured", "values", "k_count", "xia
               "shengji_kou_di", "shengji_points", "shengji_levels", "shengji_banker",
               "shengji_values", "shengji_rule_effect", "shengji_ladder", "shengji_bury",
               "shengji_declare", "timing", "sensitivity", "sensitivity_other",
-              "xian_ev_other", "findings"}
+              "xian_ev_other", "sensitivity_search", "sensitivity_search_other", "findings"}
 
 
 def test_report_writes_every_file_both_presets(zh_all):
@@ -305,6 +305,29 @@ def test_findings_are_measured_again_under_a_second_policy(zh_all, en_one):
     c = compare(main, other_rows).set_index("finding")
     assert c["sign_change"].tolist() == [True, True, False]
     assert c["sign_sure"].tolist() == [True, False, False]
+
+
+def test_whole_hand_findings_are_measured_again_by_the_search_player(zh_all, en_one):
+    from analyzer.xianniu.sensitivity import SEARCH_FINDINGS, SEARCH_POLICY, SEARCH_SHARE
+
+    df = pd.read_csv(zh_all[0] / "sensitivity_search.csv")
+    assert set(df["other_policy"]) == {SEARCH_POLICY} == {"pimc2"}
+    assert set(df["main_policy"]) == {"learned"}
+    assert len(df) == len(PRESET_ORDER) * len(SEARCH_FINDINGS)
+    assert np.allclose(df["diff"], df["main"] - df["other"])
+    assert (df["main_n"] == TINY).all() and (df["other_n"] == TINY // SEARCH_SHARE).all()
+    md = (zh_all[0] / "report.md").read_text(encoding="utf-8")
+    assert "与最强的搜索型策略对照" in md and "--policy pimc2" in md
+    # the search player's numbers come back from the command the page names
+    data = en_one[1].data
+    plan = data.result("xianniu").plan
+    sim = _json_of(plan.command("search", "kanniutui"))
+    other = data.tables["sensitivity_search_other"]
+    assert sim["p_ci"]["value"] == pytest.approx(
+        other[other["finding"] == "p_ci_any_seat"]["value"].iloc[0])
+    # the report's P(刺) finding is checked against the search player
+    found = pd.read_csv(zh_all[0] / "findings.csv")
+    assert SEARCH_POLICY in set(found["other_policy"].dropna())
 
 
 def test_side_by_side_table_has_both_presets_and_differences(zh_all):

@@ -72,7 +72,7 @@ def test_advice_plays_its_default_and_names_it(capsys):
     import json
 
     from analyzer.cli import main
-    from analyzer.xianniu.defaults import ADVICE_POLICY
+    from analyzer.xianniu.defaults import DECISION_POLICY
 
     hand = ["9s", "9h", "9c", "9d", "Ks", "Qh", "Qc", "Js", "10h", "8c", "7h", "6s", "3c", "3h", "2s", "Ad"]
     runs = {}
@@ -81,7 +81,7 @@ def test_advice_plays_its_default_and_names_it(capsys):
         assert main(["should-xian", *hand, *extra, "--max-deals", "400", "--precision", "50",
                      "--seed", "4", "--json", "--quiet"]) == 0
         runs[policy] = json.loads(capsys.readouterr().out)
-    assert runs[None]["policy"] == ADVICE_POLICY == "learned"
+    assert runs[None]["policy"] == DECISION_POLICY == "learned,tuned2"
     assert runs[None]["ev_xian"] != runs["heuristic2"]["ev_xian"]  # another player, other play
     assert main(["should-xian", *hand, "--policy", "tuned2", "--max-deals", "400", "--precision",
                  "50", "--seed", "4", "--json", "--quiet"]) == 0
