@@ -43,7 +43,7 @@ STRINGS = {
         "a_close": "难分", "a_造反 or not": "造不造反", "a_造反 (rebel)": "造反",
         "a_扒鸡窝 or pass": "扒不扒鸡窝", "a_overcall (扒鸡窝)": "扒鸡窝",
         "a_throw or not": "甩不甩", "a_throw": "甩", "a_lead one unit": "出一组",
-        "throw": "甩牌",
+        "throw": "甩牌", "card_big": "大王", "card_small": "小王",
     },
     "en": {
         "title": "Shuangsheng (Tractor)", "subtitle": "you and a bot partner against two bots",
@@ -83,6 +83,6 @@ STRINGS = {
         "a_close": "too close", "a_造反 or not": "rebel or not", "a_造反 (rebel)": "rebel",
         "a_扒鸡窝 or pass": "bajiwo or pass", "a_overcall (扒鸡窝)": "overcall (bajiwo)",
         "a_throw or not": "throw or not", "a_throw": "throw", "a_lead one unit": "lead one unit",
-        "throw": "throw",
+        "throw": "throw", "card_big": "大王", "card_small": "小王",  # the cards keep their names
     },
 }

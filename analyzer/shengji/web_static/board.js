@@ -68,8 +68,7 @@
       show(view);
     } catch (e) {
       // a refused play: the engine's reason, shown beside the hand; the hand is unchanged
-      S.refused = e.message;
-      XN.showError(e.message);
+      if (e.status === 400) { S.refused = e.message; XN.clearError(); } else XN.showError(e.message);
       render();
     }
   }
