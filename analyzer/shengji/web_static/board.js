@@ -228,7 +228,7 @@
     const e = v.end;
     panel.hidden = false;
     const review = el("div", { id: "review" });
-    if (S.review) review.append(el("h2", {}, t("review")), XN.reviewRows(S.review));
+    if (S.review) review.append(el("h2", {}, t("review")), XN.reviewRows(S.review, "end-"));
     panel.replaceChildren(
       el("h2", {}, `${t("game_over")} · ${t("settlement")}`),
       el("table", { class: "data", id: "settlement" },
