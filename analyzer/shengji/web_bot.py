@@ -68,8 +68,8 @@ def _heuristic(state: State, seat: int, policy: str) -> Action:
     """The kernels' heuristic decision of ``seat`` (parameters of ``policy``)."""
     hp = policy_row(policy, state.rules)
     phase = state.phase
-    one, two = _planes(state.hands[seat])
-    one, two = np.int64(one), np.int64(two)
+    planes = _planes(state.hands[seat])
+    one, two = np.int64(planes[0]), np.int64(planes[1])
     if phase == REBEL_PHASE:
         from kernels.shengji.heuristic_bid import heuristic_rebel
 
