@@ -1,5 +1,5 @@
 "use strict";
-// The board of 双升: me (seat 0) and my bot partner (seat 2) against two bots. Every word
+// The board of shuangsheng (tractor): me (seat 0) and my bot partner (seat 2) against two bots. Every word
 // comes from XN.t; every action goes to the server, which checks it in the reference engine
 // and answers a refused one with the engine's reason.
 (() => {
@@ -9,9 +9,12 @@
               review: null, replay: null, frame: 0, refused: null };
   const RED = new Set(["♥", "♦"]);
 
-  // A card: "10♥", "A♠", "大王", "小王" -> its rank and suit drawn; trumps tinted.
+  // A card: "10♥", "A♠" or a joker by its name -> its rank and suit drawn; trumps tinted.
+  // (the jokers come by their names, as t("card_big") and t("card_small") write them, with
+  // no suit sign)
+  const SUITS = "♠♥♣♦";
   function parts(name) {
-    if (name === "大王" || name === "小王") return { rank: name, suit: "", joker: true };
+    if (!SUITS.includes(name.slice(-1))) return { rank: name, suit: "", joker: true };
     return { rank: name.slice(0, -1), suit: name.slice(-1), joker: false };
   }
   function isTrump(name, v) {
@@ -21,7 +24,7 @@
   }
   function card(name, v, opts = {}) {
     const p = parts(name);
-    const red = p.joker ? name === "大王" : RED.has(p.suit);
+    const red = p.joker ? name === t("card_big") : RED.has(p.suit);
     const cls = ["card", red ? "red" : "black", isTrump(name, v) ? "trump" : "",
                  opts.small ? "small" : "", p.joker ? "joker" : ""].filter(Boolean).join(" ");
     return el("span", { class: cls, "data-card": name, title: name },
@@ -36,7 +39,9 @@
   function moveNode(m, v) {
     const what = m.failed ? t("throw") : t(`mv_${m.kind}`);
     return el("span", { class: `mv mv-${m.kind}` }, el("b", {}, seatName(m.seat)), " ", what, " ",
-      m.kind === "bury" && !m.cards.length ? "▮▮▮▮▮▮▮▮" : cards(m.cards, v),
+      m.kind === "bury" && !m.cards.length
+        ? el("span", { class: "backs" }, Array.from({ length: 8 }, () => el("span", { class: "back" })))
+        : cards(m.cards, v),
       m.failed ? [" — ", t("mv_failed"), " ", cards(m.led, v)] : "");
   }
 
