@@ -150,7 +150,7 @@ def test_whole_hands_clicked_with_advice_off_and_on(page, capsys):
     levels = _table(page).state.result.levels_after
     page.click("#next-btn")
     _idle(page)
-    assert page.inner_text("#status").startswith("第几局 2")
+    assert page.inner_text("#hand-no") == "第 2 局"
     from analyzer.shengji.cards import RANK_NAMES
 
     assert page.inner_text("#lv-us") == RANK_NAMES[levels[0]]

@@ -159,6 +159,7 @@ def test_every_word_the_shengji_board_asks_for_exists_in_both_languages():
     assert len(used) > 30 and used - set(words["zh"]) == set()
     dynamic = {f"seat_{s}" for s in range(4)} | {f"act_{k}" for k in ACTION_KINDS}
     dynamic |= {f"mv_{k}" for k in ACTION_KINDS} | {"w_banker", "w_attackers"}
+    dynamic |= {f"pass_{p}" for p in ("rebel", "declare", "bajiwo")}
     dynamic |= {f"ph_{p}" for p in ("rebel", "declare", "bury", "bajiwo", "play", "done")}
     # the advice's question and answers (analyzer.shengji.advise._question)
     dynamic |= {f"a_{q}" for q in ("declare or pass", "declare", "pass", "close", "造反 or not",

@@ -34,10 +34,11 @@
     (list || []).map((c) => card(c, v, { small: true, ...opts })));
   const seatName = (s) => t(`seat_${s}`);
   const team = (v, s) => (v.banker === null || v.banker === undefined ? ""
-    : (s % 2 === v.banker % 2 ? t("banker") : t("attackers")));
+    : (s % 2 === v.banker % 2 ? t("banker_side") : t("attackers")));
 
   function moveNode(m, v) {
-    const what = m.failed ? t("throw") : t(`mv_${m.kind}`);
+    const what = m.failed ? t("throw") : m.kind === "declare" && m.phase === "bajiwo"
+      ? t("ph_bajiwo") : t(`mv_${m.kind}`);
     return el("span", { class: `mv mv-${m.kind}` }, el("b", {}, seatName(m.seat)), " ", what, " ",
       m.kind === "bury" && !m.cards.length
         ? el("span", { class: "backs" }, Array.from({ length: 8 }, () => el("span", { class: "back" })))
@@ -109,7 +110,7 @@
     const us = v.levels[0], them = v.levels[1];
     const trump = v.trump === null ? t("unknown") : v.trump === "NT" ? t("nt") : v.trump;
     return el("div", { class: "status", id: "status" },
-      el("span", {}, `${t("hand_no")} `, el("b", {}, v.hand_no)),
+      el("span", { id: "hand-no" }, ...t("hand_no").split("{n}").flatMap((w, i) => (i ? [el("b", {}, v.hand_no), w] : [w]))),
       el("span", {}, `${t("levels")}: ${t("team_us")} `, el("b", { id: "lv-us" }, us), ` · ${t("team_them")} `, el("b", { id: "lv-them" }, them)),
       el("span", {}, `${t("level")}: `, el("b", { id: "level" }, v.level ?? (v.grab ? t("grab") : "—"))),
       el("span", {}, `${t("trump")}: `, el("b", { id: "trump", class: v.trump && RED.has(v.trump) ? "red" : "" }, trump)),
@@ -130,6 +131,13 @@
       lastNode,
       v.failed_throws.length ? el("div", { class: "muted" }, `${t("failed_throws")}: `,
         v.failed_throws.map((f) => el("span", {}, `${seatName(f.seat)} `, cards(f.tried, v), " → ", cards(f.led, v), " "))) : "");
+  }
+
+  // pass and declare say what they are in each phase (no rebel, no bajiwo overcall ...)
+  function actLabel(kind, phase) {
+    if (kind === "pass") return t(`pass_${phase}`);
+    if (kind === "declare" && phase === "bajiwo") return t("ph_bajiwo");
+    return t(`act_${kind}`);
   }
 
   function meBox(v) {
@@ -162,7 +170,7 @@
     if (sel) buttons.push(el("button", { type: "button", id: "clear-btn", onclick: () => { S.picked = new Set(); render(); } }, t("clear")));
     const listed = (v.legal || []).map((a, i) => el("button", { type: "button", class: `act${a.kind === "pass" ? "" : " primary"}`,
       "data-kind": a.kind, "data-i": i, onclick: () => act({ kind: a.kind, cards: a.cards }) },
-      t(`act_${a.kind}`), a.cards.length ? [" ", cards(a.cards, v)] : ""));
+      actLabel(a.kind, v.phase), a.cards.length ? [" ", cards(a.cards, v)] : ""));
     return el("div", { class: "me" },
       el("div", { class: "name" }, seatName(v.you), v.banker === v.you ? el("span", { class: "badge" }, t("banker")) : "",
         el("span", { class: "muted" }, ` ${team(v, v.you)}`),
@@ -220,7 +228,7 @@
       el("table", { class: "data advice-table", "data-version": v.version },
         el("tr", {}, el("th", {}, t("advice")), el("th", {}, `${t("ev")} [${t("ci95")}]`), el("th", {}, t("lost"))),
         a.actions.map((r, i) => el("tr", { class: i === 0 ? "best" : "", "data-row": i },
-          el("td", {}, t(`act_${r.action.kind}`), " ", cards(r.action.cards, v), r.label ? ` (${t(r.label)})` : "", i === 0 ? " ✓" : ""),
+          el("td", {}, actLabel(r.action.kind, v.phase), " ", cards(r.action.cards, v), r.label ? ` (${t(r.label)})` : "", i === 0 ? " ✓" : ""),
           el("td", {}, XN.estimate(r.ev, r.ci95, r.n)),
           el("td", {}, i === 0 ? "" : est(r.diff))))),
       el("div", { class: "muted" }, t(a.separated ? "separated" : "not_separated")));
