@@ -374,3 +374,34 @@ def test_twenty_sessions_at_once_finish_without_error_or_cross_talk():
         assert alone.record() == record, seed
         st = replay(record, require_end=True)
         assert st.result.settlement.attacker_points == view["end"]["attacker_points"]
+
+
+def test_i_may_rebel_and_the_hand_is_dealt_again():
+    """造反: a hand of few points offered the rebellion; taking it redeals into a 抢庄局, and the
+    new hand is played to the end with nothing hidden shown."""
+    from analyzer.shengji.bidding import qualifies_rebel
+    from analyzer.shengji.engine import new_hand
+    from analyzer.shengji.state import deal
+
+    rules = "zhengzhou"
+    table = sweb.ShengjiTable(rules, "tuned", 30)
+    hands, kitty = deal(random.Random(82))  # seat 0 holds fewer than 15 points
+    assert qualifies_rebel(hands[0], table.state.rules)
+    # seat 3 banks: its 下家, seat 0, is asked first
+    table.state = new_hand(rules, (5, 7), 3, hands=hands, kitty=kitty, rng=random.Random(1))
+    table.moves = []
+    view = table.view()
+    assert view["phase"] == "rebel" and view["to_act"] == 0
+    assert [a["kind"] for a in view["legal"]] == ["pass", "rebel"]
+    old = Counter(view["hand"])
+    table.act({"kind": "rebel"})
+    view = table.view()
+    assert view["grab"] and view["banker"] is None and Counter(view["hand"]) != old
+    assert table.state.rebel == 0 and len(table.state.deals) == 2
+    rng = random.Random(2)
+    while not table.finished:
+        _no_hidden(table, json.dumps(table.view(), ensure_ascii=False))
+        table.act(_random_choice(table, rng))
+    rec = table.record()
+    assert replay(rec, require_end=True).result == table.state.result
+    assert len(rec["redeals"]) == 1
