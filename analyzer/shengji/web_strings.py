@@ -44,6 +44,7 @@ STRINGS = {
         "a_扒鸡窝 or pass": "扒不扒鸡窝", "a_overcall (扒鸡窝)": "扒鸡窝",
         "a_throw or not": "甩不甩", "a_throw": "甩", "a_lead one unit": "出一组",
         "pass_rebel": "不造反", "pass_declare": "不亮", "pass_bajiwo": "不扒",
+        "lost": "估计损失（级）",
         "throw": "甩牌", "card_big": "大王", "card_small": "小王",
     },
     "en": {
@@ -58,7 +59,7 @@ STRINGS = {
         "mv_bury": "buries", "mv_play": "plays", "mv_failed": "throw failed, leads",
         "ph_rebel": "zaofan", "ph_declare": "declaring", "ph_bury": "bury",
         "ph_bajiwo": "bajiwo (overcall the kitty)", "ph_play": "play", "ph_done": "over",
-        "level": "level", "levels": "Team levels", "team_us": "Us", "team_them": "Them",
+        "level": "Level", "levels": "Team levels", "team_us": "Us", "team_them": "Them",
         "trump": "Trump", "nt": "no trump", "unknown": "not set", "banker": "Banker",
         "grab": "open bank (first hand)", "attackers": "attackers",
         "attacker_points": "Attackers' points", "standing": "Standing declaration",
@@ -86,6 +87,7 @@ STRINGS = {
         "a_扒鸡窝 or pass": "bajiwo or pass", "a_overcall (扒鸡窝)": "overcall (bajiwo)",
         "a_throw or not": "throw or not", "a_throw": "throw", "a_lead one unit": "lead one unit",
         "pass_rebel": "No rebellion", "pass_declare": "Pass", "pass_bajiwo": "Pass",
+        "lost": "Est. levels lost",
         "throw": "throw", "card_big": "大王", "card_small": "小王",  # the cards keep their names
     },
 }
