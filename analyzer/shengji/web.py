@@ -190,12 +190,13 @@ class ShengjiTable:
         index, record = len(self.state.history), record_of(self.state)
         seed = _seed_int(np.random.SeedSequence([self.seed, self.hand_no, index]))
         options = dict(self.advice_options)
+        store = self.advice  # this hand's: a late answer never shows in the next hand
 
         def task(progress: Progress) -> dict[str, Any]:
             from .advise import advise
 
             res = advice_json(advise(record, seed=seed, progress=progress, **options))
-            self.advice[index] = res
+            store[index] = res
             return res
         return task
 
@@ -223,9 +224,14 @@ class ShengjiTable:
         st.apply(action, seat)
         move: dict[str, Any] = {"seat": seat, "kind": action.kind, "phase": phase,
                                 "cards": names(action.cards, st.ctx)}
-        if phase == PLAY_PHASE and st.tricks[trick].failed and len(st.tricks[trick].plays) == 1:
-            move["failed"] = True  # a throw that did not stand: its forced unit was led
-            move["led"] = names(st.tricks[trick].plays[0], st.ctx)
+        if phase == PLAY_PHASE:
+            done = st.tricks[trick]
+            move["trick"] = trick + 1
+            if done.failed and len(done.plays) == 1:
+                move["failed"] = True  # a throw that did not stand: its forced unit was led
+                move["led"] = names(done.plays[0], st.ctx)
+            if len(done.plays) == N_SEATS:  # the trick is complete: its winner is public
+                move["won_by"], move["points"] = done.winner, done.points
         self.moves.append(move)
 
     def _run_bots(self) -> None:

@@ -43,7 +43,9 @@
       m.kind === "bury" && !m.cards.length
         ? el("span", { class: "backs" }, Array.from({ length: 8 }, () => el("span", { class: "back" })))
         : cards(m.cards, v),
-      m.failed ? [" — ", t("mv_failed"), " ", cards(m.led, v)] : "");
+      m.failed ? [" — ", t("mv_failed"), " ", cards(m.led, v)] : "",
+      m.won_by !== undefined && m.won_by !== null
+        ? el("span", { class: "won" }, ` → ${t("won_by")} ${seatName(m.won_by)} (+${m.points})`) : "");
   }
 
   async function call(method, url, body) {
