@@ -94,8 +94,10 @@ class ShengjiTable:
     log, seat 0's decisions and the advice given."""
 
     def __init__(self, rules: str, opponents: str, seed: int,
-                 advice_options: dict[str, Any] | None = None):
+                 advice_options: dict[str, Any] | None = None, seed_given: bool = True):
         self.rules, self.seed, self.opponents = rules, seed, opponents
+        # a seed drawn at random stays on the server: it would tell the hands still to come
+        self.seed_given = seed_given
         self.advice_options = {"samples": ADVICE_SAMPLES, "precision": ADVICE_PRECISION,
                                **(advice_options or {})}
         deals, bots = np.random.SeedSequence(seed).spawn(2)
@@ -174,7 +176,8 @@ class ShengjiTable:
             out["legal"] = [{"kind": a.kind, "cards": names(a.cards)}
                             for a in self.state.legal_actions()]
         out.update(game="shengji", rules=self.rules, opponents=self.opponents,
-                   seed=self.seed if self.finished else None,  # the seed tells the deals
+                   # the seed tells the deals: shown at a hand's end, if the player chose it
+                   seed=self.seed if self.finished and self.seed_given else None,
                    version=self.version, hand_no=self.hand_no, history=self.history,
                    moves=self.moves if self.finished else [_public(m) for m in self.moves],
                    advice=self.advice.get(len(self.state.history)))
@@ -419,7 +422,9 @@ class ShengjiWeb:
             raise ValueError("\"options\" must be an object")
         rules = parse_choice(options, "rules", sorted(PRESETS), self.rules)
         opponents = parse_choice(options, "opponents", OPPONENTS, self.opponents)
-        return ShengjiTable(rules, opponents, parse_seed(options.get("seed")), self.advice_options)
+        given = options.get("seed") not in (None, "")
+        return ShengjiTable(rules, opponents, parse_seed(options.get("seed")), self.advice_options,
+                            given)
 
     def review_record(self, record: Any) -> dict[str, Any]:
         return review_record(record)

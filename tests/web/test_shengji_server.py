@@ -442,3 +442,39 @@ def test_shengji_play_serves_on_127_0_0_1_only_and_checks_its_options(capsys):
     finally:
         proc.terminate()
         proc.wait(20)
+
+
+def test_a_drawn_seed_never_reaches_the_page(client):
+    """A seed the player did not choose would tell the hands still to come: it stays on the
+    server; a chosen one is shown once the hand is over."""
+    rng = random.Random(13)
+    for seed, shown in ((None, None), (14, 14)):
+        sid, view = _new(client, seed)
+        table = _table(client, sid)
+        while not view["over"]:
+            assert view["seed"] is None
+            view = _act(client, sid, view, _random_choice(table, rng)).json()
+        assert view["seed"] == shown
+
+
+@pytest.mark.parametrize("policy", ["tuned", "heuristic", "random"])
+def test_a_bot_decides_the_same_whatever_the_cards_it_cannot_see(policy):
+    """A bot's choice depends on its seat's view only: deal the cards it cannot see anew and
+    it chooses the same, at every decision of whole hands, every seat's."""
+    import numpy as np
+
+    from analyzer.shengji.engine import new_hand
+    from analyzer.shengji.web_bot import Bot
+
+    checked = 0
+    for k, banker in enumerate((None, 1)):
+        st = new_hand("zhengzhou", (2, 5), banker, rng=random.Random(40 + k))
+        while not st.is_terminal():
+            seat = st.turn
+            redealt = redeal_hidden(st, seat, random.Random(checked))
+            a = Bot(seat, policy, np.random.SeedSequence(checked)).choose(st.clone())
+            b = Bot(seat, policy, np.random.SeedSequence(checked)).choose(redealt)
+            assert a == b, (checked, st.phase)
+            st.apply(a, seat)
+            checked += 1
+    assert checked > 100

@@ -267,7 +267,7 @@
 
   async function saveRecord() {
     const rec = await call("GET", `/api/games/${S.sid}/record`);
-    if (rec) XN.download(`shengji-${S.view.seed}-${S.view.hand_no}.json`, rec);
+    if (rec) XN.download(`shengji-${S.view.seed ?? "hand"}-${S.view.hand_no}.json`, rec);
   }
 
   async function runReview() {
