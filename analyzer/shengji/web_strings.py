@@ -44,7 +44,7 @@ STRINGS = {
         "a_扒鸡窝 or pass": "扒不扒鸡窝", "a_overcall (扒鸡窝)": "扒鸡窝",
         "a_throw or not": "甩不甩", "a_throw": "甩", "a_lead one unit": "出一组",
         "pass_rebel": "不造反", "pass_declare": "不亮", "pass_bajiwo": "不扒",
-        "lost": "估计损失（级）",
+        "lost": "估计损失（级）", "kitty_taken": "拿起的底牌",
         "throw": "甩牌", "card_big": "大王", "card_small": "小王",
     },
     "en": {
@@ -87,7 +87,7 @@ STRINGS = {
         "a_扒鸡窝 or pass": "bajiwo or pass", "a_overcall (扒鸡窝)": "overcall (bajiwo)",
         "a_throw or not": "throw or not", "a_throw": "throw", "a_lead one unit": "lead one unit",
         "pass_rebel": "No rebellion", "pass_declare": "Pass", "pass_bajiwo": "Pass",
-        "lost": "Est. levels lost",
+        "lost": "Est. levels lost", "kitty_taken": "Kitty picked up",
         "throw": "throw", "card_big": "大王", "card_small": "小王",  # the cards keep their names
     },
 }

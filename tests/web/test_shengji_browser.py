@@ -154,6 +154,10 @@ def test_whole_hands_clicked_with_advice_off_and_on(page, capsys):
     from analyzer.shengji.cards import RANK_NAMES
 
     assert page.inner_text("#lv-us") == RANK_NAMES[levels[0]]
+    # the second hand played out: the settlement lists the first
+    page.click("#advice-toggle")
+    _play_hand(page, False, rng)
+    assert page.locator("#history tr").count() == 2
     assert page.errors == []
 
 

@@ -33,6 +33,7 @@
   const cards = (list, v, opts) => el("span", { class: "cards" },
     (list || []).map((c) => card(c, v, { small: true, ...opts })));
   const seatName = (s) => t(`seat_${s}`);
+  const rankOf = (n) => ({ 11: "J", 12: "Q", 13: "K", 14: "A" })[n] || String(n);  // a level
   const team = (v, s) => (v.banker === null || v.banker === undefined ? ""
     : (s % 2 === v.banker % 2 ? t("banker_side") : t("attackers")));
 
@@ -176,7 +177,8 @@
     return el("div", { class: "me" },
       el("div", { class: "name" }, seatName(v.you), v.banker === v.you ? el("span", { class: "badge" }, t("banker")) : "",
         el("span", { class: "muted" }, ` ${team(v, v.you)}`),
-        v.kitty ? el("span", { class: "my-kitty", id: "my-kitty" }, ` · ${t("my_kitty")}: `, cards(v.kitty, v)) : ""),
+        v.kitty ? el("span", { class: "my-kitty", id: "my-kitty" },
+          ` · ${v.phase === "bury" ? t("kitty_taken") : t("my_kitty")}: `, cards(v.kitty, v)) : ""),
       hand,
       el("div", { class: "actions", id: "actions" }, listed, buttons,
         el("label", { class: "toggle" }, el("input", { type: "checkbox", id: "advice-toggle",
@@ -252,8 +254,13 @@
         el("tr", {}, el("th", {}, t("multiplier")), el("td", {}, e.multiplier ? `×${e.multiplier}` : "—")),
         e.penalties ? el("tr", {}, el("th", {}, t("penalties")), el("td", {}, e.penalties)) : "",
         el("tr", {}, el("th", {}, t("winner")), el("td", { id: "end-winner" }, `${t(`w_${e.winner}`)} (${e.winner_team === 0 ? t("team_us") : t("team_them")}) +${e.gain} ${t("levels_unit")}`)),
-        el("tr", {}, el("th", {}, t("levels_after")), el("td", { id: "end-levels" }, `${t("team_us")} ${e.levels_after[0]} · ${t("team_them")} ${e.levels_after[1]}`)),
+        el("tr", {}, el("th", {}, t("levels_after")), el("td", { id: "end-levels" }, `${t("team_us")} ${rankOf(e.levels_after[0])} · ${t("team_them")} ${rankOf(e.levels_after[1])}`)),
         el("tr", {}, el("th", {}, t("next_banker")), el("td", {}, e.match_won ? t("match_won") : seatName(e.next_banker)))),
+      v.history.length ? el("table", { class: "data", id: "history" },
+        el("tr", {}, [t("hand_no").replace("{n}", "#"), t("banker"), t("winner"), t("gain"), t("levels_after")].map((h) => el("th", {}, h))),
+        v.history.map((h) => el("tr", {}, el("td", {}, h.hand), el("td", {}, seatName(h.banker)),
+          el("td", {}, h.winner_team === 0 ? t("team_us") : t("team_them")), el("td", {}, `+${h.gain}`),
+          el("td", {}, h.levels_after.map(rankOf).join(" / "))))) : "",
       el("div", {}, el("h2", {}, t("dealt")), e.dealt.map((h, s) => el("div", {}, el("b", {}, seatName(s)), " ", cards(h, v))),
         el("div", {}, el("b", {}, t("kitty")), " ", cards(e.dealt_kitty, v))),
       el("div", { class: "bar" },
@@ -309,7 +316,7 @@
         el("b", {}, seatName(s)), " ", cards(h, v))),
       f.kitty.length ? el("div", {}, el("b", {}, t("kitty")), " ", cards(f.kitty, v)) : "",
       S.frame === last && r.result ? el("div", { class: "settlement" },
-        `${t("attacker_points")}: ${r.result.attacker_points} · ${t("winner")}: ${t(`w_${r.result.winner}`)} · ${t("levels_after")}: ${r.result.levels_after.join(" / ")}`) : "");
+        `${t("attacker_points")}: ${r.result.attacker_points} · ${t("winner")}: ${t(`w_${r.result.winner}`)} · ${t("levels_after")}: ${r.result.levels_after.map(rankOf).join(" / ")}`) : "");
   }
 
   function renderTools() {
