@@ -349,7 +349,9 @@ def advice_json(advice: Any) -> dict[str, Any]:
     rows = []
     for a in data["actions"]:
         diff = a["diff"]
-        rows.append({"action": _entry_action(a["action"]), "ev": float(a["ev"]),
+        rows.append({"action": _entry_action(a["action"]),
+                     "group": [_entry_action(g) for g in a.get("group", [a["action"]])],
+                     "ev": float(a["ev"]),
                      "ci95": [float(x) for x in a["ci95"]], "n": int(a["n"]),
                      "label": a.get("label", ""),
                      "diff": {k: float(diff[k]) for k in ("value", "low", "high")}
