@@ -306,6 +306,14 @@ def test_a_loaded_record_replays_position_by_position(client):
     rv = r.json()
     assert len(rv["frames"]) == len(rec["actions"]) + 1 and rv["over"]
     assert rv["result"]["attacker_points"] == view["end"]["attacker_points"]
+    # the review of any loaded record, for a chosen seat (the page's review_record query)
+    r = client.post("/api/queries/review_record", json={"record": rec, "seat": 2, "seed": 1})
+    assert r.status_code == 200, r.text
+    done = _job(client, r.json()["job"]).json()
+    assert done["error"] is None and done["result"]["seats"] == [2]
+    assert len(done["result"]["rows"]) == sum(1 for a in rec["actions"] if a["seat"] == 2)
+    r = client.post("/api/queries/review_record", json={"record": rec, "seat": 4})
+    assert r.status_code == 400 and "seat" in r.json()["error"]
     bad = {**rec, "actions": rec["actions"][:3] + [{"seat": 0, "action": "fly"}]}
     r = client.post("/api/records/review", json={"record": bad})
     assert r.status_code == 400 and "fly" in r.json()["error"]
