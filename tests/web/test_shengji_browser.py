@@ -104,8 +104,17 @@ def _play_hand(page, advice: bool, rng: random.Random, refuse: bool = False) -> 
                 assert page.get_attribute("#board", "data-version") == version
                 seen["refused"] = True
                 page.click("#clear-btn")
-            a = random_action(table.state.clone(), rng)
-            _click_cards(page, sweb.names(a.cards))
+            if advice and rng.random() < 0.5:  # the advised play, picked from the advice
+                page.click("#advice tr[data-row='0']")
+                picked = page.eval_on_selector_all(
+                    "#hand .card.selected", "(cs) => cs.map((c) => c.dataset.card)")
+                best = page.eval_on_selector_all(
+                    "#advice tr[data-row='0'] td:first-child .card",
+                    "(cs) => cs.map((c) => c.dataset.card)")
+                assert sorted(picked) == sorted(best)
+            else:
+                a = random_action(table.state.clone(), rng)
+                _click_cards(page, sweb.names(a.cards))
             page.click("#play-btn:not([disabled])")
         else:  # declaring, 造反, 扒鸡窝: one of the listed choices
             buttons = page.locator("#actions button.act")

@@ -231,11 +231,24 @@
         ` · ${t("yes_less_no")} ${est(q.yes_less_no)}`) : "",
       el("table", { class: "data advice-table", "data-version": v.version },
         el("tr", {}, el("th", {}, t("advice")), el("th", {}, `${t("ev")} [${t("ci95")}]`), el("th", {}, t("lost"))),
-        a.actions.map((r, i) => el("tr", { class: i === 0 ? "best" : "", "data-row": i },
+        a.actions.map((r, i) => el("tr", { class: `${i === 0 ? "best" : ""}${v.select ? " pickable" : ""}`, "data-row": i,
+          onclick: v.select ? () => pickCards(r.action.cards) : null },
           el("td", {}, actLabel(r.action.kind, v.phase), " ", cards(r.action.cards, v), r.label ? ` (${t(r.label)})` : "", i === 0 ? " ✓" : ""),
           el("td", {}, XN.estimate(r.ev, r.ci95, r.n)),
           el("td", {}, i === 0 ? "" : est(r.diff))))),
       el("div", { class: "muted" }, t(a.separated ? "separated" : "not_separated")));
+  }
+
+  // Select the cards of an advised play or bury in my hand (the play is still mine to send).
+  function pickCards(names) {
+    const hand = S.view.hand;
+    S.picked = new Set();
+    for (const name of names) {
+      const i = hand.findIndex((c, k) => c === name && !S.picked.has(k));
+      if (i >= 0) S.picked.add(i);
+    }
+    S.refused = null;
+    render();
   }
 
   function renderEnd() {
