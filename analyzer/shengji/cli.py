@@ -17,6 +17,7 @@ from ..core.cli_common import (
     emit_json,
     interruptible,
     policy_help,
+    policy_option,
     progress_bar,
 )
 from ..core.fileio import read_json
@@ -290,6 +291,29 @@ def tournament(policies: str, n_deals: int, rules: str, seed: int, pimc_samples:
         emit_json(res)
         return
     click.echo("\n".join(tournament_lines(res)))
+
+
+_BOT_POLICIES = {name: POLICIES[name] for name in ("tuned", "heuristic", "random")}
+
+
+@group.command()
+@RULES_OPTION
+@policy_option(_BOT_POLICIES, "tuned", name="--opponents", dest="opponents",
+               what="The policy of the three bots (your partner too)")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="Seed of the session's hands (default: a fresh seed, shown on the page).")
+@click.option("--port", type=click.IntRange(0, 65535), default=0,
+              help="Port on 127.0.0.1 (default: any free one).")
+@click.option("--no-open", is_flag=True, help="Do not open the browser.")
+def play(rules: str, opponents: str, seed: int | None, port: int, no_open: bool) -> None:
+    """Play hands with a bot partner against two bots in the browser, from the deal to the
+    settlement, with advice (advise), review and records (served on 127.0.0.1 only, no
+    network needed)."""
+    from ..web.server import serve
+    from .web import make_app
+
+    serve(make_app(rules, opponents, seed), port, open_browser=not no_open,
+          say=lambda line: click.echo(line))
 
 
 # ``settle``: the command's earlier name, kept hidden for scripts that use it

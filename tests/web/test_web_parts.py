@@ -18,7 +18,7 @@ from analyzer.web.i18n import COMMON, merged
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "analyzer" / "web"
-GAME_STATIC = {g: ROOT / "analyzer" / g / "web_static" for g in ("xianniu", "dingniu")}
+GAME_STATIC = {g: ROOT / "analyzer" / g / "web_static" for g in ("xianniu", "dingniu", "shengji")}
 GAME_TERMS = re.compile(r"刺|掀|扣|够|牛|喜|亮子|lanzhou|kanniutui|顶牛|算帐|牌九|双升|升级|"
                         r"拖拉机|zhengzhou|dingniu|shengji|xianniu\.|cards?\b|tiles?\b")
 
@@ -147,6 +147,24 @@ def test_every_word_the_dingniu_board_asks_for_exists_in_both_languages():
     assert len(used) > 30 and used - set(words["zh"]) == set()
     dynamic = {f"tile_{t.name}" for t in TILES} | {f"seat_{s}" for s in range(4)}
     dynamic |= {"end_normal", "end_suan"}
+    assert dynamic - set(words["zh"]) == set()
+
+
+def test_every_word_the_shengji_board_asks_for_exists_in_both_languages():
+    from analyzer.shengji.actions import ACTION_KINDS
+    from analyzer.shengji.web_strings import STRINGS
+
+    words = merged(STRINGS)
+    used = _keys_used(_board_js("shengji"))
+    assert len(used) > 30 and used - set(words["zh"]) == set()
+    dynamic = {f"seat_{s}" for s in range(4)} | {f"act_{k}" for k in ACTION_KINDS}
+    dynamic |= {f"mv_{k}" for k in ACTION_KINDS} | {"w_banker", "w_attackers"}
+    dynamic |= {f"pass_{p}" for p in ("rebel", "declare", "bajiwo")}
+    dynamic |= {f"ph_{p}" for p in ("rebel", "declare", "bury", "bajiwo", "play", "done")}
+    # the advice's question and answers (analyzer.shengji.advise._question)
+    dynamic |= {f"a_{q}" for q in ("declare or pass", "declare", "pass", "close", "造反 or not",
+                                   "造反 (rebel)", "扒鸡窝 or pass", "overcall (扒鸡窝)",
+                                   "throw or not", "throw", "lead one unit")}
     assert dynamic - set(words["zh"]) == set()
 
 

@@ -267,7 +267,7 @@ const XN = (() => {
 
   return {
     t, el, api, job, progressBar, download, showError, clearError, start, fmt, estimate,
-    formOptions, renderForm, requestAdvice, choiceName, recordReview, enterHand,
+    formOptions, renderForm, requestAdvice, choiceName, recordReview, reviewRows, enterHand,
     onLang: (f) => st.onLang.push(f),
     get lang() { return st.lang; },
     get info() { return st.info; },
