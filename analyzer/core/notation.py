@@ -12,7 +12,9 @@
 
 ``#`` starts a comment. A token names no seat: the engine knows who acts. What a token
 looks like is the game's (its ``records`` module: ``action_token(state, seat, action)``
-and ``token_action(state, token)``, documented in ``docs/records.md``). The text is read
+and ``token_action(state, token)``, documented in ``docs/records.md``); a game whose head
+is more than ``key value`` lines writes and reads it itself (``text_head(record)`` and
+``head_of_text(fields, hands)``, 双升's levels, kitty and redeals). The text is read
 by replaying every token through the game's engine, so the first impossible action is
 named with its index and token; :func:`to_text` and :func:`from_text` round-trip with the
 JSON records.
@@ -37,15 +39,17 @@ def _codec(game: Game) -> Any:
 def to_text(game: Game, record: dict[str, Any], per_line: int = 12) -> str:
     """The text of ``record`` (RecordError if it does not replay)."""
     recs = _codec(game)
-    state = recs.start_of(record)
-    lines = [f"game {game.name}", f"rules {state.rules.name}"]
-    head = recs.record_of(state)
-    for key, value in head.items():
-        if key in ("format", "version", "game", "rules", "actions", "hands", "result"):
-            continue
-        lines.append(f"{key} {value}")
-    lines += [f"hand {i} {h}" for i, h in enumerate(head["hands"])]
     final = recs.replay(record)
+    head = recs.record_of(final)  # with what the replay drew (双升's redeals, trump card)
+    lines = [f"game {game.name}", f"rules {head['rules']}"]
+    if hasattr(recs, "text_head"):  # the game writes its own head fields
+        lines += recs.text_head(head)
+    else:
+        for key, value in head.items():
+            if key in ("format", "version", "game", "rules", "actions", "hands", "result"):
+                continue
+            lines.append(f"{key} {value}")
+        lines += [f"hand {i} {h}" for i, h in enumerate(head["hands"])]
     tokens = []
     replayed = recs.start_of(record)
     for seat, action in final.history:
@@ -109,10 +113,14 @@ def from_text(game: Game, text: str) -> dict[str, Any]:
     named = fields.pop("game", game.name)
     if named != game.name:
         raise ValueError(f"this is a {named} record, not one of {game.name}")
-    body: dict[str, Any] = {k: int(v) if re.fullmatch(r"-?\d+", v) else v
-                            for k, v in fields.items() if k != "rules"}
+    rules = fields.pop("rules", None)
+    if hasattr(recs, "head_of_text"):  # the game reads its own head fields
+        body = recs.head_of_text(fields, hands)
+    else:
+        body = {k: int(v) if re.fullmatch(r"-?\d+", v) else v for k, v in fields.items()}
+        body["hands"] = hands
     head = {"format": FORMAT, "version": VERSION, "game": game.name,
-            "rules": fields.get("rules"), **body, "hands": hands, "actions": []}
+            "rules": rules, **body, "actions": []}
     if head["rules"] is None:
         head.pop("rules")
     state = recs.start_of(head)

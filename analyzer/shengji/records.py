@@ -34,12 +34,33 @@ still read (:data:`LEGACY`).
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import fields
 from typing import Any
 
 from ..core.records import Legacy, RecordError, envelope, open_record, replay_actions
-from .actions import ACTION_KINDS, N_SEATS, PASS, REBEL, Action
-from .cards import NT, SUIT_LETTERS, format_cards, parse_cards, parse_level, parse_trump
+from .actions import (
+    ACTION_KINDS,
+    BURY,
+    BURY_PHASE,
+    DECLARE,
+    N_SEATS,
+    PASS,
+    PLAY,
+    PLAY_PHASE,
+    REBEL,
+    Action,
+)
+from .cards import (
+    NT,
+    SUIT_LETTERS,
+    format_cards,
+    level_name,
+    parse_cards,
+    parse_level,
+    parse_trump,
+)
 from .engine import Chance, State, new_hand, play_only, verify_deal
 from .rules import PRESETS, ShengjiRules, get_rules
 
@@ -304,5 +325,133 @@ def describe(record: Any) -> list[str]:
             (action_from_json(e, i) for i, e in enumerate(actions))]
 
 
-__all__ = ["GAME", "LEGACY", "action_from_json", "action_to_json", "describe",
-           "parse_record", "record_of", "replay", "result_of", "start_of"]
+# -- the text notation (analyzer.core.notation) ---------------------------------------------
+
+_WORDS = {"pass": PASS, "-": PASS, "过": PASS, "不叫": PASS, "rebel": REBEL, "造反": REBEL}
+
+
+def action_token(state: State | None, seat: int, action: Action) -> str:
+    """One action as a token of the text notation: its cards run together, in the order
+    :func:`format_cards` writes them (``小王2♠``, a bury of eight, a throw ``A♠K♠K♠``), or
+    ``pass``, ``rebel``.
+
+    >>> [action_token(None, 0, Action(k, c)) for k, c in
+    ...  ((DECLARE, "LJ 2s"), (PLAY, "Kh Ah Kh"), (PASS, ""), (REBEL, ""))]
+    ['小王2♠', 'A♥K♥K♥', 'pass', 'rebel']
+    """
+    if action.cards:
+        return format_cards(action.cards).replace(" ", "")
+    return action.kind
+
+
+def token_action(state: State, token: str) -> Action:
+    """The action a token stands for at ``state``: ``pass`` (also ``-``, ``过``, ``不叫``),
+    ``rebel`` (``造反``), or cards (``2s2s``, ``A♠+K♠+K♠``), which declare in the 造反,
+    declaring and 扒鸡窝 phases, bury in the bury phase and play in the play; ValueError if
+    it names none."""
+    word = _WORDS.get(token.strip().lower())
+    if word is not None:
+        return Action(word)
+    try:
+        cards = parse_cards(token.replace("+", " "))
+    except ValueError as e:
+        raise ValueError(f"{e}; an action is cards such as 2♠2♠ (or 2s2s, A♠+K♠), or pass, "
+                         f"rebel") from None
+    if not cards:
+        raise ValueError("an empty token")
+    kind = {BURY_PHASE: BURY, PLAY_PHASE: PLAY}.get(state.phase, DECLARE)
+    return Action(kind, cards)
+
+
+def text_head(record: dict[str, Any]) -> list[str]:
+    """The head lines of the text notation after ``game`` and ``rules``: ``levels 2 10``,
+    ``banker 0`` (``banker none`` in a 抢庄局), the four ``hand`` lines, ``kitty``, then what
+    the hand drew (``redeal1.hand0 …`` … ``redeal1.kitty …`` after a 造反,
+    ``random_trump_card 3``, ``start_seats 1 2``), ``play_only 10 s`` and ``rule_changes
+    {JSON}`` when given."""
+    lines = ["levels " + " ".join(level_name(v) for v in record["levels"]),
+             f"banker {'none' if record['banker'] is None else record['banker']}"]
+    if record.get("play_only"):
+        po = record["play_only"]
+        lines.append(f"play_only {level_name(po['level'])} {po['trump']}")
+    if record.get("rule_changes"):
+        lines.append("rule_changes " + json.dumps(record["rule_changes"], ensure_ascii=False))
+    lines += [f"hand {i} {h}" for i, h in enumerate(record["hands"])]
+    lines.append(f"kitty {record['kitty']}")
+    for r, d in enumerate(record.get("redeals") or [], 1):
+        lines += [f"redeal{r}.hand{i} {h}" for i, h in enumerate(d["hands"])]
+        lines.append(f"redeal{r}.kitty {d['kitty']}")
+    if record.get("random_trump_card") is not None:
+        lines.append(f"random_trump_card {record['random_trump_card']}")
+    if record.get("start_seats"):
+        lines.append("start_seats " + " ".join(map(str, record["start_seats"])))
+    return lines
+
+
+_REDEAL = re.compile(r"redeal(\d+)\.(?:hand([0-3])|kitty)$")
+
+
+def head_of_text(fields: dict[str, str], hands: list[str]) -> dict[str, Any]:
+    """The record's body (everything but the envelope and the actions) from the head fields
+    of the text notation (:func:`text_head`) and the hands; ValueError naming the field."""
+    body: dict[str, Any] = {}
+    rest = dict(fields)
+    if "rule_changes" in rest:
+        try:
+            body["rule_changes"] = json.loads(rest.pop("rule_changes"))
+        except json.JSONDecodeError as e:
+            raise ValueError(f"rule_changes: not JSON ({e})") from None
+    levels = rest.pop("levels", "2 2").split()
+    if len(levels) != 2:
+        raise ValueError(f"levels: give the two team levels (seats 0 and 2, then 1 and 3), "
+                         f"such as 'levels 2 10'; got {' '.join(levels)!r}")
+    body["levels"] = [parse_level(v) for v in levels]
+    banker = rest.pop("banker", "none").strip().lower()
+    if banker in ("none", "null", "-", "抢庄"):
+        body["banker"] = None
+    elif banker.isdigit():
+        body["banker"] = int(banker)
+    else:
+        raise ValueError(f"banker: a seat 0..3 or none (a 抢庄局), got {banker!r}")
+    if "play_only" in rest:
+        spec = rest.pop("play_only").split()
+        if len(spec) != 2:
+            raise ValueError("play_only: the level and the trump, such as 'play_only 10 s'")
+        body["play_only"] = {"level": parse_level(spec[0]), "trump": spec[1].lower()}
+    body["hands"] = hands
+    if "kitty" not in rest:
+        raise ValueError("the text gives no kitty (a line 'kitty <8 cards>', or 'kitty ?')")
+    body["kitty"] = rest.pop("kitty")
+    redeals: dict[int, dict[str, Any]] = {}
+    for key in [k for k in rest if k.startswith("redeal")]:
+        value = rest.pop(key)
+        m = _REDEAL.match(key)
+        if m is None:
+            raise ValueError(f"cannot read {key!r} (expected 'redeal1.hand0 CARDS' or "
+                             f"'redeal1.kitty CARDS')")
+        d = redeals.setdefault(int(m.group(1)), {"hands": [None] * N_SEATS, "kitty": None})
+        if m.group(2) is not None:
+            d["hands"][int(m.group(2))] = value
+        else:
+            d["kitty"] = value
+    body["redeals"] = []
+    for r in sorted(redeals):
+        d = redeals[r]
+        if r != len(body["redeals"]) + 1 or None in d["hands"] or d["kitty"] is None:
+            raise ValueError(f"redeal {r}: give its four hands and its kitty, redeals "
+                             f"numbered from 1")
+        body["redeals"].append(d)
+    trump = rest.pop("random_trump_card", None)
+    if trump is not None and not trump.isdigit():
+        raise ValueError(f"random_trump_card: a kitty index 0..7, got {trump!r}")
+    body["random_trump_card"] = None if trump is None else int(trump)
+    if "start_seats" in rest:
+        body["start_seats"] = [int(s) for s in rest.pop("start_seats").split()]
+    if rest:
+        raise ValueError(f"unknown field {next(iter(rest))!r} in the head of a 双升 record")
+    return body
+
+
+__all__ = ["GAME", "LEGACY", "action_from_json", "action_to_json", "action_token",
+           "describe", "head_of_text", "parse_record", "record_of", "replay", "result_of",
+           "start_of", "text_head", "token_action"]
