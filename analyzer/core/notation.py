@@ -14,7 +14,7 @@
 looks like is the game's (its ``records`` module: ``action_token(state, seat, action)``
 and ``token_action(state, token)``, documented in ``docs/records.md``); a game whose head
 is more than ``key value`` lines writes and reads it itself (``text_head(record)`` and
-``head_of_text(fields, hands)``, 双升's levels, kitty and redeals). The text is read
+``head_of_text(fields, hands)``: a deal of more than hands, lists of values). The text is read
 by replaying every token through the game's engine, so the first impossible action is
 named with its index and token; :func:`to_text` and :func:`from_text` round-trip with the
 JSON records.

@@ -36,15 +36,19 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from dataclasses import fields
 from typing import Any
 
+from ..core import completion
 from ..core.records import Legacy, RecordError, envelope, open_record, replay_actions
 from .actions import (
     ACTION_KINDS,
     BURY,
     BURY_PHASE,
     DECLARE,
+    HAND_SIZE,
+    KITTY_SIZE,
     N_SEATS,
     PASS,
     PLAY,
@@ -53,6 +57,7 @@ from .actions import (
     Action,
 )
 from .cards import (
+    DECK,
     NT,
     SUIT_LETTERS,
     format_cards,
@@ -453,5 +458,121 @@ def head_of_text(fields: dict[str, str], hands: list[str]) -> dict[str, Any]:
 
 
 __all__ = ["GAME", "LEGACY", "action_from_json", "action_to_json", "action_token",
-           "describe", "head_of_text", "parse_record", "record_of", "replay", "result_of",
-           "start_of", "text_head", "token_action"]
+           "complete", "describe", "head_of_text", "parse_record", "record_of", "replay",
+           "result_of", "start_of", "text_head", "token_action"]
+
+
+# -- records with unknown hands (analyzer.core.completion) ------------------------------------
+
+
+def complete(record: Any, seed: int = 0, tries: int = completion.DEFAULT_TRIES) -> Any:
+    """``record`` with every hand written ``"?"``, and the kitty if it is ``"?"``, dealt
+    (:mod:`analyzer.core.completion`): each unknown hand holds the cards its seat declares,
+    plays and buries in the record (less what it picked up of a known kitty or bury), and
+    cards drawn at random (from ``SeedSequence(seed)``) from those no known place holds;
+    the seat that picks up an unknown kitty has its 33 cards split at random between its
+    hand and the kitty. Proposals are kept when the whole record replays. ``known`` flags
+    the hands that were given. A record with no unknown hand or kitty is returned as it
+    is. RecordError if the record is malformed or no deal fits it."""
+    record = open_record(record, GAME, LEGACY)
+    kitty_unknown = completion.is_unknown(record.get("kitty"))
+    if not completion.has_unknown(record) and not kitty_unknown:
+        return record
+    for key in REQUIRED:
+        if key not in record:
+            raise RecordError(f"the record has no \"{key}\"")
+    if record.get("redeals"):
+        raise RecordError("a record with a 造反 redeal needs every hand and the kitty")
+    if kitty_unknown and record.get("random_trump_card") is not None:
+        raise RecordError("a random trump card is an index into the kitty: give the kitty")
+    hands = record["hands"]
+    if not isinstance(hands, list) or len(hands) != N_SEATS:
+        raise RecordError("\"hands\" must list the four dealt hands (\"?\" for one not known)")
+    try:
+        known = completion.known_flags(record, N_SEATS)
+        dealt = [None if completion.is_unknown(h) else parse_cards(h) for h in hands]
+        kitty = None if kitty_unknown else parse_cards(record["kitty"])
+    except ValueError as e:
+        raise RecordError(str(e)) from None
+    # per seat, the cards its dealt hand (with what it picked up of an unknown kitty) must
+    # hold: at each action, the cards the action shows and those gone before, less what it
+    # picked up that is known. A lead of several units may be a throw that fails (only a
+    # unit of it is played): its cards are shown, not counted gone.
+    need: list[Counter] = [Counter() for _ in range(N_SEATS)]
+    gone: list[Counter] = [Counter() for _ in range(N_SEATS)]
+    picked_up: list[Counter] = [Counter() for _ in range(N_SEATS)]
+    takers: list[int] = []  # the seats that bury, in order
+    last_bury: tuple[int, ...] | None = kitty
+    actions = record["actions"]
+    plays = 0
+    for i, entry in enumerate(actions):
+        seat, action = action_from_json(entry, i)
+        if action.kind == BURY:
+            takers.append(seat)
+            if last_bury is not None:
+                picked_up[seat].update(last_bury)
+            last_bury = action.cards
+        need[seat] |= (Counter(action.cards) + gone[seat]) - picked_up[seat]
+        if action.kind == PLAY:
+            lead, plays = plays % N_SEATS == 0, plays + 1
+            if not (lead and len(set(action.cards)) > 1):
+                gone[seat].update(action.cards)
+        elif action.kind == BURY:
+            gone[seat].update(action.cards)
+    first = takers[0] if takers else None
+    places: list[tuple[str, int]] = []  # ("hand", seat), ("kitty", -1) or ("both", seat)
+    pins: list[list[int]] = []
+    left = Counter(DECK)
+    for h in dealt:
+        if h is not None:
+            left -= Counter(h)
+    if kitty is not None:
+        left -= Counter(kitty)
+    kitty_pins: Counter = Counter()
+    for s in range(N_SEATS):
+        if dealt[s] is None:
+            if kitty_unknown and s == first:
+                places.append(("both", s))
+            else:
+                places.append(("hand", s))
+            pins.append(sorted(need[s].elements()))
+        elif kitty_unknown and s == first:  # a known hand that picked up an unknown kitty
+            kitty_pins = need[s] - Counter(dealt[s])
+    if kitty_unknown and (first is None or dealt[first] is not None):
+        places.append(("kitty", -1))
+        pins.append(sorted(kitty_pins.elements()))
+    for (kind, s), p in zip(places, pins):
+        size = {"hand": HAND_SIZE, "kitty": KITTY_SIZE, "both": HAND_SIZE + KITTY_SIZE}[kind]
+        if len(p) > size:
+            raise RecordError(f"seat {s} shows {len(p)} cards in the record, more than it holds"
+                              if s >= 0 else "the kitty holds more than 8 cards")
+        for f, n in Counter(p).items():
+            left[f] -= n
+    short = [f for f, n in left.items() if n < 0]
+    if short:
+        raise RecordError(f"the record shows more copies of {format_cards(short[:1])} than "
+                          f"the unknown places can hold beside the known ones")
+    pool = sorted(left.elements())
+    sizes = [{"hand": HAND_SIZE, "kitty": KITTY_SIZE, "both": HAND_SIZE + KITTY_SIZE}[k]
+             for k, _ in places]
+
+    def propose(rng):
+        got = completion.deal_places(sizes, pins, pool, rng)
+        if got is None:
+            return None
+        out_hands, out_kitty = list(hands), record["kitty"]
+        for (kind, s), cards in zip(places, got):
+            if kind == "both":
+                order = rng.permutation(len(cards))
+                out_hands[s] = format_cards([cards[j] for j in order[:HAND_SIZE]])
+                out_kitty = format_cards([cards[j] for j in order[HAND_SIZE:]])
+            elif kind == "hand":
+                out_hands[s] = format_cards(cards)
+            else:
+                out_kitty = format_cards(cards)
+        return {**record, "hands": out_hands, "kitty": out_kitty, "known": known}
+
+    try:
+        return completion.complete_by_rejection(propose, replay, seed, tries)
+    except ValueError as e:
+        raise RecordError(str(e)) from None

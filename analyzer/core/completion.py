@@ -1,0 +1,150 @@
+"""Records whose hidden hands are unknown: completing them by a seeded deal that fits the play.
+
+A record of a hand played at a real table may not know the other seats' hands: such a hand
+is written ``"?"`` (in the JSON and in the text notation), and the record's ``known`` lists
+a flag per seat. Nothing replays such a record as it is; each game's ``records`` module has
+``complete(record, seed)``, which deals every unknown place (a hand, or a game's other
+hidden cards) as: the cards its seat is seen to play, plus cards drawn at random from those
+no one is known to hold, each place keeping its size; the proposal is replayed through the
+game's engine and kept only if every action is legal (so every public fact the engine
+checks holds: a seat that passed held nothing that beats, a seat that failed to follow held
+none of the suit …). That is rejection sampling, and it is exact: a proposal is uniform
+over the deals of the physical cards that hold the seen cards where they were seen, and the
+engine keeps exactly the deals consistent with the play. (Where a deck has two copies of a
+card, a proposal that puts a drawn copy beside a seen one is kept with the weight that
+makes it uniform over physical deals, :func:`copies_weight`.)
+
+The completed record keeps ``known`` (the seats whose hands were given), so a review says
+the other hands were dealt at random, with the seed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
+
+import numpy as np
+
+UNKNOWN = "?"
+DEFAULT_TRIES = 20_000  # proposals at most before a record is found impossible
+
+
+def is_unknown(value: Any) -> bool:
+    """True for a place the record does not know (``"?"``).
+
+    >>> is_unknown("?"), is_unknown(" ? "), is_unknown("A♠"), is_unknown(None)
+    (True, True, False, False)
+    """
+    return isinstance(value, str) and value.strip() == UNKNOWN
+
+
+def known_flags(record: dict[str, Any], n_seats: int) -> list[bool]:
+    """Per seat: is its hand known? The record's ``known`` if it has one, else every hand
+    not written ``"?"``. ValueError if ``known`` is malformed or calls a ``"?"`` known.
+
+    >>> known_flags({"hands": ["a", "?", "b"]}, 3)
+    [True, False, True]
+    """
+    hands = record.get("hands")
+    hands = hands if isinstance(hands, list) else [None] * n_seats
+    given = record.get("known")
+    if given is None:
+        return [not is_unknown(h) for h in hands]
+    if not isinstance(given, list) or len(given) != n_seats or \
+            not all(isinstance(k, bool) for k in given):
+        raise ValueError(f"\"known\" must be {n_seats} flags true/false, one per seat")
+    for s, (k, h) in enumerate(zip(given, hands)):
+        if k and is_unknown(h):
+            raise ValueError(f"\"known\" says the hand of seat {s} is known, but it is \"?\"")
+    return list(given)
+
+
+def has_unknown(record: dict[str, Any]) -> bool:
+    """True if a hand of ``record`` is ``"?"``."""
+    hands = record.get("hands")
+    return isinstance(hands, list) and any(is_unknown(h) for h in hands)
+
+
+def copies_weight(pinned: Sequence[Sequence[Hashable]], drawn: Sequence[Sequence[Hashable]]
+                  ) -> float:
+    """The probability to keep a proposal so that it is uniform over physical deals: per
+    place and card, ``m! / (k + m)!`` for ``k`` copies seen there and ``m`` drawn there.
+
+    >>> copies_weight([["x"], ["y"]], [["x", "z"], ["w"]])
+    0.5
+    >>> copies_weight([["x"]], [["y"]])
+    1.0
+    """
+    w = 1.0
+    for seen, got in zip(pinned, drawn):
+        k, m = Counter(seen), Counter(got)
+        for card, mc in m.items():
+            if k[card]:
+                w *= math.factorial(mc) / math.factorial(mc + k[card])
+    return w
+
+
+def deal_places(sizes: Sequence[int], pinned: Sequence[Sequence[Hashable]],
+                pool: Sequence[Hashable], rng: np.random.Generator
+                ) -> list[list[Hashable]] | None:
+    """Each place's cards: its ``pinned`` ones and the next of the shuffled ``pool`` up to
+    its size; None when :func:`copies_weight` rejects the proposal. ValueError if the
+    sizes do not add up."""
+    free = [n - len(p) for n, p in zip(sizes, pinned)]
+    if min(free, default=0) < 0 or sum(free) != len(pool):
+        raise ValueError("the unknown places cannot hold the cards left")
+    order = rng.permutation(len(pool))
+    shuffled = [pool[i] for i in order]
+    drawn, at = [], 0
+    for f in free:
+        drawn.append(shuffled[at:at + f])
+        at += f
+    if rng.random() >= copies_weight(pinned, drawn):
+        return None
+    return [list(p) + d for p, d in zip(pinned, drawn)]
+
+
+def complete_by_rejection(propose: Callable[[np.random.Generator], dict[str, Any] | None],
+                          check: Callable[[dict[str, Any]], Any], seed: int,
+                          tries: int = DEFAULT_TRIES) -> dict[str, Any]:
+    """The first proposal (``propose(rng)``, None for one rejected already) that ``check``
+    accepts (raises ValueError on the others), the random stream from
+    ``SeedSequence(seed)``; ValueError after ``tries`` proposals, with the reason the
+    last one failed."""
+    rng = np.random.default_rng(np.random.SeedSequence(int(seed)))
+    reason = "no proposal fitted the copies of the cards"
+    for _ in range(tries):
+        candidate = propose(rng)
+        if candidate is None:
+            continue
+        try:
+            check(candidate)
+        except ValueError as e:
+            reason = str(e)
+            continue
+        return candidate
+    raise ValueError(f"no deal of the unknown hands fits every action of the record in "
+                     f"{tries:,} tries (the last: {reason})")
+
+
+def mask_unknown(head: dict[str, Any], original: dict[str, Any]) -> dict[str, Any]:
+    """``head`` (a completed record's fields) with every place ``original`` wrote ``"?"``
+    written ``"?"`` again, in lists too."""
+    out = dict(head)
+    for key, value in original.items():
+        if key not in out:
+            continue
+        if is_unknown(value):
+            out[key] = UNKNOWN
+        elif isinstance(value, list) and isinstance(out[key], list) and \
+                len(value) == len(out[key]):
+            out[key] = [UNKNOWN if is_unknown(v) else w for v, w in zip(value, out[key])]
+    return out
+
+
+def unknown_note(seed: int) -> str:
+    """What a review says of a record whose other hands were unknown."""
+    return (f"the other hands were unknown: dealt at random consistent with the play, seed "
+            f"{seed}; each decision's advice deals the acting seat's hidden cards anew")
