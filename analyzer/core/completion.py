@@ -67,6 +67,15 @@ def has_unknown(record: dict[str, Any]) -> bool:
     return isinstance(hands, list) and any(is_unknown(h) for h in hands)
 
 
+def refuse_unknown(record: dict[str, Any], what: str = "hand of seat") -> None:
+    """ValueError naming the first hand ``"?"``: such a record replays once completed."""
+    hands = record.get("hands")
+    for s, h in enumerate(hands if isinstance(hands, list) else []):
+        if is_unknown(h):
+            raise ValueError(f"the {what} {s} is not known (\"?\"): the record replays once "
+                             f"the unknown hands are dealt (review and record convert do it)")
+
+
 def copies_weight(pinned: Sequence[Sequence[Hashable]], drawn: Sequence[Sequence[Hashable]]
                   ) -> float:
     """The probability to keep a proposal so that it is uniform over physical deals: per
@@ -127,6 +136,22 @@ def complete_by_rejection(propose: Callable[[np.random.Generator], dict[str, Any
         return candidate
     raise ValueError(f"no deal of the unknown hands fits every action of the record in "
                      f"{tries:,} tries (the last: {reason})")
+
+
+def replay_check(replay: Callable[[dict[str, Any]], Any], going_on: bool = False
+                 ) -> Callable[[dict[str, Any]], Any]:
+    """The check of a proposal: ``replay`` it, and when ``going_on`` the hand is not over at
+    its end (a record read token by token has more to come)."""
+    if not going_on:
+        return replay
+
+    def check(record: dict[str, Any]) -> Any:
+        state = replay(record)
+        if state.is_terminal():
+            raise ValueError("the hand is over on this deal, and the record goes on")
+        return state
+
+    return check
 
 
 def mask_unknown(head: dict[str, Any], original: dict[str, Any]) -> dict[str, Any]:

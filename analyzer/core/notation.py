@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from . import completion
 from .records import FORMAT, VERSION, RecordError
 from .registry import Game
 
@@ -36,24 +37,52 @@ def _codec(game: Game) -> Any:
     return recs
 
 
+def _complete(recs: Any, record: dict[str, Any], seed: int = 0) -> dict[str, Any]:
+    """``record`` with its unknown hands dealt (itself when it has none)."""
+    return recs.complete(record, seed) if hasattr(recs, "complete") else record
+
+
+def _known_line(record: dict[str, Any], n_seats: int) -> str | None:
+    """``known 0 2`` when the record's flags are not what its ``"?"`` hands imply."""
+    if "known" not in record:
+        return None
+    flags = completion.known_flags(record, n_seats)
+    implied = [not completion.is_unknown(h) for h in record["hands"]]
+    if flags == implied:
+        return None
+    return "known " + (" ".join(str(s) for s, k in enumerate(flags) if k) or "none")
+
+
 def to_text(game: Game, record: dict[str, Any], per_line: int = 12) -> str:
-    """The text of ``record`` (RecordError if it does not replay)."""
+    """The text of ``record`` (RecordError if it does not replay). A hand the record does
+    not know is written ``?`` (the record is replayed on a deal of it that fits the play)."""
     recs = _codec(game)
-    final = recs.replay(record)
-    head = recs.record_of(final)  # with what the replay drew (双升's redeals, trump card)
+    filled = _complete(recs, record)
+    final = recs.replay(filled)
+    # the head with what the replay drew (a game's random outcomes), the unknown kept unknown
+    head = completion.mask_unknown(recs.record_of(final), record)
     lines = [f"game {game.name}", f"rules {head['rules']}"]
     if hasattr(recs, "text_head"):  # the game writes its own head fields
         lines += recs.text_head(head)
     else:
         for key, value in head.items():
-            if key in ("format", "version", "game", "rules", "actions", "hands", "result"):
+            if key in ("format", "version", "game", "rules", "actions", "hands", "result",
+                       "known"):
                 continue
             lines.append(f"{key} {value}")
         lines += [f"hand {i} {h}" for i, h in enumerate(head["hands"])]
+    known = _known_line(record, len(head["hands"]))
+    if known:
+        lines.append(known)
     tokens = []
-    replayed = recs.start_of(record)
-    for seat, action in final.history:
-        tokens.append(recs.action_token(replayed, seat, action))
+    replayed = recs.start_of(filled)
+    given = record.get("actions", [])
+    for i, (seat, action) in enumerate(final.history):
+        entry = recs.action_to_json(seat, action)
+        if i < len(given) and given[i] != entry and hasattr(recs, "hidden_token"):
+            tokens.append(recs.hidden_token(given[i]))  # face down in the record
+        else:
+            tokens.append(recs.action_token(replayed, seat, action))
         replayed.apply(action)
     lines.append("actions")
     lines += [" ".join(tokens[i:i + per_line]) for i in range(0, len(tokens), per_line)]
@@ -105,6 +134,21 @@ def parse_head(text: str) -> tuple[dict[str, str], list[str], list[str]]:
     return fields, [hands[s] for s in sorted(hands)], tokens
 
 
+def _known_flags(line: str | None, hands: list[str]) -> list[bool] | None:
+    """The ``known`` flags of the text: its ``known`` line (the seats known, or ``none``),
+    else what the ``?`` hands imply; None when every hand is known."""
+    if line is None:
+        flags = [not completion.is_unknown(h) for h in hands]
+        return None if all(flags) else flags
+    words = line.replace(",", " ").split()
+    if words == ["none"]:
+        return [False] * len(hands)
+    if not all(w.isdigit() and int(w) < len(hands) for w in words):
+        raise ValueError(f"known: the seats whose hands are known (0..{len(hands) - 1}) or "
+                         f"none, got {line!r}")
+    return [str(s) in words for s in range(len(hands))]
+
+
 def from_text(game: Game, text: str) -> dict[str, Any]:
     """The JSON record the text describes; ValueError (RecordError for an action, naming its
     index and token) if the text is malformed or an action is impossible."""
@@ -114,6 +158,7 @@ def from_text(game: Game, text: str) -> dict[str, Any]:
     if named != game.name:
         raise ValueError(f"this is a {named} record, not one of {game.name}")
     rules = fields.pop("rules", None)
+    known = _known_flags(fields.pop("known", None), hands)
     if hasattr(recs, "head_of_text"):  # the game reads its own head fields
         body = recs.head_of_text(fields, hands)
     else:
@@ -123,6 +168,11 @@ def from_text(game: Game, text: str) -> dict[str, Any]:
             "rules": rules, **body, "actions": []}
     if head["rules"] is None:
         head.pop("rules")
+    if known is not None:
+        head["known"] = known
+    filled = _complete(recs, head)
+    if filled is not head:
+        return _from_tokens_unknown(recs, head, tokens)
     state = recs.start_of(head)
     for i, token in enumerate(tokens):
         if state.is_terminal():
@@ -132,7 +182,51 @@ def from_text(game: Game, text: str) -> dict[str, Any]:
             state.apply(action)
         except ValueError as e:
             raise RecordError(f"token {token!r}: {e}", i) from None
-    return recs.record_of(state)
+    out = recs.record_of(state)
+    if known is not None:
+        out["known"] = known
+    return out
+
+
+def _from_tokens_unknown(recs: Any, head: dict[str, Any], tokens: list[str]) -> dict[str, Any]:
+    """The record of ``tokens`` on a deal with unknown hands: each token is read on a deal
+    of the unknown hands that fits the actions before it, dealt again when it does not fit
+    this one (the record keeps the hands unknown, and names no result)."""
+    n_seats = len(head["hands"])
+    known = completion.known_flags(head, n_seats)
+    head = {**head, "known": known}
+    state = recs.replay(_complete(recs, head))
+    entries: list[dict[str, Any]] = []
+    for i, token in enumerate(tokens):
+        if state.is_terminal():  # over on this deal: deal again, so that the hand goes on
+            try:
+                state = recs.replay(recs.complete({**head, "actions": entries}, 0,
+                                                  going_on=True))
+            except ValueError:
+                raise RecordError(f"token {token!r}: the hand is already over", i) from None
+        seat = state.current_player()
+        try:
+            entry = recs.hidden_entry(seat, token) if hasattr(recs, "hidden_entry") else None
+            if entry is None:
+                action = recs.token_action(state, token)
+                entry = recs.action_to_json(seat, action)
+                if state.can(action):
+                    state.apply(action)
+                    entries.append(entry)
+                    continue
+                if known[seat]:
+                    state.apply(action)  # raises the reason
+        except ValueError as e:
+            raise RecordError(f"token {token!r}: {e}", i) from None
+        try:  # deal the unknown hands again, to fit this action too
+            state = recs.replay(_complete(recs, {**head, "actions": [*entries, entry]}))
+        except ValueError as e:
+            raise RecordError(f"token {token!r}: no deal of the unknown hands allows it "
+                              f"({e})", i) from None
+        entries.append(entry)
+    out = completion.mask_unknown(recs.record_of(state), head)
+    out.pop("result", None)
+    return {**out, "known": known, "actions": entries}
 
 
 def game_of_text(text: str, default: str) -> str:

@@ -128,6 +128,22 @@ def token_action(st: State, token: str) -> int:
     return parse_tile(t) * 8 + LEAD
 
 
+_HIDDEN_TOKENS = ("扣?", "扣:?", "kou:?", "扣？")
+
+
+def hidden_token(entry: dict[str, Any]) -> str:
+    """The token of a record entry that hides its tile: another seat's 扣, face down."""
+    return "扣?"
+
+
+def hidden_entry(seat: int, token: str) -> dict[str, Any] | None:
+    """The record entry of a token that hides its tile (``扣?``: a 扣 face down, in a record
+    whose hand of ``seat`` is not known), or None for any other token."""
+    if token.strip().lower() in _HIDDEN_TOKENS:
+        return {"seat": seat, "action": "kou"}
+    return None
+
+
 def result_of(st: State) -> dict[str, Any] | None:
     """How the hand ended, once it is over: the end (``normal`` or ``suan``), the seat of
     the 算帐, every seat's count and points."""
@@ -153,6 +169,7 @@ def start_of(record: Any, rules: str | DingniuRules | None = None) -> State:
             not all(isinstance(h, str) for h in hands):
         raise RecordError("a record needs \"hands\": four strings of six tiles")
     try:
+        completion.refuse_unknown(rec)
         return new_hand(hands, get_rules(rules or rec.get("rules")))
     except ValueError as e:
         raise RecordError(str(e)) from None
@@ -175,10 +192,12 @@ def replay(record: Any, require_end: bool = False,
 
 
 
-def complete(record: Any, seed: int = 0, tries: int = completion.DEFAULT_TRIES) -> Any:
+def complete(record: Any, seed: int = 0, tries: int = completion.DEFAULT_TRIES,
+             going_on: bool = False) -> Any:
     """``record`` with every hand written ``"?"`` dealt (:mod:`analyzer.core.completion`):
     the tiles its seat lays or 扣s in the record, and tiles drawn at random (from
-    ``SeedSequence(seed)``) from those no known hand holds, until the whole record replays;
+    ``SeedSequence(seed)``) from those no known hand holds, until the whole record replays (and,
+    ``going_on``, the hand is not over at its end);
     a 扣 of an unknown seat that names no tile (face down) gets one of the drawn tiles.
     ``known`` flags the hands that were given. A record with no unknown hand is returned as
     it is. RecordError if the record is malformed or no deal fits it."""
@@ -245,6 +264,8 @@ def complete(record: Any, seed: int = 0, tries: int = completion.DEFAULT_TRIES) 
         return {**rec, "hands": out_hands, "known": known, "actions": out_actions}
 
     try:
-        return completion.complete_by_rejection(propose, replay, seed, tries)
+        return completion.complete_by_rejection(propose,
+                                                 completion.replay_check(replay, going_on),
+                                                 seed, tries)
     except ValueError as e:
         raise RecordError(str(e)) from None

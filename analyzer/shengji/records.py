@@ -226,6 +226,10 @@ def parse_record(record: Any) -> dict[str, Any]:
         if key not in record:
             raise RecordError(f"the record has no \"{key}\"")
     try:
+        completion.refuse_unknown(record)
+        if completion.is_unknown(record["kitty"]):
+            raise ValueError("the kitty is not known (\"?\"): the record replays once the "
+                             "unknown places are dealt (review and record convert do it)")
         return _parts(record)
     except RecordError:
         raise
@@ -465,13 +469,15 @@ __all__ = ["GAME", "LEGACY", "action_from_json", "action_to_json", "action_token
 # -- records with unknown hands (analyzer.core.completion) ------------------------------------
 
 
-def complete(record: Any, seed: int = 0, tries: int = completion.DEFAULT_TRIES) -> Any:
+def complete(record: Any, seed: int = 0, tries: int = completion.DEFAULT_TRIES,
+             going_on: bool = False) -> Any:
     """``record`` with every hand written ``"?"``, and the kitty if it is ``"?"``, dealt
     (:mod:`analyzer.core.completion`): each unknown hand holds the cards its seat declares,
     plays and buries in the record (less what it picked up of a known kitty or bury), and
     cards drawn at random (from ``SeedSequence(seed)``) from those no known place holds;
     the seat that picks up an unknown kitty has its 33 cards split at random between its
-    hand and the kitty. Proposals are kept when the whole record replays. ``known`` flags
+    hand and the kitty. Proposals are kept when the whole record replays (and,
+    ``going_on``, the hand is not over at its end). ``known`` flags
     the hands that were given. A record with no unknown hand or kitty is returned as it
     is. RecordError if the record is malformed or no deal fits it."""
     record = open_record(record, GAME, LEGACY)
@@ -573,6 +579,8 @@ def complete(record: Any, seed: int = 0, tries: int = completion.DEFAULT_TRIES) 
         return {**record, "hands": out_hands, "kitty": out_kitty, "known": known}
 
     try:
-        return completion.complete_by_rejection(propose, replay, seed, tries)
+        return completion.complete_by_rejection(propose,
+                                                 completion.replay_check(replay, going_on),
+                                                 seed, tries)
     except ValueError as e:
         raise RecordError(str(e)) from None

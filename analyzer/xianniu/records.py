@@ -155,6 +155,10 @@ def start_of(record: Any) -> State:
     hands = record.get("hands")
     if not isinstance(hands, list) or len(hands) != N_SEATS:
         raise RecordError("\"hands\" must list the three dealt hands")
+    try:
+        completion.refuse_unknown(record)
+    except ValueError as e:
+        raise RecordError(str(e)) from None
     masks = []
     for seat, text in enumerate(hands):
         if not isinstance(text, str):
@@ -178,10 +182,12 @@ def replay(record: Any, require_end: bool = False) -> State:
     return state
 
 
-def complete(record: Any, seed: int = 0, tries: int = completion.DEFAULT_TRIES) -> Any:
+def complete(record: Any, seed: int = 0, tries: int = completion.DEFAULT_TRIES,
+             going_on: bool = False) -> Any:
     """``record`` with every hand written ``"?"`` dealt (:mod:`analyzer.core.completion`):
     the cards its seat plays or discards in the record, and cards drawn at random (from
-    ``SeedSequence(seed)``) from those no known hand holds, until the whole record replays;
+    ``SeedSequence(seed)``) from those no known hand holds, until the whole record replays (and,
+    ``going_on``, the hand is not over at its end);
     ``known`` flags the hands that were given. A record with no unknown hand is returned
     as it is. RecordError if the record is malformed or no deal fits it."""
     record = core.open_record(record, GAME, LEGACY)
@@ -227,6 +233,8 @@ def complete(record: Any, seed: int = 0, tries: int = completion.DEFAULT_TRIES) 
         return {**record, "hands": out, "known": known}
 
     try:
-        return completion.complete_by_rejection(propose, replay, seed, tries)
+        return completion.complete_by_rejection(propose,
+                                                 completion.replay_check(replay, going_on),
+                                                 seed, tries)
     except ValueError as e:
         raise RecordError(str(e)) from None
