@@ -154,6 +154,111 @@ def replay_check(replay: Callable[[dict[str, Any]], Any], going_on: bool = False
     return check
 
 
+def unknown_places(record: dict[str, Any]) -> list[tuple[str, int | None]]:
+    """The places ``record`` writes ``"?"``: ``(key, None)`` or ``(key, index)`` in a list.
+
+    >>> unknown_places({"hands": ["a", "?"], "other": "?", "x": 1})
+    [('hands', 1), ('other', None)]
+    """
+    out: list[tuple[str, int | None]] = []
+    for key, value in record.items():
+        if is_unknown(value):
+            out.append((key, None))
+        elif isinstance(value, list):
+            out += [(key, i) for i, v in enumerate(value) if is_unknown(v)]
+    return out
+
+
+def _get(record: dict[str, Any], place: tuple[str, int | None]) -> Any:
+    key, i = place
+    return record[key] if i is None else record[key][i]
+
+
+def repair(filled: dict[str, Any], places: list[tuple[str, int | None]],
+           replay: Callable[[dict[str, Any]], Any], rng: np.random.Generator,
+           needed: tuple[int | None, list[str]] = (None, []), steps: int = 300,
+           seen: Sequence[Sequence[str]] = ()) -> dict[str, Any] | None:
+    """A record like ``filled`` whose unknown ``places`` (each a text of cards, one word a
+    card) are changed by swaps between them until it replays, or None after ``steps``
+    swaps. ``needed``: (place index, cards) to move into that place first (what an action
+    plays); ``seen``: per place, cards its seat played already (never swapped away). Each
+    swap is kept if the first action that fails comes no sooner: a search for one deal that
+    fits, not a uniform one (reading a record's text needs only a deal on which its next
+    token can be read)."""
+    lists = [str(_get(filled, p)).split() for p in places]
+    fixed = [Counter(x) for x in seen] + [Counter() for _ in range(len(places) - len(seen))]
+
+    def build() -> dict[str, Any]:
+        out = {k: (list(v) if isinstance(v, list) else v) for k, v in filled.items()}
+        for (key, i), cards in zip(places, lists):
+            if i is None:
+                out[key] = " ".join(cards)
+            else:
+                out[key][i] = " ".join(cards)
+        return out
+
+    def score() -> tuple[int, dict[str, Any] | None]:
+        rec = build()
+        try:
+            replay(rec)
+        except ValueError as e:
+            return (getattr(e, "index", None) or -1), None
+        return 1 << 30, rec
+
+    def free(p: int) -> list[int]:
+        """Indexes of the cards of place ``p`` that may move (beyond those it played)."""
+        left = Counter(fixed[p])
+        out = []
+        for k, c in enumerate(lists[p]):
+            if left[c]:
+                left[c] -= 1
+            else:
+                out.append(k)
+        return out
+
+    target, cards = needed
+    if target is not None:
+        missing = list((Counter(cards) - Counter(lists[target])).elements())
+        fixed[target] = fixed[target] + Counter(cards)
+        for _ in range(20 if missing else 1):  # which cards make room: a few tries
+            trial = [list(x) for x in lists]
+            ok = True
+            for card in missing:
+                src = [j for j, c in enumerate(lists) if j != target and card in c]
+                room = [k for k in free(target) if lists[target][k] not in cards]
+                if not src or not room:
+                    ok = False
+                    break
+                j = src[int(rng.integers(len(src)))]
+                k = room[int(rng.integers(len(room)))]
+                lists[j][lists[j].index(card)], lists[target][k] = lists[target][k], card
+            if ok:
+                got, rec = score()
+                if rec is not None:
+                    return rec
+            lists = trial if missing else lists
+    best, rec = score()
+    if rec is not None:
+        return rec
+    if len(lists) < 2:
+        return None
+    for _ in range(steps):
+        a, b = (int(x) for x in rng.choice(len(lists), size=2, replace=False))
+        fa, fb = free(a), free(b)
+        if not fa or not fb:
+            continue
+        i, j = fa[int(rng.integers(len(fa)))], fb[int(rng.integers(len(fb)))]
+        lists[a][i], lists[b][j] = lists[b][j], lists[a][i]
+        got, rec = score()
+        if rec is not None:
+            return rec
+        if got >= best:
+            best = got
+        else:
+            lists[a][i], lists[b][j] = lists[b][j], lists[a][i]
+    return None
+
+
 def mask_unknown(head: dict[str, Any], original: dict[str, Any]) -> dict[str, Any]:
     """``head`` (a completed record's fields) with every place ``original`` wrote ``"?"``
     written ``"?"`` again, in lists too."""

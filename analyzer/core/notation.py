@@ -25,6 +25,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import numpy as np
+
 from . import completion
 from .records import FORMAT, VERSION, RecordError
 from .registry import Game
@@ -188,6 +190,11 @@ def from_text(game: Game, text: str) -> dict[str, Any]:
     return out
 
 
+_KNOWN_TRIES = 500  # deals tried for a known hand's action that the current deal refuses
+_REPAIR_STEPS = 200  # swaps tried to fit an action before a deal from scratch
+_FRESH_TRIES = 2000  # deals from scratch tried then (then longer swaps)
+
+
 def _from_tokens_unknown(recs: Any, head: dict[str, Any], tokens: list[str]) -> dict[str, Any]:
     """The record of ``tokens`` on a deal with unknown hands: each token is read on a deal
     of the unknown hands that fits the actions before it, dealt again when it does not fit
@@ -195,34 +202,63 @@ def _from_tokens_unknown(recs: Any, head: dict[str, Any], tokens: list[str]) -> 
     n_seats = len(head["hands"])
     known = completion.known_flags(head, n_seats)
     head = {**head, "known": known}
-    state = recs.replay(_complete(recs, head))
+    filled = _complete(recs, head)  # the deal, and the actions so far with what it gave
+    state = recs.replay(filled)
+    places = completion.unknown_places({k: v for k, v in head.items() if k != "actions"})
+    rng = np.random.default_rng(np.random.SeedSequence(0))
     entries: list[dict[str, Any]] = []
     for i, token in enumerate(tokens):
         if state.is_terminal():  # over on this deal: deal again, so that the hand goes on
             try:
-                state = recs.replay(recs.complete({**head, "actions": entries}, 0,
-                                                  going_on=True))
+                filled = recs.complete({**head, "actions": entries}, 0, going_on=True)
+                state = recs.replay(filled)
             except ValueError:
                 raise RecordError(f"token {token!r}: the hand is already over", i) from None
         seat = state.current_player()
+        why = None
         try:
             entry = recs.hidden_entry(seat, token) if hasattr(recs, "hidden_entry") else None
             if entry is None:
                 action = recs.token_action(state, token)
                 entry = recs.action_to_json(seat, action)
-                if state.can(action):
+                try:
                     state.apply(action)
                     entries.append(entry)
+                    filled = {**filled, "actions": [*filled["actions"], entry]}
                     continue
-                if known[seat]:
-                    state.apply(action)  # raises the reason
+                except ValueError as e:
+                    why = str(e)
         except ValueError as e:
             raise RecordError(f"token {token!r}: {e}", i) from None
-        try:  # deal the unknown hands again, to fit this action too
-            state = recs.replay(_complete(recs, {**head, "actions": [*entries, entry]}))
-        except ValueError as e:
-            raise RecordError(f"token {token!r}: no deal of the unknown hands allows it "
-                              f"({e})", i) from None
+        # deal the unknown hands again, to fit this action too (an action of a known hand
+        # can depend on them too: whether a play before it stood or failed): swaps first,
+        # then a deal from scratch; a known hand's action that few deals allow is taken
+        # for impossible, with its reason on this deal
+        fixed = None
+        if why is not None:  # an action that names its cards
+            target = places.index(("hands", seat)) if ("hands", seat) in places else None
+            cards = str(entry.get("cards") or entry.get("tile") or "").split()
+            played = [[c for e in entries if e.get("seat") == p[1] and p[0] == "hands"
+                       for c in str(e.get("cards") or e.get("tile") or "").split()]
+                      for p in places]
+            fixed = completion.repair({**filled, "actions": [*filled["actions"], entry]},
+                                      places, recs.replay, rng, (target, cards),
+                                      _REPAIR_STEPS, played)
+        if fixed is None:
+            tries = _KNOWN_TRIES if known[seat] and why else _FRESH_TRIES
+            try:
+                fixed = recs.complete({**head, "actions": [*entries, entry]}, 0, tries)
+            except ValueError as e:
+                if why is not None:  # a longer search of swaps
+                    fixed = completion.repair(
+                        {**filled, "actions": [*filled["actions"], entry]}, places,
+                        recs.replay, rng, (target, cards), 10 * _REPAIR_STEPS, played)
+                if fixed is None:
+                    raise RecordError(f"token {token!r}: {why}" if known[seat] and why else
+                                      f"token {token!r}: no deal of the unknown hands allows "
+                                      f"it ({e})", i) from None
+        filled = fixed
+        state = recs.replay(fixed)
         entries.append(entry)
     out = completion.mask_unknown(recs.record_of(state), head)
     out.pop("result", None)
