@@ -197,3 +197,31 @@ def test_a_typed_record_with_unknown_hands_is_reviewed_and_says_so(tmp_path, cap
                                                      "--seat", "0", "--samples", "50", "--quiet")
     back = json.loads(ok(capsys, "record", "convert", str(path)))
     assert back["hands"][0] == "?" and back["known"] == [False, False, True, False]
+
+
+def test_a_shengji_review_with_unknown_hands_is_the_review_of_the_whole_record():
+    """双升: the example hand with the other hands unknown (seat 0 picked up and buried the
+    kitty, so it stays known) reviews as the whole record does, labels included, on any
+    deal of the unknown hands: the advice deals from seat 0's view alone."""
+    from pathlib import Path
+
+    from analyzer.core.records import load
+    from analyzer.shengji import api
+
+    rec = load(Path(__file__).resolve().parents[2] / "docs" / "examples" / "shengji-hand.json")
+    hidden = hide("shengji", rec, 0)
+    assert hidden["kitty"] == rec["kitty"] and hidden["hands"][1] == "?"
+    advice = {"samples": 256, "precision": 0.25}
+    rv = api.review(hidden, None, seed=5, **advice)
+    assert rv.seats == [0] and "the other hands were unknown" in rv.hidden
+    assert [r for r in rv.rows if not r["forced"]], "seat 0 had choices"
+    assert rv.rows == api.review(rec, [0], seed=5, **advice).rows
+    # a whole hand plays every card but the kitty: its deal is the true one; cut, it is not
+    recs = get_game("shengji").part("records")
+    assert recs.complete(hidden, seed=17)["hands"] == rec["hands"]
+    cut = hide("shengji", rec, 0, 30)
+    one, two = recs.complete(cut, seed=5), recs.complete(cut, seed=17)
+    assert one["hands"] != two["hands"]
+    part = api.review({**rec, "actions": rec["actions"][:30]}, [0], seed=5, **advice).rows
+    assert api.review(one, [0], seed=5, **advice).rows == part
+    assert api.review(two, [0], seed=5, **advice).rows == part
