@@ -190,7 +190,8 @@ def from_text(game: Game, text: str) -> dict[str, Any]:
     return out
 
 
-_KNOWN_TRIES = 500  # deals tried for a known hand's action that the current deal refuses
+_KNOWN_TRIES = 200  # deals tried for a known hand's action that the current deal refuses
+_KNOWN_STEPS = 100  # and swaps
 _REPAIR_STEPS = 200  # swaps tried to fit an action before a deal from scratch
 _FRESH_TRIES = 2000  # deals from scratch tried then (then longer swaps)
 
@@ -243,13 +244,13 @@ def _from_tokens_unknown(recs: Any, head: dict[str, Any], tokens: list[str]) -> 
                       for p in places]
             fixed = completion.repair({**filled, "actions": [*filled["actions"], entry]},
                                       places, recs.replay, rng, (target, cards),
-                                      _REPAIR_STEPS, played)
+                                      _KNOWN_STEPS if known[seat] else _REPAIR_STEPS, played)
         if fixed is None:
             tries = _KNOWN_TRIES if known[seat] and why else _FRESH_TRIES
             try:
                 fixed = recs.complete({**head, "actions": [*entries, entry]}, 0, tries)
             except ValueError as e:
-                if why is not None:  # a longer search of swaps
+                if why is not None and not known[seat]:  # a longer search of swaps
                     fixed = completion.repair(
                         {**filled, "actions": [*filled["actions"], entry]}, places,
                         recs.replay, rng, (target, cards), 10 * _REPAIR_STEPS, played)
