@@ -225,3 +225,29 @@ def test_a_shengji_review_with_unknown_hands_is_the_review_of_the_whole_record()
     part = api.review({**rec, "actions": rec["actions"][:30]}, [0], seed=5, **advice).rows
     assert api.review(one, [0], seed=5, **advice).rows == part
     assert api.review(two, [0], seed=5, **advice).rows == part
+
+
+@pytest.mark.parametrize("game", ["xianniu", "shengji"])
+def test_an_impossible_token_with_unknown_hands_is_named_in_one_line(game, tmp_path, capsys):
+    g = get_game(game)
+    rec = HANDS[game][0]
+    hidden = hide(game, rec, 0)
+    lines = to_text(g, hidden).splitlines()
+    at = lines.index("actions")
+    head, tokens = lines[:at + 1], " ".join(lines[at + 1:]).split()
+    # seat 0 (known) plays a card it does not hold; seat 1 (unknown) one that seat 0 holds
+    held = set(rec["hands"][0].split())
+    absent = next(c for c in (h for r in rec["hands"][1:] for h in r.split()) if c not in held)
+    k0 = next(i for i, a in enumerate(hidden["actions"]) if a["seat"] == 0 and a.get("cards")
+              and a["action"] == "play")
+    k1 = next(i for i, a in enumerate(hidden["actions"]) if a["seat"] == 1 and a.get("cards")
+              and a["action"] == "play")
+    mine = rec["hands"][0].split()[-1]
+    cases = {"known.txt": (k0, absent), "unknown.txt": (k1, mine + mine if game == "shengji"
+                                                         else mine)}
+    for name, (k, token) in cases.items():
+        (tmp_path / name).write_text("\n".join(head + [" ".join(tokens[:k] + [token]
+                                                                + tokens[k + 1:])]) + "\n",
+                                     encoding="utf-8")
+        msg = bad(capsys, "record", "convert", str(tmp_path / name))
+        assert msg.startswith(f"xianniu: error: action {k}: token {token!r}"), msg
