@@ -31,7 +31,8 @@ def convert(source: str, to: str | None, out_path: str | None) -> None:
     if text.lstrip().startswith("{"):
         rec = parse_json(text, source)
         game = game_of_record(rec)
-        game.part("records").replay(rec)  # checked whatever is written
+        recs = game.part("records")
+        recs.replay(recs.complete(rec, 0) if hasattr(recs, "complete") else rec)  # checked
     else:
         game = get_game(game_of_text(text, DEFAULT_GAME))
         rec = from_text(game, text)

@@ -29,6 +29,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from . import completion
 from .game import NotListed
 from .registry import Game
 from .stats import Z95
@@ -172,11 +173,19 @@ def review(game: Game, record: Any, seats: Iterable[int] | None = None, *,
            **advice: Any) -> Review:
     """Review ``record`` (a whole or partial hand) for ``seats`` (default every seat whose
     hand the record knows); ``advice`` goes to the game's ``advise`` (precision, samples,
-    policy …). ValueError on a bad record or seat."""
+    policy …). Hands the record does not know (``"?"``) are first dealt at random to fit
+    the play (the game's ``records.complete``, seeded by ``seed``); the advice at each
+    decision deals the acting seat's hidden cards anew from its own view, so what that
+    deal gave the others does not reach it. ValueError on a bad record or seat."""
     recs, adv = game.part("records"), advisor_of(game)
     facts = game.facts
+    seed = secrets.randbits(63) if seed is None else int(seed)
+    known = completion.known_flags(record, facts.n_seats) if isinstance(record, dict) else \
+        [True] * facts.n_seats
+    given = record
+    if hasattr(recs, "complete"):  # the unknown hands dealt to fit the play, seeded
+        record = recs.complete(record, seed)
     final = recs.replay(record)
-    known = [bool(k) for k in record.get("known", [True] * facts.n_seats)]
     chosen = sorted(set(range(facts.n_seats) if seats is None else seats))
     for s in chosen:
         if s not in range(facts.n_seats):
@@ -187,12 +196,12 @@ def review(game: Game, record: Any, seats: Iterable[int] | None = None, *,
     if unknown:
         raise ValueError(f"the record does not know the hand of seat {unknown[0]}: only a "
                          f"seat whose own cards are known can be reviewed")
-    seed = secrets.randbits(63) if seed is None else int(seed)
     history = final.history
     seeds = decision_seeds(seed, len(history))
     out = Review(game.name, final.rules.name, seed, adv.UNIT, dict(adv.THRESHOLDS), chosen,
                  advice_options={k: v for k, v in advice.items() if v is not None},
                  hidden=("every hand known" if all(known) else
+                         completion.unknown_note(seed) if record is not given else
                          "hands not in the record were dealt to fit every public fact; each "
                          "decision's advice deals the acting seat's hidden cards anew"))
     todo = [i for i, (s, _) in enumerate(history) if s in chosen]

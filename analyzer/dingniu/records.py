@@ -22,10 +22,11 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from ..core import completion
 from ..core.records import Legacy, RecordError, envelope, open_record, replay_actions
 from .engine import State, new_hand
 from .rules import N_SEATS, TILES, DingniuRules, get_rules
-from .tiles import KOU, LEAD, format_tiles, parse_tile, split_action
+from .tiles import KOU, LEAD, format_tiles, parse_hand, parse_tile, split_action
 
 GAME = "dingniu"
 FORMAT_V1 = "xianniu-dingniu-record"  # the per-game format of version 1
@@ -127,6 +128,22 @@ def token_action(st: State, token: str) -> int:
     return parse_tile(t) * 8 + LEAD
 
 
+_HIDDEN_TOKENS = ("扣?", "扣:?", "kou:?", "扣？")
+
+
+def hidden_token(entry: dict[str, Any]) -> str:
+    """The token of a record entry that hides its tile: another seat's 扣, face down."""
+    return "扣?"
+
+
+def hidden_entry(seat: int, token: str) -> dict[str, Any] | None:
+    """The record entry of a token that hides its tile (``扣?``: a 扣 face down, in a record
+    whose hand of ``seat`` is not known), or None for any other token."""
+    if token.strip().lower() in _HIDDEN_TOKENS:
+        return {"seat": seat, "action": "kou"}
+    return None
+
+
 def result_of(st: State) -> dict[str, Any] | None:
     """How the hand ended, once it is over: the end (``normal`` or ``suan``), the seat of
     the 算帐, every seat's count and points."""
@@ -152,6 +169,7 @@ def start_of(record: Any, rules: str | DingniuRules | None = None) -> State:
             not all(isinstance(h, str) for h in hands):
         raise RecordError("a record needs \"hands\": four strings of six tiles")
     try:
+        completion.refuse_unknown(rec)
         return new_hand(hands, get_rules(rules or rec.get("rules")))
     except ValueError as e:
         raise RecordError(str(e)) from None
@@ -172,3 +190,82 @@ def replay(record: Any, require_end: bool = False,
         raise RecordError(f"the record's result {given} is not the replay's {got}")
     return st
 
+
+
+def complete(record: Any, seed: int = 0, tries: int = completion.DEFAULT_TRIES,
+             going_on: bool = False) -> Any:
+    """``record`` with every hand written ``"?"`` dealt (:mod:`analyzer.core.completion`):
+    the tiles its seat lays or 扣s in the record, and tiles drawn at random (from
+    ``SeedSequence(seed)``) from those no known hand holds, until the whole record replays (and,
+    ``going_on``, the hand is not over at its end);
+    a 扣 of an unknown seat that names no tile (face down) gets one of the drawn tiles.
+    ``known`` flags the hands that were given. A record with no unknown hand is returned as
+    it is. RecordError if the record is malformed or no deal fits it."""
+    rec = open_record(record, GAME, READS)
+    if not completion.has_unknown(rec):
+        return rec
+    try:
+        rules = get_rules(rec.get("rules"))
+        hands = rec.get("hands")
+        if not isinstance(hands, list) or len(hands) != N_SEATS:
+            raise ValueError("a record needs \"hands\": four strings of tiles (\"?\" for "
+                             "one not known)")
+        known = completion.known_flags(rec, N_SEATS)
+        counts = [None if completion.is_unknown(h) else parse_hand(h, rules.hand_size)
+                  for h in hands]
+    except ValueError as e:
+        raise RecordError(str(e)) from None
+    unknown = [s for s in range(N_SEATS) if counts[s] is None]
+    left = list(rules.counts)
+    for c in counts:
+        if c is not None:
+            left = [a - b for a, b in zip(left, c)]
+    if min(left) < 0:
+        raise RecordError("the known hands hold more of a tile than the set has")
+    pinned: dict[int, list[int]] = {s: [] for s in unknown}
+    faced_down: dict[int, list[int]] = {s: [] for s in unknown}  # indexes of hidden 扣
+    actions = rec.get("actions", [])
+    if not isinstance(actions, list):
+        raise RecordError("\"actions\" must be a list")
+    for i, entry in enumerate(actions):
+        try:
+            seat, k, _ = parse_entry(entry, hidden_ok=True)
+        except ValueError as e:
+            raise RecordError(str(e), i) from None
+        if seat is None:
+            raise RecordError("the action names no \"seat\"", i)
+        if seat not in pinned:
+            if k is None:
+                raise RecordError(f"a 扣 of seat {seat}, whose hand is known, names its tile", i)
+            continue
+        if k is None:
+            faced_down[seat].append(i)
+        else:
+            pinned[seat].append(k)
+            left[k] -= 1
+            if left[k] < 0:
+                raise RecordError(f"seat {seat} lays {TILES[k].name}, but no {TILES[k].name} "
+                                  f"is left for it", i)
+    pool = [k for k in range(len(left)) for _ in range(left[k])]
+    order = list(unknown)
+    sizes = [rules.hand_size] * len(order)
+    pins = [pinned[s] for s in order]
+
+    def propose(rng):
+        dealt = completion.deal_places(sizes, pins, pool, rng)
+        if dealt is None:
+            return None
+        out_hands, out_actions = list(hands), list(actions)
+        for s, tiles in zip(order, dealt):
+            drawn = tiles[len(pinned[s]):]
+            for i, k in zip(faced_down[s], drawn):
+                out_actions[i] = {**actions[i], "tile": TILES[k].name}
+            out_hands[s] = format_tiles([tiles.count(k) for k in range(len(left))])
+        return {**rec, "hands": out_hands, "known": known, "actions": out_actions}
+
+    try:
+        return completion.complete_by_rejection(propose,
+                                                 completion.replay_check(replay, going_on),
+                                                 seed, tries)
+    except ValueError as e:
+        raise RecordError(str(e)) from None

@@ -34,12 +34,38 @@ still read (:data:`LEGACY`).
 
 from __future__ import annotations
 
+import json
+import re
+from collections import Counter
 from dataclasses import fields
 from typing import Any
 
+from ..core import completion
 from ..core.records import Legacy, RecordError, envelope, open_record, replay_actions
-from .actions import ACTION_KINDS, N_SEATS, PASS, REBEL, Action
-from .cards import NT, SUIT_LETTERS, format_cards, parse_cards, parse_level, parse_trump
+from .actions import (
+    ACTION_KINDS,
+    BURY,
+    BURY_PHASE,
+    DECLARE,
+    HAND_SIZE,
+    KITTY_SIZE,
+    N_SEATS,
+    PASS,
+    PLAY,
+    PLAY_PHASE,
+    REBEL,
+    Action,
+)
+from .cards import (
+    DECK,
+    NT,
+    SUIT_LETTERS,
+    format_cards,
+    level_name,
+    parse_cards,
+    parse_level,
+    parse_trump,
+)
 from .engine import Chance, State, new_hand, play_only, verify_deal
 from .rules import PRESETS, ShengjiRules, get_rules
 
@@ -200,6 +226,10 @@ def parse_record(record: Any) -> dict[str, Any]:
         if key not in record:
             raise RecordError(f"the record has no \"{key}\"")
     try:
+        completion.refuse_unknown(record)
+        if completion.is_unknown(record["kitty"]):
+            raise ValueError("the kitty is not known (\"?\"): the record replays once the "
+                             "unknown places are dealt (review and record convert do it)")
         return _parts(record)
     except RecordError:
         raise
@@ -304,5 +334,253 @@ def describe(record: Any) -> list[str]:
             (action_from_json(e, i) for i, e in enumerate(actions))]
 
 
-__all__ = ["GAME", "LEGACY", "action_from_json", "action_to_json", "describe",
-           "parse_record", "record_of", "replay", "result_of", "start_of"]
+# -- the text notation (analyzer.core.notation) ---------------------------------------------
+
+_WORDS = {"pass": PASS, "-": PASS, "过": PASS, "不叫": PASS, "rebel": REBEL, "造反": REBEL}
+
+
+def action_token(state: State | None, seat: int, action: Action) -> str:
+    """One action as a token of the text notation: its cards run together, in the order
+    :func:`format_cards` writes them (``小王2♠``, a bury of eight, a throw ``A♠K♠K♠``), or
+    ``pass``, ``rebel``.
+
+    >>> [action_token(None, 0, Action(k, c)) for k, c in
+    ...  ((DECLARE, "LJ 2s"), (PLAY, "Kh Ah Kh"), (PASS, ""), (REBEL, ""))]
+    ['小王2♠', 'A♥K♥K♥', 'pass', 'rebel']
+    """
+    if action.cards:
+        return format_cards(action.cards).replace(" ", "")
+    return action.kind
+
+
+def token_action(state: State, token: str) -> Action:
+    """The action a token stands for at ``state``: ``pass`` (also ``-``, ``过``, ``不叫``),
+    ``rebel`` (``造反``), or cards (``2s2s``, ``A♠+K♠+K♠``), which declare in the 造反,
+    declaring and 扒鸡窝 phases, bury in the bury phase and play in the play; ValueError if
+    it names none."""
+    word = _WORDS.get(token.strip().lower())
+    if word is not None:
+        return Action(word)
+    try:
+        cards = parse_cards(token.replace("+", " "))
+    except ValueError as e:
+        raise ValueError(f"{e}; an action is cards such as 2♠2♠ (or 2s2s, A♠+K♠), or pass, "
+                         f"rebel") from None
+    if not cards:
+        raise ValueError("an empty token")
+    kind = {BURY_PHASE: BURY, PLAY_PHASE: PLAY}.get(state.phase, DECLARE)
+    return Action(kind, cards)
+
+
+def text_head(record: dict[str, Any]) -> list[str]:
+    """The head lines of the text notation after ``game`` and ``rules``: ``levels 2 10``,
+    ``banker 0`` (``banker none`` in a 抢庄局), the four ``hand`` lines, ``kitty``, then what
+    the hand drew (``redeal1.hand0 …`` … ``redeal1.kitty …`` after a 造反,
+    ``random_trump_card 3``, ``start_seats 1 2``), ``play_only 10 s`` and ``rule_changes
+    {JSON}`` when given."""
+    lines = ["levels " + " ".join(level_name(v) for v in record["levels"]),
+             f"banker {'none' if record['banker'] is None else record['banker']}"]
+    if record.get("play_only"):
+        po = record["play_only"]
+        lines.append(f"play_only {level_name(po['level'])} {po['trump']}")
+    if record.get("rule_changes"):
+        lines.append("rule_changes " + json.dumps(record["rule_changes"], ensure_ascii=False))
+    lines += [f"hand {i} {h}" for i, h in enumerate(record["hands"])]
+    lines.append(f"kitty {record['kitty']}")
+    for r, d in enumerate(record.get("redeals") or [], 1):
+        lines += [f"redeal{r}.hand{i} {h}" for i, h in enumerate(d["hands"])]
+        lines.append(f"redeal{r}.kitty {d['kitty']}")
+    if record.get("random_trump_card") is not None:
+        lines.append(f"random_trump_card {record['random_trump_card']}")
+    if record.get("start_seats"):
+        lines.append("start_seats " + " ".join(map(str, record["start_seats"])))
+    return lines
+
+
+_REDEAL = re.compile(r"redeal(\d+)\.(?:hand([0-3])|kitty)$")
+
+
+def head_of_text(fields: dict[str, str], hands: list[str]) -> dict[str, Any]:
+    """The record's body (everything but the envelope and the actions) from the head fields
+    of the text notation (:func:`text_head`) and the hands; ValueError naming the field."""
+    body: dict[str, Any] = {}
+    rest = dict(fields)
+    if "rule_changes" in rest:
+        try:
+            body["rule_changes"] = json.loads(rest.pop("rule_changes"))
+        except json.JSONDecodeError as e:
+            raise ValueError(f"rule_changes: not JSON ({e})") from None
+    levels = rest.pop("levels", "2 2").split()
+    if len(levels) != 2:
+        raise ValueError(f"levels: give the two team levels (seats 0 and 2, then 1 and 3), "
+                         f"such as 'levels 2 10'; got {' '.join(levels)!r}")
+    body["levels"] = [parse_level(v) for v in levels]
+    banker = rest.pop("banker", "none").strip().lower()
+    if banker in ("none", "null", "-", "抢庄"):
+        body["banker"] = None
+    elif banker.isdigit():
+        body["banker"] = int(banker)
+    else:
+        raise ValueError(f"banker: a seat 0..3 or none (a 抢庄局), got {banker!r}")
+    if "play_only" in rest:
+        spec = rest.pop("play_only").split()
+        if len(spec) != 2:
+            raise ValueError("play_only: the level and the trump, such as 'play_only 10 s'")
+        body["play_only"] = {"level": parse_level(spec[0]), "trump": spec[1].lower()}
+    body["hands"] = hands
+    if "kitty" not in rest:
+        raise ValueError("the text gives no kitty (a line 'kitty <8 cards>', or 'kitty ?')")
+    body["kitty"] = rest.pop("kitty")
+    redeals: dict[int, dict[str, Any]] = {}
+    for key in [k for k in rest if k.startswith("redeal")]:
+        value = rest.pop(key)
+        m = _REDEAL.match(key)
+        if m is None:
+            raise ValueError(f"cannot read {key!r} (expected 'redeal1.hand0 CARDS' or "
+                             f"'redeal1.kitty CARDS')")
+        d = redeals.setdefault(int(m.group(1)), {"hands": [None] * N_SEATS, "kitty": None})
+        if m.group(2) is not None:
+            d["hands"][int(m.group(2))] = value
+        else:
+            d["kitty"] = value
+    body["redeals"] = []
+    for r in sorted(redeals):
+        d = redeals[r]
+        if r != len(body["redeals"]) + 1 or None in d["hands"] or d["kitty"] is None:
+            raise ValueError(f"redeal {r}: give its four hands and its kitty, redeals "
+                             f"numbered from 1")
+        body["redeals"].append(d)
+    trump = rest.pop("random_trump_card", None)
+    if trump is not None and not trump.isdigit():
+        raise ValueError(f"random_trump_card: a kitty index 0..7, got {trump!r}")
+    body["random_trump_card"] = None if trump is None else int(trump)
+    if "start_seats" in rest:
+        body["start_seats"] = [int(s) for s in rest.pop("start_seats").split()]
+    if rest:
+        raise ValueError(f"unknown field {next(iter(rest))!r} in the head of a 双升 record")
+    return body
+
+
+__all__ = ["GAME", "LEGACY", "action_from_json", "action_to_json", "action_token",
+           "complete", "describe", "head_of_text", "parse_record", "record_of", "replay",
+           "result_of", "start_of", "text_head", "token_action"]
+
+
+# -- records with unknown hands (analyzer.core.completion) ------------------------------------
+
+
+def complete(record: Any, seed: int = 0, tries: int = completion.DEFAULT_TRIES,
+             going_on: bool = False) -> Any:
+    """``record`` with every hand written ``"?"``, and the kitty if it is ``"?"``, dealt
+    (:mod:`analyzer.core.completion`): each unknown hand holds the cards its seat declares,
+    plays and buries in the record (less what it picked up of a known kitty or bury), and
+    cards drawn at random (from ``SeedSequence(seed)``) from those no known place holds;
+    the seat that picks up an unknown kitty has its 33 cards split at random between its
+    hand and the kitty. Proposals are kept when the whole record replays (and,
+    ``going_on``, the hand is not over at its end). ``known`` flags
+    the hands that were given. A record with no unknown hand or kitty is returned as it
+    is. RecordError if the record is malformed or no deal fits it."""
+    record = open_record(record, GAME, LEGACY)
+    kitty_unknown = completion.is_unknown(record.get("kitty"))
+    if not completion.has_unknown(record) and not kitty_unknown:
+        return record
+    for key in REQUIRED:
+        if key not in record:
+            raise RecordError(f"the record has no \"{key}\"")
+    if record.get("redeals"):
+        raise RecordError("a record with a 造反 redeal needs every hand and the kitty")
+    if kitty_unknown and record.get("random_trump_card") is not None:
+        raise RecordError("a random trump card is an index into the kitty: give the kitty")
+    hands = record["hands"]
+    if not isinstance(hands, list) or len(hands) != N_SEATS:
+        raise RecordError("\"hands\" must list the four dealt hands (\"?\" for one not known)")
+    try:
+        known = completion.known_flags(record, N_SEATS)
+        dealt = [None if completion.is_unknown(h) else parse_cards(h) for h in hands]
+        kitty = None if kitty_unknown else parse_cards(record["kitty"])
+    except ValueError as e:
+        raise RecordError(str(e)) from None
+    # per seat, the cards its dealt hand (with what it picked up of an unknown kitty) must
+    # hold: at each action, the cards the action shows and those gone before, less what it
+    # picked up that is known. A lead of several units may be a throw that fails (only a
+    # unit of it is played): its cards are shown, not counted gone.
+    need: list[Counter] = [Counter() for _ in range(N_SEATS)]
+    gone: list[Counter] = [Counter() for _ in range(N_SEATS)]
+    picked_up: list[Counter] = [Counter() for _ in range(N_SEATS)]
+    takers: list[int] = []  # the seats that bury, in order
+    last_bury: tuple[int, ...] | None = kitty
+    actions = record["actions"]
+    plays = 0
+    for i, entry in enumerate(actions):
+        seat, action = action_from_json(entry, i)
+        if action.kind == BURY:
+            takers.append(seat)
+            if last_bury is not None:
+                picked_up[seat].update(last_bury)
+            last_bury = action.cards
+        need[seat] |= (Counter(action.cards) + gone[seat]) - picked_up[seat]
+        if action.kind == PLAY:
+            lead, plays = plays % N_SEATS == 0, plays + 1
+            if not (lead and len(set(action.cards)) > 1):
+                gone[seat].update(action.cards)
+        elif action.kind == BURY:
+            gone[seat].update(action.cards)
+    first = takers[0] if takers else None
+    places: list[tuple[str, int]] = []  # ("hand", seat), ("kitty", -1) or ("both", seat)
+    pins: list[list[int]] = []
+    left = Counter(DECK)
+    for h in dealt:
+        if h is not None:
+            left -= Counter(h)
+    if kitty is not None:
+        left -= Counter(kitty)
+    kitty_pins: Counter = Counter()
+    for s in range(N_SEATS):
+        if dealt[s] is None:
+            if kitty_unknown and s == first:
+                places.append(("both", s))
+            else:
+                places.append(("hand", s))
+            pins.append(sorted(need[s].elements()))
+        elif kitty_unknown and s == first:  # a known hand that picked up an unknown kitty
+            kitty_pins = need[s] - Counter(dealt[s])
+    if kitty_unknown and (first is None or dealt[first] is not None):
+        places.append(("kitty", -1))
+        pins.append(sorted(kitty_pins.elements()))
+    for (kind, s), p in zip(places, pins):
+        size = {"hand": HAND_SIZE, "kitty": KITTY_SIZE, "both": HAND_SIZE + KITTY_SIZE}[kind]
+        if len(p) > size:
+            raise RecordError(f"seat {s} shows {len(p)} cards in the record, more than it holds"
+                              if s >= 0 else "the kitty holds more than 8 cards")
+        for f, n in Counter(p).items():
+            left[f] -= n
+    short = [f for f, n in left.items() if n < 0]
+    if short:
+        raise RecordError(f"the record shows more copies of {format_cards(short[:1])} than "
+                          f"the unknown places can hold beside the known ones")
+    pool = sorted(left.elements())
+    sizes = [{"hand": HAND_SIZE, "kitty": KITTY_SIZE, "both": HAND_SIZE + KITTY_SIZE}[k]
+             for k, _ in places]
+
+    def propose(rng):
+        got = completion.deal_places(sizes, pins, pool, rng)
+        if got is None:
+            return None
+        out_hands, out_kitty = list(hands), record["kitty"]
+        for (kind, s), cards in zip(places, got):
+            if kind == "both":
+                order = rng.permutation(len(cards))
+                out_hands[s] = format_cards([cards[j] for j in order[:HAND_SIZE]])
+                out_kitty = format_cards([cards[j] for j in order[HAND_SIZE:]])
+            elif kind == "hand":
+                out_hands[s] = format_cards(cards)
+            else:
+                out_kitty = format_cards(cards)
+        return {**record, "hands": out_hands, "kitty": out_kitty, "known": known}
+
+    try:
+        return completion.complete_by_rejection(propose,
+                                                 completion.replay_check(replay, going_on),
+                                                 seed, tries)
+    except ValueError as e:
+        raise RecordError(str(e)) from None

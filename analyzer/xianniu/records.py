@@ -19,9 +19,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ..core import completion
 from ..core import records as core
 from ..core.records import RecordError
-from .cards import N_SEATS, format_cards, parse_hand, parse_mask
+from .cards import (
+    FULL_DECK,
+    HAND_SIZE,
+    N_SEATS,
+    cards_of,
+    format_cards,
+    mask_of,
+    parse_hand,
+    parse_mask,
+)
 from .engine import (
     ACTION_KINDS,
     DISCARD,
@@ -47,8 +57,8 @@ LEGACY: dict[tuple[Any, Any], str] = {(core.FORMAT, 1): GAME, (None, None): GAME
 _CARD_ACTIONS = (PLAY, DISCARD)
 
 __all__ = ["FORMAT", "LEGACY", "VERSION", "RecordError", "action_from_json", "action_to_json",
-           "action_token", "dumps", "make_record", "record_of", "replay", "start_of",
-           "token_action"]
+           "action_token", "complete", "dumps", "make_record", "record_of", "replay",
+           "start_of", "token_action"]
 
 
 def action_to_json(seat: int, action: Action) -> dict[str, Any]:
@@ -145,6 +155,10 @@ def start_of(record: Any) -> State:
     hands = record.get("hands")
     if not isinstance(hands, list) or len(hands) != N_SEATS:
         raise RecordError("\"hands\" must list the three dealt hands")
+    try:
+        completion.refuse_unknown(record)
+    except ValueError as e:
+        raise RecordError(str(e)) from None
     masks = []
     for seat, text in enumerate(hands):
         if not isinstance(text, str):
@@ -166,3 +180,61 @@ def replay(record: Any, require_end: bool = False) -> State:
     state = start_of(record)
     core.replay_actions(state, record.get("actions", []), action_from_json, require_end)
     return state
+
+
+def complete(record: Any, seed: int = 0, tries: int = completion.DEFAULT_TRIES,
+             going_on: bool = False) -> Any:
+    """``record`` with every hand written ``"?"`` dealt (:mod:`analyzer.core.completion`):
+    the cards its seat plays or discards in the record, and cards drawn at random (from
+    ``SeedSequence(seed)``) from those no known hand holds, until the whole record replays (and,
+    ``going_on``, the hand is not over at its end);
+    ``known`` flags the hands that were given. A record with no unknown hand is returned
+    as it is. RecordError if the record is malformed or no deal fits it."""
+    record = core.open_record(record, GAME, LEGACY)
+    if not completion.has_unknown(record):
+        return record
+    hands = record.get("hands")
+    if not isinstance(hands, list) or len(hands) != N_SEATS:
+        raise RecordError("\"hands\" must list the three dealt hands (\"?\" for one not known)")
+    try:
+        known = completion.known_flags(record, N_SEATS)
+    except ValueError as e:
+        raise RecordError(str(e)) from None
+    masks = [0] * N_SEATS
+    for s in range(N_SEATS):
+        if not completion.is_unknown(hands[s]):
+            try:
+                masks[s] = parse_hand(hands[s])
+            except ValueError as e:
+                raise RecordError(f"hand of seat {s}: {e}") from None
+    unknown = [s for s in range(N_SEATS) if completion.is_unknown(hands[s])]
+    seen = [0] * N_SEATS
+    held = masks[0] | masks[1] | masks[2]
+    for i, entry in enumerate(record.get("actions", [])):
+        seat, action = action_from_json(entry, i)
+        if action.cards & held & ~masks[seat]:
+            owner = next(t for t in range(N_SEATS) if masks[t] & action.cards & ~masks[seat])
+            raise RecordError(f"seat {seat} plays {format_cards(action.cards & masks[owner])}, "
+                              f"which the hand of seat {owner} holds", i)
+        seen[seat] |= action.cards
+    pinned = [cards_of(seen[s]) for s in unknown]
+    for s, p in zip(unknown, pinned):
+        if len(p) > HAND_SIZE:
+            raise RecordError(f"seat {s} plays {len(p)} cards in the record, more than a hand")
+    pool = cards_of(FULL_DECK & ~held & ~mask_of(c for p in pinned for c in p))
+
+    def propose(rng):
+        dealt = completion.deal_places([HAND_SIZE] * len(unknown), pinned, pool, rng)
+        if dealt is None:
+            return None
+        out = list(hands)
+        for s, cards in zip(unknown, dealt):
+            out[s] = format_cards(mask_of(cards))
+        return {**record, "hands": out, "known": known}
+
+    try:
+        return completion.complete_by_rejection(propose,
+                                                 completion.replay_check(replay, going_on),
+                                                 seed, tries)
+    except ValueError as e:
+        raise RecordError(str(e)) from None

@@ -4,6 +4,7 @@ the JSON replays, and a folder or a JSON-lines file of records is reviewed as a 
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 
@@ -17,6 +18,7 @@ from analyzer.dingniu.engine import random_start
 from analyzer.dingniu.records import action_to_json as daction_to_json
 from analyzer.dingniu.records import record_of as drecord_of
 from analyzer.dingniu.records import replay as dreplay
+from analyzer.games import get_game
 from analyzer.xianniu import advise as xadv
 from analyzer.xianniu import api as xapi
 from analyzer.xianniu.records import action_to_json as xaction_to_json
@@ -90,6 +92,7 @@ def test_a_hand_played_as_advised_shows_no_loss_surely_above_zero(game, seed):
     assert sum(r["loss"]["low"] > 0 for r in others) >= 2
 
 
+@functools.cache
 def _x_blunder(seed: int) -> tuple[dict, int]:
     """A 掀牛 record cut where seat 0 has an action surely worse than the best by more than
     the blunder threshold (searched in heuristic hands from ``seed``), that action played;
@@ -107,6 +110,7 @@ def _x_blunder(seed: int) -> tuple[dict, int]:
     raise AssertionError("no blunder found to plant")
 
 
+@functools.cache
 def _d_blunder(seed: int) -> tuple[dict, int]:
     """As :func:`_x_blunder` for 顶牛 (random hands)."""
     floor = dadv.THRESHOLDS["blunder"] + 1
@@ -137,6 +141,39 @@ def test_a_planted_blunder_is_found_and_labelled(game, find):
     s = rv.summary()[str(seat)]
     assert s["labels"]["blunder"] >= 1 and k in s["worst"]
     assert s["total_loss"]["low"] > 0
+
+
+def _hidden(rec: dict, seat: int) -> dict:
+    """``rec`` as the table of ``seat`` would write it: the other hands unknown (``?``),
+    their 扣 in 顶牛 face down."""
+    out = {**rec, "hands": [h if s == seat else "?" for s, h in enumerate(rec["hands"])]}
+    out["actions"] = [a if a["seat"] == seat or a["action"] != "kou" or "tile" not in a
+                      or rec.get("game") != "dingniu" else {"seat": a["seat"], "action": "kou"}
+                      for a in rec["actions"]]
+    out.pop("result", None)
+    return out
+
+
+@pytest.mark.parametrize("game,find", [("xianniu", _x_blunder), ("dingniu", _d_blunder)])
+def test_a_planted_blunder_is_found_with_the_other_hands_unknown(game, find):
+    """The other hands unknown, the review deals them to fit the play and says so; the
+    advice deals the acting seat's hidden cards from its own view, so the review is the one
+    of the whole record, whatever the deal of the unknown hands."""
+    _, review, advice, _ = GAMES[game]
+    rec, k = find(5)
+    seat = rec["actions"][k]["seat"]
+    hidden = _hidden(rec, seat)
+    rv = review(hidden, None, seed=2, **advice)  # the seats whose hands are known
+    assert rv.seats == [seat]
+    assert "the other hands were unknown: dealt at random consistent with the play, seed 2" \
+        in rv.hidden
+    row = next(r for r in rv.rows if r["index"] == k)
+    assert row["label"] == "blunder" and row["taken"] == rec["actions"][k]
+    assert rv.rows == review(rec, [seat], seed=2, **advice).rows
+    recs = get_game(game).part("records")
+    other = recs.complete(hidden, seed=99)
+    assert other["hands"] != recs.complete(hidden, seed=2)["hands"]
+    assert review(other, [seat], seed=2, **advice).rows == rv.rows
 
 
 def test_labels_by_the_low_end():
