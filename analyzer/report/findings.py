@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from .formats import fmt_pct
 from .labels import t
 
 RATIO = 2.0  # estimates further apart than this factor: the finding depends on the bot
@@ -57,12 +58,8 @@ def number(e: dict[str, float], fmt: str, unit: str = "") -> str:
     >>> number({"value": 0.05, "low": 0.04, "high": 0.06, "n": 1000}, "%")
     '5.00% [4.00%, 6.00%] (n = 1,000)'
     """
-    if fmt == "%":
-        def f(x: float) -> str:
-            return f"{100 * x:.2f}%"
-    else:
-        def f(x: float) -> str:
-            return format(x, fmt)
+    def f(x: float) -> str:  # percentages to 3 significant digits, 0 as 0% (never 0.00%)
+        return fmt_pct(x) if fmt == "%" else format(x, fmt)
     if any(math.isnan(e[k]) for k in ("value", "low", "high")):
         return "n/a"
     u = f" {unit}" if unit else ""
