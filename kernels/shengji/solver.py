@@ -17,7 +17,8 @@ costs the thrower's side the penalty, so it is never better for the side that th
 (penalties ≥ 0). Trick winners and the multiplier are ``play.trick_winner_in`` and
 ``play.kitty_multiplier``.
 
-Search: fail-soft alpha-beta over single plays (lead, three follows), with a transposition
+Search: fail-soft alpha-beta over single plays (lead, three follows; iterative, an
+explicit stack: Numba's cache does not keep recursive functions), with a transposition
 table at trick starts keyed on the four hands and the leader (9 words, compared in full:
 a hit is exact) holding a lower and an upper bound and the best lead. Move ordering: the
 table's lead first; a follow that puts the mover's team on top of the trick first (most
@@ -66,14 +67,14 @@ def new_stack(depth):
     """Per-depth rows of :func:`solve_position` for up to ``depth`` plays: (hands
     int64[depth+1, 4, 2], trick plays int64[depth+1, 4, 2], listed moves, their order
     scores, throw-check hands int64[3, 2], forced lead int64[2], units, work, info, the
-    listing's own scratch int64[3, 64])."""
+    listing's own scratch int64[3, 64], the frame rows int64[depth+1, N_F] (``F_*``))."""
     return (np.zeros((depth + 1, 4, 2), dtype=np.int64),
             np.zeros((depth + 1, 4, 2), dtype=np.int64),
             np.zeros((depth + 1, MAX_MOVES, 2), dtype=np.int64),
             np.zeros((depth + 1, MAX_MOVES), dtype=np.int64),
             np.zeros((3, 2), dtype=np.int64), np.zeros(2, dtype=np.int64),
             new_units(), new_work(), np.zeros(N_INFO, dtype=np.int64),
-            np.zeros((3, 64), dtype=np.int64))
+            np.zeros((3, 64), dtype=np.int64), np.zeros((depth + 1, N_F), dtype=np.int64))
 
 
 @njit(cache=True)
@@ -279,34 +280,43 @@ def _trick_end(d, leader, S, rules):
     return pts, winner
 
 
+# columns of the per-depth int rows (stack[10])
+F_K, F_LEADER, F_ALPHA, F_BETA, F_A0, F_B0, F_BEST, F_BEST_J, F_NEXT, F_N, F_ROW, F_FOUND, \
+    F_OFFSET, F_BEST_ONE, F_BEST_TWO = range(15)
+N_F = 16
+
+
 @njit(cache=True)
-def search(d, k, leader, alpha, beta, S, rules, tt):
-    """The attackers' points to come at depth ``d`` (hands ``S[0][d]``, trick ``S[1][d]``
-    with ``k`` plays from ``leader``), fail-soft within (alpha, beta): a value ≤ alpha is
-    an upper bound, ≥ beta a lower bound, else exact. Gives up (info I_FAIL) past the
-    position limit or MAX_MOVES, returning 0."""
-    hands, plays, moves = S[0], S[1], S[2]
-    info = S[8]
+def _enter(d, S, rules, tt):
+    """Open the position at depth ``d`` (its k, leader and window set in its frame row):
+    returns 1 when its moves are listed and it needs a search, 0 when its value is known
+    (in the table; written to the frame's best), -1 when the search gives up."""
+    hands, plays, moves, info, fr = S[0], S[1], S[2], S[8], S[10]
     info[I_NODES] += 1
     if info[I_NODES] > info[I_LIMIT]:
         info[I_FAIL] = 1
-        return np.int64(0)
+        return -1
     h = hands[d]
-    row, found = -1, False
+    k, leader = fr[d, F_K], fr[d, F_LEADER]
+    alpha, beta = fr[d, F_ALPHA], fr[d, F_BETA]
     best_lead = (np.int64(-1), np.int64(-1))
+    fr[d, F_FOUND] = 0
     if k == 0:
         row, found = _row(tt, h, leader)
+        fr[d, F_ROW] = row
         if found:
+            fr[d, F_FOUND] = 1
             lo, hi = tt[row, TT_LO], tt[row, TT_HI]
-            if lo >= beta:
-                return lo
+            if lo >= beta or lo == hi:
+                fr[d, F_BEST] = lo
+                return 0
             if hi <= alpha:
-                return hi
-            if lo == hi:
-                return lo
+                fr[d, F_BEST] = hi
+                return 0
             alpha, beta = max(alpha, lo), min(beta, hi)
             best_lead = (tt[row, TT_BEST_ONE], tt[row, TT_BEST_TWO])
-    a0, b0 = alpha, beta  # the window searched: what the result bounds
+    fr[d, F_ALPHA], fr[d, F_BETA] = alpha, beta
+    fr[d, F_A0], fr[d, F_B0] = alpha, beta  # the window searched: what the result bounds
     seat = (leader + k) % 4
     bufs = (S[4], S[5], S[6], S[7], S[9])
     if k == 0:
@@ -315,57 +325,104 @@ def search(d, k, leader, alpha, beta, S, rules, tt):
         n_moves = list_follows(h, seat, plays[d, 0], rules, moves[d], bufs)
     if n_moves < 0:
         info[I_FAIL] = 2
-        return np.int64(0)
+        return -1
     _order(d, k, n_moves, leader, S, rules, best_lead)
-    maxi = seat % 2 == info[I_ATTACKERS]
-    best = -INF if maxi else INF
-    best_j = 0
-    best_move_o = moves[d, 0, 0]
-    best_move_t = moves[d, 0, 1]
-    for j in range(n_moves):
-        mo, mt = moves[d, j, 0], moves[d, j, 1]
-        c = d + 1
+    fr[d, F_BEST] = -INF if seat % 2 == info[I_ATTACKERS] else INF
+    fr[d, F_BEST_J], fr[d, F_NEXT], fr[d, F_N] = 0, 0, n_moves
+    return 1
+
+
+@njit(cache=True)
+def _fold(d, v, S):
+    """Take the value ``v`` of move ``next`` of depth ``d`` into its frame."""
+    moves, info, fr = S[2], S[8], S[10]
+    j = fr[d, F_NEXT]
+    maxi = (fr[d, F_LEADER] + fr[d, F_K]) % 2 == info[I_ATTACKERS]
+    if (maxi and v > fr[d, F_BEST]) or (not maxi and v < fr[d, F_BEST]):
+        fr[d, F_BEST], fr[d, F_BEST_J] = v, j
+        fr[d, F_BEST_ONE], fr[d, F_BEST_TWO] = moves[d, j, 0], moves[d, j, 1]
+    if maxi:
+        fr[d, F_ALPHA] = max(fr[d, F_ALPHA], v)
+    else:
+        fr[d, F_BETA] = min(fr[d, F_BETA], v)
+    fr[d, F_NEXT] = fr[d, F_N] if fr[d, F_ALPHA] >= fr[d, F_BETA] else j + 1
+
+
+@njit(cache=True)
+def _store(d, S, tt):
+    """Keep the finished trick-start position of depth ``d`` in the table: its result is an
+    upper bound, a lower bound or exact by where it fell in the window searched."""
+    h, fr = S[0][d], S[10]
+    row, best = fr[d, F_ROW], fr[d, F_BEST]
+    if fr[d, F_FOUND] == 0:
         for s in range(4):
-            hands[c, s, 0], hands[c, s, 1] = h[s, 0], h[s, 1]
-        for i in range(k):
-            plays[c, i, 0], plays[c, i, 1] = plays[d, i, 0], plays[d, i, 1]
-        plays[c, k, 0], plays[c, k, 1] = mo, mt
-        hands[c, seat, 0], hands[c, seat, 1] = subtract(h[seat, 0], h[seat, 1], mo, mt)
-        if k < 3:
-            v = search(c, k + 1, leader, alpha, beta, S, rules, tt)
-        else:
-            pts, winner = _trick_end(d, leader, S, rules)
-            if hands[c, winner, 0] == 0:
-                v = pts
-            else:
-                v = pts + search(c, 0, winner, alpha - pts, beta - pts, S, rules, tt)
-        if info[I_FAIL] != 0:
-            return np.int64(0)
-        if (maxi and v > best) or (not maxi and v < best):
-            best, best_j, best_move_o, best_move_t = v, j, mo, mt
-        if maxi:
-            alpha = max(alpha, v)
-        else:
-            beta = min(beta, v)
-        if alpha >= beta:
-            break
-    if d == 0:
-        info[I_BEST] = best_j
-    if k == 0:
-        if not found:
+            tt[row, 2 * s], tt[row, 2 * s + 1] = h[s, 0], h[s, 1]
+        tt[row, 8] = fr[d, F_LEADER]
+        tt[row, TT_LO], tt[row, TT_HI] = -INF, INF
+        tt[row, TT_USED] = 1
+    if best <= fr[d, F_A0]:
+        tt[row, TT_HI] = min(tt[row, TT_HI], best)
+    elif best >= fr[d, F_B0]:
+        tt[row, TT_LO] = max(tt[row, TT_LO], best)
+    else:
+        tt[row, TT_LO], tt[row, TT_HI] = best, best
+    tt[row, TT_BEST_ONE], tt[row, TT_BEST_TWO] = fr[d, F_BEST_ONE], fr[d, F_BEST_TWO]
+
+
+@njit(cache=True)
+def search(S, rules, tt):
+    """Fail-soft alpha-beta from the position in depth 0 of ``S`` (its frame row set):
+    the attackers' points to come, a value ≤ alpha an upper bound, ≥ beta a lower bound,
+    else exact; iterative (an explicit stack, one row per play). Gives up (info I_FAIL)
+    past the position limit or MAX_MOVES, returning 0."""
+    hands, plays, moves, info, fr = S[0], S[1], S[2], S[8], S[10]
+    got = _enter(0, S, rules, tt)
+    if got < 0:
+        return np.int64(0)
+    if got == 0:
+        return fr[0, F_BEST]
+    d = 0
+    while True:
+        j = fr[d, F_NEXT]
+        if j < fr[d, F_N]:
+            k, leader = fr[d, F_K], fr[d, F_LEADER]
+            seat = (leader + k) % 4
+            mo, mt = moves[d, j, 0], moves[d, j, 1]
+            c = d + 1
+            h = hands[d]
             for s in range(4):
-                tt[row, 2 * s], tt[row, 2 * s + 1] = h[s, 0], h[s, 1]
-            tt[row, 8] = leader
-            tt[row, TT_LO], tt[row, TT_HI] = -INF, INF
-            tt[row, TT_USED] = 1
-        if best <= a0:
-            tt[row, TT_HI] = min(tt[row, TT_HI], best)
-        elif best >= b0:
-            tt[row, TT_LO] = max(tt[row, TT_LO], best)
+                hands[c, s, 0], hands[c, s, 1] = h[s, 0], h[s, 1]
+            for i in range(k):
+                plays[c, i, 0], plays[c, i, 1] = plays[d, i, 0], plays[d, i, 1]
+            plays[c, k, 0], plays[c, k, 1] = mo, mt
+            hands[c, seat, 0], hands[c, seat, 1] = subtract(h[seat, 0], h[seat, 1], mo, mt)
+            pts = np.int64(0)
+            if k < 3:
+                fr[c, F_K], fr[c, F_LEADER] = k + 1, leader
+            else:
+                pts, winner = _trick_end(d, leader, S, rules)
+                if hands[c, winner, 0] == 0:  # the hand is over
+                    _fold(d, pts, S)
+                    continue
+                fr[c, F_K], fr[c, F_LEADER] = 0, winner
+            fr[d, F_OFFSET] = pts
+            fr[c, F_ALPHA], fr[c, F_BETA] = fr[d, F_ALPHA] - pts, fr[d, F_BETA] - pts
+            got = _enter(c, S, rules, tt)
+            if got < 0:
+                return np.int64(0)
+            if got == 0:
+                _fold(d, pts + fr[c, F_BEST], S)
+            else:
+                d = c
         else:
-            tt[row, TT_LO], tt[row, TT_HI] = best, best
-        tt[row, TT_BEST_ONE], tt[row, TT_BEST_TWO] = best_move_o, best_move_t
-    return best
+            if fr[d, F_K] == 0:
+                _store(d, S, tt)
+            if d == 0:
+                info[I_BEST] = fr[0, F_BEST_J]
+                return fr[0, F_BEST]
+            v = fr[d, F_BEST]
+            d -= 1
+            _fold(d, fr[d, F_OFFSET] + v, S)
 
 
 @njit(cache=True)
@@ -383,7 +440,9 @@ def solve_position(pos, rules, tt, stack, max_nodes):
     info[I_LIMIT] = max_nodes
     info[I_ATTACKERS] = (banker + 1) % 2
     info[I_KITTY] = kitty_pts
-    return search(0, k, leader, -INF, INF, stack, rules, tt)
+    fr = stack[10]
+    fr[0, F_K], fr[0, F_LEADER], fr[0, F_ALPHA], fr[0, F_BETA] = k, leader, -INF, INF
+    return search(stack, rules, tt)
 
 
 @njit(cache=True)
