@@ -14,8 +14,9 @@ one effective suit's cards that ``play.lead_error`` accepts and that stands
 accepts (with at most the lead's size of the led suit, all of them plus every choice of the
 rest). A throw that fails is left out: it plays its forced unit, itself a legal lead, and
 costs the thrower's side the penalty, so it is never better for the side that throws
-(penalties ≥ 0). Trick winners and the multiplier are ``play.trick_winner_in`` and
-``play.kitty_multiplier``.
+(penalties ≥ 0). So a card that a hand the stand check asks can beat enters multi-card
+leads only as part of a pair: held once in a throw it is a single unit that fails. Trick
+winners and the multiplier are ``play.trick_winner_in`` and ``play.kitty_multiplier``.
 
 Search: fail-soft alpha-beta over single plays (lead, three follows; iterative, an
 explicit stack: Numba's cache does not keep recursive functions), with a transposition
@@ -30,8 +31,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .context import CX_SUIT_MASK
-from .params import KITTY_BASIS_LEAD_SHAPE, P_KITTY_BASIS, P_THROW_FAIL_PENALTY_PER_CARD
+from .context import CX_HIGHER, CX_SUIT_MASK
+from .params import (
+    KITTY_BASIS_LEAD_SHAPE,
+    P_KITTY_BASIS,
+    P_THROW_CHECK_PLAYERS,
+    P_THROW_FAIL_PENALTY_PER_CARD,
+    THROW_CHECK_OPPONENTS,
+)
 from .planes import add, count, lowest_bit, points, subtract
 from .play import (
     FOLLOW_OK,
@@ -67,14 +74,14 @@ def new_stack(depth):
     """Per-depth rows of :func:`solve_position` for up to ``depth`` plays: (hands
     int64[depth+1, 4, 2], trick plays int64[depth+1, 4, 2], listed moves, their order
     scores, throw-check hands int64[3, 2], forced lead int64[2], units, work, info, the
-    listing's own scratch int64[3, 64], the frame rows int64[depth+1, N_F] (``F_*``))."""
+    listing's own scratch int64[4, 64], the frame rows int64[depth+1, N_F] (``F_*``))."""
     return (np.zeros((depth + 1, 4, 2), dtype=np.int64),
             np.zeros((depth + 1, 4, 2), dtype=np.int64),
             np.zeros((depth + 1, MAX_MOVES, 2), dtype=np.int64),
             np.zeros((depth + 1, MAX_MOVES), dtype=np.int64),
             np.zeros((3, 2), dtype=np.int64), np.zeros(2, dtype=np.int64),
             new_units(), new_work(), np.zeros(N_INFO, dtype=np.int64),
-            np.zeros((3, 64), dtype=np.int64), np.zeros((depth + 1, N_F), dtype=np.int64))
+            np.zeros((4, 64), dtype=np.int64), np.zeros((depth + 1, N_F), dtype=np.int64))
 
 
 @njit(cache=True)
@@ -104,6 +111,36 @@ def _next_pick(dig, cs, n):
 
 
 @njit(cache=True)
+def _first_of_size(dig, cs, nf, need):
+    """The first pick of exactly ``need`` cards (most of the lowest faces); False if the
+    faces hold fewer."""
+    left = need
+    for i in range(nf):
+        dig[i] = min(cs[i], left)
+        left -= dig[i]
+    return left == 0
+
+
+@njit(cache=True)
+def _next_of_size(dig, cs, nf):
+    """The next pick of the same size (decreasing lexicographic order); False after the
+    last."""
+    tail = 0  # cards picked right of i
+    room = 0  # room right of i
+    for i in range(nf - 1, -1, -1):
+        if dig[i] > 0 and tail < room:
+            dig[i] -= 1
+            r = tail + 1
+            for j in range(i + 1, nf):
+                dig[j] = min(cs[j], r)
+                r -= dig[j]
+            return True
+        tail += dig[i]
+        room += cs[i]
+    return False
+
+
+@njit(cache=True)
 def _planes_of_pick(fs, dig, n):
     one = two = np.int64(0)
     for i in range(n):
@@ -125,7 +162,10 @@ def list_leads(h, leader, rules, moves, bufs):
     for k in range(3):
         s = (leader + 1 + k) % 4
         others[k, 0], others[k, 1] = h[s, 0], h[s, 1]
-    fs, cs, dig = pick[0], pick[1], pick[2]
+    checked = others[0, 0] | others[2, 0]  # the hands the stand check asks (§5.2)
+    if params[P_THROW_CHECK_PLAYERS] != THROW_CHECK_OPPONENTS:
+        checked |= others[1, 0]
+    fs, cs, dig, beaten = pick[0], pick[1], pick[2], pick[3]
     n_moves = 0
     for e in range(5):
         mask = ctx[CX_SUIT_MASK + e]
@@ -135,8 +175,23 @@ def list_leads(h, leader, rules, moves, bufs):
         nf = _faces(so, st, fs, cs)
         for i in range(nf):
             dig[i] = 0
+            # a card a checked hand beats stands only as a lead of its own: in a throw it is
+            # a single unit (held once there) that fails, so it enters throws as a pair only
+            beaten[i] = (ctx[CX_HIGHER + fs[i]] & checked) != 0
+            if beaten[i]:
+                if n_moves == MAX_MOVES:
+                    return -1
+                moves[n_moves, 0], moves[n_moves, 1] = np.int64(1) << fs[i], 0
+                n_moves += 1
+                cs[i] = cs[i] // 2  # digit 1: the pair
         while _next_pick(dig, cs, nf):
-            po, pt = _planes_of_pick(fs, dig, nf)
+            po = pt = np.int64(0)
+            for i in range(nf):
+                b = np.int64(1) << fs[i]
+                if dig[i] >= 1:
+                    po |= b
+                if dig[i] == 2 or (dig[i] == 1 and beaten[i]):
+                    pt |= b
             if lead_error(po, pt, one, two, ctx, params) != LEAD_OK:
                 continue
             if throw_units_in(po, pt, others, ctx, params, forced, units, work) < 0:
@@ -167,32 +222,21 @@ def list_follows(h, seat, lead, rules, moves, bufs):
         ro, rt = subtract(one, two, eo, et)
         need = n - held
         nf = _faces(ro, rt, fs, cs)
-        for i in range(nf):
-            dig[i] = 0
-        more = True
+        more = _first_of_size(dig, cs, nf, need)
         while more:
-            tot = 0
-            for i in range(nf):
-                tot += dig[i]
-            if tot == need:
-                po, pt = _planes_of_pick(fs, dig, nf)
-                po, pt = add(eo, et, po, pt)
-                if n_moves == MAX_MOVES:
-                    return -1
-                moves[n_moves, 0], moves[n_moves, 1] = po, pt
-                n_moves += 1
-            more = _next_pick(dig, cs, nf)
+            po, pt = _planes_of_pick(fs, dig, nf)
+            po, pt = add(eo, et, po, pt)
+            if n_moves == MAX_MOVES:
+                return -1
+            moves[n_moves, 0], moves[n_moves, 1] = po, pt
+            n_moves += 1
+            more = _next_of_size(dig, cs, nf)
         return n_moves
     nf = _faces(eo, et, fs, cs)
-    for i in range(nf):
-        dig[i] = 0
-    while _next_pick(dig, cs, nf):
-        tot = 0
-        for i in range(nf):
-            tot += dig[i]
-        if tot != n:
-            continue
+    more = _first_of_size(dig, cs, nf, n)
+    while more:
         po, pt = _planes_of_pick(fs, dig, nf)
+        more = _next_of_size(dig, cs, nf)
         if follow_error_in(lo, lt, one, two, po, pt, ctx, (units, work)) != FOLLOW_OK:
             continue
         if n_moves == MAX_MOVES:

@@ -138,3 +138,27 @@ def test_solve_command_rejects_bad_records(capsys, tmp_path):
         "0")
     bad(capsys, "shengji", "solve", write_json(tmp_path / "r.json", rec), "--max-positions",
         "1")
+
+
+def test_the_follow_listing_meets_every_pick_of_its_size_once():
+    import itertools
+
+    import numpy as np
+
+    from kernels.shengji import solver as ks
+
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        nf = int(rng.integers(0, 7))
+        cs = np.zeros(64, np.int64)
+        cs[:nf] = rng.integers(1, 3, nf)
+        need = int(rng.integers(0, 8))
+        dig = np.zeros(64, np.int64)
+        got = []
+        more = ks._first_of_size(dig, cs, nf, need)
+        while more:
+            got.append(tuple(int(x) for x in dig[:nf]))
+            more = ks._next_of_size(dig, cs, nf)
+        want = [p for p in itertools.product(*(range(c + 1) for c in cs[:nf]))
+                if sum(p) == need]
+        assert len(set(got)) == len(got) and sorted(got) == sorted(want)
