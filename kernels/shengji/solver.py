@@ -23,7 +23,9 @@ explicit stack: Numba's cache does not keep recursive functions), with a transpo
 table at trick starts keyed on the four hands and the leader (9 words, compared in full:
 a hit is exact) holding a lower and an upper bound and the best lead. Move ordering: the
 table's lead first; a follow that puts the mover's team on top of the trick first (most
-points first), else the cheapest in points first. No move is merged with another.
+points first), else the cheapest in points first. Single cards that are provably
+equivalent (``merge_singles``: one suit, the same points, no other card on the rungs between
+them) are tried once.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .context import CX_HIGHER, CX_SUIT_MASK
+from .context import CX_ESUIT, CX_HIGHER, CX_RUNG, CX_RUNG_FACES, CX_SUIT_MASK, N_RUNGS
 from .params import (
     KITTY_BASIS_LEAD_SHAPE,
     P_KITTY_BASIS,
@@ -246,6 +248,50 @@ def list_follows(h, seat, lead, rules, moves, bufs):
     return n_moves
 
 
+@njit(cache=True)
+def merge_singles(moves, n_moves, h, trick, rules):
+    """Drop each single-card move equivalent to a lower one listed; returns the moves left.
+
+    Two single cards f below g of one effective suit are equivalent when the mover holds
+    each once, they count the same points, and no other card (the four hands and the trick
+    ``trick`` = (plays, k)) lies on a rung from f's to g's: swapping them maps every line
+    after one onto a line after the other with the same tricks and points (every comparison
+    with any other card, the follow duty, the stand checks and the units are the same).
+    """
+    ctx = rules[0]
+    plays, k = trick
+    j = 0
+    for i in range(n_moves):
+        fo = moves[i, 0]
+        keep = True
+        if moves[i, 1] == 0 and fo & (fo - 1) == 0:
+            f = lowest_bit(fo)
+            e, rf = ctx[CX_ESUIT + f], ctx[CX_RUNG + f]
+            for q in range(j):
+                go = moves[q, 0]
+                if moves[q, 1] != 0 or go & (go - 1) != 0:
+                    continue
+                g = lowest_bit(go)
+                if ctx[CX_ESUIT + g] != e or points(fo, 0) != points(go, 0):
+                    continue
+                lo, hi = min(rf, ctx[CX_RUNG + g]), max(rf, ctx[CX_RUNG + g])
+                rng = np.int64(0)
+                for r in range(lo, hi + 1):
+                    rng |= ctx[CX_RUNG_FACES + N_RUNGS * e + r]
+                copies = 0
+                for s in range(4):
+                    copies += count(h[s, 0] & rng, h[s, 1] & rng)
+                for t in range(k):
+                    copies += count(plays[t, 0] & rng, plays[t, 1] & rng)
+                if copies == 2:  # f and g, each held once by the mover
+                    keep = False
+                    break
+        if keep:
+            moves[j, 0], moves[j, 1] = moves[i, 0], moves[i, 1]
+            j += 1
+    return j
+
+
 @njit(cache=True, inline="always")
 def _mix(h, w):
     x = h ^ np.uint64(w)
@@ -370,6 +416,7 @@ def _enter(d, S, rules, tt):
     if n_moves < 0:
         info[I_FAIL] = 2
         return -1
+    n_moves = merge_singles(moves[d], n_moves, h, (plays[d], k), rules)
     _order(d, k, n_moves, leader, S, rules, best_lead)
     fr[d, F_BEST] = -INF if seat % 2 == info[I_ATTACKERS] else INF
     fr[d, F_BEST_J], fr[d, F_NEXT], fr[d, F_N] = 0, 0, n_moves

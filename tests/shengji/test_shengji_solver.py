@@ -162,3 +162,26 @@ def test_the_follow_listing_meets_every_pick_of_its_size_once():
         want = [p for p in itertools.product(*(range(c + 1) for c in cs[:nf]))
                 if sum(p) == need]
         assert len(set(got)) == len(got) and sorted(got) == sorted(want)
+
+
+def test_merged_equivalent_singles_keep_the_value():
+    # positions whose root listing drops equivalent single cards: still the brute force's
+    from kernels.shengji import solver as ks
+
+    found = 0
+    for st in _positions("zhengzhou", 60, 3, 9):
+        pos, rk = sv.kernel_position(st)
+        stack = ks.new_stack(ks.stack_depth(pos[0]))
+        bufs = (stack[4], stack[5], stack[6], stack[7], stack[9])
+        moves, k = stack[2][0], pos[2]
+        if k == 0:
+            n = ks.list_leads(pos[0], pos[3], rk, moves, bufs)
+        else:
+            n = ks.list_follows(pos[0], (pos[3] + k) % 4, pos[1][0], rk, moves, bufs)
+        if ks.merge_singles(moves, n, pos[0], (pos[1], k), rk) == n:
+            continue
+        found += 1
+        sol = sv.solve(st)
+        assert sol.points == sv.solve_reference(st).points, record_of(st)
+        _achieves(st, sol)
+    assert found >= 5
