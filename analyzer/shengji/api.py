@@ -250,7 +250,8 @@ def odds(level, trump=None, deals: int = 200_000, seed: int = 0, rules=None) -> 
 
 
 __all__ = ["bury", "classify", "legal", "odds", "overcall", "score", "should_declare",
-           "should_rebel", "should_throw", "simulate", "throw", "tournament", "winner"]
+           "should_rebel", "should_throw", "simulate", "solve_record", "throw", "tournament",
+           "winner"]
 
 
 def replay(record) -> dict[str, Any]:
@@ -269,6 +270,53 @@ def replay(record) -> dict[str, Any]:
         out["to_act"] = state.current_player()
         out["phase"] = state.phase
     return out
+
+
+def solve_record(record: Any, rules: str | None = None, engine: str = "kernel",
+                 max_positions: int = 50_000_000) -> dict[str, Any]:
+    """``xianniu shengji solve``: the open-hand value (all four hands visible) of the play
+    position where ``record`` stops (under ``rules`` when given): the attackers' points at
+    the end under minimax play, the level outcome it gives, the best action. ``engine``
+    "kernel": the jit-compiled alpha-beta, giving up after ``max_positions`` searched
+    positions; "reference": plain minimax over the engine (same value, small positions
+    only). ValueError if the record is bad, stops outside the play, or the position is
+    too big."""
+    import time
+
+    from .cards import format_cards
+    from .cards import points as card_points
+    from .records import action_to_json
+    from .records import replay as replay_record
+    from .scoring import level_result
+    from .solver import solve, solve_reference
+
+    if engine not in ("kernel", "reference"):
+        raise ValueError(f"unknown solver engine {engine!r} (kernel or reference)")
+    if max_positions < 1:
+        raise ValueError(f"--max-positions must be at least 1, got {max_positions}")
+    if rules is not None and isinstance(record, dict):
+        record = {**record, "rules": get_rules(rules).name}
+    state = replay_record(record)
+    if state.is_terminal():
+        raise ValueError("the hand is over: nothing to solve")
+    t0 = time.perf_counter()
+    sol = solve(state, max_positions) if engine == "kernel" else solve_reference(state)
+    seconds = time.perf_counter() - t0
+    seat = state.current_player()
+    trick = state.tricks[-1]
+    winner, gain = level_result(sol.points, state.rules)
+    return {"game": "shengji", "rules": state.rules.name, "engine": engine, "to_act": seat,
+            "banker": state.the_banker, "winner": winner, "levels": gain,
+            "attacker_points": sol.points,
+            "points_so_far": state.attacker_points,
+            "points_to_come": sol.points - state.attacker_points,
+            "kitty_points": card_points(state.kitty), "values": list(sol.values),
+            "best": str(sol.action), "best_text": format_cards(sol.action.cards,
+                                                                state.play_ctx),
+            "best_action": action_to_json(seat, sol.action), "positions": sol.positions,
+            "seconds": seconds, "trick": len(state.tricks),
+            "plays_in_trick": len(trick.plays),
+            "cards_left": [len(h) for h in state.hands]}
 
 
 def simulate(n_hands: int, rules: str | None = None, policies: str = "random", seed: int = 0,

@@ -331,3 +331,7 @@ register(group)
 from .cli_advise import register as register_advise  # noqa: E402  (advise, review)
 
 register_advise(group)
+
+from .cli_solve import register as register_solve  # noqa: E402  (solve)
+
+register_solve(group)

@@ -123,7 +123,7 @@ def _bidding(st, alog, n_actions: int) -> str | None:
     return None
 
 
-def _play(st, tlog, n_tricks: int) -> str | None:
+def _play(st, tlog, n_tricks: int, finish: bool = True) -> str | None:
     for t in range(n_tricks):
         row = tlog[t]
         leader = int(row[kh.LG_LEADER])
@@ -142,7 +142,7 @@ def _play(st, tlog, n_tricks: int) -> str | None:
         done = st.tricks[-1] if st.is_terminal() else st.tricks[-2]
         if done.winner != (leader + int(row[kh.LG_WINNER])) % 4:
             return f"trick {t}: the engine's winner is seat {done.winner}"
-    return None if st.is_terminal() else "the engine's hand is not over"
+    return None if st.is_terminal() or not finish else "the engine's hand is not over"
 
 
 def _outcome(st) -> dict[str, int]:
@@ -189,6 +189,20 @@ def replay_hand(kh_: KernelHands, h: int, rules: str | ShengjiRules | None) -> s
     return "; ".join(diff) or None
 
 
+def state_at_trick(kh_: KernelHands, h: int, rules: str | ShengjiRules | None, trick: int):
+    """The engine's state of hand ``h`` at the start of trick ``trick`` (0-based; the
+    bidding and the first ``trick`` tricks replayed from the logs); ValueError if the
+    engine disagrees with the kernel on the way."""
+    rules = get_rules(rules)
+    st = start_state(kh_, h, rules)
+    err = _bidding(st, kh_.alogs[h], int(kh_.chances[h, kw.CH_ACTIONS]))
+    if err is None:
+        err = _play(st, kh_.tlogs[h], trick, finish=False)
+    if err is not None:
+        raise ValueError(f"hand {h}: {err}")
+    return st
+
+
 def replay_all(kh_: KernelHands, rules) -> list[tuple[int, str]]:
     """``(hand, difference)`` for every hand the engine does not replay to the same end."""
     out = []
@@ -209,4 +223,4 @@ def crosscheck(n_hands: int, rules: str | ShengjiRules | None, seed: int = 0,
 
 
 __all__ = ["KernelHands", "crosscheck", "kernel_hands", "kernel_outcome", "replay_all",
-           "replay_hand", "start_state"]
+           "replay_hand", "start_state", "state_at_trick"]
