@@ -200,7 +200,7 @@ def test_every_figure_states_n_ci_seed_and_command(en_one, zh_all):
         assert data.spec.command() in texts, name
     md = (zh_all[0] / "report.md").read_text(encoding="utf-8")
     sections = md.split("\n## ")[3:]  # after what to take away and the rules summary
-    assert len(sections) == 18  # 掀牛: 8, 顶牛: 1, 双升: 9
+    assert len(sections) == 19  # 掀牛: 9, 顶牛: 1, 双升: 9
     for sec in sections:
         assert "95% 置信区间" in sec, sec[:40]
         assert "种子" in sec and "样本" in sec
