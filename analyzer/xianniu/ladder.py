@@ -20,8 +20,8 @@ from .tournament import tournament
 PIMC_SHARE = 1000  # the search rungs play one deal per this many hands (search is slow)
 RUNGS: dict[str, tuple[tuple[str, str], ...]] = {
     "ladder": (("heuristic", "random"), ("tuned", "heuristic"), ("heuristic2", "tuned"),
-               ("tuned2", "heuristic2"), ("learned", "tuned2")),
-    "pimc": (("pimc", "tuned2"), ("pimc2", "pimc"), ("learned", "pimc2")),
+               ("tuned2", "heuristic2"), ("learned", "tuned2"), ("net", "learned")),
+    "pimc": (("pimc", "tuned2"), ("pimc2", "pimc"), ("learned", "pimc2"), ("net", "pimc2")),
 }
 MATCHES = [rung for rungs in RUNGS.values() for rung in rungs]
 TIMED = tuple(dict.fromkeys(p for rung in MATCHES for p in rung[::-1]))  # weakest first

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kernels.xianniu.policies import LEARNED_W, N_LEARNED_WEIGHTS, POLICY_DEFAULTS
+from kernels.xianniu.policies import LEARNED_W, N_LEARNED_WEIGHTS, NET_W, POLICY_DEFAULTS
 
 WEIGHTS_FILE = Path(__file__).with_name("learned_weights.npz")
 
@@ -40,5 +40,5 @@ def shipped_info() -> dict:
 def policy_row(weights: np.ndarray | None = None) -> np.ndarray:
     """A parameter row playing ``learned`` with ``weights`` (default: the shipped ones)."""
     row = POLICY_DEFAULTS.copy()
-    row[LEARNED_W:] = learned_weights() if weights is None else weights
+    row[LEARNED_W:NET_W] = learned_weights() if weights is None else weights
     return row

@@ -22,6 +22,7 @@ from kernels.xianniu.batch import deal_many, play_chunks, play_logged
 from kernels.xianniu.policies import (
     LEARNED_W,
     N_HEURISTIC,
+    NET_W,
     PIMC_BUDGET,
     PIMC_ROLLOUT,
     PIMC_SAMPLES,
@@ -29,6 +30,7 @@ from kernels.xianniu.policies import (
     POLICY_HEURISTIC2,
     POLICY_LEARNED,
     POLICY_NAMES,
+    POLICY_NET,
     POLICY_PIMC,
 )
 
@@ -36,6 +38,7 @@ from ..core.seats import seat_policy_names
 from .cards import N_SEATS, format_cards
 from .engine import ACTION_KINDS, Action
 from .learned import learned_weights
+from .net import policy_row as net_row
 from .records import FORMAT as RECORD_FORMAT
 from .records import GAME as RECORD_GAME
 from .records import VERSION as RECORD_VERSION
@@ -50,6 +53,7 @@ POLICIES: dict[str, str] = {
     "heuristic": "rules of thumb, weighted",
     "heuristic2": "the heuristic, keeping 牛/喜 points and cashing sure plays before 扣",
     "learned": "a linear scorer distilled from pimc's action values",
+    "net": "an action-value network trained by self-play (deep Monte Carlo)",
     "tuned": "the heuristic on the preset's tuned weights",
     "tuned2": "heuristic2 on the preset's tuned weights",
     "pimc": "search: heuristic play-outs on sampled hidden deals",
@@ -96,7 +100,9 @@ def policy_arrays(policies: str | list[str] | tuple[str, ...] = "random",
         if name in TUNED:
             params[s, :N_HEURISTIC] = tuned_vector(rules)
         if ids[s] == POLICY_LEARNED:
-            params[s, LEARNED_W:] = learned_weights()  # the shipped scorer
+            params[s, LEARNED_W:NET_W] = learned_weights()  # the shipped scorer
+        if ids[s] == POLICY_NET:
+            params[s, LEARNED_W:] = net_row()[LEARNED_W:]  # the shipped network and scorer
     if heuristic is not None:
         h = np.asarray(heuristic, dtype=np.float64)
         if h.shape not in ((N_HEURISTIC,), (N_SEATS, N_HEURISTIC)):

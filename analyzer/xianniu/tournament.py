@@ -22,6 +22,7 @@ from kernels.xianniu.policies import (
     HEURISTIC_NAMES,
     LEARNED_W,
     N_HEURISTIC,
+    NET_W,
     PIMC_SAMPLES,
     POLICY_DEFAULTS,
 )
@@ -30,6 +31,7 @@ from ..core.fileio import read_json
 from ..core.tournament import TournamentResult
 from .cards import N_SEATS
 from .learned import learned_weights
+from .net import policy_row as net_row
 from .rules import Rules, get_rules
 from .sim import PIMC_VARIANTS, POLICIES, POLICY_IDS, SEARCH, rule_arrays
 from .tuned import TUNED, tuned_vector
@@ -78,7 +80,8 @@ def tournament(policies: str | list[str], n_deals: int, rules: str | Rules | Non
                seed: int = 0, heuristic_params: dict[str, np.ndarray] | None = None,
                pimc_samples: int | None = None,
                chunk_size: int | None = None,
-               progress: Callable[[int], None] | None = None) -> TournamentResult:
+               progress: Callable[[int], None] | None = None,
+               rows: dict[str, np.ndarray] | None = None) -> TournamentResult:
     """Play ``n_deals`` deals in duplicate between 2 or 3 policies.
 
     ``heuristic_params`` maps a policy label to a heuristic parameter vector; a label of the
@@ -86,7 +89,8 @@ def tournament(policies: str | list[str], n_deals: int, rules: str | Rules | Non
     heuristic and ``tuned2`` heuristic2 on the preset's tuned weights (:func:`tuned_vector`,
     heuristic2's own entries at their defaults). Deals are split into
     chunks of ``chunk_size`` (default 512, or 8 with pimc, whose deals are slow), each with
-    its own random stream.
+    its own random stream. ``rows`` maps a policy label to the whole parameter row it plays
+    with (e.g. ``net`` with weights in training).
     """
     names = [p.strip() for p in (policies.split(",") if isinstance(policies, str) else policies)]
     if len(names) not in (2, 3):
@@ -110,7 +114,11 @@ def tournament(policies: str | list[str], n_deals: int, rules: str | Rules | Non
         for k, v in PIMC_VARIANTS.get(base, {}).items():
             vec[k] = v
         if base == "learned":
-            vec[LEARNED_W:] = learned_weights()  # the shipped scorer
+            vec[LEARNED_W:NET_W] = learned_weights()  # the shipped scorer
+        if rows and name in rows:
+            vec = np.asarray(rows[name], dtype=np.float64).copy()  # a row given whole
+        elif base == "net":
+            vec[LEARNED_W:] = net_row()[LEARNED_W:]  # the shipped network and scorer
         if heuristic_params and name in heuristic_params:
             h = np.asarray(heuristic_params[name], dtype=np.float64)
             if h.shape != (N_HEURISTIC,):

@@ -58,7 +58,8 @@ POLICY_HEURISTIC = 1
 POLICY_PIMC = 2  # decided outside these kernels, by kernels.xianniu.pimc
 POLICY_HEURISTIC2 = 3
 POLICY_LEARNED = 4  # a linear scorer fitted to pimc's action values (kernels.xianniu.learned)
-POLICY_NAMES = ("random", "heuristic", "pimc", "heuristic2", "learned")
+POLICY_NET = 5  # an action-value network trained by self-play (kernels.xianniu.net)
+POLICY_NAMES = ("random", "heuristic", "pimc", "heuristic2", "learned", "net")
 
 # Heuristic parameters (float64 vector).
 H_XIAN_AT = 0  # 掀 when the estimated final capture is at least this
@@ -93,11 +94,22 @@ LEARNED_W = PIMC_ENDGAME + 1  # learned: its scorer's weights, N_LEARNED_WEIGHTS
 # learned's scorer (kernels.xianniu.learned): entries of φ and ψ, action types, ψ blocks
 LEARNED_STATE, LEARNED_ACT, LEARNED_TYPES, LEARNED_GROUPS = 24, 32, 9, 6
 N_LEARNED_WEIGHTS = LEARNED_TYPES * LEARNED_STATE + LEARNED_GROUPS * LEARNED_ACT
-N_POLICY_PARAMS = LEARNED_W + N_LEARNED_WEIGHTS
-# learned's weights are zero here: analyzer.xianniu.sim fills them from the shipped file
+NET_W = LEARNED_W + N_LEARNED_WEIGHTS  # net: its network's weights from here (it reads learned's)
+# net's network (kernels.xianniu.net): inputs of the state (learned's φ) and of a candidate
+# (learned's ψ, the action type one-hot, learned's score less its best, learned's pick), the
+# two hidden layers' widths, the shortlist
+NET_STATE = LEARNED_STATE
+NET_ACT = LEARNED_ACT + LEARNED_TYPES + 2
+NET_H1, NET_H2 = 16, 8
+NET_TOP = 5  # net values only learned's best this many actions of a decision
+N_NET_WEIGHTS = ((NET_STATE + NET_ACT) * NET_H1 + NET_H1 + NET_H1 * NET_H2 + NET_H2
+                 + NET_H2 + 1)
+N_POLICY_PARAMS = NET_W + N_NET_WEIGHTS
+# learned's and net's weights are zero here: analyzer.xianniu.sim fills them from the shipped
+# files
 POLICY_DEFAULTS = np.concatenate((HEURISTIC_DEFAULTS, [24.0], HEURISTIC2_EXTRA_DEFAULTS,
                                   [float(POLICY_HEURISTIC), 0.0, 0.0],
-                                  np.zeros(N_LEARNED_WEIGHTS)))
+                                  np.zeros(N_LEARNED_WEIGHTS), np.zeros(N_NET_WEIGHTS)))
 
 @njit(cache=True, forceinline=True)
 def is_sure(kind, size, rank, k, unseen, beaters):

@@ -17,7 +17,7 @@ from kernels.xianniu import game as kg
 from kernels.xianniu.batch import full_log
 from kernels.xianniu.distill import features_at
 from kernels.xianniu.pimc import sample_positions
-from kernels.xianniu.policies import LEARNED_ACT, LEARNED_STATE, LEARNED_W
+from kernels.xianniu.policies import LEARNED_ACT, LEARNED_STATE, LEARNED_W, NET_W
 
 PRESETS = ("lanzhou", "kanniutui")
 
@@ -36,8 +36,9 @@ def test_policy_arrays_carry_the_shipped_weights():
     ids, params = policy_arrays("learned,heuristic,learned")
     w = learned_weights()
     assert np.count_nonzero(w) > 0
-    assert np.array_equal(params[0, LEARNED_W:], w) and np.array_equal(params[2, LEARNED_W:], w)
-    assert not params[1, LEARNED_W:].any()
+    assert np.array_equal(params[0, LEARNED_W:NET_W], w)
+    assert np.array_equal(params[2, LEARNED_W:NET_W], w)
+    assert not params[1, LEARNED_W:NET_W].any()
 
 
 @pytest.mark.parametrize("rules", PRESETS)
