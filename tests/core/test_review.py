@@ -85,11 +85,19 @@ def test_a_hand_played_as_advised_shows_no_loss_surely_above_zero(game, seed):
     valued = [r for r in rv.rows if not r["forced"] and r["seat"] == 0]
     assert len(valued) >= 3, "the hand gave seat 0 few choices"
     assert [r["label"] for r in valued] == [None] * len(valued)
-    assert all(r["loss"]["low"] <= 0 for r in valued), [r["loss"] for r in valued]
+    # "surely above 0" as the review says it: the simultaneous low over the actions the best
+    # was picked among (the advice stops within its precision of the leader, so a single
+    # decision's own 95% CI may just exclude 0 for an action advised as equal)
+    assert all(r["loss_low_all"] <= 0 for r in valued), [r["loss"] for r in valued]
+    assert all(r["loss"]["value"] <= X_ADVICE["precision"] for r in valued if game == "xianniu")
     assert rv.summary()["0"]["reviewed"] == len(valued)
     # teeth: the seats that played at random lost points surely above 0 somewhere
     others = [r for r in rv.rows if not r["forced"] and r["seat"] != 0]
-    assert sum(r["loss"]["low"] > 0 for r in others) >= 2
+    assert sum(r["loss"]["low"] > 0 for r in others) >= 1
+
+    def mean(rows):
+        return sum(r["loss"]["value"] for r in rows) / len(rows)
+    assert mean(others) > mean(valued) + 0.1
 
 
 @functools.cache
@@ -98,7 +106,7 @@ def _x_blunder(seed: int) -> tuple[dict, int]:
     the blunder threshold (searched in heuristic hands from ``seed``), that action played;
     and its index."""
     floor = xadv.THRESHOLDS["blunder"] + 1
-    for rec in hand_records(6, "lanzhou", "heuristic", seed=seed):
+    for rec in hand_records(20, "lanzhou", "heuristic", seed=seed):
         for k in range(len(rec["actions"])):
             part = {**rec, "actions": rec["actions"][:k]}
             st = xreplay(part)

@@ -231,7 +231,7 @@ def test_the_form_names_the_presets_and_offers_learned_bots(page):
     assert names() == [PRESET_NAMES_EN[i] for i in ids]
     page.click("#lang-btn")
     page.wait_for_function("document.title === '掀牛'")
-    assert page.input_value("#opt-opponents") == "learned"
+    assert page.input_value("#opt-opponents") == "net"
 
 
 def test_the_end_speaks_the_page_language_and_the_review_counts_as_the_log(page):

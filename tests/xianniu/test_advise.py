@@ -210,7 +210,7 @@ def test_cli_table_and_json(capsys, tmp_path):
     out = ok(capsys, "advise", path, "--seed", "2", "--samples", "1000")
     assert "Q♦" in out.splitlines()[3] and "n=" in out and "separated" in out
     data = json.loads(ok(capsys, "advise", path, "--seed", "2", "--samples", "1000", "--json"))
-    assert data["best"]["action"]["cards"] == "Q♦" and data["policy"] == "learned"  # the default
+    assert data["best"]["action"]["cards"] == "Q♦" and data["policy"] == "net"  # the default
     assert {"game", "rules", "seed", "seat", "phase", "actions", "best",
             "separated"} <= set(data)
     appended = {**_sure_ci_record("lanzhou")}

@@ -150,10 +150,9 @@ def test_the_opponents_play_as_asked_and_are_named():
     weak_others = should_xian(STRONG, 1, "lanzhou", seed=3, max_hands=1000,
                               opponents="heuristic")
     d = strong.as_dict()
-    assert (d["policy"], d["opponents"]) == ("learned,tuned2", "learned")
-    assert d["seat_policies"] == ["learned", "learned,tuned2", "learned"]
-    assert weak_others.as_dict()["seat_policies"] == ["heuristic", "learned,tuned2",
-                                                      "heuristic"]
+    assert (d["policy"], d["opponents"]) == ("net,tuned2", "net")
+    assert d["seat_policies"] == ["net", "net,tuned2", "net"]
+    assert weak_others.as_dict()["seat_policies"] == ["heuristic", "net,tuned2", "heuristic"]
     assert strong.details["points_a"].tolist() != weak_others.details["points_a"].tolist()
     with pytest.raises(ValueError, match="opponents"):
         should_xian(STRONG, 1, "lanzhou", opponents="oracle")
