@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..web.game import Conflict, Progress, Task, parse_choice, parse_seed
-from ..web.review import record_review_query
+from ..web.review import enter_hand_query, record_review_query
 from .actions import (
     ACTION_KINDS,
     BAJIWO_PHASE,
@@ -417,7 +417,8 @@ class ShengjiWeb:
         opts = {"samples": self.advice_options.get("samples", ADVICE_SAMPLES),
                 "precision": max(self.advice_options.get("precision", ADVICE_PRECISION),
                                  REVIEW_PRECISION)}
-        self.queries = {"review_record": record_review_query("shengji", **opts)}
+        self.queries = {"review_record": record_review_query("shengji", **opts),
+                        "enter_hand": enter_hand_query("shengji")}
 
     def new_game(self, options: Any) -> ShengjiTable:
         if not isinstance(options, dict):

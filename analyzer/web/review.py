@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..core.game import NotListed
 from .game import Progress, Task, parse_seed
 
 
@@ -79,8 +80,9 @@ def enter_hand_query(game: str) -> Callable[[Any], Task]:
     """The table's ``enter_hand`` query: a hand typed in the text notation
     (:mod:`analyzer.core.notation`, ``{"text"}``) read so far — its record, its text tidied,
     and, while it goes on, the seat to act and its legal actions, each as a record entry
-    with the token that appends it. A text that cannot be read (or an impossible action,
-    named) is refused at once."""
+    with the token that appends it (none where the engine does not list its choices, as
+    双升's bury and play: the action is typed, and checked as it is read). A text that
+    cannot be read (or an impossible action, named) is refused at once."""
     def make(body: Any) -> Task:
         from ..core.notation import from_text, to_text
         from ..games import get_game
@@ -92,13 +94,17 @@ def enter_hand_query(game: str) -> Callable[[Any], Task]:
         recs = g.part("records")
         state = recs.replay(record)
         out: dict[str, Any] = {"record": record, "text": to_text(g, record),
-                               "over": state.is_terminal(), "to_act": None, "legal": []}
+                               "over": state.is_terminal(), "to_act": None, "legal": [],
+                               "listed": True}
         if not state.is_terminal():
             seat = state.current_player()
             out["to_act"] = seat
+            try:
+                actions = state.legal_actions()
+            except NotListed:  # too many to offer as buttons: typed instead
+                actions, out["listed"] = [], False
             out["legal"] = [{"entry": recs.action_to_json(seat, a),
-                             "token": recs.action_token(state, seat, a)}
-                            for a in state.legal_actions()]
+                             "token": recs.action_token(state, seat, a)} for a in actions]
 
         def task(progress: Progress) -> dict[str, Any]:
             return out

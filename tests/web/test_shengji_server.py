@@ -486,3 +486,42 @@ def test_a_bot_decides_the_same_whatever_the_cards_it_cannot_see(policy):
             st.apply(a, seat)
             checked += 1
     assert checked > 100
+
+
+def test_a_hand_is_entered_in_the_text_notation():
+    """enter a hand at the 双升 table: typed in the text notation, read as far as it goes,
+    the declarations offered where the engine lists them, an impossible action named."""
+    from pathlib import Path
+
+    from analyzer.core.notation import from_text, to_text
+    from analyzer.games import get_game
+
+    g = get_game("shengji")
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "records.md").read_text(encoding="utf-8")
+    start = doc.index("game shengji")
+    text = doc[start:doc.index("```", start)]
+    head = text[:text.index("actions\n") + len("actions\n")]
+    whole = from_text(g, text)
+    with TestClient(sweb.make_app(), base_url="http://127.0.0.1") as client:
+        def enter(body):
+            r = client.post("/api/queries/enter_hand", json=body)
+            assert r.status_code == 200, r.text
+            jid = r.json()["job"]
+            for _ in range(6000):
+                data = client.get(f"/api/jobs/{jid}").json()
+                if data["finished"]:
+                    assert data.get("error") is None, data
+                    return data["result"]
+            raise AssertionError("the query did not finish")
+
+        first = enter({"text": head})
+        assert not first["over"] and first["to_act"] == 0 and first["listed"]
+        tokens = {x["token"] for x in first["legal"]}
+        assert "pass" in tokens and "大王10♥" in tokens  # the declarations are offered
+        bury = enter({"text": head + "大王10♥ pass pass pass pass\n"})
+        assert bury["to_act"] == 0 and bury["listed"] is False and bury["legal"] == []
+        done = enter({"text": text})
+        assert done["over"] and done["record"] == whole
+        assert done["text"] == to_text(g, whole)
+        r = client.post("/api/queries/enter_hand", json={"text": head + "大王10♥ 3♣3♣\n"})
+        assert r.status_code == 400 and "action 1" in r.json()["error"]

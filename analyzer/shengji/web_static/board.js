@@ -338,7 +338,8 @@
         el("input", { type: "file", id: "load-file", accept: ".json,application/json",
                       onchange: (e) => e.target.files[0] && loadRecord(e.target.files[0]) }),
         S.replay ? replayNode() : "",
-        S.replay ? XN.recordReview(S, 4, renderTools) : ""));
+        S.replay ? XN.recordReview(S, 4, renderTools) : "",
+        XN.enterHand(S, 4, renderTools, "game shengji\nrules zhengzhou\nlevels 2 2\nbanker none\nhand 0 \nhand 1 ?\nhand 2 ?\nhand 3 ?\nkitty ?\nactions\n")));
   }
 
   const formOptions = XN.formOptions;

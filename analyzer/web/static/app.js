@@ -207,8 +207,10 @@ const XN = (() => {
         rerender();
       } catch (e) { S.eh = null; showError(e.message); rerender(); }
     };
+    // where the engine does not list the choices (双升's bury and play) the action is typed
     const legal = S.eh && !S.eh.over ? el("div", { id: "eh-legal" },
-      `${t("seat")} ${S.eh.to_act} · ${t("legal_actions")}: `,
+      S.eh.listed === false ? `${t("seat")} ${S.eh.to_act}` :
+        `${t("seat")} ${S.eh.to_act} · ${t("legal_actions")}: `,
       S.eh.legal.map((a) => el("button", { type: "button", class: "act", onclick: () => {
         S.ehText = `${S.ehText.trimEnd()} ${a.token}\n`;
         check();
