@@ -1,5 +1,5 @@
 """What the tables' server tells the page about names: the presets by their names in both
-languages, 掀牛's opponents (learned by default), 顶牛's seats named as the CLI and the report
+languages, 掀牛's opponents (net by default), 顶牛's seats named as the CLI and the report
 name them, the review numbered as the move log, the settlement sent as data (the page writes
 it in its own words), never as the CLI's English lines."""
 
@@ -68,25 +68,25 @@ def test_dingniu_presets_have_their_names_in_both_languages(dn):
         assert CJK.search(zh[f"rules_{name}"]) and not CJK.search(en[f"rules_{name}"])
 
 
-def test_xianniu_opponents_are_learned_by_default(xn):
+def test_xianniu_opponents_are_net_by_default(xn):
     info = xn.get("/api/info").json()
-    assert ADVICE_OPPONENTS == "learned"
-    assert info["options"]["opponents"]["default"] == "learned"
-    assert "learned" in info["options"]["opponents"]["choices"]
+    assert ADVICE_OPPONENTS == "net"
+    assert info["options"]["opponents"]["default"] == "net"
+    assert {"net", "learned"} <= set(info["options"]["opponents"]["choices"])
     r = xn.post("/api/games", json={"options": {"seed": 3}})
-    assert r.json()["view"]["opponents"] == "learned"
+    assert r.json()["view"]["opponents"] == "net"
     table = xn.app.state.sessions.slot(r.json()["id"]).obj
-    assert {b.policy for b in table.bots.values()} == {"learned"}
+    assert {b.policy for b in table.bots.values()} == {"net"}
     # another choice is still one option away
     r = xn.post("/api/games", json={"options": {"seed": 3, "opponents": "heuristic"}})
     assert r.json()["view"]["opponents"] == "heuristic"
 
 
-def test_xianniu_play_defaults_to_learned_opponents():
+def test_xianniu_play_defaults_to_net_opponents():
     from analyzer.xianniu.cli import play
 
     opt = next(p for p in play.params if p.name == "opponents")
-    assert opt.default == "learned"
+    assert opt.default == "net"
 
 
 # -- 顶牛's seats --------------------------------------------------------------------------

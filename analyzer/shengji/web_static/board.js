@@ -290,27 +290,9 @@
     if (rec) XN.download(`shengji-${S.view.seed ?? "hand"}-${S.view.hand_no}.json`, rec);
   }
 
-  async function runReview() {
-    const box = document.getElementById("review");
-    const bar = XN.progressBar();
-    box.replaceChildren(el("div", { class: "muted" }, t("review_needs_advice")), bar.node);
-    try {
-      S.review = await XN.job(`/api/games/${S.sid}/review`, {}, bar);
-      renderEnd();
-    } catch (e) { XN.showError(e.message); box.replaceChildren(); }
-  }
+  function runReview() { return XN.runReview(S, renderEnd); }
 
-  async function loadRecord(file) {
-    let record;
-    try { record = JSON.parse(await file.text()); } catch (e) { XN.showError(e.message); return; }
-    const data = await call("POST", "/api/records/review", { record });
-    if (!data) return;
-    S.replay = data;
-    S.replayRecord = record;
-    S.rr = null;
-    S.frame = 0;
-    renderTools();
-  }
+  function loadRecord(file) { return XN.loadRecord(S, file, call, renderTools); }
 
   function replayNode() {
     const r = S.replay;

@@ -253,6 +253,29 @@ const XN = (() => {
     form.onsubmit = (e) => { e.preventDefault(); newGame(formOptions()); };
   }
 
+  // The end-of-hand review of a table's session (S.sid), kept in S.review and shown by
+  // rerender; its progress bar stands in the "review" box meanwhile.
+  async function runReview(S, rerender) {
+    const box = document.getElementById("review");
+    const bar = progressBar();
+    box.replaceChildren(el("div", { class: "muted" }, t("review_needs_advice")), bar.node);
+    try {
+      S.review = await job(`/api/games/${S.sid}/review`, {}, bar);
+      rerender();
+    } catch (e) { showError(e.message); box.replaceChildren(); }
+  }
+
+  // A record file loaded at a table (call: the table's request helper), stepped through
+  // from its first frame (S.replay, S.frame) and shown by rerender.
+  async function loadRecord(S, file, call, rerender) {
+    let record;
+    try { record = JSON.parse(await file.text()); } catch (e) { showError(e.message); return; }
+    const data = await call("POST", "/api/records/review", { record });
+    if (!data) return;
+    Object.assign(S, { replay: data, replayRecord: record, rr: null, frame: 0 });
+    rerender();
+  }
+
   async function start(init) {
     try {
       st.info = await api("GET", "/api/info");
@@ -270,6 +293,7 @@ const XN = (() => {
   return {
     t, el, api, job, progressBar, download, showError, clearError, start, fmt, estimate,
     formOptions, renderForm, requestAdvice, choiceName, recordReview, reviewRows, enterHand,
+    runReview, loadRecord,
     onLang: (f) => st.onLang.push(f),
     get lang() { return st.lang; },
     get info() { return st.info; },
