@@ -80,8 +80,8 @@ def enter_hand_query(game: str) -> Callable[[Any], Task]:
     """The table's ``enter_hand`` query: a hand typed in the text notation
     (:mod:`analyzer.core.notation`, ``{"text"}``) read so far — its record, its text tidied,
     and, while it goes on, the seat to act and its legal actions, each as a record entry
-    with the token that appends it (none where the engine does not list its choices, as
-    双升's bury and play: the action is typed, and checked as it is read). A text that
+    with the token that appends it (none where the engine does not list its choices,
+    ``NotListed``: the action is typed, and checked as it is read). A text that
     cannot be read (or an impossible action, named) is refused at once."""
     def make(body: Any) -> Task:
         from ..core.notation import from_text, to_text

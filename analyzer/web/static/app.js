@@ -207,7 +207,7 @@ const XN = (() => {
         rerender();
       } catch (e) { S.eh = null; showError(e.message); rerender(); }
     };
-    // where the engine does not list the choices (双升's bury and play) the action is typed
+    // where the engine does not list the choices (S.eh.listed false) the action is typed
     const legal = S.eh && !S.eh.over ? el("div", { id: "eh-legal" },
       S.eh.listed === false ? `${t("seat")} ${S.eh.to_act}` :
         `${t("seat")} ${S.eh.to_act} · ${t("legal_actions")}: `,
