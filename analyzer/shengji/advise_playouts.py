@@ -130,20 +130,16 @@ def _position(state: State, seat: int, own: tuple[int, ...]):
     return Position(fixed, sizes, seat, banker, np.array(state.levels, dtype=np.int64), st)
 
 
-def _declare_caller(state: State, options: list[Action], pols, seed: int) -> Caller:
-    from kernels.shengji import advise as ka
+def _declaration_pairs(state: State, options: list[Action], lv: int, pos: Any,
+                       bajiwo: bool, what: str) -> list[tuple[int, int]]:
+    """Each option as the kernels' (class, suit) of its declaration, the pass ``options[0]``
+    as (0, 0); RuntimeError unless the kernels list exactly the engine's ``what``."""
     from kernels.shengji.bidding import legal_declarations
-    from kernels.shengji.decisions import Q_VALUES
 
-    from .bidding_phase import declare_level
-
-    seat, r = state.turn, state.rules
-    params = rule_arrays(r)
-    lv = declare_level(state, seat)
-    pos = _position(state, seat, state.hands[seat])
+    seat = state.turn
     pairs = [(0, 0)]
     for a in options[1:]:
-        d = classify_declaration(a.cards, lv, r)
+        d = classify_declaration(a.cards, lv, state.rules)
         if d is None:
             raise RuntimeError(f"the engine allows {a}, which makes no declaration")
         pairs.append((d.cls, d.suit))
@@ -152,10 +148,24 @@ def _declare_caller(state: State, options: list[Action], pols, seed: int) -> Cal
     st = pos.standing
     n = legal_declarations(one, two, lv, (int(st[0]), int(st[1]),
                                           int(st[2]) if st[0] else -1),
-                           seat, False, params, (dcls, dsuit))
-    kernel = {(int(dcls[i]), int(dsuit[i])) for i in range(n)}
-    if kernel != set(pairs[1:]) or len(set(pairs)) != len(pairs):
-        raise RuntimeError("the kernels list other declarations than the reference engine")
+                           seat, bajiwo, rule_arrays(state.rules), (dcls, dsuit))
+    if {(int(dcls[i]), int(dsuit[i])) for i in range(n)} != set(pairs[1:]) \
+            or len(set(pairs)) != len(pairs):
+        raise RuntimeError(f"the kernels list other {what} than the reference engine")
+    return pairs
+
+
+def _declare_caller(state: State, options: list[Action], pols, seed: int) -> Caller:
+    from kernels.shengji import advise as ka
+    from kernels.shengji.decisions import Q_VALUES
+
+    from .bidding_phase import declare_level
+
+    seat, r = state.turn, state.rules
+    params = rule_arrays(r)
+    lv = declare_level(state, seat)
+    pos = _position(state, seat, state.hands[seat])
+    pairs = _declaration_pairs(state, options, lv, pos, False, "declarations")
     shown = np.zeros((4, 2), dtype=np.int64)
     for s, cards, _ in state.declarations:
         o, t = _planes(cards)
@@ -217,7 +227,6 @@ def _bury_caller(state: State, options: list[Action], pols, seed: int) -> Caller
 
 def _bajiwo_caller(state: State, options: list[Action], pols, seed: int) -> Caller:
     from kernels.shengji import advise as ka
-    from kernels.shengji.bidding import legal_declarations
     from kernels.shengji.decisions import Q_VALUES
 
     seat, r = state.turn, state.rules
@@ -226,21 +235,7 @@ def _bajiwo_caller(state: State, options: list[Action], pols, seed: int) -> Call
     pos = _position(state, seat, state.hands[seat])
     if state.last_burier == seat:
         pos.fixed[4] = _planes(state.kitty)
-    pairs = [(0, 0)]
-    for a in options[1:]:
-        d = classify_declaration(a.cards, lv, r)
-        if d is None:
-            raise RuntimeError(f"the engine allows {a}, which makes no declaration")
-        pairs.append((d.cls, d.suit))
-    one, two = _planes(state.hands[seat])
-    dcls, dsuit = np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64)
-    st = pos.standing
-    n = legal_declarations(one, two, lv, (int(st[0]), int(st[1]),
-                                          int(st[2]) if st[0] else -1),
-                           seat, True, params, (dcls, dsuit))
-    if {(int(dcls[i]), int(dsuit[i])) for i in range(n)} != set(pairs[1:]) \
-            or len(set(pairs)) != len(pairs):
-        raise RuntimeError("the kernels list other 扒鸡窝 overcalls than the reference engine")
+    pairs = _declaration_pairs(state, options, lv, pos, True, "扒鸡窝 overcalls")
     shown = np.zeros((4, 2), dtype=np.int64)
     for s in range(4):
         if state.known[s]:
