@@ -49,17 +49,7 @@
         ? el("span", { class: "won" }, ` → ${t("won_by")} ${seatName(m.won_by)} (+${m.points})`) : "");
   }
 
-  async function call(method, url, body) {
-    try {
-      const data = await XN.api(method, url, body);
-      XN.clearError();
-      return data;
-    } catch (e) {
-      XN.showError(e.message);
-      if (e.status === 404 && url.startsWith("/api/games/")) sessionStorage.removeItem(KEY);
-      return null;
-    }
-  }
+  function call(method, url, body) { return XN.tableCall(KEY, method, url, body); }
   async function newGame(options) {
     const data = await call("POST", "/api/games", { options });
     if (!data) return;

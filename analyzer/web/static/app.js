@@ -253,6 +253,20 @@ const XN = (() => {
     form.onsubmit = (e) => { e.preventDefault(); newGame(formOptions()); };
   }
 
+  // A table's request: the answer, or null with the error shown (a session the server no
+  // longer holds is forgotten from sessionStorage[key], so a reload starts a new one).
+  async function tableCall(key, method, url, body) {
+    try {
+      const data = await api(method, url, body);
+      clearError();
+      return data;
+    } catch (e) {
+      showError(e.message);
+      if (e.status === 404 && url.startsWith("/api/games/")) sessionStorage.removeItem(key);
+      return null;
+    }
+  }
+
   // The end-of-hand review of a table's session (S.sid), kept in S.review and shown by
   // rerender; its progress bar stands in the "review" box meanwhile.
   async function runReview(S, rerender) {
@@ -293,7 +307,7 @@ const XN = (() => {
   return {
     t, el, api, job, progressBar, download, showError, clearError, start, fmt, estimate,
     formOptions, renderForm, requestAdvice, choiceName, recordReview, reviewRows, enterHand,
-    runReview, loadRecord,
+    runReview, loadRecord, tableCall,
     onLang: (f) => st.onLang.push(f),
     get lang() { return st.lang; },
     get info() { return st.info; },
