@@ -4,6 +4,7 @@ which the main entry point turns into one line on stderr and exit status 2."""
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from typing import Any
 
@@ -22,12 +23,26 @@ from ..core.cli_common import (
 )
 from ..core.fileio import read_json
 from . import api
-from .rules import DEFAULT_RULES, PRESETS
+from .rules import DEFAULT_RULES, PRESETS, with_changes
 from .sim import POLICIES
 
 CARDS_HELP = "Cards such as 'As 10h Td ♠K♠K 5d5d 大王 小王 BJ LJ'."
 RULES_OPTION = click.option("--rules", "rules", type=click.Choice(sorted(PRESETS)),
                             default=DEFAULT_RULES, show_default=True, help="双升 preset.")
+
+
+def rules_with_changes(f):
+    """``--rules`` and the repeatable ``--rule PARAM=VALUE`` (one rule parameter changed on
+    top of the preset, docs/rules/shengji.md §8), given to the command as one rules value."""
+    @functools.wraps(f)
+    def command(*args, rule_changes: tuple[str, ...] = (), **kwargs):
+        kwargs["rules"] = with_changes(kwargs["rules"], rule_changes)
+        return f(*args, **kwargs)
+    option = click.option("--rule", "rule_changes", multiple=True, metavar="PARAM=VALUE",
+                          help="Change one rule parameter of the preset, e.g. "
+                               "kitty_multiplier=times_size (repeatable).")
+    return RULES_OPTION(option(command))
+
 LEVEL_OPTION = click.option("--level", required=True,
                             help="Level (级) of the hand: 2–10, J, Q, K or A.")
 SIMULATE_POLICY = "random"  # the policy simulate plays by default
@@ -76,7 +91,7 @@ def _units(units: list[dict[str, Any]]) -> str:
 @click.argument("cards", nargs=-1, required=True)
 @LEVEL_OPTION
 @TRUMP_OPTION
-@RULES_OPTION
+@rules_with_changes
 @JSON_OPTION
 def classify(cards: tuple[str, ...], level: str, trump: str, rules: str, as_json: bool) -> None:
     """Effective suit (门) and canonical units of CARDS (one string or several arguments)."""
@@ -94,7 +109,7 @@ def classify(cards: tuple[str, ...], level: str, trump: str, rules: str, as_json
 @click.option("--hand", required=True, help="The follower's whole hand, PLAY included.")
 @click.option("--play", required=True,
               help="The follow; cards not in HAND are bad input (exit 2), not an illegal play.")
-@RULES_OPTION
+@rules_with_changes
 @JSON_OPTION
 def legal(level: str, trump: str, lead: str, hand: str, play: str, rules: str,
           as_json: bool) -> None:
@@ -111,7 +126,7 @@ def legal(level: str, trump: str, lead: str, hand: str, play: str, rules: str,
 @TRUMP_OPTION
 @click.option("--plays", required=True,
               help="Four plays in play order, the lead first: 'P0 | P1 | P2 | P3'.")
-@RULES_OPTION
+@rules_with_changes
 @JSON_OPTION
 def winner(level: str, trump: str, plays: str, rules: str, as_json: bool) -> None:
     """Which of the four plays wins the trick (毙, 盖毙), and its points."""
@@ -128,7 +143,7 @@ def winner(level: str, trump: str, plays: str, rules: str, as_json: bool) -> Non
 @click.option("--cards", required=True, help="The throw (甩牌). " + CARDS_HELP)
 @click.option("--others", required=True,
               help="The three other hands in play order from the thrower's 下家: 'H1 | H2 | H3'.")
-@RULES_OPTION
+@rules_with_changes
 @JSON_OPTION
 def throw(level: str, trump: str, cards: str, others: str, rules: str, as_json: bool) -> None:
     """Does a throw stand against the other hands, and what is actually led?"""
@@ -147,7 +162,7 @@ def throw(level: str, trump: str, cards: str, others: str, rules: str, as_json: 
 @click.option("--new", "new", required=True,
               help="The new declaration's cards (with --same-player the whole reinforced one).")
 @click.option("--same-player", is_flag=True, help="The standing declarer shows NEW (加固).")
-@RULES_OPTION
+@rules_with_changes
 @JSON_OPTION
 def overcall(level: str, standing: str, new: str, same_player: bool, rules: str,
              as_json: bool) -> None:
@@ -170,7 +185,7 @@ def overcall(level: str, standing: str, new: str, same_player: bool, rules: str,
 @click.option("--last-by", type=click.Choice(api.SIDES), default=None,
               help="Who took the last trick [default: attackers with --last-trick, "
                    "else banker].")
-@RULES_OPTION
+@rules_with_changes
 @JSON_OPTION
 def score(level: str, trump: str, points_before: int, kitty: str, last_trick: str | None,
           last_by: str | None, rules: str, as_json: bool) -> None:
@@ -217,7 +232,7 @@ def _echo_rows(rows: list[dict[str, Any]], key: str, width: int) -> None:
               help="Monte Carlo deals beside the exact values (0: exact only).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the deals (numpy SeedSequence).")
-@RULES_OPTION
+@rules_with_changes
 @JSON_OPTION
 def odds(level: str, trump: str | None, deals: int, seed: int, rules: str,
          as_json: bool) -> None:
@@ -270,7 +285,7 @@ def replay(file: str, as_json: bool) -> None:
               help=policy_help(POLICIES, None, "Two policies A,B, A on one team and B on "
                                "the other"))
 @deals_option(20_000, help="Deals; each is played twice, the teams swapped.")
-@RULES_OPTION
+@rules_with_changes
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the deals and draws (numpy SeedSequence).")
 @click.option("--pimc-samples", type=click.IntRange(min=1), default=None,

@@ -331,7 +331,7 @@ def odds_table(rules: ShengjiRules, level: int, trump: int | None, deals: int, s
                        | block)
     rows = features + pts["rows"] + [r for b in lengths for r in b["rows"]]
     out: dict[str, Any] = {
-        "game": "shengji", "rules": rules.name, "level": level,
+        "game": "shengji", "rules": rules.label, "level": level,
         "trump": None if trump is None else "nt" if trump == NT else SUIT_LETTERS[trump],
         "hand_cards": HAND, "deals": deals, "seed": seed,
         "features": features, "points": pts, "trump_length": lengths,

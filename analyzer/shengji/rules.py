@@ -94,6 +94,23 @@ class ShengjiRules:
         """A copy with some parameters changed (validated again)."""
         return replace(self, **changes)
 
+    def changes(self) -> dict[str, object]:
+        """The parameters that differ from the preset this one is named after."""
+        base = PRESETS.get(self.name)
+        if base is None:
+            return {}
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if f.name not in ("name", "title")
+                and getattr(self, f.name) != getattr(base, f.name)}
+
+    @property
+    def label(self) -> str:
+        """The preset's name, with any changed parameters: ``classic (trick_compare=all_units)``."""
+        changed = self.changes()
+        if not changed:
+            return self.name
+        return f"{self.name} ({', '.join(f'{k}={v}' for k, v in changed.items())})"
+
 
 ZHENGZHOU = ShengjiRules()
 
@@ -115,6 +132,49 @@ DEFAULT_RULES = "zhengzhou"
 # The presets by their Chinese names, simplified or traditional, as input.
 _ALIASES = {"郑州双升": "zhengzhou", "鄭州雙升": "zhengzhou",
             "拖拉机": "classic", "拖拉機": "classic"}
+
+
+def parse_changes(items) -> dict[str, object]:
+    """``PARAM=VALUE`` strings as rule changes, each value read by its field's type (bools
+    as true/false, ``attacker_gain_cap=none``); ValueError names the first bad one.
+
+    >>> parse_changes(["kitty_multiplier=times_size", "rebel_enabled=false"])
+    {'kitty_multiplier': 'times_size', 'rebel_enabled': False}
+    """
+    types = {f.name: f.type for f in fields(ShengjiRules) if f.name not in ("name", "title")}
+    out: dict[str, object] = {}
+    for item in items:
+        key, sep, text = str(item).partition("=")
+        key, text = key.strip(), text.strip()
+        if not sep or key not in types:
+            raise ValueError(f"--rule {item!r}: expected PARAM=VALUE with PARAM one of "
+                             f"{', '.join(types)}")
+        kind, low = types[key], text.lower()
+        if kind == "bool":
+            if low not in ("true", "false", "1", "0", "yes", "no"):
+                raise ValueError(f"--rule {key}: expected true or false, got {text!r}")
+            out[key] = low in ("true", "1", "yes")
+        elif kind.startswith("int"):
+            if kind == "int | None" and low == "none":
+                out[key] = None
+                continue
+            try:
+                out[key] = int(text)
+            except ValueError:
+                raise ValueError(f"--rule {key}: expected an integer, got {text!r}") from None
+        else:
+            out[key] = text
+    return out
+
+
+def with_changes(rules: str | ShengjiRules | None, items) -> ShengjiRules:
+    """The preset ``rules`` with the ``PARAM=VALUE`` changes ``items`` (:func:`parse_changes`)."""
+    base = get_rules(rules)
+    changes = parse_changes(items)
+    try:
+        return base.with_(**changes) if changes else base
+    except ValueError as e:
+        raise ValueError(f"--rule: {e}") from None
 
 
 def get_rules(rules: str | ShengjiRules | None = None) -> ShengjiRules:

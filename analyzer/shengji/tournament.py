@@ -123,14 +123,14 @@ def tournament(policies, n_deals: int, rules: str | ShengjiRules | None = None,
     rows = play_duplicate(names, n, r, seed, levels, banker, pimc_samples, progress)
     lv, net, attacker = scores(rows)
     pts = rows[:, :, kw.W_PLAY + kh.R_ATTACKER_POINTS]
-    meta = {"game": "shengji", "rules": r.name, "seed": seed, "deals": n,
+    meta = {"game": "shengji", "rules": r.label, "seed": seed, "deals": n,
             "seatings": len(SEATINGS), "hands_played": n * len(SEATINGS),
             "levels": list(levels), "banker": banker}
     if "pimc" in names:
         meta["pimc_samples"] = int(pimc_samples or HEURISTIC_DEFAULTS[P_PIMC_SAMPLES])
     attacking = {p: mean_ci(pts[attacker == i]).as_dict() for i, p in enumerate(names)}
-    return (TournamentResult(names, r.name, seed, n, lv, dict(meta), score="levels"),
-            TournamentResult(names, r.name, seed, n, net, dict(meta),
+    return (TournamentResult(names, r.label, seed, n, lv, dict(meta), score="levels"),
+            TournamentResult(names, r.label, seed, n, net, dict(meta),
                              score="net_attacker_points"),
             attacking)
 

@@ -404,3 +404,50 @@ def test_api_is_the_cli():
         api.score(True, "♣5", 2, "s")
     with pytest.raises(ValueError):
         api.odds(2, deals=-3)
+
+
+# ---- --rule PARAM=VALUE: one parameter changed on top of a preset (§8) ------------------------
+@pytest.mark.parametrize("change, win", [((), 2), (("trick_compare=highest_card",), 1),
+                                         (("trick_compare=all_units",), 1)])
+def test_rule_change_decides_the_over_ruff(capsys, change, win):
+    """884 over 977 on a lead of ♣5 ♣4♣4: the pair decides by default (盖毙), the highest card
+    or every unit otherwise."""
+    args = [a for c in change for a in ("--rule", c)]
+    res = js(capsys, "winner", *L10S, "--plays", "♣5 ♣4♣4 | ♠9 ♠7♠7 | ♠8♠8 ♠4 | ♣2♣3♣6", *args)
+    assert res == {"winner": win, "points": 5}
+
+
+def test_rule_change_sets_the_kitty_multiplier_and_names_it(capsys):
+    """rbtying's default ×2 × cards: a 2-pair tractor takes the kitty ×8 (classic: ×16)."""
+    base = ("score", "--level", "2", "--trump", "s", "--points", "100", "--kitty", KITTY,
+            "--last-trick", "♠3♠3♠4♠4", "--rules", "classic")
+    assert js(capsys, *base)["multiplier"] == 16
+    assert js(capsys, *base, "--rule", "kitty_multiplier=times_size")["multiplier"] == 8
+    res = js(capsys, "odds", "--level", "2", "--deals", "200", "--rules", "classic",
+             "--rule", "kitty_multiplier=times_size", "--rule", "attacker_gain_cap=none")
+    assert res["rules"] == "classic (kitty_multiplier=times_size, attacker_gain_cap=None)"
+
+
+@pytest.mark.parametrize("change, words", [
+    ("kitty_multiplier", "PARAM=VALUE"),
+    ("no_such_rule=1", "PARAM=VALUE"),
+    ("kitty_multiplier=cubes", "not one of pow2_pairs"),
+    ("rebel_enabled=maybe", "true or false"),
+    ("level_step=forty", "an integer"),
+    ("level_step=0", "positive"),
+])
+def test_bad_rule_change(capsys, change, words):
+    err = bad(capsys, "shengji", "winner", *L10S, "--plays", "♥A | ♥A | ♥3 | ♥K", "--rule", change)
+    assert words in err
+
+
+def test_rule_change_reaches_the_tournament_kernels():
+    """The same deals and seed: the kitty multiplier changes the attackers' points."""
+    from analyzer.shengji.rules import with_changes
+
+    base = api.tournament("heuristic,random", 60, "classic", seed=3)
+    changed = api.tournament("heuristic,random", 60, with_changes(
+        "classic", ["kitty_multiplier=pow2_pairs"]), seed=3)
+    assert changed["rules"] == "classic (kitty_multiplier=pow2_pairs)"
+    assert base["rules"] == "classic"
+    assert json.dumps(base["results"]) != json.dumps(changed["results"])
