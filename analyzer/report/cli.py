@@ -31,8 +31,9 @@ def parse_sets(values: tuple[str, ...]) -> dict[str, dict[str, str]]:
               help="The full report: 400,000 hands per analysis (the CIs half as wide; about "
                    "four times as long).")
 @click.option("--policy", default=None,
-              help="掀牛 policy of every seat for hands, values and 掀 EV (learned, heuristic, "
-                   "heuristic2, tuned, tuned2, random, or A,B,C) [default: learned]; the ladder "
+              help="掀牛 policy of every seat for hands, values and 掀 EV (net, learned, "
+                   "heuristic, heuristic2, tuned, tuned2, random, or A,B,C) [default: net]; "
+                   "the ladder "
                    "plays its own, and the findings are measured again under a second "
                    "policy.")
 @click.option("--set", "sets", multiple=True, metavar="SECTION.OPTION=VALUE",

@@ -253,7 +253,7 @@ class XianniuSection:
 
     key = KEY
     labels = T
-    options = {"rules": "all", "policy": "learned"}
+    options = {"rules": "all", "policy": "net"}
     outputs = ("rules", "odds", "outcomes", "captured", "values", "k_count", "xian_ev",
                "ladder", "compare", "banker", "timing", "sensitivity", "sensitivity_other",
                "sensitivity_search", "sensitivity_search_other",
@@ -268,7 +268,7 @@ class XianniuSection:
                              f"{', '.join(RULE_CHOICES)})")
         if any(p in SEARCH for p in policy_names(spec.option(KEY, "policy"))):
             raise ValueError("the report's hands, values and 掀 EV play kernel policies "
-                             "(learned, heuristic, heuristic2, random); pimc and pimc2 play "
+                             "(net, learned, heuristic, heuristic2, random); pimc and pimc2 play "
                              "in the policy ladder")
 
     def steps(self, spec: ReportSpec) -> int:

@@ -10,6 +10,7 @@ def warmup() -> None:
     from .advise import advise
     from .analysis import pattern_values, xian_ev
     from .decision import should_kou, should_xian
+    from .odds import monte_carlo_odds
     from .records import replay
     from .sim import deal_hands, hand_records, logged_hands, simulate, simulate_aggregate
     from .tournament import tournament
@@ -18,6 +19,8 @@ def warmup() -> None:
         simulate(100, rules, seed=0)
         simulate_aggregate(100, rules, seed=0)
         logged_hands(2, rules, seed=0)
+        logged_hands(1, rules, "pimc,heuristic,random", seed=0, pimc_samples=2)
+        monte_carlo_odds(100, rules, seed=0)
         tournament("heuristic,random", 4, rules, seed=0)
         pattern_values(10, rules, seed=0)
         xian_ev(10, rules, seed=0)

@@ -284,7 +284,7 @@ def test_findings_are_measured_again_under_a_second_policy(zh_all, en_one):
     from analyzer.xianniu.sensitivity import compare
 
     df = pd.read_csv(zh_all[0] / "sensitivity.csv")
-    assert set(df["main_policy"]) == {"learned"} and set(df["other_policy"]) == {"heuristic"}
+    assert set(df["main_policy"]) == {"net"} and set(df["other_policy"]) == {"heuristic"}
     rows = df[df["finding"] != "xian_cells"]
     assert np.allclose(rows["diff"], rows["main"] - rows["other"])
     assert (rows["diff_ci_low"] < rows["diff"]).all() and (rows["diff"] < rows["diff_ci_high"]).all()
@@ -312,7 +312,7 @@ def test_whole_hand_findings_are_measured_again_by_the_search_player(zh_all, en_
 
     df = pd.read_csv(zh_all[0] / "sensitivity_search.csv")
     assert set(df["other_policy"]) == {SEARCH_POLICY} == {"pimc2"}
-    assert set(df["main_policy"]) == {"learned"}
+    assert set(df["main_policy"]) == {"net"}
     assert len(df) == len(PRESET_ORDER) * len(SEARCH_FINDINGS)
     assert np.allclose(df["diff"], df["main"] - df["other"])
     assert (df["main_n"] == TINY).all() and (df["other_n"] == TINY // SEARCH_SHARE).all()
@@ -349,7 +349,7 @@ def test_defaults_of_the_command_match_the_function():
     # --rules / --policy default to the first section's own defaults
     assert params["rules"].default is None and params["policy"].default is None
     first = registered()[0]
-    assert (first.key, first.options) == ("xianniu", {"rules": "all", "policy": "learned"})
+    assert (first.key, first.options) == ("xianniu", {"rules": "all", "policy": "net"})
     assert params["lang"].default == "zh"
 
 
