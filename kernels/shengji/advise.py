@@ -122,7 +122,7 @@ def _follows_from(h, trick, where, rules, rng, bufs, seats, pst):
                                      rules, bufs)
         if pst is not None:  # pruned when no seat plays pimc or net
             if pol[s] == POLICY_PIMC or pol[s] == POLICY_NET:
-                o, tw = search_choose(pol[s], (s, hp[s], kn), (plays, k), where, h, rules,
+                o, tw = search_choose((pol[s], (s, hp[s], kn)), (plays, k), where, h, rules,
                                       rng, pst, bufs)
                 m, n2 = lead_pairs(plays[0, 0], plays[0, 1], ctx, e, units, ks)
         plays[k, 0], plays[k, 1] = o, tw

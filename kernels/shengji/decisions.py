@@ -431,7 +431,7 @@ def _policy_lead(h, plays, where, rules, rng, bufs, seats, pst):
                                       hp[leader], kn, units)
     if pst is not None:  # pruned when no seat plays pimc or net
         if pol[leader] == POLICY_PIMC or pol[leader] == POLICY_NET:
-            a_one, a_two = search_choose(pol[leader], (leader, hp[leader], kn), (plays, 0),
+            a_one, a_two = search_choose((pol[leader], (leader, hp[leader], kn)), (plays, 0),
                                          where, h, rules, rng, pst, bufs)
     return a_one, a_two
 

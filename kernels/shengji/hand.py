@@ -119,7 +119,7 @@ def _follow(h, plays, where, rules, rng, bufs, seats, pst):
                                      rules, bufs)
         if pst is not None:  # pruned when no seat plays pimc or net
             if pol[s] == POLICY_PIMC or pol[s] == POLICY_NET:
-                o, tw = search_choose(pol[s], (s, hp[s], kn), (plays, k), where, h, rules,
+                o, tw = search_choose((pol[s], (s, hp[s], kn)), (plays, k), where, h, rules,
                                       rng, pst, bufs)
                 m, n2 = lead_pairs(plays[0, 0], plays[0, 1], ctx, e, units, ks)
         plays[k, 0], plays[k, 1] = o, tw
@@ -161,7 +161,7 @@ def play_hand_in(hands, banker, rules, rng, out, scratch, seats, pst):
                                           hp[leader], kn, units)
         if pst is not None:  # pruned when no seat plays pimc or net
             if pol[leader] == POLICY_PIMC or pol[leader] == POLICY_NET:
-                a_one, a_two = search_choose(pol[leader], (leader, hp[leader], kn),
+                a_one, a_two = search_choose((pol[leader], (leader, hp[leader], kn)),
                                              (plays, 0), (leader, banker), h, rules, rng, pst,
                                              bufs)
         for k in range(3):

@@ -405,9 +405,10 @@ def net_choose(me, trick, where, h, rules, rng, pst, bufs):
 
 
 @njit(cache=True)
-def search_choose(policy, me, trick, where, h, rules, rng, pst, bufs):
-    """The play of a seat on pimc or net (``policy``), both of which work in the pimc
-    scratch ``pst``."""
+def search_choose(who, trick, where, h, rules, rng, pst, bufs):
+    """The play of a seat on pimc or net, both of which work in the pimc scratch ``pst``;
+    ``who`` = (``policy``, ``me``), ``me`` as for ``pimc_choose``."""
+    policy, me = who
     if policy == POLICY_PIMC:
         return pimc_choose(me, trick, where, h, rules, rng, pst, bufs)
     return net_choose(me, trick, where, h, rules, rng, pst, bufs)
