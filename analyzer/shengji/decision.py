@@ -48,7 +48,7 @@ from .cards import (
     points,
 )
 from .rules import ShengjiRules, get_rules
-from .sim import POLICIES, POLICY_IDS, policy_row, rule_arrays
+from .sim import POLICIES, POLICY_IDS, policy_row, rule_arrays, stack_rows
 
 CHUNKS = 8  # random streams per batch: fixed, so results do not depend on the threads
 PER_CHUNK = 32  # samples per stream
@@ -193,9 +193,9 @@ def _pols(seat: int, policy: str, rules=None) -> tuple[np.ndarray, np.ndarray]:
     """Every seat on the heuristic but ``seat``, on ``policy`` (its row: ``policy_row``)."""
     pol = np.full(4, POLICY_IDS["heuristic"], dtype=np.int64)
     pol[seat] = POLICY_IDS[policy]
-    hp = default_params()
-    hp[seat] = policy_row(policy, rules)
-    return pol, hp
+    rows = list(default_params())
+    rows[seat] = policy_row(policy, rules)
+    return pol, stack_rows(rows)
 
 
 def _copies(**groups) -> None:

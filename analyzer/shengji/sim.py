@@ -33,6 +33,7 @@ POLICIES = {
     "heuristic": "rules of thumb from what its seat knows",
     "tuned": "the heuristic with its preset's tuned parameters",
     "pimc": "sampled deals played out by the heuristic, slow",
+    "net": "tuned, with a small self-play network choosing its leads and follows",
 }
 # Each policy's kernel id (``kernels.shengji.policies``): ``tuned`` is the heuristic playing
 # the parameter row of :func:`policy_row`.
@@ -75,7 +76,17 @@ def seat_policies(policies: str, rules: str | ShengjiRules | None = None
     (:func:`policy_row`)."""
     names = seat_names(policies)
     return (np.array([POLICY_IDS[n] for n in names], dtype=np.int64),
-            np.array([policy_row(n, rules) for n in names], dtype=np.float64))
+            stack_rows([policy_row(n, rules) for n in names]))
+
+
+def stack_rows(rows) -> np.ndarray:
+    """Parameter rows as one float64 array, the shorter padded with zeros (a net row
+    carries its weights after the heuristic's entries; the heuristic reads none of them)."""
+    width = max(len(r) for r in rows)
+    out = np.zeros((len(rows), width))
+    for i, r in enumerate(rows):
+        out[i, :len(r)] = r
+    return out
 
 
 def tuned_row(rules: str | ShengjiRules | None = None) -> np.ndarray:
@@ -93,10 +104,15 @@ def tuned_row(rules: str | ShengjiRules | None = None) -> np.ndarray:
 
 
 def policy_row(name: str, rules: str | ShengjiRules | None = None) -> np.ndarray:
-    """The heuristic parameter row (float64[N_HEURISTIC]) a policy plays with:
-    the preset's tuned row for ``tuned``, the defaults for the others."""
+    """The parameter row a policy plays with: the preset's tuned row for ``tuned``, that
+    row with the preset's shipped weights for ``net`` (``analyzer.shengji.net``; longer
+    than N_HEURISTIC), the defaults for the others."""
     if name not in POLICIES:
         raise ValueError(f"unknown 双升 policy {name!r} (choose from {', '.join(POLICIES)})")
+    if name == "net":
+        from .net import net_row, net_weights  # the weights file when net plays
+
+        return net_row(tuned_row(rules), *net_weights(rules))
     row = tuned_row(rules) if name == "tuned" else HEURISTIC_DEFAULTS.copy()
     return row
 

@@ -31,7 +31,15 @@ from kernels.shengji.policies import HEURISTIC_DEFAULTS, P_PIMC_SAMPLES, POLICY_
 from ..core.stats import format_estimate, mean_ci
 from ..core.tournament import TournamentResult
 from .rules import ShengjiRules, get_rules
-from .sim import POLICIES, POLICY_IDS, check_n, check_start, policy_row, rule_arrays
+from .sim import (
+    POLICIES,
+    POLICY_IDS,
+    check_n,
+    check_start,
+    policy_row,
+    rule_arrays,
+    stack_rows,
+)
 
 SEATINGS = ((0, 1, 0, 1), (1, 0, 1, 0))  # policy index per seat
 CHUNK = 256  # deals per random stream
@@ -57,13 +65,14 @@ def play_duplicate(names: list[str], n_deals: int, rules: ShengjiRules, seed: in
                    progress: Callable[[int], None] | None = None,
                    rows: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """Whole-hand rows (``game.W_*``) ``[deal, seating]`` of the two seatings; ``rows``:
-    the heuristic parameters of A and B (float64[N_HEURISTIC] each) instead of those their
-    names give (``sim.policy_row``)."""
+    the parameter rows of A and B (float64[N_HEURISTIC] each, a net row longer) instead of
+    those their names give (``sim.policy_row``)."""
     ids = [POLICY_IDS[n] for n in names]
     seat_pol = np.array([[ids[p] for p in s] for s in SEATINGS], dtype=np.int64)
     if rows is None:
         rows = (policy_row(names[0], rules), policy_row(names[1], rules))
-    seat_hp = np.array([[rows[p] for p in s] for s in SEATINGS], dtype=np.float64)
+    both = stack_rows(rows)
+    seat_hp = np.array([[both[p] for p in s] for s in SEATINGS], dtype=np.float64)
     if pimc_samples is not None:
         seat_hp[:, :, P_PIMC_SAMPLES] = pimc_samples
     chunk = PIMC_CHUNK if POLICY_PIMC in ids else CHUNK

@@ -66,6 +66,7 @@ from .game import (
 )
 from .hand import R_ATTACKER_POINTS, play_hand_in
 from .heuristic import heuristic_follow
+from .net import search_choose
 from .params import KITTY_BASIS_LEAD_SHAPE, P_KITTY_BASIS, P_NT_LEVEL_JOKER_TRACTOR
 from .pimc import (
     BUF_SIZES,
@@ -75,7 +76,6 @@ from .pimc import (
     _follow_candidates,
     _lead_candidates,
     new_pimc_scratch,
-    pimc_choose,
     sample_hidden,
 )
 from .planes import count, points, subtract
@@ -84,6 +84,7 @@ from .policies import (
     KN_KITTY,
     KN_KS,
     POLICY_HEURISTIC,
+    POLICY_NET,
     POLICY_PIMC,
     POLICY_RANDOM,
     note_bury,
@@ -119,10 +120,10 @@ def _follows_from(h, trick, where, rules, rng, bufs, seats, pst):
         elif pol[s] == POLICY_HEURISTIC:
             o, tw = heuristic_follow((s, hp[s], kn), (plays, k), (ks, m, n2), h[s, 0], h[s, 1],
                                      rules, bufs)
-        if pst is not None:  # pruned when no seat plays pimc
-            if pol[s] == POLICY_PIMC:
-                o, tw = pimc_choose((s, hp[s], kn), (plays, k), where, h, rules, rng, pst,
-                                    bufs)
+        if pst is not None:  # pruned when no seat plays pimc or net
+            if pol[s] == POLICY_PIMC or pol[s] == POLICY_NET:
+                o, tw = search_choose((pol[s], (s, hp[s], kn)), (plays, k), where, h, rules,
+                                      rng, pst, bufs)
                 m, n2 = lead_pairs(plays[0, 0], plays[0, 1], ctx, e, units, ks)
         plays[k, 0], plays[k, 1] = o, tw
         h[s, 0], h[s, 1] = subtract(h[s, 0], h[s, 1], o, tw)
@@ -163,7 +164,7 @@ def _sample(q, rng, sps, h, row):
     """Deal the hidden cards of ``q`` into ``h`` (int64[4, 2]) and the row's deal; the
     kitty (one, two), or (-1, -1) at a sampler dead end."""
     seat, sizes, kn, _, _, _, ctx, _ = q
-    ps, _, sbuf, _ = sps
+    ps, sbuf = sps[0], sps[2]
     for j in range(4):
         sbuf[BUF_SIZES + j] = sizes[j]
     if not sample_hidden(seat, sizes[4], sizes[5], kn, ctx, rng, ps, sbuf):

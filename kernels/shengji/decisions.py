@@ -67,6 +67,7 @@ from .game import (
 from .hand import R_ATTACKER_POINTS, _follow, play_hand_in
 from .heuristic import heuristic_lead
 from .heuristic_bid import heuristic_bury, heuristic_rebel
+from .net import search_choose
 from .params import (
     KITTY_BASIS_LEAD_SHAPE,
     P_BAJIWO_ENABLED,
@@ -74,12 +75,13 @@ from .params import (
     P_NT_LEVEL_JOKER_TRACTOR,
     P_THROW_FAIL_PENALTY_PER_CARD,
 )
-from .pimc import BUF_SIZES, PS_HANDS, PS_KITTY, new_pimc_scratch, pimc_choose, sample_hidden
+from .pimc import BUF_SIZES, PS_HANDS, PS_KITTY, new_pimc_scratch, sample_hidden
 from .planes import add_face, count, points, subtract
 from .play import kitty_multiplier, throw_failures, throw_units_in, trick_winner_in
 from .policies import (
     KN_KITTY,
     POLICY_HEURISTIC,
+    POLICY_NET,
     POLICY_PIMC,
     POLICY_RANDOM,
     note_bury,
@@ -427,10 +429,10 @@ def _policy_lead(h, plays, where, rules, rng, bufs, seats, pst):
     elif pol[leader] == POLICY_HEURISTIC:
         a_one, a_two = heuristic_lead(leader, h[leader, 0], h[leader, 1], ctx, params,
                                       hp[leader], kn, units)
-    if pst is not None:  # pruned when no seat plays pimc
-        if pol[leader] == POLICY_PIMC:
-            a_one, a_two = pimc_choose((leader, hp[leader], kn), (plays, 0), where, h, rules,
-                                       rng, pst, bufs)
+    if pst is not None:  # pruned when no seat plays pimc or net
+        if pol[leader] == POLICY_PIMC or pol[leader] == POLICY_NET:
+            a_one, a_two = search_choose((pol[leader], (leader, hp[leader], kn)), (plays, 0),
+                                         where, h, rules, rng, pst, bufs)
     return a_one, a_two
 
 
@@ -486,7 +488,7 @@ def _throw_sample(tq, options, params, rng, sps, rows, bufs, row):
     seat, sizes, kn, _, _, _, ctx = tq
     h, others = rows
     units, work = bufs
-    ps, _, sbuf, _ = sps
+    ps, sbuf = sps[0], sps[2]
     for j in range(4):
         sbuf[BUF_SIZES + j] = sizes[j]
     hand_one, hand_two = sizes[4], sizes[5]

@@ -21,14 +21,16 @@ from ..arrays import copy_rows
 from .context import CX_SUIT_MASK
 from .deal import KITTY
 from .heuristic import heuristic_follow, heuristic_lead
+from .net import search_choose
 from .params import KITTY_BASIS_LEAD_SHAPE, P_KITTY_BASIS, P_THROW_FAIL_PENALTY_PER_CARD
-from .pimc import pimc_choose
+from .pimc import NL_KITTY
 from .planes import count, points, subtract
 from .play import kitty_multiplier, throw_units_in, trick_winner_in
 from .policies import (
     KN_KS,
     N_HEURISTIC,
     POLICY_HEURISTIC,
+    POLICY_NET,
     POLICY_PIMC,
     POLICY_RANDOM,
     new_knowledge,
@@ -115,10 +117,10 @@ def _follow(h, plays, where, rules, rng, bufs, seats, pst):
         elif pol[s] == POLICY_HEURISTIC:
             o, tw = heuristic_follow((s, hp[s], kn), (plays, k), (ks, m, n2), h[s, 0], h[s, 1],
                                      rules, bufs)
-        if pst is not None:  # pruned when no seat plays pimc
-            if pol[s] == POLICY_PIMC:
-                o, tw = pimc_choose((s, hp[s], kn), (plays, k), where, h, rules, rng, pst,
-                                    bufs)
+        if pst is not None:  # pruned when no seat plays pimc or net
+            if pol[s] == POLICY_PIMC or pol[s] == POLICY_NET:
+                o, tw = search_choose((pol[s], (s, hp[s], kn)), (plays, k), where, h, rules,
+                                      rng, pst, bufs)
                 m, n2 = lead_pairs(plays[0, 0], plays[0, 1], ctx, e, units, ks)
         plays[k, 0], plays[k, 1] = o, tw
         h[s, 0], h[s, 1] = subtract(h[s, 0], h[s, 1], o, tw)
@@ -146,6 +148,10 @@ def play_hand_in(hands, banker, rules, rng, out, scratch, seats, pst):
     leader = banker
     t = 0
     reset_play(kn)
+    if pst is not None:  # the true kitty, for net's self-play play-outs only
+        _, _, _, _, net_log, _ = pst  # unpacked: pst is typed Optional
+        net_ints = net_log[0]
+        net_ints[NL_KITTY], net_ints[NL_KITTY + 1] = hands[KITTY, 0], hands[KITTY, 1]
     while h[leader, 0] != 0:
         a_one = a_two = np.int64(0)
         if pol[leader] == POLICY_RANDOM:
@@ -153,10 +159,11 @@ def play_hand_in(hands, banker, rules, rng, out, scratch, seats, pst):
         elif pol[leader] == POLICY_HEURISTIC:
             a_one, a_two = heuristic_lead(leader, h[leader, 0], h[leader, 1], ctx, params,
                                           hp[leader], kn, units)
-        if pst is not None:  # pruned when no seat plays pimc
-            if pol[leader] == POLICY_PIMC:
-                a_one, a_two = pimc_choose((leader, hp[leader], kn), (plays, 0),
-                                           (leader, banker), h, rules, rng, pst, bufs)
+        if pst is not None:  # pruned when no seat plays pimc or net
+            if pol[leader] == POLICY_PIMC or pol[leader] == POLICY_NET:
+                a_one, a_two = search_choose((pol[leader], (leader, hp[leader], kn)),
+                                             (plays, 0), (leader, banker), h, rules, rng, pst,
+                                             bufs)
         for k in range(3):
             others[k, 0], others[k, 1] = h[(leader + 1 + k) % 4, 0], h[(leader + 1 + k) % 4, 1]
         nu = throw_units_in(a_one, a_two, others, ctx, params, forced, units, work)

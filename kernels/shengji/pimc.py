@@ -45,6 +45,8 @@ from .policies import (
     KN_SHOWN,
     KN_SIZE,
     KN_VOID,
+    NET_IN,
+    NET_STATE,
     P_PIMC_SAMPLES,
     P_PIMC_Z,
     note_play,
@@ -61,15 +63,33 @@ PS_ROWS = PS_FIXED + 4
 # Integer room after the card buffer (int64[BUF_SIZE]): hand sizes and free slots.
 BUF_SIZES, BUF_CAPS, BUF_FREE = 108, 112, 117
 BUF_SIZE = 122
+# The net log's integers (``with_net_log``): the true kitty, then the rows used.
+NL_KITTY, NL_USED = 0, 2
+NL_SIZE = 3
 
 
 @njit(cache=True)
 def new_pimc_scratch():
-    """``(planes int64[PS_ROWS, 2], knowledge copy, card buffer, scores)``; the scores'
-    rows: one sample's values, and the sums and squares of each candidate's gain over the
-    heuristic's choice."""
+    """``(planes int64[PS_ROWS, 2], knowledge copy, card buffer, scores, net log)``; the
+    scores' rows: one sample's values, and the sums and squares of each candidate's gain
+    over the heuristic's choice; the net log (``kernels.shengji.net.new_net_log``) has no
+    rows here (only self-play logs)."""
+    return with_net_log(0)
+
+
+@njit(cache=True)
+def with_net_log(rows):
+    """:func:`new_pimc_scratch` with room for ``rows`` logged net inputs. The net log:
+    ``(ints int64[NL_SIZE], inputs float32[rows, NET_IN], targets float32[rows])``, ints: the
+    true kitty (for self-play's play-outs only) and the rows used; then net's work
+    (``kernels.shengji.net.net_choose``): its inputs (row 0 φ, row 1 + c candidate c), the
+    candidates' values and the generators that built each."""
     return (np.zeros((PS_ROWS, 2), dtype=np.int64), np.zeros(KN_SIZE, dtype=np.int64),
-            np.zeros(BUF_SIZE, dtype=np.int64), np.zeros((3, MAX_CAND), dtype=np.float64))
+            np.zeros(BUF_SIZE, dtype=np.int64), np.zeros((3, MAX_CAND), dtype=np.float64),
+            (np.zeros(NL_SIZE, dtype=np.int64), np.zeros((rows, NET_IN), dtype=np.float32),
+             np.zeros(rows, dtype=np.float32)),
+            (np.zeros((1 + MAX_CAND, NET_STATE), dtype=np.float64),
+             np.zeros(MAX_CAND, dtype=np.float64), np.zeros(MAX_CAND, dtype=np.int64)))
 
 
 @njit(cache=True, inline="always")
@@ -308,7 +328,7 @@ def pimc_choose(me, trick, where, h, rules, rng, pst, bufs):
     banker = where[1]
     ctx = rules[0]
     units = bufs[0]
-    ps, kn2, buf, score = pst
+    ps, kn2, buf, score, _, _ = pst  # unpacked: pst may be typed Optional
     hand_one, hand_two = h[seat, 0], h[seat, 1]
     ks = kn[KN_KS:]
     m = n2 = 0

@@ -3,7 +3,9 @@
 A policy is an integer per seat (``pol``, int64[4]): ``POLICY_RANDOM`` (the random policy
 of ``random_policy`` and ``game``, whose draws are unchanged), ``POLICY_HEURISTIC``
 (``heuristic`` for the play, ``heuristic_bid`` for 造反, declaring, the bury and 扒鸡窝) or
-``POLICY_PIMC`` (``pimc`` for leads and follows, the heuristic for the rest).
+``POLICY_PIMC`` (``pimc`` for leads and follows, the heuristic for the rest) or ``POLICY_NET``
+(``net``: a small network picks leads and follows among pimc's candidates, the heuristic for
+the rest).
 Each seat has its own row of heuristic parameters (``hp``, float64[4, N_HEURISTIC]; names,
 defaults and meanings in docs/policies.md, the 双升 section).
 
@@ -26,7 +28,8 @@ from .planes import ALL_FACES, popcount, subtract
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
 POLICY_PIMC = 2
-POLICY_NAMES = ("random", "heuristic", "pimc")
+POLICY_NET = 3
+POLICY_NAMES = ("random", "heuristic", "pimc", "net")
 
 # Heuristic parameters (float64 vector, one row per seat).
 H_OPEN_BANKER = 0  # a banker-side seat opens when its trump value reaches this
@@ -64,6 +67,19 @@ HEURISTIC_NAMES = ("open_banker", "open_attacker", "grab", "overcall", "bajiwo",
                    "ruff_risk", "lead_low", "lead_low_points", "lead_trump_low",
                    "partner_ruff", "win_points", "ruff_points", "pimc_samples", "pimc_z",
                    "bury_safe", "guard", "guard_cards")
+# net's entries, after the heuristic's (a net row: the heuristic's row, then these, then the
+# network's weights as ``analyzer.core.mlp`` packs them; ``kernels.shengji.net``).
+NET_MARGIN = N_HEURISTIC  # leaves the heuristic's choice only for a value above this
+NET_EXPLORE = N_HEURISTIC + 1  # self-play: a uniform candidate with this probability
+NET_LOG = N_HEURISTIC + 2  # self-play: a decision's candidates are played out and logged
+NET_W = N_HEURISTIC + 3  # the weights from here on
+NET_S = 19  # state features read once per decision
+NET_C = 16  # features of one candidate
+NET_STATE = NET_S + NET_C  # the state part: the state and the heuristic's choice
+NET_IN = NET_STATE + NET_C  # the network's inputs: that and the candidate's
+NET_H1, NET_H2 = 16, 8  # hidden widths
+N_NET_WEIGHTS = NET_IN * NET_H1 + NET_H1 + NET_H1 * NET_H2 + NET_H2 + NET_H2 + 1
+N_NET_ROW = NET_W + N_NET_WEIGHTS
 HEURISTIC_DEFAULTS = np.array([0.0, 12.0, 8.0, 11.0, 10.0, 0.5, 1.0, 1.0, 3.0, 4.0, 0.0,
                                50.0, 20.0, 5.0, 0.5, 60.0, 80.0, 10.0, 1.0, 15.0, 30.0,
                                5.0, 5.0, 16.0, 1.0, 99.0, 0.0, 6.0])
@@ -144,9 +160,10 @@ def unknown_cards(kn, seat, hand_one, hand_two):
 
 def pimc_flag(pol) -> bool | None:
     """The ``pimc`` argument of the whole-hand kernels for seats on ``pol`` (any shape): True
-    when a seat plays pimc, else None, which Numba prunes, leaving the pimc search out of
-    the compiled kernel."""
-    return True if np.any(np.asarray(pol) == POLICY_PIMC) else None
+    when a seat plays pimc or net (net uses pimc's scratch), else None, which Numba prunes,
+    leaving the pimc search and the network out of the compiled kernel."""
+    pol = np.asarray(pol)
+    return True if np.any((pol == POLICY_PIMC) | (pol == POLICY_NET)) else None
 
 
 def default_params(n_seats: int = 4) -> np.ndarray:
@@ -159,6 +176,8 @@ def seat_policies(pol=None, hp=None) -> tuple[np.ndarray, np.ndarray]:
     seat random by default, the heuristic's default parameters where none are given."""
     pol = np.zeros(4, dtype=np.int64) if pol is None else np.asarray(pol, dtype=np.int64)
     hp = default_params() if hp is None else np.asarray(hp, dtype=np.float64)
-    if pol.shape != (4,) or hp.shape != (4, N_HEURISTIC):
+    if pol.shape != (4,) or hp.ndim != 2 or hp.shape[0] != 4 or hp.shape[1] < N_HEURISTIC:
         raise ValueError("policies: one id per seat (4) and one parameter row per seat")
+    if np.any(pol == POLICY_NET) and hp.shape[1] < N_NET_ROW:
+        raise ValueError(f"a net seat needs a row of {N_NET_ROW} parameters (its weights)")
     return np.ascontiguousarray(pol), np.ascontiguousarray(hp)

@@ -39,7 +39,8 @@ def knowledge_from_view(view) -> np.ndarray:
 
 def check_samples(view, ctx, state, n_samples=10):
     kn = knowledge_from_view(view)
-    ps, _, buf, _ = kpm.new_pimc_scratch()
+    scratch = kpm.new_pimc_scratch()
+    ps, buf = scratch[0], scratch[2]
     buf[kpm.BUF_SIZES:kpm.BUF_SIZES + 4] = view.hand_sizes
     played = Counter(f for _, plays in view.tricks for p in plays for f in p)
     own = planes_of(view.hand)

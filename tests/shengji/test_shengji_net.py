@@ -1,0 +1,157 @@
+"""The 双升 policy net: its plays replay legal in the reference engine, its inputs and choice
+do not change when the cards its seat cannot see are redealt consistently with the public
+facts, the shipped weights' stored check replays, and its self-play training is
+reproducible (resumed runs, thread counts)."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pytest
+
+from analyzer.core.mlp import FitSettings
+from analyzer.core.selfplay import TrainConfig, Trainer
+from analyzer.shengji import crosscheck as wr
+from analyzer.shengji.actions import PLAY, Action
+from analyzer.shengji.net import net_row, net_weights, shipped_info
+from analyzer.shengji.net_train import ShengjiSelfPlay, action_hash, net_hands
+from analyzer.shengji.rules import CLASSIC, ZHENGZHOU
+from analyzer.shengji.sim import rule_arrays, tuned_row
+from kernels.rng import states_from_seed
+from kernels.shengji import game as kw
+from kernels.shengji import hand as kh
+from kernels.shengji import pimc as kpm
+from kernels.shengji import policies as kp
+from kernels.shengji.context import new_context
+from kernels.shengji.net import net_choose
+from kernels.shengji.planes import cards_of, planes_of
+from kernels.shengji.units import new_units, new_work
+from tests.shengji.test_shengji_pimc import knowledge_from_view
+
+PRESETS = [ZHENGZHOU, CLASSIC]
+IDS = ["zhengzhou", "classic"]
+
+
+def shipped_row(rules) -> np.ndarray:
+    return net_row(tuned_row(rules), *net_weights(rules))
+
+
+@pytest.mark.parametrize("rules", PRESETS, ids=IDS)
+def test_net_plays_replay_legal_in_the_engine(rules):
+    mixed = wr.kernel_hands(150, rules, 41, (2, 2), 0, policies="net,tuned,net,tuned")
+    bad = wr.replay_all(mixed, rules)
+    assert not bad, bad[0]
+    alone = net_hands(shipped_row(rules), rules.name, 43, 150)
+    bad = wr.replay_all(alone, rules)
+    assert not bad, bad[0]
+
+
+def knowledge_with_plays(view) -> np.ndarray:
+    """The seat's knowledge from the engine's view, with the cards each seat has played."""
+    kn = knowledge_from_view(view)
+    for leader, plays in view.tricks:
+        for i, p in enumerate(plays):
+            s = (leader + i) % 4
+            one, two = planes_of(p)
+            b1, b2 = kn[kp.KN_BY + 2 * s], kn[kp.KN_BY + 2 * s + 1]
+            kn[kp.KN_BY + 2 * s], kn[kp.KN_BY + 2 * s + 1] = b1 | one, b2 | two | (b1 & one)
+    return kn
+
+
+def _decide(seat, row, kn, trick, where, h, rules):
+    """net's play, and its inputs, at one decision with every hand ``h``."""
+    pst = kpm.new_pimc_scratch()
+    rng = states_from_seed(3, 1)[0]
+    play = net_choose((seat, row, kn.copy()), trick, where, h, rules, rng, pst,
+                      (new_units(), new_work()))
+    return play, pst[5][0].copy()
+
+
+@pytest.mark.parametrize("rules", PRESETS, ids=IDS)
+def test_net_reads_nothing_its_seat_cannot_see(rules):
+    row = shipped_row(rules)
+    hands = net_hands(row, rules.name, 47, 12)
+    params = rule_arrays(rules)
+    state = states_from_seed(5, 1)[0]
+    checked = differ = same = 0
+    for hd in range(12):
+        st = wr.start_state(hands, hd, rules)
+        assert wr._bidding(st, hands.alogs[hd], int(hands.chances[hd, kw.CH_ACTIONS])) is None
+        ctx = new_context(st.trump, st.level, rules.nt_level_joker_tractor)
+        tlog = hands.tlogs[hd]
+        for t in range(int(hands.res[hd, kw.W_PLAY + kh.R_TRICKS])):
+            leader = int(tlog[t, kh.LG_LEADER])
+            plays = np.zeros((4, 2), dtype=np.int64)
+            for k in range(4):
+                seat = (leader + k) % 4
+                r = tlog[t]
+                logged = (r[kh.LG_ATTEMPT], r[kh.LG_ATTEMPT + 1]) if k == 0 else \
+                    (r[kh.LG_PLAYS + 2 * k], r[kh.LG_PLAYS + 2 * k + 1])
+                if (t + k) % 3 == 0:
+                    view = st.view(seat)
+                    kn = knowledge_with_plays(view)
+                    true_h = np.array([planes_of(st.hands[j]) for j in range(4)],
+                                      dtype=np.int64)
+                    where = (leader, st.banker)
+                    play, inputs = _decide(seat, row, kn, (plays, k), where, true_h,
+                                           (ctx, params))
+                    same += int(play == tuple(int(v) for v in logged))  # the kernel's choice
+                    scratch = kpm.new_pimc_scratch()
+                    ps, buf = scratch[0], scratch[2]
+                    buf[kpm.BUF_SIZES:kpm.BUF_SIZES + 4] = view.hand_sizes
+                    for _ in range(3):
+                        if not kpm.sample_hidden(seat, true_h[seat, 0], true_h[seat, 1], kn,
+                                                 ctx, state, ps, buf):
+                            continue  # a dead end of the sampler: no redeal to compare
+                        other_h = ps[kpm.PS_HANDS:kpm.PS_HANDS + 4].copy()
+                        differ += int(not np.array_equal(other_h, true_h))
+                        play2, inputs2 = _decide(seat, row, kn, (plays, k), where, other_h,
+                                                 (ctx, params))
+                        assert play2 == play
+                        np.testing.assert_array_equal(inputs2, inputs)
+                    checked += 1
+                if k == 0:
+                    plays[0] = r[kh.LG_PLAYS], r[kh.LG_PLAYS + 1]
+                    st.apply(Action(PLAY, cards_of(int(logged[0]), int(logged[1]))), seat)
+                else:
+                    plays[k] = logged
+                    st.apply(Action(PLAY, cards_of(int(logged[0]), int(logged[1]))), seat)
+    assert checked > 100 and differ > checked
+    assert same > 0.95 * checked  # the knowledge rebuilt from the view is the kernel's
+
+
+@pytest.mark.parametrize("rules", ["zhengzhou", "classic"])
+def test_the_shipped_weights_stored_check_replays(rules):
+    check = shipped_info()[rules]["check"]
+    assert action_hash(shipped_row(rules), rules, check["seed"], check["hands"]) \
+        == check["sha256"]
+
+
+def _config(rounds):
+    return TrainConfig(seed=5, rounds=rounds, hands=96, tasks=2, explore=0.1, window=2,
+                       fit=FitSettings(epochs=1, batch=256), eval_deals=16)
+
+
+def test_training_resumes_to_the_same_weights(tmp_path):
+    game = ShengjiSelfPlay("classic", log_rate=0.2)
+    straight = Trainer(game, _config(2), tmp_path / "a").run()
+    a = Trainer(game, _config(2), tmp_path / "a").load_weights(1)
+    Trainer(game, _config(1), tmp_path / "b").run()
+    resumed = Trainer(game, _config(2), tmp_path / "b").run()
+    b = Trainer(game, _config(2), tmp_path / "b").load_weights(1)
+    np.testing.assert_array_equal(a, b)
+    assert straight["history"][1]["eval"] == resumed["history"][1]["eval"]
+
+
+def test_training_is_the_same_on_one_and_two_threads(tmp_path):
+    game = ShengjiSelfPlay("zhengzhou", log_rate=0.2)
+    before = numba.get_num_threads()
+    out = []
+    try:
+        for threads in (1, min(2, numba.config.NUMBA_NUM_THREADS)):
+            numba.set_num_threads(threads)
+            Trainer(game, _config(1), tmp_path / f"t{threads}").run()
+            out.append(Trainer(game, _config(1), tmp_path / f"t{threads}").load_weights(0))
+    finally:
+        numba.set_num_threads(before)
+    np.testing.assert_array_equal(out[0], out[1])
