@@ -23,7 +23,7 @@ from kernels.shengji import batch as kb
 from kernels.shengji import game as kw
 from kernels.shengji import hand as kh
 from kernels.shengji import stats as ks
-from kernels.shengji.policies import POLICY_PIMC
+from kernels.shengji.policies import POLICY_PIMC, POLICY_PIMC2
 
 from ..core.stats import mean_ci, mean_ci_from_sums, proportion_ci
 from .cards import parse_level
@@ -54,12 +54,12 @@ def _p(k, n) -> dict[str, Any]:
 def check_policy(policy: str, rules=None) -> tuple[np.ndarray, np.ndarray]:
     """Policy ids and parameter rows per seat from ``policy`` (one name or four
     ``a,b,c,d``; ``tuned`` plays ``rules``' tuned row); pimc is too slow for these batch
-    statistics (the ladder plays it)."""
+    statistics (the ladder plays it), and so is pimc2."""
     pol, hp = seat_policies(policy, rules)
-    if np.any(pol == POLICY_PIMC):
-        raise ValueError("the 双升 statistics play random, heuristic or tuned seats, not pimc: "
-                         "its sampled play-outs are too slow for thousands of hands (the "
-                         "tournament plays it)")
+    if np.any((pol == POLICY_PIMC) | (pol == POLICY_PIMC2)):
+        raise ValueError("the 双升 statistics play random, heuristic, tuned or net seats, not "
+                         "pimc or pimc2: their sampled play-outs are too slow for thousands "
+                         "of hands (the tournament plays them)")
     return pol, hp
 
 

@@ -20,6 +20,8 @@ from kernels.shengji.params import param_vector
 from kernels.shengji.policies import (
     HEURISTIC_DEFAULTS,
     HEURISTIC_NAMES,
+    P_PIMC_SAMPLES,
+    P_PIMC_Z,
     POLICY_HEURISTIC,
     POLICY_NAMES,
 )
@@ -34,7 +36,12 @@ POLICIES = {
     "tuned": "the heuristic with its preset's tuned parameters",
     "pimc": "sampled deals played out by the heuristic, slow",
     "net": "tuned, with a small self-play network choosing its leads and follows",
+    "pimc2": "pimc from net's choice, 128 sampled deals played out by tuned, slow",
 }
+# The strongest policy fast enough for the decision queries, advise and the table's bots.
+QUERY_POLICY = "net"
+PIMC2_SAMPLES = 128  # pimc2's hidden deals a decision (pimc keeps its row's 16)
+PIMC2_Z = 2.0  # pimc2 leaves net's pick only for a gain this many SEs above 0 (pimc: 1)
 # Each policy's kernel id (``kernels.shengji.policies``): ``tuned`` is the heuristic playing
 # the parameter row of :func:`policy_row`.
 POLICY_IDS = {**{name: i for i, name in enumerate(POLICY_NAMES)}, "tuned": POLICY_HEURISTIC}
@@ -106,13 +113,17 @@ def tuned_row(rules: str | ShengjiRules | None = None) -> np.ndarray:
 def policy_row(name: str, rules: str | ShengjiRules | None = None) -> np.ndarray:
     """The parameter row a policy plays with: the preset's tuned row for ``tuned``, that
     row with the preset's shipped weights for ``net`` (``analyzer.shengji.net``; longer
-    than N_HEURISTIC), the defaults for the others."""
+    than N_HEURISTIC) and for ``pimc2`` with ``PIMC2_SAMPLES`` samples and ``PIMC2_Z``, the
+    defaults for the others."""
     if name not in POLICIES:
         raise ValueError(f"unknown 双升 policy {name!r} (choose from {', '.join(POLICIES)})")
-    if name == "net":
+    if name in ("net", "pimc2"):
         from .net import net_row, net_weights  # the weights file when net plays
 
-        return net_row(tuned_row(rules), *net_weights(rules))
+        row = net_row(tuned_row(rules), *net_weights(rules))
+        if name == "pimc2":
+            row[P_PIMC_SAMPLES], row[P_PIMC_Z] = PIMC2_SAMPLES, PIMC2_Z
+        return row
     row = tuned_row(rules) if name == "tuned" else HEURISTIC_DEFAULTS.copy()
     return row
 

@@ -66,7 +66,6 @@ from .game import (
 )
 from .hand import R_ATTACKER_POINTS, play_hand_in
 from .heuristic import heuristic_follow
-from .net import search_choose
 from .params import KITTY_BASIS_LEAD_SHAPE, P_KITTY_BASIS, P_NT_LEVEL_JOKER_TRACTOR
 from .pimc import (
     BUF_SIZES,
@@ -84,15 +83,15 @@ from .policies import (
     KN_KITTY,
     KN_KS,
     POLICY_HEURISTIC,
-    POLICY_NET,
-    POLICY_PIMC,
     POLICY_RANDOM,
     note_bury,
     note_play,
     note_shown,
     pimc_flag,
+    searches,
 )
 from .random_policy import lead_pairs, random_follow_shaped
+from .search import search_choose
 from .units import effective_suit, new_units, new_work
 
 NOT_PLAYED = -9999  # an option that left the race before this deal
@@ -121,7 +120,7 @@ def _follows_from(h, trick, where, rules, rng, bufs, seats, pst):
             o, tw = heuristic_follow((s, hp[s], kn), (plays, k), (ks, m, n2), h[s, 0], h[s, 1],
                                      rules, bufs)
         if pst is not None:  # pruned when no seat plays pimc or net
-            if pol[s] == POLICY_PIMC or pol[s] == POLICY_NET:
+            if searches(pol[s]):
                 o, tw = search_choose((pol[s], (s, hp[s], kn)), (plays, k), where, h, rules,
                                       rng, pst, bufs)
                 m, n2 = lead_pairs(plays[0, 0], plays[0, 1], ctx, e, units, ks)
@@ -262,6 +261,15 @@ def policy_candidates(me, trick, hand, rules, out):
     for i in range(n):
         out[i, 0], out[i, 1] = ps[PS_CAND + i, 0], ps[PS_CAND + i, 1]
     return n
+
+
+@njit(cache=True)
+def search_play(who, trick, where, h, rules, rng):
+    """One lead or follow of a seat on pimc, net or pimc2 (``search_choose``'s arguments,
+    with its own scratch): ``h`` holds the seat's hand and, for the others, any hands of
+    their sizes (the search reads only their sizes). Returns the play as planes."""
+    pst = new_pimc_scratch()
+    return search_choose(who, trick, where, h, rules, rng, pst, (new_units(), new_work()))
 
 
 @njit(nogil=True, cache=True)

@@ -67,7 +67,6 @@ from .game import (
 from .hand import R_ATTACKER_POINTS, _follow, play_hand_in
 from .heuristic import heuristic_lead
 from .heuristic_bid import heuristic_bury, heuristic_rebel
-from .net import search_choose
 from .params import (
     KITTY_BASIS_LEAD_SHAPE,
     P_BAJIWO_ENABLED,
@@ -81,16 +80,16 @@ from .play import kitty_multiplier, throw_failures, throw_units_in, trick_winner
 from .policies import (
     KN_KITTY,
     POLICY_HEURISTIC,
-    POLICY_NET,
-    POLICY_PIMC,
     POLICY_RANDOM,
     note_bury,
     note_play,
     note_shown,
     pimc_flag,
     reset_knowledge,
+    searches,
 )
 from .random_policy import random_lead_in
+from .search import search_choose
 from .units import U_FACES, U_PAIRS, W_FAILED, decompose_suit, effective_suit, new_units
 
 # Row of one sample: the deal (5 slots x 2 planes: seats 0..3, kitty) and one value per
@@ -430,7 +429,7 @@ def _policy_lead(h, plays, where, rules, rng, bufs, seats, pst):
         a_one, a_two = heuristic_lead(leader, h[leader, 0], h[leader, 1], ctx, params,
                                       hp[leader], kn, units)
     if pst is not None:  # pruned when no seat plays pimc or net
-        if pol[leader] == POLICY_PIMC or pol[leader] == POLICY_NET:
+        if searches(pol[leader]):
             a_one, a_two = search_choose((pol[leader], (leader, hp[leader], kn)), (plays, 0),
                                          where, h, rules, rng, pst, bufs)
     return a_one, a_two

@@ -21,7 +21,6 @@ from ..arrays import copy_rows
 from .context import CX_SUIT_MASK
 from .deal import KITTY
 from .heuristic import heuristic_follow, heuristic_lead
-from .net import search_choose
 from .params import KITTY_BASIS_LEAD_SHAPE, P_KITTY_BASIS, P_THROW_FAIL_PENALTY_PER_CARD
 from .pimc import NL_KITTY
 from .planes import count, points, subtract
@@ -30,15 +29,15 @@ from .policies import (
     KN_KS,
     N_HEURISTIC,
     POLICY_HEURISTIC,
-    POLICY_NET,
-    POLICY_PIMC,
     POLICY_RANDOM,
     new_knowledge,
     note_play,
     note_shown,
     reset_play,
+    searches,
 )
 from .random_policy import lead_pairs, random_follow_shaped, random_lead_in
+from .search import search_choose
 from .units import effective_suit, new_units, new_work
 
 # Result row of one hand (int64[N_RESULT]).
@@ -118,7 +117,7 @@ def _follow(h, plays, where, rules, rng, bufs, seats, pst):
             o, tw = heuristic_follow((s, hp[s], kn), (plays, k), (ks, m, n2), h[s, 0], h[s, 1],
                                      rules, bufs)
         if pst is not None:  # pruned when no seat plays pimc or net
-            if pol[s] == POLICY_PIMC or pol[s] == POLICY_NET:
+            if searches(pol[s]):
                 o, tw = search_choose((pol[s], (s, hp[s], kn)), (plays, k), where, h, rules,
                                       rng, pst, bufs)
                 m, n2 = lead_pairs(plays[0, 0], plays[0, 1], ctx, e, units, ks)
@@ -160,7 +159,7 @@ def play_hand_in(hands, banker, rules, rng, out, scratch, seats, pst):
             a_one, a_two = heuristic_lead(leader, h[leader, 0], h[leader, 1], ctx, params,
                                           hp[leader], kn, units)
         if pst is not None:  # pruned when no seat plays pimc or net
-            if pol[leader] == POLICY_PIMC or pol[leader] == POLICY_NET:
+            if searches(pol[leader]):
                 a_one, a_two = search_choose((pol[leader], (leader, hp[leader], kn)),
                                              (plays, 0), (leader, banker), h, rules, rng, pst,
                                              bufs)

@@ -56,7 +56,6 @@ from .pimc import (
     PS_KITTY,
     PS_TRICK,
     _playout_from,
-    pimc_choose,
 )
 from .planes import count, lowest_bit, points, popcount
 from .play import trick_winner_in
@@ -75,7 +74,6 @@ from .policies import (
     NET_S,
     NET_STATE,
     NET_W,
-    POLICY_PIMC,
     unknown_cards,
 )
 from .random_policy import lead_pairs
@@ -403,12 +401,3 @@ def net_choose(me, trick, where, h, rules, rng, pst, bufs):
         return o, t
     return ps[PS_CAND + pick, 0], ps[PS_CAND + pick, 1]
 
-
-@njit(cache=True)
-def search_choose(who, trick, where, h, rules, rng, pst, bufs):
-    """The play of a seat on pimc or net, both of which work in the pimc scratch ``pst``;
-    ``who`` = (``policy``, ``me``), ``me`` as for ``pimc_choose``."""
-    policy, me = who
-    if policy == POLICY_PIMC:
-        return pimc_choose(me, trick, where, h, rules, rng, pst, bufs)
-    return net_choose(me, trick, where, h, rules, rng, pst, bufs)

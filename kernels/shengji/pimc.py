@@ -323,15 +323,13 @@ def pimc_choose(me, trick, where, h, rules, rng, pst, bufs):
     hands, of which only the seat's own and the others' sizes are read; ``rules`` =
     (``ctx``, ``params``), ``pst`` the pimc scratch, ``bufs`` = (``units``, ``work``).
     Returns the play as planes."""
-    seat, hp, kn = me
+    seat, _, kn = me
     plays, k = trick
-    banker = where[1]
     ctx = rules[0]
     units = bufs[0]
-    ps, kn2, buf, score, _, _ = pst  # unpacked: pst may be typed Optional
+    ps, _, _, _, _, _ = pst  # unpacked: pst may be typed Optional
     hand_one, hand_two = h[seat, 0], h[seat, 1]
     ks = kn[KN_KS:]
-    m = n2 = 0
     if k == 0:
         n = _lead_candidates(me, hand_one, hand_two, rules, ps, units)
     else:
@@ -340,6 +338,22 @@ def pimc_choose(me, trick, where, h, rules, rng, pst, bufs):
         n = _follow_candidates(me, trick, (ks, m, n2), hand_one, hand_two, rules, ps, bufs)
     if n == 1:
         return ps[PS_CAND, 0], ps[PS_CAND, 1]
+    best = search_candidates(me, trick, where, h, n, rules, rng, pst, bufs)
+    return ps[PS_CAND + best, 0], ps[PS_CAND + best, 1]
+
+
+@njit(cache=True)
+def search_candidates(me, trick, where, h, n, rules, rng, pst, bufs):
+    """Index of the candidate pimc takes among the ``n`` listed in ``ps[PS_CAND:]``
+    (``pimc_choose``'s arguments): each is played out on ``hp[P_PIMC_SAMPLES]`` sampled deals,
+    and the one of largest mean gain over candidate 0 is taken if that gain is more than
+    ``hp[P_PIMC_Z]`` standard errors above 0; else 0."""
+    seat, hp, kn = me
+    plays, k = trick
+    banker = where[1]
+    ctx = rules[0]
+    ps, kn2, buf, score, _, _ = pst  # unpacked: pst may be typed Optional
+    hand_one, hand_two = h[seat, 0], h[seat, 1]
     for j in range(4):
         buf[BUF_SIZES + j] = count(h[j, 0], h[j, 1])
     vals, gain, gain_sq = score[0], score[1], score[2]
@@ -363,8 +377,7 @@ def pimc_choose(me, trick, where, h, rules, rng, pst, bufs):
             d = vals[c] - vals[0]
             gain[c] += d
             gain_sq[c] += d * d
-    best = _best(gain, gain_sq, n, done, hp[P_PIMC_Z])
-    return ps[PS_CAND + best, 0], ps[PS_CAND + best, 1]
+    return _best(gain, gain_sq, n, done, hp[P_PIMC_Z])
 
 
 @njit(cache=True)

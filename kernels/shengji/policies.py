@@ -5,7 +5,8 @@ of ``random_policy`` and ``game``, whose draws are unchanged), ``POLICY_HEURISTI
 (``heuristic`` for the play, ``heuristic_bid`` for 造反, declaring, the bury and 扒鸡窝) or
 ``POLICY_PIMC`` (``pimc`` for leads and follows, the heuristic for the rest) or ``POLICY_NET``
 (``net``: a small network picks leads and follows among pimc's candidates, the heuristic for
-the rest).
+the rest) or ``POLICY_PIMC2`` (``pimc2``: pimc with net's pick as its baseline,
+``kernels.shengji.search``). pimc, net and pimc2 search (:func:`searches`).
 Each seat has its own row of heuristic parameters (``hp``, float64[4, N_HEURISTIC]; names,
 defaults and meanings in docs/policies.md, the 双升 section).
 
@@ -29,7 +30,8 @@ POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
 POLICY_PIMC = 2
 POLICY_NET = 3
-POLICY_NAMES = ("random", "heuristic", "pimc", "net")
+POLICY_PIMC2 = 4
+POLICY_NAMES = ("random", "heuristic", "pimc", "net", "pimc2")
 
 # Heuristic parameters (float64 vector, one row per seat).
 H_OPEN_BANKER = 0  # a banker-side seat opens when its trump value reaches this
@@ -158,12 +160,19 @@ def unknown_cards(kn, seat, hand_one, hand_two):
     return one, two
 
 
+@njit(cache=True)
+def searches(policy):
+    """Whether ``policy`` chooses its leads and follows in ``kernels.shengji.search`` (pimc,
+    net, pimc2), all of which work in the pimc scratch."""
+    return policy >= POLICY_PIMC
+
+
 def pimc_flag(pol) -> bool | None:
     """The ``pimc`` argument of the whole-hand kernels for seats on ``pol`` (any shape): True
-    when a seat plays pimc or net (net uses pimc's scratch), else None, which Numba prunes,
-    leaving the pimc search and the network out of the compiled kernel."""
+    when a seat searches (:func:`searches`; net and pimc2 use pimc's scratch too), else None,
+    which Numba prunes, leaving the search and the network out of the compiled kernel."""
     pol = np.asarray(pol)
-    return True if np.any((pol == POLICY_PIMC) | (pol == POLICY_NET)) else None
+    return True if np.any(pol >= POLICY_PIMC) else None
 
 
 def default_params(n_seats: int = 4) -> np.ndarray:
@@ -178,6 +187,6 @@ def seat_policies(pol=None, hp=None) -> tuple[np.ndarray, np.ndarray]:
     hp = default_params() if hp is None else np.asarray(hp, dtype=np.float64)
     if pol.shape != (4,) or hp.ndim != 2 or hp.shape[0] != 4 or hp.shape[1] < N_HEURISTIC:
         raise ValueError("policies: one id per seat (4) and one parameter row per seat")
-    if np.any(pol == POLICY_NET) and hp.shape[1] < N_NET_ROW:
-        raise ValueError(f"a net seat needs a row of {N_NET_ROW} parameters (its weights)")
+    if np.any(pol >= POLICY_NET) and hp.shape[1] < N_NET_ROW:
+        raise ValueError(f"a net or pimc2 seat needs a row of {N_NET_ROW} parameters (its weights)")
     return np.ascontiguousarray(pol), np.ascontiguousarray(hp)
