@@ -1,5 +1,5 @@
 """Wall time of ``xianniu shengji advise`` on typical decisions at the default precision
-(±0.1 levels), the default policies (tuned for every seat).
+(±0.1 levels), with the default policies (``--policy`` and ``--opponents`` set others).
 
 Positions: random hands (zhengzhou, both teams at 2, banker 0) played by the engine's
 seeded random actions (seed ``--seed``) and stopped at a declaring turn with a choice, at
@@ -8,7 +8,8 @@ each kind warms the kernels and is not counted. Each position is timed in this p
 the kernels are loaded (the query alone) and as a fresh process (start-up and loading the
 cached kernels included). The load average is printed before and after.
 
-Usage: python scripts/shengji_advise_timing.py [--positions K] [--seed S]
+Usage: python scripts/shengji_advise_timing.py [--positions K] [--seed S] [--policy P]
+           [--opponents P]
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from analyzer.shengji.advise import advise
+from analyzer.shengji.advise import DEFAULT_OPPONENTS, DEFAULT_POLICY, advise
 from analyzer.shengji.engine import new_hand, random_action
 from analyzer.shengji.records import record_of
 
@@ -54,8 +55,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", type=int, default=6)
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--policy", default=DEFAULT_POLICY)
+    ap.add_argument("--opponents", default=DEFAULT_OPPONENTS)
     args = ap.parse_args()
-    print("load before:", os.getloadavg())
+    who = {"policy": args.policy, "opponents": args.opponents}
+    flags = ["--policy", args.policy, "--opponents", args.opponents]
+    print("load before:", os.getloadavg(), "policy", args.policy, "opponents", args.opponents)
     rng = random.Random(args.seed)
     tmp = Path(tempfile.mkdtemp())
     for name, (phase, skip) in KINDS.items():
@@ -64,18 +69,19 @@ def main() -> None:
             r = position(rng, phase, skip)
             if r is not None:
                 recs.append(r)
-        advise(recs[0], seed=1)  # warm
+        advise(recs[0], seed=1, **who)  # warm
         here, fresh, deals = [], [], []
         for i, r in enumerate(recs[1:]):
+            query_seed = rng.randrange(2**32)
             t = time.perf_counter()
-            res = advise(r, seed=args.seed + i)
+            res = advise(r, seed=query_seed, **who)
             here.append(time.perf_counter() - t)
             deals.append(res.deals)
             path = tmp / f"{name}{i}.json"
             path.write_text(json.dumps(r, ensure_ascii=False), encoding="utf-8")
             t = time.perf_counter()
             subprocess.run([sys.executable, "-m", "analyzer.cli", "shengji", "advise",
-                            str(path), "--seed", str(args.seed + i), "--json"], check=True,
+                            str(path), "--seed", str(query_seed), "--json", *flags], check=True,
                            capture_output=True)
             fresh.append(time.perf_counter() - t)
         print(f"{name:<10} n={len(here)}  in process median {statistics.median(here):.2f} s "

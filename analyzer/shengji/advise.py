@@ -87,13 +87,13 @@ from .advise_playouts import (
 from .cards import NT, RANK_NAMES, SUIT_SYMBOLS, format_cards
 from .engine import State
 from .records import action_from_json, action_to_json, record_of, replay
-from .sim import POLICIES, seat_policies
+from .sim import POLICIES, QUERY_POLICY, seat_policies
 
 UNIT = "levels"
 # Loss thresholds (levels a hand) the 95% CI's lower end must reach (core review labels).
 THRESHOLDS = {"inaccuracy": 0.05, "mistake": 0.2, "blunder": 0.5}
-DEFAULT_POLICY = "tuned"  # the strongest policy fast enough to answer in seconds
-DEFAULT_OPPONENTS = "tuned"
+DEFAULT_POLICY = QUERY_POLICY  # the strongest policy fast enough to answer in seconds
+DEFAULT_OPPONENTS = QUERY_POLICY
 DEFAULT_PRECISION = 0.1  # levels: CI half-width of the paired gaps still racing
 DEFAULT_SAMPLES = 20_000  # deals at most
 GROUPING = "none: every action is valued on its own"

@@ -30,6 +30,7 @@ from .cards import (
     points,
 )
 from .rules import ShengjiRules, get_rules
+from .sim import QUERY_POLICY
 
 KITTY_CARDS = 8
 TOTAL_POINTS = 200
@@ -355,55 +356,58 @@ def tournament(policies: str = "heuristic,random", n_deals: int = 20_000,
 
 
 def should_declare(hand, level, seat: int = 0, banker: int = 0, standing=None,
-                   standing_seat: int | None = None, rules=None, policy: str = "heuristic",
+                   standing_seat: int | None = None, rules=None, policy: str = QUERY_POLICY,
                    precision: float = 0.1, max_deals: int = 200_000, seed: int = 0,
-                   progress=None) -> dict[str, Any]:
+                   progress=None, opponents: str = QUERY_POLICY) -> dict[str, Any]:
     """``xianniu shengji should-declare``: each declaration ``hand`` can show, or pass
-    (:func:`analyzer.shengji.decision.should_declare`), as JSON-ready data."""
+    (:func:`analyzer.shengji.decision.should_declare`), as JSON-ready data; the asking seat
+    plays on with ``policy``, the others with ``opponents``."""
     from .decision import Sampling
     from .decision import should_declare as ask
 
     return ask(hand, level, seat, banker, standing, standing_seat, rules,
-               Sampling(policy, precision, max_deals, seed), progress).as_dict()
+               Sampling(policy, precision, max_deals, seed, opponents), progress).as_dict()
 
 
 def bury(hand, level, trump, seat: int = 0, banker: int | None = None, standing=None,
          standing_seat: int | None = None, candidates=(), rules=None,
-         policy: str = "heuristic", precision: float = 0.1, max_deals: int = 200_000,
-         seed: int = 0, progress=None) -> dict[str, Any]:
+         policy: str = QUERY_POLICY, precision: float = 0.1, max_deals: int = 200_000,
+         seed: int = 0, progress=None, opponents: str = QUERY_POLICY) -> dict[str, Any]:
     """``xianniu shengji bury``: 8-card buries of 33 cards ranked
     (:func:`analyzer.shengji.decision.bury`), as JSON-ready data."""
     from .decision import Sampling
     from .decision import bury as ask
 
     return ask(hand, level, trump, seat, banker, standing, standing_seat, candidates, rules,
-               Sampling(policy, precision, max_deals, seed), progress).as_dict()
+               Sampling(policy, precision, max_deals, seed, opponents), progress).as_dict()
 
 
 def should_rebel(hand, seat: int = 1, banker: int = 0, level=2, rules=None,
-                 policy: str = "heuristic", precision: float = 0.1, max_deals: int = 200_000,
-                 seed: int = 0, progress=None) -> dict[str, Any]:
+                 policy: str = QUERY_POLICY, precision: float = 0.1, max_deals: int = 200_000,
+                 seed: int = 0, progress=None, opponents: str = QUERY_POLICY) -> dict[str, Any]:
     """``xianniu shengji should-rebel``: 造反 or not
     (:func:`analyzer.shengji.decision.should_rebel`), as JSON-ready data."""
     from .decision import Sampling
     from .decision import should_rebel as ask
 
-    return ask(hand, seat, banker, level, rules, Sampling(policy, precision, max_deals, seed),
-               progress).as_dict()
+    return ask(hand, seat, banker, level, rules,
+               Sampling(policy, precision, max_deals, seed, opponents), progress).as_dict()
 
 
-def should_throw(record, cards=None, policy: str = "heuristic", precision: float = 0.1,
-                 max_deals: int = 200_000, seed: int = 0, progress=None) -> dict[str, Any]:
+def should_throw(record, cards=None, policy: str = QUERY_POLICY, precision: float = 0.1,
+                 max_deals: int = 200_000, seed: int = 0, progress=None,
+                 opponents: str = QUERY_POLICY) -> dict[str, Any]:
     """``xianniu shengji should-throw``: throw or the safest unit at a recorded lead
     (:func:`analyzer.shengji.decision_throw.should_throw`), as JSON-ready data."""
     from .decision import Sampling
     from .decision_throw import should_throw as ask
 
-    return ask(record, cards, Sampling(policy, precision, max_deals, seed), progress).as_dict()
+    return ask(record, cards, Sampling(policy, precision, max_deals, seed, opponents),
+               progress).as_dict()
 
 
 def advise(record, *, samples: int | None = None, precision: float = 0.1,
-           policy: str = "tuned", opponents: str = "tuned", seed: int | None = None,
+           policy: str = QUERY_POLICY, opponents: str = QUERY_POLICY, seed: int | None = None,
            candidates=(), progress=None):
     """``xianniu shengji advise``: every listed action where ``record`` stops, valued in
     levels on paired play-outs (:func:`analyzer.shengji.advise.advise`; ``.to_json()`` is
@@ -415,7 +419,7 @@ def advise(record, *, samples: int | None = None, precision: float = 0.1,
 
 
 def review(record, seats=None, *, seed: int = 0, samples: int | None = None,
-           precision: float = 0.1, policy: str = "tuned", opponents: str = "tuned",
+           precision: float = 0.1, policy: str = QUERY_POLICY, opponents: str = QUERY_POLICY,
            progress=None):
     """``xianniu shengji review``: every decision of ``seats`` (default every seat) in
     ``record`` beside the advised one, in levels (:func:`analyzer.core.review.review`, the
@@ -428,7 +432,7 @@ def review(record, seats=None, *, seed: int = 0, samples: int | None = None,
 
 
 def review_many(records, seats=None, *, seed: int = 0, samples: int | None = None,
-                precision: float = 0.1, policy: str = "tuned", opponents: str = "tuned",
+                precision: float = 0.1, policy: str = QUERY_POLICY, opponents: str = QUERY_POLICY,
                 backend: str = "local", scheduler: str | None = None, progress=None) -> list:
     """``xianniu shengji review FOLDER`` (or a .jsonl file): :func:`review` of every record,
     record *i* seeded by ``SeedSequence(seed)`` child *i*, here or on Dask."""

@@ -308,12 +308,12 @@ def tournament(policies: str, n_deals: int, rules: str, seed: int, pimc_samples:
     click.echo("\n".join(tournament_lines(res)))
 
 
-_BOT_POLICIES = {name: POLICIES[name] for name in ("tuned", "heuristic", "random")}
+_BOT_POLICIES = {name: POLICIES[name] for name in ("net", "tuned", "heuristic", "random")}
 
 
 @group.command()
 @RULES_OPTION
-@policy_option(_BOT_POLICIES, "tuned", name="--opponents", dest="opponents",
+@policy_option(_BOT_POLICIES, "net", name="--opponents", dest="opponents",
                what="The policy of the three bots (your partner too)")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Seed of the session's hands (default: a fresh seed, shown on the page).")

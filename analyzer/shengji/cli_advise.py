@@ -10,9 +10,9 @@ from ..core.cli_common import JSON_OPTION, emit_json, policy_option, progress_ba
 from ..core.fileio import read_json
 from ..core.review_cli import review_options
 from .actions import N_SEATS
-from .sim import POLICIES
+from .sim import POLICIES, QUERY_POLICY
 
-DEFAULT_POLICY = "tuned"  # advise.DEFAULT_POLICY (the module loads the kernels when used)
+DEFAULT_POLICY = QUERY_POLICY  # advise.DEFAULT_POLICY (that module loads the kernels)
 
 
 def _advice_options(f):

@@ -19,11 +19,12 @@ from ..core.stats import format_estimate
 from . import api
 from .actions import HAND_SIZE
 from .rules import DEFAULT_RULES, PRESETS
-from .sim import POLICIES
+from .sim import POLICIES, QUERY_POLICY
 
 
 def _options(f):
-    f = click.option("--quiet", is_flag=True, help="No progress bar (shown for pimc).")(f)
+    f = click.option("--quiet", is_flag=True,
+                     help="No progress bar (shown when a seat plays pimc or pimc2).")(f)
     f = JSON_OPTION(f)
     f = click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
                      help="Seed of the sampled deals and draws (numpy SeedSequence).")(f)
@@ -33,9 +34,11 @@ def _options(f):
     f = click.option("--precision", type=click.FloatRange(min=0, min_open=True), default=0.1,
                      show_default=True, help="Stop when every 95% CI half-width of a "
                      "difference is below this (levels).")(f)
-    f = policy_option(POLICIES, "heuristic",
-                      what="How the asking seat plays on, the others on the heuristic "
-                           "(random is refused: nobody plays on at random)")(f)
+    f = policy_option(POLICIES, QUERY_POLICY, "--opponents", "opponents",
+                      what="How the other three seats play on")(f)
+    f = policy_option(POLICIES, QUERY_POLICY,
+                      what="How the asking seat plays on (random is refused: nobody plays "
+                           "on at random)")(f)
     return f
 
 
@@ -43,9 +46,12 @@ RULES = click.option("--rules", "rules", type=click.Choice(sorted(PRESETS)),
                      default=DEFAULT_RULES, show_default=True, help="双升 preset.")
 
 
-def _bar(max_deals: int, policy: str, quiet: bool):
+SLOW = ("pimc", "pimc2")  # policies whose queries take minutes: a progress bar
+
+
+def _bar(max_deals: int, policies: tuple[str, str], quiet: bool):
     return progress_bar(max_deals, "deals (stops at the precision)",
-                        hidden=quiet or policy != "pimc")
+                        hidden=quiet or not any(p in SLOW for p in policies))
 
 
 def decision_lines(res: dict[str, Any]) -> list[str]:
@@ -69,7 +75,7 @@ def decision_lines(res: dict[str, Any]) -> list[str]:
         head = (f"throw or the safest unit: seat {res['seat']} leads trick {s['trick']}, "
                 f"level {s['level']}, trump {s['trump']}, banker {s['banker']}")
     lines = [head,
-             f"rules {res['rules']}, policy {res['policy']} (others heuristic), seed "
+             f"rules {res['rules']}, policy {res['policy']} (others {res['opponents']}), seed "
              f"{res['seed']}, {res['samples']} sampled deals; value: levels gained by the "
              "asking team less the other team's, 95% CI"]
     ref = res["reference"]
@@ -109,13 +115,13 @@ def _print(res: dict[str, Any], as_json: bool) -> None:
 @RULES
 @_options
 def should_declare(hand, level, seat, banker, standing, standing_seat, rules, policy,
-                   precision, max_deals, seed, as_json, quiet) -> None:
+                   opponents, precision, max_deals, seed, as_json, quiet) -> None:
     """Declare or overcall (which declaration) or pass, holding HAND (up to 25 cards
     known so far) at the seat's turn in the first declaring round?"""
-    with _bar(max_deals, policy, quiet) as bar:
+    with _bar(max_deals, (policy, opponents), quiet) as bar:
         res = api.should_declare(" ".join(hand), level, seat, banker, standing,
                                  standing_seat, rules, policy, precision, max_deals,
-                                 seed, progress=bar.update)
+                                 seed, progress=bar.update, opponents=opponents)
     _print(res, as_json)
 
 
@@ -137,13 +143,13 @@ def should_declare(hand, level, seat, banker, standing, standing_seat, rules, po
 @RULES
 @_options
 def bury(hand, level, trump, seat, banker, standing, standing_seat, candidates, rules,
-         policy, precision, max_deals, seed, as_json, quiet) -> None:
+         policy, opponents, precision, max_deals, seed, as_json, quiet) -> None:
     """Rank 8-card buries (扣底) of HAND33 (hand and kitty): the heuristic's, its
     variants and any --candidate."""
-    with _bar(max_deals, policy, quiet) as bar:
+    with _bar(max_deals, (policy, opponents), quiet) as bar:
         res = api.bury(" ".join(hand), level, trump, seat, banker, standing, standing_seat,
                        candidates, rules, policy, precision, max_deals, seed,
-                       progress=bar.update)
+                       progress=bar.update, opponents=opponents)
     _print(res, as_json)
 
 
@@ -156,13 +162,14 @@ def bury(hand, level, trump, seat, banker, standing, standing_seat, candidates, 
               help="Both teams' level: 2–10, J, Q, K or A.")
 @RULES
 @_options
-def should_rebel(hand, seat, banker, level, rules, policy, precision, max_deals, seed,
-                 as_json, quiet) -> None:
+def should_rebel(hand, seat, banker, level, rules, policy, opponents, precision, max_deals,
+                 seed, as_json, quiet) -> None:
     """造反 (redeal, 抢庄局) or not, for a defender whose HAND (25 cards) holds fewer
     than 15 points?"""
-    with _bar(max_deals, policy, quiet) as bar:
+    with _bar(max_deals, (policy, opponents), quiet) as bar:
         res = api.should_rebel(" ".join(hand), seat, banker, level, rules, policy,
-                               precision, max_deals, seed, progress=bar.update)
+                               precision, max_deals, seed, progress=bar.update,
+                               opponents=opponents)
     _print(res, as_json)
 
 
@@ -173,14 +180,14 @@ def should_rebel(hand, seat, banker, level, rules, policy, precision, max_deals,
               help="The throw [default: the heuristic's lead if a throw, else a whole "
                    "suit holding of two units or more, plain suits first].")
 @_options
-def should_throw(record_path, cards, policy, precision, max_deals, seed, as_json,
+def should_throw(record_path, cards, policy, opponents, precision, max_deals, seed, as_json,
                  quiet) -> None:
     """Throw (甩牌) or lead the safest single unit at a recorded lead? With the sampled
     probability that the throw stands. The record names its rules."""
     record = read_json(record_path)
-    with _bar(max_deals, policy, quiet) as bar:
+    with _bar(max_deals, (policy, opponents), quiet) as bar:
         res = api.should_throw(record, cards, policy, precision, max_deals, seed,
-                               progress=bar.update)
+                               progress=bar.update, opponents=opponents)
     _print(res, as_json)
 
 

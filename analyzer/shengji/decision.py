@@ -5,16 +5,17 @@ Every query deals the cards the asking seat cannot place (the other hands and th
 uniformly from the rest, keeping what is known where it is: the seat's own cards and the
 cards a standing declaration showed (``should-throw``: everything public in the record,
 through the pimc sampler). Each deal is played once per option from one saved random
-stream state (paired play-outs), every other seat on the heuristic. The value is the
+stream state (paired play-outs), the asking seat on its ``policy`` and every other seat on
+``opponents`` (both ``net`` by default, ``sim.QUERY_POLICY``). The value is the
 asking team's level change for the hand: the levels it gains less the levels the other
 team gains. Sampling stops when the 95% CI of every option's difference from the reference
 (pass, the heuristic's bury, not rebelling, the safest unit), and of the best option's
 difference from the next best, is at most ``precision`` on each side, or at ``max_deals``.
 
 How a query samples is one :class:`Sampling` (the asking seat's policy, the precision, the
-most deals, the seed), the same for every question; where the seat decides is one
-:class:`Position` (what is pinned where, the seat, the banker, the levels, the standing
-declaration), the bundle the query kernels read.
+most deals, the seed, the others' policy), the same for every question; where the seat
+decides is one :class:`Position` (what is pinned where, the seat, the banker, the levels,
+the standing declaration), the bundle the query kernels read.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from kernels.shengji import decisions as kd
 from kernels.shengji.bidding import declarable, legal_declarations, shown_cards
 from kernels.shengji.context import new_context
 from kernels.shengji.planes import cards_of, planes_of
-from kernels.shengji.policies import H_BURY_POINTS, H_BURY_VOID, HEURISTIC_DEFAULTS, default_params
+from kernels.shengji.policies import H_BURY_POINTS, H_BURY_VOID, HEURISTIC_DEFAULTS
 
 from ..core.stats import Estimate, mean_ci
 from .bidding import CLASS_NAMES, classify_declaration
@@ -48,7 +49,7 @@ from .cards import (
     points,
 )
 from .rules import ShengjiRules, get_rules
-from .sim import POLICIES, POLICY_IDS, policy_row, rule_arrays, stack_rows
+from .sim import POLICIES, POLICY_IDS, QUERY_POLICY, policy_row, rule_arrays, stack_rows
 
 CHUNKS = 8  # random streams per batch: fixed, so results do not depend on the threads
 PER_CHUNK = 32  # samples per stream
@@ -80,6 +81,7 @@ class DecisionResult:
     setting: dict[str, Any] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
     rows: np.ndarray = field(default_factory=lambda: np.empty((0, 0)), repr=False)
+    opponents: str = QUERY_POLICY
 
     @property
     def n(self) -> int:
@@ -89,7 +91,8 @@ class DecisionResult:
         """JSON-ready: every estimate as ``{"value", "low", "high", "n"}``."""
         return {
             "game": "shengji", "question": self.question, "rules": self.rules,
-            "seat": self.seat, "policy": self.policy, "seed": self.seed,
+            "seat": self.seat, "policy": self.policy, "opponents": self.opponents,
+            "seed": self.seed,
             "precision": self.precision, "samples": self.n, "setting": self.setting,
             "value": "levels gained by the asking team less the other team's, per hand",
             "options": [{"option": o, "cards": c, "ev": e.as_dict(), "diff_vs_reference":
@@ -135,17 +138,22 @@ ASKING_POLICIES = tuple(p for p in POLICIES if p != "random")  # how the asking 
 
 @dataclass(frozen=True)
 class Sampling:
-    """How a decision query samples (module docstring): the asking seat's ``policy`` (the
-    other seats play the heuristic), the CI half-width ``precision`` it stops at (levels),
-    the most deals ``max_deals`` and the ``seed``; checked when made (ValueError)."""
+    """How a decision query samples (module docstring): the asking seat's ``policy``, the
+    CI half-width ``precision`` it stops at (levels), the most deals ``max_deals``, the
+    ``seed`` and the policy of the other three seats, ``opponents``; checked when made
+    (ValueError)."""
 
-    policy: str = "heuristic"
+    policy: str = QUERY_POLICY
     precision: float = 0.1
     max_deals: int = 200_000
     seed: int = 0
+    opponents: str = QUERY_POLICY
 
     def __post_init__(self) -> None:
         _check_run(self.policy, self.precision, self.max_deals, self.seed)
+        if self.opponents not in POLICIES:
+            raise ValueError(f"opponents must be one of {', '.join(POLICIES)}, got "
+                             f"{self.opponents!r}")
 
 
 @dataclass(frozen=True, eq=False)
@@ -172,7 +180,7 @@ class Position:
 def _check_run(policy: str, precision: float, max_deals: int, seed: int) -> None:
     """ValueError in one line unless the sampling settings are usable."""
     if policy == "random":
-        raise ValueError("the asking seat plays on with heuristic, tuned or pimc: random "
+        raise ValueError("the asking seat plays on with a policy other than random: random "
                          "play after the choice would rank the options by a game nobody "
                          "plays")
     if policy not in ASKING_POLICIES:
@@ -186,15 +194,16 @@ def _check_run(policy: str, precision: float, max_deals: int, seed: int) -> None
         raise ValueError(f"seed must be an integer ≥ 0, got {seed!r}")
 
 
-DEFAULT_SAMPLING = Sampling()  # the heuristic on, 0.1 levels, at most 200,000 deals, seed 0
+DEFAULT_SAMPLING = Sampling()  # net at every seat, 0.1 levels, at most 200,000 deals, seed 0
 
 
-def _pols(seat: int, policy: str, rules=None) -> tuple[np.ndarray, np.ndarray]:
-    """Every seat on the heuristic but ``seat``, on ``policy`` (its row: ``policy_row``)."""
-    pol = np.full(4, POLICY_IDS["heuristic"], dtype=np.int64)
-    pol[seat] = POLICY_IDS[policy]
-    rows = list(default_params())
-    rows[seat] = policy_row(policy, rules)
+def _pols(seat: int, run: Sampling, rules=None) -> tuple[np.ndarray, np.ndarray]:
+    """Every seat on ``run.opponents`` but ``seat``, on ``run.policy`` (rows:
+    ``policy_row``)."""
+    pol = np.full(4, POLICY_IDS[run.opponents], dtype=np.int64)
+    pol[seat] = POLICY_IDS[run.policy]
+    rows = [policy_row(run.opponents, rules)] * 4
+    rows[seat] = policy_row(run.policy, rules)
     return pol, stack_rows(rows)
 
 
@@ -279,7 +288,7 @@ def _result(question: str, seat: int, r: ShengjiRules, run: Sampling, options: l
         rec = options[best]
     return DecisionResult(question, seat, r.name, run.policy, run.seed, run.precision,
                           options, cards, ref, ev, diff, best, bvn, rec, setting, extra or {},
-                          rows)
+                          rows, run.opponents)
 
 
 def _fixed() -> tuple[np.ndarray, np.ndarray]:
@@ -333,7 +342,7 @@ def should_declare(hand, level, seat: int = 0, banker: int = 0, standing=None,
     if st[0] and st[2] != seat:
         fixed[st[2]] = st[3], st[4]
     pos = Position(fixed, sizes, seat, banker, np.array([lv, lv], dtype=np.int64), st)
-    pols = _pols(seat, run.policy, r)
+    pols = _pols(seat, run, r)
 
     def call(chunks, out):
         kd.declare_chunks(pos.kernel(), (passes, options), chunks, params, pols, out)
@@ -473,7 +482,7 @@ def bury(hand, level, trump, seat: int = 0, banker: int | None = None, standing=
     if st[0] and st[2] != seat:
         fixed[st[2]] = st[3], st[4]
     pos = Position(fixed, sizes, seat, banker, np.array([lv, lv], dtype=np.int64), st)
-    pols = _pols(seat, run.policy, r)
+    pols = _pols(seat, run, r)
 
     def call(chunks, out):
         kd.bury_chunks(pos.kernel(), (t, buries), chunks, params, pols, out)
@@ -517,7 +526,7 @@ def should_rebel(hand, seat: int = 1, banker: int = 0, level=2, rules=None,
     fixed[seat] = planes_of(mine)
     pos = Position(fixed, sizes, seat, banker, np.array([lv, lv], dtype=np.int64),
                    Position.NONE)
-    pols = _pols(seat, run.policy, r)
+    pols = _pols(seat, run, r)
 
     def call(chunks, out):
         kd.rebel_chunks(pos.kernel(), chunks, params, pols, out)

@@ -126,7 +126,7 @@ def should_throw(record, cards=None, run: Sampling = DEFAULT_SAMPLING,
     params = rule_arrays(r)
     ctx = new_context(state.trump, state.level, r.nt_level_joker_tractor)
     kn = knowledge(state, seat)
-    pol, hp = _pols(seat, run.policy, r)
+    pol, hp = _pols(seat, run, r)
     hand = state.hands[seat]
     throw = _throw_cards(cards, hand, state, seat, kn, ctx, params, hp)
     units = np.zeros((40, 2), dtype=np.int64)

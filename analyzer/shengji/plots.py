@@ -19,6 +19,7 @@ from .analysis import PATTERNS
 from .cards import level_name
 from .report_data import (
     BY_LEVEL,
+    KOU_PARTS,
     LADDERS,
     ODDS_LEVEL,
     RULE_NAMES,
@@ -407,7 +408,7 @@ def blocks(data: ShengjiData, lang: str) -> list[Block]:
     page.p(t("sj_h_odds", level=ODDS_LEVEL) + t("sj_colon") + t("sj_odds_text"))
     _odds_table(page, tb["shengji_odds"])
     _caption(page, data, ("odds",), fmt_n(n["odds"], deals))
-    kou = tuple(p for p in ("outcomes", "kou_random") if p in parts(spec))
+    kou = tuple(p for p in ("outcomes", *KOU_PARTS) if p in parts(spec))
     page.h2(t("sj_h_kou"), "shengji-kou-di")
     page.p(t("sj_kou_text"))
     _kou_tables(page, tb["shengji_kou_di"])

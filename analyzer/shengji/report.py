@@ -27,6 +27,7 @@ from .report_data import (
     HAND_PARTS,
     KERNEL_POLICIES,
     KEY,
+    KOU_PARTS,
     LADDERS,
     ODDS_LEVEL,
     PART_WHAT,
@@ -132,13 +133,12 @@ def _preset_rows(name: str, spec: ReportSpec, s: dict[str, int],
     for table, rows in _outcome_rows(analysis.outcomes(n["outcomes"], r, pol,
                                                        s["outcomes"])).items():
         add(table, "outcomes", [{"policy": pol, **row} for row in rows])
-    if "kou_random" in parts(spec):
-        go("kou_random")
-        # the heuristic almost never buries a point card, so 抠底 is shown with random seats too
-        add("shengji_kou_di", "kou_random", [{"policy": "random", **row} for row in
-                                             _outcome_rows(analysis.outcomes(
-                                                 n["kou_random"], r, "random",
-                                                 s["kou_random"]))["shengji_kou_di"]])
+    for part, kou_pol in KOU_PARTS.items():
+        # the heuristic almost never buries a point card: 抠底 under random and net seats too
+        if part in parts(spec):
+            go(part)
+            add("shengji_kou_di", part, [{"policy": kou_pol, **row} for row in _outcome_rows(
+                analysis.outcomes(n[part], r, kou_pol, s[part]))["shengji_kou_di"]])
     go("banker")
     add("shengji_banker", "banker", [row for b in analysis.banker_by_level(
         n["banker"], r, pol, s["banker"], BY_LEVEL)["by_level"]

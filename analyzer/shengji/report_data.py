@@ -17,15 +17,18 @@ KEY = "shengji"
 RULE_NAMES = tuple(PRESETS)  # zhengzhou (the default) and classic, side by side
 # New parts go last: each part's seed is the root's child at the part's index.
 PARTS = ("odds", "outcomes", "banker", "values", "rule_effect", "ladder", "pimc",
-         "kou_random", "tuned", "bury", "declare")
+         "kou_random", "tuned", "bury", "declare", "kou_net")
 LADDERS = {"ladder": "heuristic,random", "tuned": "tuned,heuristic", "pimc": "pimc,heuristic"}
 STUDIES = ("bury", "declare")
-HAND_PARTS = ("outcomes", "kou_random")  # sized in whole hands; the others in deals
+# 抠底 again with every seat on another policy: random (the kitty often holds points) and net.
+KOU_PARTS = {"kou_random": "random", "kou_net": "net"}
+HAND_PARTS = ("outcomes", *KOU_PARTS)  # sized in whole hands; the others in deals
 PART_WHAT = {"odds": "sj_step_odds", "outcomes": "sj_step_outcomes",
              "kou_random": "sj_step_kou_random", "banker": "sj_step_banker",
              "values": "sj_step_values", "rule_effect": "sj_step_rules",
              "ladder": "sj_step_ladder", "tuned": "sj_step_tuned", "pimc": "sj_step_pimc",
-             "bury": "sj_step_bury", "declare": "sj_step_declare"}
+             "bury": "sj_step_bury", "declare": "sj_step_declare",
+             "kou_net": "sj_step_kou_net"}
 assert set(PART_WHAT) == set(PARTS)
 STUDY_SAMPLES = 64  # deals per hand of the bury and declaring studies
 ODDS_LEVEL = 2
@@ -47,6 +50,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "sj_step_odds": ("发牌的精确概率", "exact deal odds"),
     "sj_step_outcomes": ("整局统计", "whole hands"),
     "sj_step_kou_random": ("随机座位的抠底", "kou di with random seats"),
+    "sj_step_kou_net": ("net 座位的抠底", "kou di with net seats"),
     "sj_step_banker": ("按级别的庄家方", "the banker side by level"),
     "sj_step_values": ("对王、级牌与主牌的价值", "what jokers, level cards and trumps are worth"),
     "sj_step_rules": ("扒鸡窝与造反开与关", "ba ji wo and zao fan on and off"),
@@ -80,13 +84,14 @@ TEXT: dict[str, tuple[str, str]] = {
     "sj_h_kou": ("抠底：概率与按倍数的价值", "Kitty capture (kou di): how often, and its value "
                  "by multiplier"),
     "sj_kou_text": ("闲家赢最后一墩即抠底，底牌分乘以倍数加给闲家。启发式策略扣底几乎从不扣分牌，"
-                    "它的抠底几乎不加分；下表另列四家都随机出牌（底牌常有分）的结果。"
+                    "它的抠底几乎不加分；下表另列四家都随机出牌（底牌常有分）和四家都用 net（更强的打法）的结果。"
                     "“庄家方因抠底少升的级”为同一局去掉抠底所加分数后庄家方的级数差；"
                     "“因抠底丢庄”为本可守庄、因抠底而下台的局。",
                     "The attackers capture the kitty when they win the last trick: the kitty's "
                     "points times the multiplier go to them. The heuristic almost never buries "
                     "a point card, so its kitty captures add almost nothing; the tables also "
-                    "show every seat random (its kitty often holds points). \"Banker levels "
+                    "show every seat random (its kitty often holds points) and every seat on "
+                    "net (stronger play). \"Banker levels "
                     "lost\" is the banker side's level swing as played less the swing of the "
                     "same hand without the added points; \"bank lost\" counts hands the banker "
                     "side would have held without them."),
@@ -269,6 +274,7 @@ def sizes(hands: int) -> dict[str, int]:
             "values": max(50, h // 100), "rule_effect": max(100, h // 80),
             "ladder": max(20, h // 40), "tuned": max(20, h // 40), "pimc": max(2, h // 20_000),
             "odds": max(1000, h // 8), "kou_random": max(200, h // 16),
+            "kou_net": max(200, h // 16),
             "bury": max(4, h // 6000), "declare": max(8, h // 2000)}
 
 
@@ -300,24 +306,24 @@ def command(part: str, preset: str, spec: ReportSpec, s: dict[str, int]) -> str:
     if part in STUDIES:
         return (f"xianniu shengji stats {part} --hands {n} --samples {STUDY_SAMPLES} "
                 f"--rules {preset} --seed {s[part]}")
-    if part == "kou_random":  # 抠底 where the kitty holds points: every seat random
-        return (f"xianniu shengji stats outcomes --deals {n} --rules {preset} --policy random "
-                f"--seed {s[part]}")
+    if part in KOU_PARTS:  # 抠底 with every seat on another policy
+        return (f"xianniu shengji stats outcomes --deals {n} --rules {preset} --policy "
+                f"{KOU_PARTS[part]} --seed {s[part]}")
     if part == "banker":
         return f"xianniu shengji stats banker {common} --levels {','.join(BY_LEVEL)}"
     return f"xianniu shengji stats {part.replace('_', '-')} {common}"
 
 
 def commands(spec: ReportSpec, s: dict[str, int] | None = None) -> list[str]:
-    """Every part's command, preset by preset (the default preset first); kou_random only
-    when the policy is not random already."""
+    """Every part's command, preset by preset (the default preset first); a 抠底 part only
+    when the policy is not its own already."""
     s = s if s is not None else seeds(spec)
     return [command(p, r, spec, s) for r in RULE_NAMES for p in parts(spec)]
 
 
 def parts(spec: ReportSpec) -> tuple[str, ...]:
     """The parts the section runs under ``spec``."""
-    return tuple(p for p in PARTS if p != "kou_random" or policy_of(spec) != "random")
+    return tuple(p for p in PARTS if KOU_PARTS.get(p) != policy_of(spec))
 
 
 @dataclass

@@ -32,11 +32,21 @@ from kernels.shengji.planes import planes_of
 from kernels.shengji.policies import H_BURY_SAFE, HEURISTIC_DEFAULTS
 
 from ..core.stats import mean_ci, proportion_ci
-from .decision import BURY_VARIANTS, Position, _default_standing, _fixed, _pols, _standing
+from .decision import (
+    BURY_VARIANTS,
+    Position,
+    Sampling,
+    _default_standing,
+    _fixed,
+    _pols,
+    _standing,
+)
 from .rules import get_rules
 from .sim import check_n, rule_arrays
 
 PER_CHUNK = 32  # completions per stream
+# The studies are measured with the heuristic at every seat (the report says so).
+HEURISTIC_SEATS = Sampling("heuristic", opponents="heuristic")
 LEVEL = 2
 # The bury rules compared: the query's variants, then the heuristic burying point cards
 # first (``bury_safe`` 0: always trusts its side with the last trick).
@@ -78,7 +88,7 @@ def bury_study(hands: int, rules=None, seed: int = 0, deals: int = 64) -> dict[s
     for k, (_, changes) in enumerate(RULES):
         for i, v in changes.items():
             hp_rows[k, i] = v
-    pol, hp = _pols(0, "heuristic")
+    pol, hp = _pols(0, HEURISTIC_SEATS)
     levels = np.array([LEVEL, LEVEL], dtype=np.int64)
     diffs = np.zeros((n, len(RULES)))
     best = np.zeros(n, dtype=bool)
@@ -141,7 +151,7 @@ def declare_study(hands: int, rules=None, seed: int = 0, deals: int = 64) -> dic
         options = np.array([[0, 0], [dcls[i], dsuit[i]]], dtype=np.int64)
         fixed, sizes = _fixed()
         fixed[seat] = one, two
-        pol, hp = _pols(seat, "heuristic")
+        pol, hp = _pols(seat, HEURISTIC_SEATS)
         width = kd.Q_VALUES + 2
         out = np.empty((chunks, PER_CHUNK, width), dtype=np.int64)
         pos = Position(fixed, sizes, seat, 0, levels, st)

@@ -4,8 +4,9 @@ A bot decides on a copy of the hand in which every card its seat cannot place �
 hands (less the cards their seats have shown), and the kitty unless this seat buried it —
 is dealt anew at random (:func:`.engine.redeal_hidden`): it decides on a position that
 holds nothing it could not know. ``tuned`` and ``heuristic`` are the kernels' heuristic
-(its declaring, 造反, bury, lead and follow; ``tuned`` with its preset's tuned parameters,
-what ``shengji advise`` plays by default); ``random`` is the engine's seeded random policy.
+(its declaring, 造反, bury, lead and follow; ``tuned`` with its preset's tuned parameters);
+``net`` (the default, what ``shengji advise`` plays by default) is tuned with the kernels'
+net choosing its leads and follows; ``random`` is the engine's seeded random policy.
 """
 
 from __future__ import annotations
@@ -28,9 +29,9 @@ from .actions import (
 from .bidding import classify_declaration
 from .bidding_phase import declare_level
 from .engine import PASS, State, random_action, redeal_hidden
-from .sim import policy_row, seat_policies
+from .sim import policy_row, rule_arrays, seat_policies
 
-BOT_POLICIES = ("tuned", "heuristic", "random")  # the fast policies: pimc is too slow to wait for
+BOT_POLICIES = ("net", "tuned", "heuristic", "random")  # fast: pimc is too slow to wait for
 
 
 def _planes(cards) -> tuple[int, int]:
@@ -58,6 +59,8 @@ class Bot:
         seen = redeal_hidden(state, self.seat, self._redeal)
         if self.policy == "random":
             action = random_action(seen, self._rng)
+        elif self.policy == "net" and state.phase == PLAY_PHASE:
+            action = _search_play(seen, self.seat, self.policy, self._rng)
         else:
             action = _heuristic(seen, self.seat, self.policy)
         state.verify(action, self.seat)
@@ -89,6 +92,32 @@ def _heuristic(state: State, seat: int, policy: str) -> Action:
 
         return Action(PLAY, _kernel_candidates(state, seat_policies(policy, state.rules))[0])
     raise ValueError(f"no decision in the {phase} phase")
+
+
+def _search_play(state: State, seat: int, policy: str, rng: random.Random) -> Action:
+    """The lead or follow of ``seat`` on a searching policy (net), from ``state`` whose
+    hidden cards are already redealt: the search reads the seat's hand, its knowledge and
+    the other hands' sizes."""
+    from kernels.rng import states_from_seed
+    from kernels.shengji.advise import search_play
+    from kernels.shengji.context import new_context
+    from kernels.shengji.planes import cards_of
+
+    from .decision_throw import knowledge
+
+    pol, hp = seat_policies(policy, state.rules)
+    ctx = new_context(state.trump, state.level, state.rules.nt_level_joker_tractor)
+    trick = state.tricks[-1]
+    plays = np.zeros((4, 2), dtype=np.int64)
+    for j, p in enumerate(trick.plays):
+        plays[j] = _planes(p)
+    h = np.array([_planes(state.hands[s]) for s in range(4)], dtype=np.int64)
+    banker = state.priority if state.banker is None else state.banker
+    one, two = search_play((pol[seat], (seat, hp[seat], knowledge(state, seat))),
+                           (plays, len(trick.plays)), (trick.leader, banker), h,
+                           (ctx, rule_arrays(state.rules)),
+                           states_from_seed(rng.getrandbits(63), 1)[0])
+    return Action(PLAY, tuple(cards_of(int(one), int(two))))
 
 
 def _declare(state: State, seat: int, one, two, hp) -> Action:

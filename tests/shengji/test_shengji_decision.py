@@ -15,6 +15,7 @@ import pytest
 from analyzer.shengji import decision as d
 from analyzer.shengji.cards import format_cards, parse_cards
 from analyzer.shengji.decision_throw import should_throw
+from analyzer.shengji.sim import QUERY_POLICY
 from kernels.shengji import decisions as kd
 from kernels.shengji.planes import cards_of
 from tests.cli_checks import bad, ok, write_json
@@ -112,7 +113,8 @@ def test_commands_answer_in_text_and_json(capsys, tmp_path):
     res = json.loads(ok(capsys, "shengji", "bury", *HAND.split(), *KITTY.split(), "--level",
                         "5", "--trump", "h", "--max-deals", "256", "--json"))
     assert res["question"] == "bury" and res["options"][0]["option"] == "heuristic"
-    assert res["samples"] == 256 and res["seed"] == 0 and res["policy"] == "heuristic"
+    assert res["samples"] == 256 and res["seed"] == 0
+    assert res["policy"] == res["opponents"] == QUERY_POLICY == "net"  # the defaults
     rec = write_json(tmp_path / "r.json", _play_only_record("Ah Ah Kh Kh Qh Jh", "Qh"))
     out = ok(capsys, "shengji", "should-throw", "--record", rec, "--cards", "Ah Ah Kh Kh Qh",
              "--max-deals", "256")

@@ -336,7 +336,8 @@ def test_new_game_options_are_checked(client):
         r = client.post("/api/games", json={"options": options})
         assert r.status_code == 400 and word in r.json()["error"], r.text
     info = client.get("/api/info").json()
-    assert info["game"] == "shengji" and info["options"]["opponents"]["default"] == "tuned"
+    assert info["game"] == "shengji"
+    assert info["options"]["opponents"]["default"] == sweb.DEFAULT_OPPONENTS == "net"
 
 
 def _play_http(app, url: str, seed: int, out: dict, errors: list) -> None:
@@ -376,7 +377,7 @@ def test_twenty_sessions_at_once_finish_without_error_or_cross_talk():
     assert len(out) == 20
     for seed, (actions, record, view) in out.items():
         # the same seed and the same human actions, alone: the same hand, move for move
-        alone = sweb.ShengjiTable("zhengzhou", "tuned", seed)
+        alone = sweb.ShengjiTable("zhengzhou", sweb.DEFAULT_OPPONENTS, seed)
         for action in actions:
             alone.act(action)
         assert alone.record() == record, seed
@@ -465,7 +466,7 @@ def test_a_drawn_seed_never_reaches_the_page(client):
         assert view["seed"] == shown
 
 
-@pytest.mark.parametrize("policy", ["tuned", "heuristic", "random"])
+@pytest.mark.parametrize("policy", ["net", "tuned", "heuristic", "random"])
 def test_a_bot_decides_the_same_whatever_the_cards_it_cannot_see(policy):
     """A bot's choice depends on its seat's view only: deal the cards it cannot see anew and
     it chooses the same, at every decision of whole hands, every seat's."""
