@@ -30,6 +30,7 @@ from tests.shengji.test_shengji_pimc import knowledge_from_view
 
 PRESETS = [ZHENGZHOU, CLASSIC]
 IDS = ["zhengzhou", "classic"]
+SAMPLE_TRIES = 40  # sample_hidden calls allowed per redeal
 
 
 def shipped_row(rules) -> np.ndarray:
@@ -47,14 +48,24 @@ def test_net_plays_replay_legal_in_the_engine(rules):
 
 
 def knowledge_with_plays(view) -> np.ndarray:
-    """The seat's knowledge from the engine's view, with the cards each seat has played."""
+    """The seat's knowledge (``kernels.shengji.policies``) from the engine's view: the
+    public seat of the final kitty's burier, the cards each seat has played (``KN_BY``)
+    and, as ``KN_SHOWN``, the cards it is known to hold plus those it has played, so that
+    shown less played is the view's cards known to be held."""
     kn = knowledge_from_view(view)
+    if view.kitty_takers:  # each kitty-taker buries: the last one buried the final kitty
+        kn[kp.KN_KITTY_SEAT] = view.kitty_takers[-1]
     for leader, plays in view.tricks:
         for i, p in enumerate(plays):
             s = (leader + i) % 4
             one, two = planes_of(p)
             b1, b2 = kn[kp.KN_BY + 2 * s], kn[kp.KN_BY + 2 * s + 1]
             kn[kp.KN_BY + 2 * s], kn[kp.KN_BY + 2 * s + 1] = b1 | one, b2 | two | (b1 & one)
+    for s in range(4):
+        kn[kp.KN_SHOWN + 2 * s], kn[kp.KN_SHOWN + 2 * s + 1] = planes_of(
+            view.known_cards[s] + tuple(f for leader, plays in view.tricks
+                                        for i, p in enumerate(plays)
+                                        if (leader + i) % 4 == s for f in p))
     return kn
 
 
@@ -100,9 +111,12 @@ def test_net_reads_nothing_its_seat_cannot_see(rules):
                     ps, buf = scratch[0], scratch[2]
                     buf[kpm.BUF_SIZES:kpm.BUF_SIZES + 4] = view.hand_sizes
                     for _ in range(3):
-                        if not kpm.sample_hidden(seat, true_h[seat, 0], true_h[seat, 1], kn,
-                                                 ctx, state, ps, buf):
-                            continue  # a dead end of the sampler: no redeal to compare
+                        # the true deal fits the public facts, but the sampler's 50 random
+                        # placements can all dead-end late in a hand with many voids (about
+                        # 1 call in 300 here, each retry succeeding at least 40% of the time)
+                        assert any(kpm.sample_hidden(seat, true_h[seat, 0], true_h[seat, 1],
+                                                     kn, ctx, state, ps, buf)
+                                   for _ in range(SAMPLE_TRIES))
                         other_h = ps[kpm.PS_HANDS:kpm.PS_HANDS + 4].copy()
                         differ += int(not np.array_equal(other_h, true_h))
                         play2, inputs2 = _decide(seat, row, kn, (plays, k), where, other_h,
@@ -117,7 +131,7 @@ def test_net_reads_nothing_its_seat_cannot_see(rules):
                     plays[k] = logged
                     st.apply(Action(PLAY, cards_of(int(logged[0]), int(logged[1]))), seat)
     assert checked > 100 and differ > checked
-    assert same > 0.95 * checked  # the knowledge rebuilt from the view is the kernel's
+    assert same == checked  # the knowledge rebuilt from the view is the kernel's
 
 
 @pytest.mark.parametrize("rules", ["zhengzhou", "classic"])
