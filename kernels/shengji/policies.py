@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .planes import ALL_FACES, popcount, subtract
+from .planes import ALL_FACES, add, popcount, subtract
 
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
@@ -93,7 +93,8 @@ KN_KITTY_SEAT = 6  # the seat that buried the final kitty (-1: none yet)
 KN_KITTY = 7  # (one, two) of the final kitty, for that seat only
 KN_KS = 9  # the current lead's tractor lengths (at most 12)
 KN_SHOWN = KN_KS + 16  # + 2 * seat: (one, two) of the cards the seat has shown (declared,
-#                        or in a failed throw), in its hand unless it has played them since
+#                        or in a failed throw), in its hand unless it has played them since;
+#                        emptied when the seat buries
 KN_BY = KN_SHOWN + 8  # + 2 * seat: (one, two) of the cards the seat has played
 KN_SIZE = KN_BY + 8
 
@@ -124,15 +125,22 @@ def reset_play(kn):
 
 @njit(cache=True)
 def note_shown(kn, seat, one, two):
-    """``seat`` showed ``(one, two)`` face up (a declaration, a failed throw)."""
-    kn[KN_SHOWN + 2 * seat] |= one
-    kn[KN_SHOWN + 2 * seat + 1] |= two
+    """``seat`` showed ``(one, two)`` face up (a declaration, a failed throw): from now on
+    it is known to hold those cards and the shown ones it still held, until it plays them."""
+    s1, s2 = kn[KN_SHOWN + 2 * seat], kn[KN_SHOWN + 2 * seat + 1]
+    b1, b2 = kn[KN_BY + 2 * seat], kn[KN_BY + 2 * seat + 1]
+    # held (shown less played, per face) joined with the cards shown now; stored plus the
+    # cards played, so that a copy shown after the other copy was played counts
+    h1, h2 = subtract(s1, s2, b1, b2)
+    kn[KN_SHOWN + 2 * seat], kn[KN_SHOWN + 2 * seat + 1] = add(b1, b2, h1 | one, h2 | two)
 
 
 @njit(cache=True)
 def note_bury(kn, seat, one, two):
-    """``seat`` buried the kitty ``(one, two)``: only it knows these cards."""
+    """``seat`` buried the kitty ``(one, two)``: only it knows these cards, and the cards it
+    showed are no longer known to be in its hand (any may lie in the kitty)."""
     kn[KN_KITTY_SEAT] = seat
+    kn[KN_SHOWN + 2 * seat], kn[KN_SHOWN + 2 * seat + 1] = 0, 0
     kn[KN_KITTY], kn[KN_KITTY + 1] = one, two
 
 

@@ -1,7 +1,7 @@
 """The 双升 policy net: its plays replay legal in the reference engine, its inputs and choice
 do not change when the cards its seat cannot see are redealt consistently with the public
-facts, the shipped weights' stored check replays, and its self-play training is
-reproducible (resumed runs, thread counts)."""
+facts, the knowledge the kernels keep is the engine's view, the shipped weights' stored check
+replays, and its self-play training is reproducible (resumed runs, thread counts)."""
 
 from __future__ import annotations
 
@@ -22,14 +22,15 @@ from kernels.shengji import game as kw
 from kernels.shengji import hand as kh
 from kernels.shengji import pimc as kpm
 from kernels.shengji import policies as kp
-from kernels.shengji.context import new_context
+from kernels.shengji.context import CX_SUIT_MASK, new_context
 from kernels.shengji.net import net_choose
-from kernels.shengji.planes import cards_of, planes_of
-from kernels.shengji.units import new_units, new_work
+from kernels.shengji.planes import cards_of, count, planes_of, subtract
+from kernels.shengji.units import effective_suit, new_units, new_work
 from tests.shengji.test_shengji_pimc import knowledge_from_view
 
 PRESETS = [ZHENGZHOU, CLASSIC]
 IDS = ["zhengzhou", "classic"]
+SAMPLE_TRIES = 40  # sample_hidden calls allowed per redeal
 
 
 def shipped_row(rules) -> np.ndarray:
@@ -47,14 +48,24 @@ def test_net_plays_replay_legal_in_the_engine(rules):
 
 
 def knowledge_with_plays(view) -> np.ndarray:
-    """The seat's knowledge from the engine's view, with the cards each seat has played."""
+    """The seat's knowledge (``kernels.shengji.policies``) from the engine's view: the
+    public seat of the final kitty's burier, the cards each seat has played (``KN_BY``)
+    and, as ``KN_SHOWN``, the cards it is known to hold plus those it has played, so that
+    shown less played is the view's cards known to be held."""
     kn = knowledge_from_view(view)
+    if view.kitty_takers:  # each kitty-taker buries: the last one buried the final kitty
+        kn[kp.KN_KITTY_SEAT] = view.kitty_takers[-1]
     for leader, plays in view.tricks:
         for i, p in enumerate(plays):
             s = (leader + i) % 4
             one, two = planes_of(p)
             b1, b2 = kn[kp.KN_BY + 2 * s], kn[kp.KN_BY + 2 * s + 1]
             kn[kp.KN_BY + 2 * s], kn[kp.KN_BY + 2 * s + 1] = b1 | one, b2 | two | (b1 & one)
+    for s in range(4):
+        kn[kp.KN_SHOWN + 2 * s], kn[kp.KN_SHOWN + 2 * s + 1] = planes_of(
+            view.known_cards[s] + tuple(f for leader, plays in view.tricks
+                                        for i, p in enumerate(plays)
+                                        if (leader + i) % 4 == s for f in p))
     return kn
 
 
@@ -100,9 +111,12 @@ def test_net_reads_nothing_its_seat_cannot_see(rules):
                     ps, buf = scratch[0], scratch[2]
                     buf[kpm.BUF_SIZES:kpm.BUF_SIZES + 4] = view.hand_sizes
                     for _ in range(3):
-                        if not kpm.sample_hidden(seat, true_h[seat, 0], true_h[seat, 1], kn,
-                                                 ctx, state, ps, buf):
-                            continue  # a dead end of the sampler: no redeal to compare
+                        # the true deal fits the public facts, but the sampler's 50 random
+                        # placements can all dead-end late in a hand with many voids (about
+                        # 1 call in 300 here, each retry succeeding at least 40% of the time)
+                        assert any(kpm.sample_hidden(seat, true_h[seat, 0], true_h[seat, 1],
+                                                     kn, ctx, state, ps, buf)
+                                   for _ in range(SAMPLE_TRIES))
                         other_h = ps[kpm.PS_HANDS:kpm.PS_HANDS + 4].copy()
                         differ += int(not np.array_equal(other_h, true_h))
                         play2, inputs2 = _decide(seat, row, kn, (plays, k), where, other_h,
@@ -117,7 +131,65 @@ def test_net_reads_nothing_its_seat_cannot_see(rules):
                     plays[k] = logged
                     st.apply(Action(PLAY, cards_of(int(logged[0]), int(logged[1]))), seat)
     assert checked > 100 and differ > checked
-    assert same > 0.95 * checked  # the knowledge rebuilt from the view is the kernel's
+    assert same == checked  # the knowledge rebuilt from the view is the kernel's
+
+
+def _held(kn, s):
+    # the cards seat s is known to hold: shown less played, per face
+    return kpm._held_still(kn[kp.KN_SHOWN + 2 * s], kn[kp.KN_SHOWN + 2 * s + 1],
+                           kn[kp.KN_BY + 2 * s], kn[kp.KN_BY + 2 * s + 1])
+
+
+def _same_knowledge(kernel, rebuilt, seat):
+    """The fields a seat reads agree: cards played (by all, by each seat), voids, the
+    burier, the kitty for the burier, and each seat's cards known to be held."""
+    read = [kp.KN_PLAYED, kp.KN_PLAYED + 1, kp.KN_KITTY_SEAT] + \
+        [kp.KN_VOID + s for s in range(4)] + list(range(kp.KN_BY, kp.KN_BY + 8))
+    if kernel[kp.KN_KITTY_SEAT] == seat:
+        read += [kp.KN_KITTY, kp.KN_KITTY + 1]
+    return np.array_equal(kernel[read], rebuilt[read]) and \
+        all(_held(kernel, s) == _held(rebuilt, s) for s in range(4))
+
+
+@pytest.mark.parametrize("rules", PRESETS, ids=IDS)
+def test_the_kernels_knowledge_is_the_engines(rules):
+    """The note_* calls of a logged hand, replayed in the kernels' order (declarations and
+    buries in the action log; per trick a failed throw's shown cards, then the plays), keep
+    at every play the knowledge the engine's view of the seat to play gives."""
+    hands = wr.kernel_hands(40, rules, 23, (2, 2), None)  # random: 扒鸡窝, failed throws
+    checked = shown = 0
+    for hd in range(40):
+        st = wr.start_state(hands, hd, rules)
+        n_actions = int(hands.chances[hd, kw.CH_ACTIONS])
+        assert wr._bidding(st, hands.alogs[hd], n_actions) is None
+        ctx = new_context(st.trump, st.level, rules.nt_level_joker_tractor)
+        kn = kp.new_knowledge()
+        for a in hands.alogs[hd, :n_actions]:
+            if a[kw.AL_KIND] == kw.K_DECLARE:
+                kp.note_shown(kn, a[kw.AL_SEAT], a[kw.AL_ONE], a[kw.AL_TWO])
+            elif a[kw.AL_KIND] == kw.K_BURY:
+                kp.note_bury(kn, a[kw.AL_SEAT], a[kw.AL_ONE], a[kw.AL_TWO])
+        kp.reset_play(kn)
+        for t in range(int(hands.res[hd, kw.W_PLAY + kh.R_TRICKS])):
+            r = [int(v) for v in hands.tlogs[hd, t]]
+            leader = r[kh.LG_LEADER]
+            attempt = r[kh.LG_ATTEMPT], r[kh.LG_ATTEMPT + 1]
+            for k in range(4):
+                seat = (leader + k) % 4
+                assert _same_knowledge(kn, knowledge_with_plays(st.view(seat)), seat)
+                checked += 1
+                shown += any(_held(kn, s) != (0, 0) for s in range(4))
+                play = r[kh.LG_PLAYS + 2 * k], r[kh.LG_PLAYS + 2 * k + 1]
+                if k == 0:
+                    if play != attempt:
+                        kp.note_shown(kn, seat, *subtract(*attempt, *play))
+                    kp.note_play(kn, seat, *play, 0, 0, 0)
+                    e = effective_suit(play[0], ctx)
+                    mask, n = ctx[CX_SUIT_MASK + e], count(*play)
+                else:
+                    kp.note_play(kn, seat, *play, e, mask, n)
+                st.apply(Action(PLAY, cards_of(*(attempt if k == 0 else play))), seat)
+    assert checked > 3000 and shown > 300
 
 
 @pytest.mark.parametrize("rules", ["zhengzhou", "classic"])
