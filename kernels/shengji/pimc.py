@@ -338,17 +338,19 @@ def pimc_choose(me, trick, where, h, rules, rng, pst, bufs):
         n = _follow_candidates(me, trick, (ks, m, n2), hand_one, hand_two, rules, ps, bufs)
     if n == 1:
         return ps[PS_CAND, 0], ps[PS_CAND, 1]
-    best = search_candidates(me, trick, where, h, n, rules, rng, pst, bufs)
+    best = search_candidates(me, trick, where, (h, n), rules, rng, pst, bufs)
     return ps[PS_CAND + best, 0], ps[PS_CAND + best, 1]
 
 
 @njit(cache=True)
-def search_candidates(me, trick, where, h, n, rules, rng, pst, bufs):
-    """Index of the candidate pimc takes among the ``n`` listed in ``ps[PS_CAND:]``
-    (``pimc_choose``'s arguments): each is played out on ``hp[P_PIMC_SAMPLES]`` sampled deals,
-    and the one of largest mean gain over candidate 0 is taken if that gain is more than
-    ``hp[P_PIMC_Z]`` standard errors above 0; else 0."""
+def search_candidates(me, trick, where, listed, rules, rng, pst, bufs):
+    """Index of the candidate pimc takes among those listed in ``ps[PS_CAND:]``
+    (``pimc_choose``'s arguments; ``listed`` = (``h``, ``n``): the hands and how many
+    candidates): each is played out on ``hp[P_PIMC_SAMPLES]`` sampled deals, and the one of
+    largest mean gain over candidate 0 is taken if that gain is more than ``hp[P_PIMC_Z]``
+    standard errors above 0; else 0."""
     seat, hp, kn = me
+    h, n = listed
     plays, k = trick
     banker = where[1]
     ctx = rules[0]

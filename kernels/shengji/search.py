@@ -28,7 +28,7 @@ def pimc2_choose(me, trick, where, h, rules, rng, pst, bufs):
     if pick != 0:  # net's pick becomes the baseline, candidate 0
         for j in range(2):
             ps[PS_CAND, j], ps[PS_CAND + pick, j] = ps[PS_CAND + pick, j], ps[PS_CAND, j]
-    best = search_candidates(me, trick, where, h, n, rules, rng, pst, bufs)
+    best = search_candidates(me, trick, where, (h, n), rules, rng, pst, bufs)
     return ps[PS_CAND + best, 0], ps[PS_CAND + best, 1]
 
 
