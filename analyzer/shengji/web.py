@@ -38,7 +38,7 @@ from .actions import (
     Action,
 )
 from .cards import NT, RANK_NAMES, SUIT_SYMBOLS, format_cards, parse_cards, points
-from .engine import SeatView, State, new_hand
+from .engine import SeatView, State, new_hand, random_action
 from .records import record_of, replay, start_of
 from .rules import DEFAULT_RULES, PRESETS
 from .sim import QUERY_POLICY
@@ -434,8 +434,14 @@ class ShengjiWeb:
         return review_record(record)
 
     def warmup(self) -> None:
-        """Load (or compile, once) the bots' kernels before the first page asks."""
+        """Load (or compile, once) the bots' kernels before the first page asks: a new
+        table's bidding, then one bot lead (net's search kernels)."""
         ShengjiTable(self.rules, self.opponents, 0, self.advice_options)
+        rng = random.Random(0)
+        st = new_hand(self.rules, (2, 2), 0, rng=random.Random(1))
+        while st.phase != PLAY_PHASE:
+            st.apply(random_action(st, rng))
+        Bot(st.turn, self.opponents, np.random.SeedSequence(0)).choose(st)
 
 
 def make_app(rules: str | None = None, opponents: str = DEFAULT_OPPONENTS,

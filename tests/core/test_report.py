@@ -139,8 +139,8 @@ def test_no_figure_left_open(zh_all, en_one):
 def test_progress_on_stderr_and_quiet(zh_all, tmp_path):
     _, _, stderr = zh_all
     lines = [ln for ln in stderr.splitlines() if not ln.startswith("    ")]  # not the times
-    # 掀牛 8 a preset, 顶牛 the seats then 2 a preset, 双升 11 a preset, plots, files
-    total = len(PRESET_ORDER) * len(ANALYSES) + 5 + 22 + 2
+    # 掀牛 8 a preset, 顶牛 the seats then 2 a preset, 双升 12 a preset, plots, files
+    total = len(PRESET_ORDER) * len(ANALYSES) + 5 + 24 + 2
     assert [ln.split("]")[0] for ln in lines] == [f"[{i}/{total}" for i in range(1, total + 1)]
     assert "掀" in stderr and "顶牛" in stderr and "双升（zhengzhou）：扣底研究" in stderr
     rc, out, err = _cli("report", "--rules", "lanzhou", "--hands", str(TINY), "--quiet",
