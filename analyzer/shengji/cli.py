@@ -313,7 +313,7 @@ _BOT_POLICIES = {name: POLICIES[name] for name in ("net", "tuned", "heuristic", 
 
 @group.command()
 @RULES_OPTION
-@policy_option(_BOT_POLICIES, "net", name="--opponents", dest="opponents",
+@policy_option(_BOT_POLICIES, "tuned", name="--opponents", dest="opponents",
                what="The policy of the three bots (your partner too)")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Seed of the session's hands (default: a fresh seed, shown on the page).")

@@ -5,8 +5,8 @@ hands (less the cards their seats have shown), and the kitty unless this seat bu
 is dealt anew at random (:func:`.engine.redeal_hidden`): it decides on a position that
 holds nothing it could not know. ``tuned`` and ``heuristic`` are the kernels' heuristic
 (its declaring, 造反, bury, lead and follow; ``tuned`` with its preset's tuned parameters);
-``net`` (the default, what ``shengji advise`` plays by default) is tuned with the kernels'
-net choosing its leads and follows; ``random`` is the engine's seeded random policy.
+``net`` (what ``shengji advise`` plays by default) is tuned with the kernels' net choosing
+its leads and follows; ``random`` is the engine's seeded random policy.
 """
 
 from __future__ import annotations
