@@ -296,9 +296,9 @@ def tournament(policies: str, n_deals: int, rules: str, seed: int, pimc_samples:
                quiet: bool, as_json: bool) -> None:
     """Team duplicate tournament: A on one team, B on the other, each deal again with the
     teams swapped; levels and attackers' points per deal, A − B with 95% CIs."""
-    from .tournament import tournament_lines
+    from .tournament import policy_pair, tournament_lines
 
-    slow = "pimc" in policies.lower()
+    slow = any(n in ("pimc", "pimc2") for n in policy_pair(policies))  # checked before the bar
     with progress_bar(n_deals, "deals", hidden=quiet or (n_deals < 50_000 and not slow)) as bar:
         res = api.tournament(policies, n_deals, rules, seed, pimc_samples,
                              progress=bar.update)

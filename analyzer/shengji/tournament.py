@@ -46,7 +46,7 @@ CHUNK = 256  # deals per random stream
 PIMC_CHUNK = 8  # with a pimc seat (its deals are slow)
 
 
-def _policies(policies) -> list[str]:
+def policy_pair(policies) -> list[str]:
     names = [p.strip().lower() for p in (policies.split(",") if isinstance(policies, str)
                                          else policies)]
     if len(names) != 2:
@@ -121,7 +121,7 @@ def tournament(policies, n_deals: int, rules: str | ShengjiRules | None = None,
     """Two policies in team duplicate over ``n_deals`` deals: the level result, the net
     attacker points result (``TournamentResult``, per deal and policy) and the attackers'
     points of each policy's team when it attacks (per hand, a 95% CI)."""
-    names = _policies(policies)
+    names = policy_pair(policies)
     n = check_n(n_deals, "deals")
     if n < 2:
         raise ValueError(f"a tournament needs at least 2 deals, got {n_deals!r}")

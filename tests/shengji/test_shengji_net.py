@@ -78,14 +78,12 @@ def _decide(seat, row, kn, trick, where, h, rules):
     return play, pst[5][0].copy()
 
 
-@pytest.mark.parametrize("rules", PRESETS, ids=IDS)
-def test_net_reads_nothing_its_seat_cannot_see(rules):
-    row = shipped_row(rules)
-    hands = net_hands(row, rules.name, 47, 12)
+def logged_decisions(hands, rules, n_hands: int, every: int):
+    """Every ``every``-th lead or follow of the first ``n_hands`` logged kernel hands, replayed
+    in the engine: ``(seat, knowledge from its view, trick, where, true hands, rules arrays,
+    view, logged play)``; the engine state moves on by the logged play after each."""
     params = rule_arrays(rules)
-    state = states_from_seed(5, 1)[0]
-    checked = differ = same = 0
-    for hd in range(12):
+    for hd in range(n_hands):
         st = wr.start_state(hands, hd, rules)
         assert wr._bidding(st, hands.alogs[hd], int(hands.chances[hd, kw.CH_ACTIONS])) is None
         ctx = new_context(st.trump, st.level, rules.nt_level_joker_tractor)
@@ -93,43 +91,51 @@ def test_net_reads_nothing_its_seat_cannot_see(rules):
         for t in range(int(hands.res[hd, kw.W_PLAY + kh.R_TRICKS])):
             leader = int(tlog[t, kh.LG_LEADER])
             plays = np.zeros((4, 2), dtype=np.int64)
+            r = tlog[t]
             for k in range(4):
                 seat = (leader + k) % 4
-                r = tlog[t]
                 logged = (r[kh.LG_ATTEMPT], r[kh.LG_ATTEMPT + 1]) if k == 0 else \
                     (r[kh.LG_PLAYS + 2 * k], r[kh.LG_PLAYS + 2 * k + 1])
-                if (t + k) % 3 == 0:
+                if (t + k) % every == 0:
                     view = st.view(seat)
-                    kn = knowledge_with_plays(view)
                     true_h = np.array([planes_of(st.hands[j]) for j in range(4)],
                                       dtype=np.int64)
-                    where = (leader, st.banker)
-                    play, inputs = _decide(seat, row, kn, (plays, k), where, true_h,
-                                           (ctx, params))
-                    same += int(play == tuple(int(v) for v in logged))  # the kernel's choice
-                    scratch = kpm.new_pimc_scratch()
-                    ps, buf = scratch[0], scratch[2]
-                    buf[kpm.BUF_SIZES:kpm.BUF_SIZES + 4] = view.hand_sizes
-                    for _ in range(3):
-                        # the true deal fits the public facts, but the sampler's 50 random
-                        # placements can all dead-end late in a hand with many voids (about
-                        # 1 call in 300 here, each retry succeeding at least 40% of the time)
-                        assert any(kpm.sample_hidden(seat, true_h[seat, 0], true_h[seat, 1],
-                                                     kn, ctx, state, ps, buf)
-                                   for _ in range(SAMPLE_TRIES))
-                        other_h = ps[kpm.PS_HANDS:kpm.PS_HANDS + 4].copy()
-                        differ += int(not np.array_equal(other_h, true_h))
-                        play2, inputs2 = _decide(seat, row, kn, (plays, k), where, other_h,
-                                                 (ctx, params))
-                        assert play2 == play
-                        np.testing.assert_array_equal(inputs2, inputs)
-                    checked += 1
-                if k == 0:
-                    plays[0] = r[kh.LG_PLAYS], r[kh.LG_PLAYS + 1]
-                    st.apply(Action(PLAY, cards_of(int(logged[0]), int(logged[1]))), seat)
-                else:
-                    plays[k] = logged
-                    st.apply(Action(PLAY, cards_of(int(logged[0]), int(logged[1]))), seat)
+                    yield (seat, knowledge_with_plays(view), (plays, k), (leader, st.banker),
+                           true_h, (ctx, params), view, tuple(int(v) for v in logged))
+                plays[k] = (r[kh.LG_PLAYS], r[kh.LG_PLAYS + 1]) if k == 0 else logged
+                st.apply(Action(PLAY, cards_of(int(logged[0]), int(logged[1]))), seat)
+
+
+def redeal(seat, true_h, kn, rules, view, state) -> np.ndarray:
+    """The four hands with the cards ``seat`` cannot place dealt anew by the pimc sampler."""
+    scratch = kpm.new_pimc_scratch()
+    ps, buf = scratch[0], scratch[2]
+    buf[kpm.BUF_SIZES:kpm.BUF_SIZES + 4] = view.hand_sizes
+    # the true deal fits the public facts, but the sampler's 50 random placements can all
+    # dead-end late in a hand with many voids (about 1 call in 300 here, each retry
+    # succeeding at least 40% of the time)
+    assert any(kpm.sample_hidden(seat, true_h[seat, 0], true_h[seat, 1], kn, rules[0], state,
+                                 ps, buf) for _ in range(SAMPLE_TRIES))
+    return ps[kpm.PS_HANDS:kpm.PS_HANDS + 4].copy()
+
+
+@pytest.mark.parametrize("rules", PRESETS, ids=IDS)
+def test_net_reads_nothing_its_seat_cannot_see(rules):
+    row = shipped_row(rules)
+    hands = net_hands(row, rules.name, 47, 12)
+    state = states_from_seed(5, 1)[0]
+    checked = differ = same = 0
+    for seat, kn, trick, where, true_h, arrays, view, logged in logged_decisions(
+            hands, rules, 12, 3):
+        play, inputs = _decide(seat, row, kn, trick, where, true_h, arrays)
+        same += int(play == logged)  # the kernel's choice
+        for _ in range(3):
+            other_h = redeal(seat, true_h, kn, arrays, view, state)
+            differ += int(not np.array_equal(other_h, true_h))
+            play2, inputs2 = _decide(seat, row, kn, trick, where, other_h, arrays)
+            assert play2 == play
+            np.testing.assert_array_equal(inputs2, inputs)
+        checked += 1
     assert checked > 100 and differ > checked
     assert same == checked  # the knowledge rebuilt from the view is the kernel's
 
