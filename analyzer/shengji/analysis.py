@@ -23,12 +23,11 @@ from kernels.shengji import batch as kb
 from kernels.shengji import game as kw
 from kernels.shengji import hand as kh
 from kernels.shengji import stats as ks
-from kernels.shengji.policies import POLICY_PIMC, POLICY_PIMC2
 
 from ..core.stats import mean_ci, mean_ci_from_sums, proportion_ci
 from .cards import parse_level
 from .rules import ShengjiRules, get_rules
-from .sim import CHUNK, check_n, rule_arrays, seat_policies
+from .sim import CHUNK, SLOW_POLICIES, check_n, rule_arrays, seat_names, seat_policies
 
 LEVELS = (2, 2)  # team levels going in
 START_BANKER = 0
@@ -56,7 +55,7 @@ def check_policy(policy: str, rules=None) -> tuple[np.ndarray, np.ndarray]:
     ``a,b,c,d``; ``tuned`` plays ``rules``' tuned row); pimc is too slow for these batch
     statistics (the ladder plays it), and so is pimc2."""
     pol, hp = seat_policies(policy, rules)
-    if np.any((pol == POLICY_PIMC) | (pol == POLICY_PIMC2)):
+    if any(n in SLOW_POLICIES for n in seat_names(policy)):
         raise ValueError("the 双升 statistics play random, heuristic, tuned or net seats, not "
                          "pimc or pimc2: their sampled play-outs are too slow for thousands "
                          "of hands (the tournament plays them)")

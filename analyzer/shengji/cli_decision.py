@@ -19,7 +19,7 @@ from ..core.stats import format_estimate
 from . import api
 from .actions import HAND_SIZE
 from .rules import DEFAULT_RULES, PRESETS
-from .sim import POLICIES, QUERY_POLICY
+from .sim import POLICIES, QUERY_POLICY, SLOW_POLICIES
 
 
 def _options(f):
@@ -46,12 +46,9 @@ RULES = click.option("--rules", "rules", type=click.Choice(sorted(PRESETS)),
                      default=DEFAULT_RULES, show_default=True, help="双升 preset.")
 
 
-SLOW = ("pimc", "pimc2")  # policies whose queries take minutes: a progress bar
-
-
 def _bar(max_deals: int, policies: tuple[str, str], quiet: bool):
     return progress_bar(max_deals, "deals (stops at the precision)",
-                        hidden=quiet or not any(p in SLOW for p in policies))
+                        hidden=quiet or not any(p in SLOW_POLICIES for p in policies))
 
 
 def decision_lines(res: dict[str, Any]) -> list[str]:

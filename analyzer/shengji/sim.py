@@ -38,6 +38,8 @@ POLICIES = {
     "net": "tuned, with a small self-play network choosing its leads and follows",
     "pimc2": "pimc from net's choice, 128 sampled deals played out by tuned, slow",
 }
+# The policies that sample hidden deals at every lead and follow: seconds a deal, not µs.
+SLOW_POLICIES = ("pimc", "pimc2")
 # The strongest policy fast enough for the decision queries, advise and the table's bots.
 QUERY_POLICY = "net"
 PIMC2_SAMPLES = 128  # pimc2's hidden deals a decision (pimc keeps its row's 16)

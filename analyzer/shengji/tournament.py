@@ -26,7 +26,7 @@ from kernels.rng import states_from_seed
 from kernels.shengji import game as kw
 from kernels.shengji import hand as kh
 from kernels.shengji.batch import duplicate_chunks
-from kernels.shengji.policies import P_PIMC_SAMPLES, POLICY_PIMC, POLICY_PIMC2
+from kernels.shengji.policies import P_PIMC_SAMPLES
 
 from ..core.stats import format_estimate, mean_ci
 from ..core.tournament import TournamentResult
@@ -34,6 +34,7 @@ from .rules import ShengjiRules, get_rules
 from .sim import (
     POLICIES,
     POLICY_IDS,
+    SLOW_POLICIES,
     check_n,
     check_start,
     policy_row,
@@ -75,7 +76,7 @@ def play_duplicate(names: list[str], n_deals: int, rules: ShengjiRules, seed: in
     seat_hp = np.array([[both[p] for p in s] for s in SEATINGS], dtype=np.float64)
     if pimc_samples is not None:
         seat_hp[:, :, P_PIMC_SAMPLES] = pimc_samples
-    chunk = PIMC_CHUNK if POLICY_PIMC in ids or POLICY_PIMC2 in ids else CHUNK
+    chunk = PIMC_CHUNK if any(n in SLOW_POLICIES for n in names) else CHUNK
     lv, b = check_start(levels, banker)
     n_chunks = -(-n_deals // chunk)
     states = states_from_seed(seed, n_chunks)
@@ -135,7 +136,7 @@ def tournament(policies, n_deals: int, rules: str | ShengjiRules | None = None,
     meta = {"game": "shengji", "rules": r.label, "seed": seed, "deals": n,
             "seatings": len(SEATINGS), "hands_played": n * len(SEATINGS),
             "levels": list(levels), "banker": banker}
-    slow = [n for n in names if n in ("pimc", "pimc2")]
+    slow = [n for n in names if n in SLOW_POLICIES]
     if slow:  # the samples of the first pimc seat (pimc 16, pimc2 64, unless set)
         meta["pimc_samples"] = int(pimc_samples or policy_row(slow[0], r)[P_PIMC_SAMPLES])
     attacking = {p: mean_ci(pts[attacker == i]).as_dict() for i, p in enumerate(names)}
