@@ -25,8 +25,9 @@ def parse_sets(values: tuple[str, ...]) -> dict[str, dict[str, str]]:
               help="掀牛 rule preset (lanzhou, kanniutui), or all: both side by side "
                    "[default: all].")
 @click.option("--hands", "n_hands", type=click.IntRange(min=100), default=None,
-              help="Hands (deals) per analysis; pimc plays one per 1,000 [default: 100000, "
-                   "about two minutes on two cores once the kernels are compiled].")
+              help="Hands (deals) per analysis; the search players play one per 250 to "
+                   "2,000 [default: 100000, about three minutes on two cores once the kernels "
+                   "are compiled].")
 @click.option("--full", is_flag=True,
               help="The full report: 400,000 hands per analysis (the CIs half as wide; about "
                    "four times as long).")

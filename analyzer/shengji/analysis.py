@@ -27,7 +27,16 @@ from kernels.shengji import stats as ks
 from ..core.stats import mean_ci, mean_ci_from_sums, proportion_ci
 from .cards import parse_level
 from .rules import ShengjiRules, get_rules
-from .sim import CHUNK, SLOW_POLICIES, check_n, rule_arrays, seat_names, seat_policies
+from .sim import (
+    CHUNK,
+    SLOW_CHUNK,
+    SLOW_MAX,
+    SLOW_POLICIES,
+    check_n,
+    rule_arrays,
+    seat_names,
+    seat_policies,
+)
 
 LEVELS = (2, 2)  # team levels going in
 START_BANKER = 0
@@ -50,15 +59,23 @@ def _p(k, n) -> dict[str, Any]:
     return proportion_ci(int(k), int(n)).as_dict()
 
 
-def check_policy(policy: str, rules=None) -> tuple[np.ndarray, np.ndarray]:
+def is_slow(policy: str) -> bool:
+    """Whether a seat of ``policy`` (one name or four ``a,b,c,d``) samples hidden deals."""
+    return any(n in SLOW_POLICIES for n in seat_names(policy))
+
+
+def check_policy(policy: str, rules=None, slow_hands: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Policy ids and parameter rows per seat from ``policy`` (one name or four
-    ``a,b,c,d``; ``tuned`` plays ``rules``' tuned row); pimc is too slow for these batch
-    statistics (the ladder plays it), and so is pimc2."""
+    ``a,b,c,d``; ``tuned`` plays ``rules``' tuned row). pimc and pimc2 take seconds a hand:
+    a statistic plays them only where it passes ``slow_hands`` (the hands it would play)
+    and that is at most ``SLOW_MAX``."""
     pol, hp = seat_policies(policy, rules)
-    if any(n in SLOW_POLICIES for n in seat_names(policy)):
-        raise ValueError("the 双升 statistics play random, heuristic, tuned or net seats, not "
-                         "pimc or pimc2: their sampled play-outs are too slow for thousands "
-                         "of hands (the tournament plays them)")
+    if is_slow(policy) and not 0 < slow_hands <= SLOW_MAX:
+        what = (f"at most {SLOW_MAX:,} hands, not {slow_hands:,}" if slow_hands
+                else "random, heuristic, tuned or net seats")
+        raise ValueError(f"with pimc or pimc2 seats this 双升 statistic plays {what}: their "
+                         f"sampled play-outs take seconds a hand (the tournament plays them "
+                         f"against another policy)")
     return pol, hp
 
 
@@ -80,13 +97,14 @@ def whole_rows(n: int, rules=None, policy: str = "heuristic", seed: int = 0,
     seat 0 the banker going in; one stream per chunk of hands (a 造反 redeal or a random
     draw shifts the later deals of its chunk: :func:`paired_rows` pairs deal by deal)."""
     n = check_n(n, "deals")
-    pol, hp = check_policy(policy, rules)
+    pol, hp = check_policy(policy, rules, slow_hands=n)
     lv = np.array([parse_level(v) if isinstance(v, str) else v for v in levels], np.int64)
     if lv.shape != (2,) or not np.all((lv >= 2) & (lv <= 14)):
         raise ValueError(f"levels are two team levels 2..14 (A), got {levels!r}")
-    states = states_from_seed(_check_seed(seed), -(-n // CHUNK))
+    chunk = SLOW_CHUNK if is_slow(policy) else CHUNK
+    states = states_from_seed(_check_seed(seed), -(-n // chunk))
     out = np.empty((n, kw.N_WHOLE), dtype=np.int64)
-    kb.whole_chunks(states, CHUNK, n, (lv, START_BANKER), rule_arrays(rules), out, (pol, hp))
+    kb.whole_chunks(states, chunk, n, (lv, START_BANKER), rule_arrays(rules), out, (pol, hp))
     return out
 
 

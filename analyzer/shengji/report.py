@@ -48,6 +48,7 @@ from .report_data import (
     sizes,
 )
 from .rules import get_rules
+from .sim import SLOW_POLICIES
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -212,7 +213,8 @@ class ShengjiSection:
     def check(self, spec: ReportSpec) -> None:
         p = policy_of(spec)
         if p not in KERNEL_POLICIES:
-            why = ": its play-outs are too slow for thousands of hands" if p == "pimc" else ""
+            why = (": its play-outs are too slow for thousands of hands"
+                   if p in SLOW_POLICIES else "")
             raise ValueError(f"the 双升 section plays one kernel policy at every seat "
                              f"({', '.join(KERNEL_POLICIES)}), not {p!r}{why}")
 

@@ -17,23 +17,26 @@ KEY = "shengji"
 RULE_NAMES = tuple(PRESETS)  # zhengzhou (the default) and classic, side by side
 # New parts go last: each part's seed is the root's child at the part's index.
 PARTS = ("odds", "outcomes", "banker", "values", "rule_effect", "ladder", "pimc",
-         "kou_random", "tuned", "bury", "declare", "kou_net")
-LADDERS = {"ladder": "heuristic,random", "tuned": "tuned,heuristic", "pimc": "pimc,heuristic"}
+         "kou_random", "tuned", "bury", "declare", "kou_net", "net", "pimc2", "kou_pimc2")
+LADDERS = {"ladder": "heuristic,random", "tuned": "tuned,heuristic", "pimc": "pimc,heuristic",
+           "net": "net,tuned", "pimc2": "pimc2,pimc"}
 STUDIES = ("bury", "declare")
-# 抠底 again with every seat on another policy: random (the kitty often holds points) and net.
-KOU_PARTS = {"kou_random": "random", "kou_net": "net"}
+# 抠底 again with every seat on another policy: random (the kitty often holds points), net
+# (the strong fast player) and pimc2 (the strongest, on few hands: seconds a hand).
+KOU_PARTS = {"kou_random": "random", "kou_net": "net", "kou_pimc2": "pimc2"}
 HAND_PARTS = ("outcomes", *KOU_PARTS)  # sized in whole hands; the others in deals
 PART_WHAT = {"odds": "sj_step_odds", "outcomes": "sj_step_outcomes",
              "kou_random": "sj_step_kou_random", "banker": "sj_step_banker",
              "values": "sj_step_values", "rule_effect": "sj_step_rules",
              "ladder": "sj_step_ladder", "tuned": "sj_step_tuned", "pimc": "sj_step_pimc",
              "bury": "sj_step_bury", "declare": "sj_step_declare",
-             "kou_net": "sj_step_kou_net"}
+             "kou_net": "sj_step_kou_net", "net": "sj_step_net", "pimc2": "sj_step_pimc2",
+             "kou_pimc2": "sj_step_kou_pimc2"}
 assert set(PART_WHAT) == set(PARTS)
 STUDY_SAMPLES = 64  # deals per hand of the bury and declaring studies
 ODDS_LEVEL = 2
 BY_LEVEL = ("2", "5", "10", "K", "A")
-KERNEL_POLICIES = ("random", "heuristic", "tuned")  # every seat; pimc is too slow here
+KERNEL_POLICIES = ("random", "heuristic", "tuned", "net")  # every seat; pimc is too slow here
 TABLES = ("shengji_odds", "shengji_kou_di", "shengji_points", "shengji_levels",
           "shengji_banker", "shengji_values", "shengji_rule_effect", "shengji_ladder",
           "shengji_bury", "shengji_declare")
@@ -51,12 +54,15 @@ TEXT: dict[str, tuple[str, str]] = {
     "sj_step_outcomes": ("整局统计", "whole hands"),
     "sj_step_kou_random": ("随机座位的抠底", "kou di with random seats"),
     "sj_step_kou_net": ("net 座位的抠底", "kou di with net seats"),
+    "sj_step_kou_pimc2": ("pimc2 座位的抠底", "kou di with pimc2 seats"),
     "sj_step_banker": ("按级别的庄家方", "the banker side by level"),
     "sj_step_values": ("对王、级牌与主牌的价值", "what jokers, level cards and trumps are worth"),
     "sj_step_rules": ("扒鸡窝与造反开与关", "ba ji wo and zao fan on and off"),
     "sj_step_ladder": ("策略阶梯：heuristic − random", "ladder: heuristic − random"),
     "sj_step_tuned": ("策略阶梯：tuned − heuristic", "ladder: tuned − heuristic"),
     "sj_step_pimc": ("策略阶梯：pimc − heuristic", "ladder: pimc − heuristic"),
+    "sj_step_net": ("策略阶梯：net − tuned", "ladder: net − tuned"),
+    "sj_step_pimc2": ("策略阶梯：pimc2 − pimc", "ladder: pimc2 − pimc"),
     "sj_step_bury": ("扣底研究", "the bury study"),
     "sj_step_declare": ("亮主研究", "the declaring study"),
     "intro_shengji": (
@@ -84,14 +90,15 @@ TEXT: dict[str, tuple[str, str]] = {
     "sj_h_kou": ("抠底：概率与按倍数的价值", "Kitty capture (kou di): how often, and its value "
                  "by multiplier"),
     "sj_kou_text": ("闲家赢最后一墩即抠底，底牌分乘以倍数加给闲家。启发式策略扣底几乎从不扣分牌，"
-                    "它的抠底几乎不加分；下表另列四家都随机出牌（底牌常有分）和四家都用 net（更强的打法）的结果。"
+                    "它的抠底几乎不加分；下表另列四家都随机出牌（底牌常有分）、四家都用 net（更强的快速打法）和四家都用 pimc2（最强的打法；每局要几秒，只打少数几局，区间较宽）的结果。"
                     "“庄家方因抠底少升的级”为同一局去掉抠底所加分数后庄家方的级数差；"
                     "“因抠底丢庄”为本可守庄、因抠底而下台的局。",
                     "The attackers capture the kitty when they win the last trick: the kitty's "
                     "points times the multiplier go to them. The heuristic almost never buries "
                     "a point card, so its kitty captures add almost nothing; the tables also "
-                    "show every seat random (its kitty often holds points) and every seat on "
-                    "net (stronger play). \"Banker levels "
+                    "show every seat random (its kitty often holds points), every seat on "
+                    "net (the strong fast player) and every seat on pimc2 (the strongest; "
+                    "seconds a hand, so few hands and wide intervals). \"Banker levels "
                     "lost\" is the banker side's level swing as played less the swing of the "
                     "same hand without the added points; \"bank lost\" counts hands the banker "
                     "side would have held without them."),
@@ -128,19 +135,24 @@ TEXT: dict[str, tuple[str, str]] = {
                          "should-throw) answer one hand at a time; they are not tabulated in "
                          "this report."),
     "sj_ladder_text": ("tuned 为启发式策略按本规则调整的参数（scripts/shengji_tune.py：CE 方法，"
-                       "复式自对局；参数及另打的牌上的结果见 analyzer/shengji/tuned.json）。pimc "
-                       "每次决策抽 16 副暗牌，较慢，本节只打 {n}；另用命令 xianniu shengji tournament "
-                       "--policies pimc,heuristic --deals 1000 --rules R --seed 1 打 1,000 副牌："
-                       "zhengzhou +0.137 [+0.108, +0.165]，classic +0.143 [+0.116, +0.170] 级/副牌"
-                       "（n = 1,000）。",
+                       "复式自对局；参数及另打的牌上的结果见 analyzer/shengji/tuned.json）；net 为 "
+                       "tuned 加一个自对局训练的小网络挑选出牌与跟牌。pimc（每次决策抽 16 副暗牌）与 "
+                       "pimc2（从 net 的选择出发，抽 128 副）较慢，本节只打 {n}；另用命令 xianniu "
+                       "shengji tournament --policies pimc,heuristic --deals 1000 --rules R --seed 1 "
+                       "打 1,000 副牌：zhengzhou +0.150 [+0.123, +0.177]，classic +0.142 [+0.115, "
+                       "+0.169] 级/副牌；--policies pimc2,pimc --seed 11：zhengzhou +0.280 [+0.246, "
+                       "+0.314]，classic +0.214 [+0.185, +0.244] 级/副牌（各 n = 1,000）。",
                        "tuned is the heuristic with its parameters tuned for the preset "
                        "(scripts/shengji_tune.py: cross-entropy on duplicate self-play; the "
                        "parameters and the check on fresh deals are in "
-                       "analyzer/shengji/tuned.json). pimc samples 16 hidden deals a decision "
-                       "and is slow, so it plays only {n} here; on 1,000 deals (xianniu "
-                       "shengji tournament --policies pimc,heuristic --deals 1000 --rules R --seed "
-                       "1) it leads by +0.137 [+0.108, +0.165] levels per deal under zhengzhou and "
-                       "+0.143 [+0.116, +0.170] under classic (n = 1,000)."),
+                       "analyzer/shengji/tuned.json); net is tuned with a small self-play network "
+                       "choosing its leads and follows. pimc (16 hidden deals sampled a decision) "
+                       "and pimc2 (from net's choice, 128 sampled) are slow, so they play only {n} "
+                       "here; on 1,000 deals, xianniu shengji tournament --policies "
+                       "pimc,heuristic --deals 1000 --rules R --seed 1 gives +0.150 [+0.123, "
+                       "+0.177] levels per deal under zhengzhou and +0.142 [+0.115, +0.169] under "
+                       "classic, and --policies pimc2,pimc --seed 11 gives +0.280 [+0.246, +0.314] "
+                       "and +0.214 [+0.185, +0.244] (n = 1,000 each)."),
     "sj_h_bury": ("扣底：启发式的扣法与其他扣法比较（随机的庄家 33 张）",
                   "The bury: the heuristic's against its variants (random banker hands of 33 "
                   "cards)"),
@@ -274,7 +286,8 @@ def sizes(hands: int) -> dict[str, int]:
             "values": max(50, h // 100), "rule_effect": max(100, h // 80),
             "ladder": max(20, h // 40), "tuned": max(20, h // 40), "pimc": max(2, h // 20_000),
             "odds": max(1000, h // 8), "kou_random": max(200, h // 16),
-            "kou_net": max(200, h // 16),
+            "kou_net": max(200, h // 16), "net": max(20, h // 40),
+            "pimc2": max(2, h // 20_000), "kou_pimc2": max(8, h // 4000),
             "bury": max(4, h // 6000), "declare": max(8, h // 2000)}
 
 
@@ -282,7 +295,8 @@ QUICK = sizes(MIN_HANDS)
 
 
 def policy_of(spec: ReportSpec) -> str:
-    """The policy of every seat (the section's ``policy`` option: random, heuristic or tuned)."""
+    """The policy of every seat (the section's ``policy`` option: random, heuristic, tuned or
+    net)."""
     return str(spec.option(KEY, "policy")).strip().lower()
 
 

@@ -50,6 +50,8 @@ POLICY_IDS = {**{name: i for i, name in enumerate(POLICY_NAMES)}, "tuned": POLIC
 assert set(POLICY_IDS) == set(POLICIES)
 TUNED_FILE = Path(__file__).with_name("tuned.json")
 CHUNK = 1024  # hands or deals per random stream
+SLOW_CHUNK = 8  # the same with a slow seat: enough streams to keep every core busy
+SLOW_MAX = 2_000  # whole hands a statistic plays with slow seats (seconds a hand)
 N_SEATS = 4
 
 

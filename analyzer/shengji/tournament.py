@@ -34,6 +34,7 @@ from .rules import ShengjiRules, get_rules
 from .sim import (
     POLICIES,
     POLICY_IDS,
+    SLOW_CHUNK,
     SLOW_POLICIES,
     check_n,
     check_start,
@@ -44,7 +45,6 @@ from .sim import (
 
 SEATINGS = ((0, 1, 0, 1), (1, 0, 1, 0))  # policy index per seat
 CHUNK = 256  # deals per random stream
-PIMC_CHUNK = 8  # with a pimc seat (its deals are slow)
 
 
 def policy_pair(policies) -> list[str]:
@@ -76,7 +76,7 @@ def play_duplicate(names: list[str], n_deals: int, rules: ShengjiRules, seed: in
     seat_hp = np.array([[both[p] for p in s] for s in SEATINGS], dtype=np.float64)
     if pimc_samples is not None:
         seat_hp[:, :, P_PIMC_SAMPLES] = pimc_samples
-    chunk = PIMC_CHUNK if any(n in SLOW_POLICIES for n in names) else CHUNK
+    chunk = SLOW_CHUNK if any(n in SLOW_POLICIES for n in names) else CHUNK
     lv, b = check_start(levels, banker)
     n_chunks = -(-n_deals // chunk)
     states = states_from_seed(seed, n_chunks)

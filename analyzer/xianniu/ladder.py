@@ -17,7 +17,7 @@ import pandas as pd
 from .timing import move_times
 from .tournament import tournament
 
-PIMC_SHARE = 1000  # the search rungs play one deal per this many hands (search is slow)
+PIMC_SHARE = 2000  # the search rungs play one deal per this many hands (search is slow)
 RUNGS: dict[str, tuple[tuple[str, str], ...]] = {
     "ladder": (("heuristic", "random"), ("tuned", "heuristic"), ("heuristic2", "tuned"),
                ("tuned2", "heuristic2"), ("learned", "tuned2"), ("net", "learned")),

@@ -25,7 +25,7 @@ from .sim import policy_names, simulate_aggregate
 
 BASE = "heuristic"
 SEARCH_POLICY = "pimc2"  # the strongest search player (docs/guides/xianniu.md, the ladder)
-SEARCH_SHARE = 100  # the search player plays one hand per this many of the main analyses
+SEARCH_SHARE = 250  # the search player plays one hand per this many of the main analyses
 # the whole-hand findings compared with the search player: (statistic, seat) in the outcomes
 SEARCH_FINDINGS = (("p_ci_any_seat", None), ("p_gou", 0), ("p_gou", 1), ("p_gou", 2),
                    ("mean_xian", None))

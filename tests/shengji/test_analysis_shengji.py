@@ -157,6 +157,24 @@ def test_same_numbers_on_any_thread_count():
     assert an.values(120, seed=4) != one[0]
 
 
+def test_pimc2_plays_the_outcomes_on_a_few_hands_the_same_on_any_thread_count():
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = an.whole_rows(12, "zhengzhou", "pimc2", seed=5)
+    finally:
+        numba.set_num_threads(before)
+    two = an.whole_rows(12, "zhengzhou", "pimc2", seed=5)
+    assert np.array_equal(one, two)
+    assert not np.array_equal(two, an.whole_rows(12, "zhengzhou", "net", seed=5))
+    d = an.outcomes(12, "zhengzhou", "pimc2", seed=5)
+    assert d["policy"] == "pimc2" and d["p_kou_di"]["n"] == 12
+    with pytest.raises(ValueError, match=f"at most {an.SLOW_MAX:,} hands"):
+        an.outcomes(an.SLOW_MAX + 1, "zhengzhou", "pimc2")
+    with pytest.raises(ValueError, match="random, heuristic, tuned or net"):
+        an.values(10, "zhengzhou", "pimc2")
+
+
 def test_values_rows_have_every_pattern_and_role():
     d = an.values(150, seed=1)
     assert {(r["pattern"], r["role"]) for r in d["rows"]} == {
@@ -182,6 +200,8 @@ def test_cli_json_and_text(capsys):
 @pytest.mark.parametrize("args", [
     ("values", "--deals", "1"),
     ("outcomes", "--policy", "pimc"),
+    ("outcomes", "--policy", "pimc2", "--hands", "2001"),
+    ("values", "--policy", "pimc2", "--deals", "10"),
     ("outcomes", "--policy", "nope"),
     ("banker", "--levels", "1"),
     ("banker", "--levels", "Z"),

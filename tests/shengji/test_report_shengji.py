@@ -110,10 +110,28 @@ def test_the_bury_study_command_reproduces_its_table(built, capsys):
         assert row["diff"]["value"] == pytest.approx(got["value"])
 
 
-def test_the_ladder_holds_tuned(built):
+def test_the_ladder_holds_tuned_net_and_pimc2(built):
     lad = pd.read_csv(built[0] / "shengji_ladder.csv")
-    assert {("tuned", "heuristic"), ("heuristic", "random"), ("pimc", "heuristic")} \
-        == set(zip(lad["a"], lad["b"]))
+    assert {("tuned", "heuristic"), ("heuristic", "random"), ("pimc", "heuristic"),
+            ("net", "tuned"), ("pimc2", "pimc")} == set(zip(lad["a"], lad["b"]))
+
+
+def test_kou_di_under_pimc2_is_on_the_page_and_its_command_reproduces_it(built, capsys):
+    out, rep = built
+    data = rep.data.result("shengji")
+    kou = pd.read_csv(out / "shengji_kou_di.csv")
+    assert set(kou["policy"]) == {"heuristic", "random", "net", "pimc2"}
+    row = kou[(kou["rules"] == "zhengzhou") & (kou["policy"] == "pimc2")
+              & (kou["statistic"] == "p_kou_di")].iloc[0]
+    assert row["n"] == sr.QUICK["kou_pimc2"] and row["seed"] == data.seeds["kou_pimc2"]
+    cmd = sr.command("kou_pimc2", "zhengzhou", data.spec, data.seeds)
+    assert "--policy pimc2" in cmd
+    assert main(shlex.split(cmd)[1:] + ["--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["p_kou_di"]["value"] == pytest.approx(row["value"])
+    assert d["p_kou_di"]["n"] == row["n"]
+    heads = [str(c) for b in blocks(data, "en") if b.kind == "table" for c in b.content.columns]
+    assert "zhengzhou · pimc2" in heads and "classic · pimc2" in heads
 
 
 def test_english_page_and_policy_choice(tmp_path):
@@ -123,4 +141,8 @@ def test_english_page_and_policy_choice(tmp_path):
         ReportSpec(hands=MIN_HANDS, options={"shengji": {"policy": "heuristic,random,random"}})
     assert sr.policy_of(ReportSpec(hands=MIN_HANDS)) == \
         "heuristic"
+    assert sr.policy_of(ReportSpec(hands=MIN_HANDS, options={"shengji": {"policy": "net"}})) \
+        == "net"
+    with pytest.raises(ValueError, match="too slow"):
+        ReportSpec(hands=MIN_HANDS, options={"shengji": {"policy": "pimc2"}})
     assert "--policy random" in sr.command("values", "zhengzhou", spec, sr.seeds(spec))
