@@ -17,7 +17,7 @@ from ..report.labels import SHARED, Labels
 from ..report.section import ReportSpec, seed_sequence
 from .analysis import PATTERN_NAMES
 from .cards import RANKS
-from .ladder import MATCHES, PIMC_SHARE, RUNGS, rung_commands, timing_sizes
+from .ladder import MATCHES, RUNGS, ladder_sizes, rung_commands, timing_sizes
 from .ladder import TEXT as LADDER_TEXT
 from .rules import PRESETS
 from .sensitivity import SEARCH_POLICY, SEARCH_SHARE, other_policy
@@ -257,7 +257,7 @@ class Plan:
 
     @property
     def pimc_deals(self) -> int:
-        return max(2, int(self.spec.hands) // PIMC_SHARE)
+        return ladder_sizes(self.spec.hands)["pimc"]
 
     def n(self, analysis: str) -> int:
         """Deals (or hands) that ``analysis`` plays (``timing``: hands a round, fast
@@ -266,7 +266,9 @@ class Plan:
             return timing_sizes(self.spec.hands)[0]
         if analysis == "search":
             return max(2, int(self.spec.hands) // SEARCH_SHARE)
-        return self.pimc_deals if analysis == "pimc" else int(self.spec.hands)
+        if analysis in RUNGS:
+            return ladder_sizes(self.spec.hands)[analysis]
+        return int(self.spec.hands)
 
     def commands(self, what: str, preset: str) -> list[str]:
         """Every command of one analysis: one per rung for the ladder's, else one."""
