@@ -24,7 +24,7 @@ from ..core.cli_common import (
 from ..core.fileio import read_json
 from . import api
 from .rules import DEFAULT_RULES, PRESETS, with_changes
-from .sim import POLICIES, SLOW_POLICIES
+from .sim import POLICIES, QUERY_POLICY, SLOW_POLICIES
 
 CARDS_HELP = "Cards such as 'As 10h Td ♠K♠K 5d5d 大王 小王 BJ LJ'."
 RULES_OPTION = click.option("--rules", "rules", type=click.Choice(sorted(PRESETS)),
@@ -313,7 +313,7 @@ _BOT_POLICIES = {name: POLICIES[name] for name in ("net", "tuned", "heuristic", 
 
 @group.command()
 @RULES_OPTION
-@policy_option(_BOT_POLICIES, "tuned", name="--opponents", dest="opponents",
+@policy_option(_BOT_POLICIES, QUERY_POLICY, name="--opponents", dest="opponents",
                what="The policy of the three bots (your partner too)")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Seed of the session's hands (default: a fresh seed, shown on the page).")

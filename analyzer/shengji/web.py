@@ -41,14 +41,14 @@ from .cards import NT, RANK_NAMES, SUIT_SYMBOLS, format_cards, parse_cards, poin
 from .engine import SeatView, State, new_hand, random_action
 from .records import record_of, replay, start_of
 from .rules import DEFAULT_RULES, PRESETS
+from .sim import QUERY_POLICY
 from .web_bot import BOT_POLICIES, Bot
 from .web_strings import STRINGS
 
 HUMAN = 0  # the seat at the keyboard; seat 2 is the bot partner
 PARTNER = 2
 OPPONENTS = BOT_POLICIES
-# The bots' default: tuned (net is offered; its table runs are not yet checked in a browser).
-DEFAULT_OPPONENTS = "tuned"
+DEFAULT_OPPONENTS = QUERY_POLICY  # the bots' default: net, the strongest fast policy
 STATIC_DIR = Path(__file__).resolve().parent / "web_static"
 ADVICE_SAMPLES = 2_000  # deals at most per advice: an answer in seconds
 ADVICE_PRECISION = 0.1  # levels (advise's default)

@@ -11,7 +11,13 @@ import os
 import random
 
 import pytest
-from webtable import TOFU_JS, chromium_path, dejavu_only_fontconfig, live_server
+from webtable import (
+    TOFU_JS,
+    assert_steady_under_pointer,
+    chromium_path,
+    dejavu_only_fontconfig,
+    live_server,
+)
 
 from analyzer.shengji import web as sweb
 from analyzer.shengji.engine import random_action
@@ -74,7 +80,7 @@ def _mixed_lead(table) -> list[str] | None:
 
 def _play_hand(page, advice: bool, rng: random.Random, refuse: bool = False) -> dict:
     """Click through one hand from the deal to the settlement; what was clicked."""
-    seen = {"decisions": 0, "phases": set(), "refused": False, "advice": 0}
+    seen = {"decisions": 0, "phases": set(), "refused": False, "advice": 0, "steady": False}
     for _ in range(200):
         if _idle(page) == "over":
             return seen
@@ -89,6 +95,9 @@ def _play_hand(page, advice: bool, rng: random.Random, refuse: bool = False) -> 
         else:
             assert page.locator("#advice").is_hidden()
         table = _table(page)
+        if phase == "play" and not seen["steady"]:
+            assert_steady_under_pointer(page, "#hand .card.usable")
+            seen["steady"] = True
         if phase == "bury":
             _click_cards(page, page.eval_on_selector_all(
                 "#hand .card", "(cs) => cs.slice(0, 8).map((c) => c.dataset.card)"))

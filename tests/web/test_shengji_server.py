@@ -337,7 +337,7 @@ def test_new_game_options_are_checked(client):
         assert r.status_code == 400 and word in r.json()["error"], r.text
     info = client.get("/api/info").json()
     assert info["game"] == "shengji"
-    assert info["options"]["opponents"]["default"] == sweb.DEFAULT_OPPONENTS == "tuned"
+    assert info["options"]["opponents"]["default"] == sweb.DEFAULT_OPPONENTS == "net"
 
 
 def _play_http(app, url: str, seed: int, out: dict, errors: list) -> None:

@@ -11,7 +11,13 @@ import re
 import time
 
 import pytest
-from webtable import TOFU_JS, chromium_path, dejavu_only_fontconfig, live_server
+from webtable import (
+    TOFU_JS,
+    assert_steady_under_pointer,
+    chromium_path,
+    dejavu_only_fontconfig,
+    live_server,
+)
 
 from analyzer.xianniu.advise import advise
 from analyzer.xianniu.web import make_app
@@ -69,6 +75,8 @@ def _play_hand(page, advice: bool) -> int:
     for _ in range(200):
         if _idle(page) == "over":
             return decisions
+        if decisions == 0 and page.locator("#hand .card.usable").count():
+            assert_steady_under_pointer(page, "#hand .card.usable")
         version = page.get_attribute("#board", "data-version")
         if advice:
             table = page.wait_for_selector(f"#advice .advice-table[data-version='{version}']")

@@ -112,3 +112,24 @@ TOFU_JS = """(text) => {
   const bad = chars.filter((c) => { const img = draw(c); return img === tofu || img === blank; });
   return { chars: chars.length, bad };
 }"""
+
+
+# The tops of an element's box over ten animation frames.
+_TOPS_JS = """(el) => new Promise((done) => {
+  const tops = [];
+  const frame = () => {
+    tops.push(el.getBoundingClientRect().top);
+    if (tops.length < 10) requestAnimationFrame(frame); else done(tops);
+  };
+  requestAnimationFrame(frame);
+})"""
+
+
+def assert_steady_under_pointer(page, selector: str) -> None:
+    """With the pointer at the lower edge of the first ``selector`` (a card of the hand,
+    lifted on hover), the card settles: its box does not move from frame to frame."""
+    card = page.locator(selector).first
+    box = card.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] - 1)
+    tops = card.evaluate(_TOPS_JS)
+    assert len(set(tops[3:])) == 1, tops
