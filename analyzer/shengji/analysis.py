@@ -14,8 +14,10 @@ deal again after one swap. Every estimate is ``{"value", "low", "high", "n"}`` w
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+import numba
 import numpy as np
 
 from kernels.rng import states_from_seed
@@ -92,7 +94,7 @@ def _head(analysis: str, r: ShengjiRules, policy: str, seed: int, n: int, **more
 
 
 def whole_rows(n: int, rules=None, policy: str = "heuristic", seed: int = 0,
-               levels=LEVELS) -> np.ndarray:
+               levels=LEVELS, progress: Callable[[int], None] | None = None) -> np.ndarray:
     """Result rows (``game.W_*``) of ``n`` whole hands on ``policy`` with team ``levels``,
     seat 0 the banker going in; one stream per chunk of hands (a 造反 redeal or a random
     draw shifts the later deals of its chunk: :func:`paired_rows` pairs deal by deal)."""
@@ -102,9 +104,20 @@ def whole_rows(n: int, rules=None, policy: str = "heuristic", seed: int = 0,
     if lv.shape != (2,) or not np.all((lv >= 2) & (lv <= 14)):
         raise ValueError(f"levels are two team levels 2..14 (A), got {levels!r}")
     chunk = SLOW_CHUNK if is_slow(policy) else CHUNK
-    states = states_from_seed(_check_seed(seed), -(-n // chunk))
+    n_chunks = -(-n // chunk)
+    states = states_from_seed(_check_seed(seed), n_chunks)
     out = np.empty((n, kw.N_WHOLE), dtype=np.int64)
-    kb.whole_chunks(states, chunk, n, (lv, START_BANKER), rule_arrays(rules), out, (pol, hp))
+    params = rule_arrays(rules)
+    # with ``progress``, a few chunks a thread at a time (each chunk its own stream: the
+    # same hands however they are batched), ``progress(k)`` after every k hands
+    step = n_chunks if progress is None else 4 * numba.get_num_threads()
+    for a in range(0, n_chunks, step):
+        z = min(a + step, n_chunks)
+        lo, hi = a * chunk, min(z * chunk, n)
+        kb.whole_chunks(states[a:z], chunk, hi - lo, (lv, START_BANKER), params, out[lo:hi],
+                        (pol, hp))
+        if progress is not None:
+            progress(hi - lo)
     return out
 
 
@@ -194,13 +207,13 @@ def by_trump_kind(rows: np.ndarray) -> dict[str, Any]:
             "p_nt": _p(nt.sum(), len(rows))}
 
 
-def outcomes(n_deals: int = 20_000, rules=None, policy: str = "heuristic",
-             seed: int = 0) -> dict[str, Any]:
+def outcomes(n_deals: int = 20_000, rules=None, policy: str = "heuristic", seed: int = 0,
+             progress: Callable[[int], None] | None = None) -> dict[str, Any]:
     """``xianniu shengji stats outcomes``: 抠底 by multiplier, the attackers' points and
     level-change distributions, and the banker side by trump kind, on ``n_deals`` whole
-    hands."""
+    hands (``progress`` as for :func:`whole_rows`)."""
     r = get_rules(rules)
-    rows = whole_rows(n_deals, r, policy, seed)
+    rows = whole_rows(n_deals, r, policy, seed, progress=progress)
     return {**_head("outcomes", r, policy, int(seed), len(rows)), **kou_di(rows, r),
             **distributions(rows), "banker_side": by_trump_kind(rows)}
 

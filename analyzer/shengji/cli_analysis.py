@@ -8,7 +8,14 @@ from typing import Any
 
 import click
 
-from ..core.cli_common import JSON_OPTION, deals_option, emit_json, policy_option, stacked
+from ..core.cli_common import (
+    JSON_OPTION,
+    deals_option,
+    emit_json,
+    policy_option,
+    progress_bar,
+    stacked,
+)
 from ..core.stats import format_estimate
 from .rules import DEFAULT_RULES, PRESETS
 from .sim import POLICIES
@@ -181,12 +188,17 @@ def stats() -> None:
 
 @stats.command()
 @_common(20_000, "Whole hands (deals).")
-def outcomes(n_deals: int, rules: str, policy: str, seed: int, as_json: bool) -> None:
+@click.option("--quiet", is_flag=True, help="No progress bar (shown with pimc or pimc2 seats).")
+def outcomes(n_deals: int, rules: str, policy: str, seed: int, as_json: bool,
+             quiet: bool) -> None:
     """P(抠底) and its value by multiplier; attackers' points and level changes; the
-    banker side by trump kind (suit or 无主)."""
+    banker side by trump kind (suit or 无主); pimc and pimc2 seats play at most 2,000."""
     from . import analysis
 
-    _show(analysis.outcomes(n_deals, rules, policy, seed), as_json)
+    analysis.check_policy(policy, rules, slow_hands=n_deals)  # before the bar
+    with progress_bar(n_deals, "hands", hidden=quiet or not analysis.is_slow(policy)) as bar:
+        d = analysis.outcomes(n_deals, rules, policy, seed, progress=bar.update)
+    _show(d, as_json)
 
 
 @stats.command()

@@ -167,12 +167,26 @@ def test_pimc2_plays_the_outcomes_on_a_few_hands_the_same_on_any_thread_count():
     two = an.whole_rows(12, "zhengzhou", "pimc2", seed=5)
     assert np.array_equal(one, two)
     assert not np.array_equal(two, an.whole_rows(12, "zhengzhou", "net", seed=5))
-    d = an.outcomes(12, "zhengzhou", "pimc2", seed=5)
-    assert d["policy"] == "pimc2" and d["p_kou_di"]["n"] == 12
+    ticks: list[int] = []
+    d = an.outcomes(12, "zhengzhou", "pimc2", seed=5, progress=ticks.append)
+    assert d["policy"] == "pimc2" and d["p_kou_di"]["n"] == 12 and sum(ticks) == 12
     with pytest.raises(ValueError, match=f"at most {an.SLOW_MAX:,} hands"):
         an.outcomes(an.SLOW_MAX + 1, "zhengzhou", "pimc2")
     with pytest.raises(ValueError, match="random, heuristic, tuned or net"):
         an.values(10, "zhengzhou", "pimc2")
+
+
+def test_the_progress_batches_play_the_same_hands():
+    n = 5 * an.CHUNK + 7  # six streams: two batches on one thread
+    before = numba.get_num_threads()
+    ticks: list[int] = []
+    try:
+        numba.set_num_threads(1)
+        batched = an.whole_rows(n, "classic", "heuristic", seed=8, progress=ticks.append)
+    finally:
+        numba.set_num_threads(before)
+    assert ticks == [4 * an.CHUNK, an.CHUNK + 7]
+    assert np.array_equal(batched, an.whole_rows(n, "classic", "heuristic", seed=8))
 
 
 def test_values_rows_have_every_pattern_and_role():
@@ -195,6 +209,9 @@ def test_cli_json_and_text(capsys):
     assert "bajiwo_enabled (preset: False)" in text and "(n=100)" in text
     text = ok(capsys, "shengji", "stats", "outcomes", "--hands", "100", "--policy", "random")
     assert "P(抠底" in text and "n=100" in text
+    d = json.loads(ok(capsys, "shengji", "stats", "outcomes", "--hands", "8", "--policy",
+                      "pimc2", "--seed", "5", "--quiet", "--json"))
+    assert d["p_kou_di"] == an.outcomes(8, None, "pimc2", 5)["p_kou_di"]
 
 
 @pytest.mark.parametrize("args", [
