@@ -196,7 +196,7 @@
             return mine ? cards(mine.cards, v) : "";
           })())),
         meBox(v),
-        el("div", { class: "muted note" }, `${t("bots_play")}: ${v.opponents} — ${t("policy_note")} · ${t("rules")}: ${XN.choiceName("rules", v.rules)}`)),
+        el("div", { class: "muted note" }, `${t("bots_play")}: ${v.opponents} — ${t(`policy_note_${v.opponents}`)} · ${t("rules")}: ${XN.choiceName("rules", v.rules)}`)),
       el("div", { class: "log" }, el("h2", {}, t("log")),
         el("ol", { id: "moves" }, v.moves.map((m) => el("li", {}, moveNode(m, v))))));
     const log = board.querySelector(".log");
