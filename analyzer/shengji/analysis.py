@@ -33,8 +33,9 @@ from .sim import (
     CHUNK,
     SLOW_CHUNK,
     SLOW_MAX,
-    SLOW_POLICIES,
     check_n,
+    chunk_batches,
+    is_slow,
     rule_arrays,
     seat_names,
     seat_policies,
@@ -61,18 +62,13 @@ def _p(k, n) -> dict[str, Any]:
     return proportion_ci(int(k), int(n)).as_dict()
 
 
-def is_slow(policy: str) -> bool:
-    """Whether a seat of ``policy`` (one name or four ``a,b,c,d``) samples hidden deals."""
-    return any(n in SLOW_POLICIES for n in seat_names(policy))
-
-
 def check_policy(policy: str, rules=None, slow_hands: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Policy ids and parameter rows per seat from ``policy`` (one name or four
     ``a,b,c,d``; ``tuned`` plays ``rules``' tuned row). pimc and pimc2 take seconds a hand:
     a statistic plays them only where it passes ``slow_hands`` (the hands it would play)
     and that is at most ``SLOW_MAX``."""
     pol, hp = seat_policies(policy, rules)
-    if is_slow(policy) and not 0 < slow_hands <= SLOW_MAX:
+    if is_slow(seat_names(policy)) and not 0 < slow_hands <= SLOW_MAX:
         what = (f"at most {SLOW_MAX:,} hands, not {slow_hands:,}" if slow_hands
                 else "random, heuristic, tuned or net seats")
         raise ValueError(f"with pimc or pimc2 seats this 双升 statistic plays {what}: their "
@@ -103,17 +99,14 @@ def whole_rows(n: int, rules=None, policy: str = "heuristic", seed: int = 0,
     lv = np.array([parse_level(v) if isinstance(v, str) else v for v in levels], np.int64)
     if lv.shape != (2,) or not np.all((lv >= 2) & (lv <= 14)):
         raise ValueError(f"levels are two team levels 2..14 (A), got {levels!r}")
-    chunk = SLOW_CHUNK if is_slow(policy) else CHUNK
+    chunk = SLOW_CHUNK if is_slow(seat_names(policy)) else CHUNK
     n_chunks = -(-n // chunk)
     states = states_from_seed(_check_seed(seed), n_chunks)
     out = np.empty((n, kw.N_WHOLE), dtype=np.int64)
     params = rule_arrays(rules)
-    # with ``progress``, a few chunks a thread at a time (each chunk its own stream: the
-    # same hands however they are batched), ``progress(k)`` after every k hands
+    # with ``progress``, a few streams a thread at a time, ``progress(k)`` after k hands
     step = n_chunks if progress is None else 4 * numba.get_num_threads()
-    for a in range(0, n_chunks, step):
-        z = min(a + step, n_chunks)
-        lo, hi = a * chunk, min(z * chunk, n)
+    for a, z, lo, hi in chunk_batches(n, chunk, step):
         kb.whole_chunks(states[a:z], chunk, hi - lo, (lv, START_BANKER), params, out[lo:hi],
                         (pol, hp))
         if progress is not None:

@@ -24,7 +24,7 @@ from ..core.cli_common import (
 from ..core.fileio import read_json
 from . import api
 from .rules import DEFAULT_RULES, PRESETS, with_changes
-from .sim import POLICIES, QUERY_POLICY, SLOW_POLICIES
+from .sim import POLICIES, QUERY_POLICY, is_slow
 
 CARDS_HELP = "Cards such as 'As 10h Td ♠K♠K 5d5d 大王 小王 BJ LJ'."
 RULES_OPTION = click.option("--rules", "rules", type=click.Choice(sorted(PRESETS)),
@@ -298,7 +298,7 @@ def tournament(policies: str, n_deals: int, rules: str, seed: int, pimc_samples:
     teams swapped; levels and attackers' points per deal, A − B with 95% CIs."""
     from .tournament import policy_pair, tournament_lines
 
-    slow = any(n in SLOW_POLICIES for n in policy_pair(policies))  # checked before the bar
+    slow = is_slow(policy_pair(policies))  # the names checked before the bar
     with progress_bar(n_deals, "deals", hidden=quiet or (n_deals < 50_000 and not slow)) as bar:
         res = api.tournament(policies, n_deals, rules, seed, pimc_samples,
                              progress=bar.update)

@@ -18,7 +18,7 @@ from ..core.cli_common import (
 )
 from ..core.stats import format_estimate
 from .rules import DEFAULT_RULES, PRESETS
-from .sim import POLICIES
+from .sim import POLICIES, is_slow, seat_names
 
 PCT = {"percent": True}
 SWITCHES = ("bajiwo", "rebel")  # analysis.SWITCHES, without importing the kernels here
@@ -196,7 +196,7 @@ def outcomes(n_deals: int, rules: str, policy: str, seed: int, as_json: bool,
     from . import analysis
 
     analysis.check_policy(policy, rules, slow_hands=n_deals)  # before the bar
-    with progress_bar(n_deals, "hands", hidden=quiet or not analysis.is_slow(policy)) as bar:
+    with progress_bar(n_deals, "hands", hidden=quiet or not is_slow(seat_names(policy))) as bar:
         d = analysis.outcomes(n_deals, rules, policy, seed, progress=bar.update)
     _show(d, as_json)
 

@@ -19,7 +19,7 @@ from ..core.stats import format_estimate
 from . import api
 from .actions import HAND_SIZE
 from .rules import DEFAULT_RULES, PRESETS
-from .sim import POLICIES, QUERY_POLICY, SLOW_POLICIES
+from .sim import POLICIES, QUERY_POLICY, is_slow
 
 
 def _options(f):
@@ -48,7 +48,7 @@ RULES = click.option("--rules", "rules", type=click.Choice(sorted(PRESETS)),
 
 def _bar(max_deals: int, policies: tuple[str, str], quiet: bool):
     return progress_bar(max_deals, "deals (stops at the precision)",
-                        hidden=quiet or not any(p in SLOW_POLICIES for p in policies))
+                        hidden=quiet or not is_slow(policies))
 
 
 def decision_lines(res: dict[str, Any]) -> list[str]:

@@ -38,6 +38,8 @@ from .sim import (
     SLOW_POLICIES,
     check_n,
     check_start,
+    chunk_batches,
+    is_slow,
     policy_row,
     rule_arrays,
     stack_rows,
@@ -76,16 +78,12 @@ def play_duplicate(names: list[str], n_deals: int, rules: ShengjiRules, seed: in
     seat_hp = np.array([[both[p] for p in s] for s in SEATINGS], dtype=np.float64)
     if pimc_samples is not None:
         seat_hp[:, :, P_PIMC_SAMPLES] = pimc_samples
-    chunk = SLOW_CHUNK if any(n in SLOW_POLICIES for n in names) else CHUNK
+    chunk = SLOW_CHUNK if is_slow(names) else CHUNK
     lv, b = check_start(levels, banker)
-    n_chunks = -(-n_deals // chunk)
-    states = states_from_seed(seed, n_chunks)
+    states = states_from_seed(seed, -(-n_deals // chunk))
     out = np.empty((n_deals, len(SEATINGS), kw.N_WHOLE), dtype=np.int64)
     params = rule_arrays(rules)
-    batch = max(1, 4 * numba.get_num_threads())
-    for a in range(0, n_chunks, batch):
-        z = min(a + batch, n_chunks)
-        lo, hi = a * chunk, min(z * chunk, n_deals)
+    for a, z, lo, hi in chunk_batches(n_deals, chunk, 4 * numba.get_num_threads()):
         duplicate_chunks(states[a:z], chunk, hi - lo, (lv, b), params, (seat_pol, seat_hp),
                          out[lo:hi])
         if progress is not None:
