@@ -69,11 +69,10 @@ def check_policy(policy: str, rules=None, slow_hands: int = 0) -> tuple[np.ndarr
     and that is at most ``SLOW_MAX``."""
     pol, hp = seat_policies(policy, rules)
     if is_slow(seat_names(policy)) and not 0 < slow_hands <= SLOW_MAX:
-        what = (f"at most {SLOW_MAX:,} hands, not {slow_hands:,}" if slow_hands
-                else "random, heuristic, tuned or net seats")
-        raise ValueError(f"with pimc or pimc2 seats this 双升 statistic plays {what}: their "
-                         f"sampled play-outs take seconds a hand (the tournament plays them "
-                         f"against another policy)")
+        what = (f"with pimc or pimc2 seats at most {SLOW_MAX:,} hands, not {slow_hands:,}"
+                if slow_hands else "random, heuristic, tuned or net seats, not pimc or pimc2")
+        raise ValueError(f"this 双升 statistic plays {what}: their sampled play-outs take "
+                         f"seconds a hand (the tournament plays them against another policy)")
     return pol, hp
 
 
