@@ -11,7 +11,13 @@ import threading
 import numpy as np
 import pytest
 from starlette.testclient import TestClient
-from webtable import TOFU_JS, chromium_path, dejavu_only_fontconfig, live_server
+from webtable import (
+    TOFU_JS,
+    assert_steady_under_pointer,
+    chromium_path,
+    dejavu_only_fontconfig,
+    live_server,
+)
 
 from analyzer.dingniu import web as dweb
 from analyzer.dingniu.records import replay
@@ -215,6 +221,8 @@ def test_whole_hands_by_clicking(page, capsys):
             version = page.get_attribute("#board", "data-version")
             if advice:
                 page.wait_for_selector(f"#advice .advice-table[data-version='{version}']")
+            elif page.locator("#hand .tile.usable").count():
+                assert_steady_under_pointer(page, "#hand .tile.usable")
             page.locator("#hand .tile.usable").first.click()
             page.locator("#actions button.act").first.click()
             page.wait_for_function(

@@ -126,8 +126,8 @@ _TOPS_JS = """(el) => new Promise((done) => {
 
 
 def assert_steady_under_pointer(page, selector: str) -> None:
-    """With the pointer at the lower edge of the first ``selector`` (a card of the hand,
-    lifted on hover), the card settles: its box does not move from frame to frame."""
+    """With the pointer at the lower edge of the first ``selector`` (a card or tile of the hand,
+    lifted on hover), the piece settles: its box does not move from frame to frame."""
     card = page.locator(selector).first
     box = card.bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] - 1)

@@ -17,7 +17,7 @@
   }
   // A tile: its two halves of pips, and its name written under them.
   function tile(tl, opts = {}) {
-    return el("span", { class: `tile${opts.small ? " small" : ""}`, "data-tile": tl.name,
+    return el("span", { class: `tile piece${opts.small ? " small" : ""}`, "data-tile": tl.name,
                         title: t(`tile_${tl.name}`) }, half(tl.ends[0]), half(tl.ends[1]),
       el("span", { class: "tname" }, tl.name));
   }

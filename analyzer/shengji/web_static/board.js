@@ -25,7 +25,7 @@
   function card(name, v, opts = {}) {
     const p = parts(name);
     const red = p.joker ? name === t("card_big") : RED.has(p.suit);
-    const cls = ["card", red ? "red" : "black", isTrump(name, v) ? "trump" : "",
+    const cls = ["card", "piece", red ? "red" : "black", isTrump(name, v) ? "trump" : "",
                  opts.small ? "small" : "", p.joker ? "joker" : ""].filter(Boolean).join(" ");
     return el("span", { class: cls, "data-card": name, title: name },
       el("span", { class: "rank" }, p.rank), p.suit ? el("span", { class: "suit" }, p.suit) : "");

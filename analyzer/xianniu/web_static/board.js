@@ -11,7 +11,7 @@
   function card(c, opts = {}) {
     const suit = c.slice(-1), rank = c.slice(0, -1);
     const red = suit === "♥" || suit === "♦";
-    return el("span", { class: `card${red ? " red" : ""}${opts.small ? " small" : ""}`,
+    return el("span", { class: `card piece${red ? " red" : ""}${opts.small ? " small" : ""}`,
                         "data-card": c, title: c },
       el("span", { class: "rank" }, rank), el("span", { class: "suit" }, suit));
   }
