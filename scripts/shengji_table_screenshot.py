@@ -15,8 +15,6 @@ import argparse
 import os
 import shutil
 import sys
-import threading
-import time
 from pathlib import Path
 
 import numpy as np
@@ -26,19 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from analyzer.shengji import web as sweb  # noqa: E402
 from analyzer.shengji.web_bot import Bot  # noqa: E402
-
-
-def _serve(app):
-    import uvicorn
-
-    from analyzer.web.server import HOST, free_port
-
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host=HOST, port=port, log_level="warning"))
-    threading.Thread(target=server.run, daemon=True).start()
-    while not server.started:
-        time.sleep(0.02)
-    return server, f"http://{HOST}:{port}"
+from analyzer.web.server import in_background  # noqa: E402
 
 
 def _idle(page) -> str:
@@ -57,50 +43,45 @@ def shoot(seed: int, tricks: int, out: Path, opponents: str) -> None:
 
     app = sweb.make_app(seed=seed, opponents=opponents)
     app.state.game.warmup()
-    server, url = _serve(app)
     me = Bot(0, opponents, np.random.SeedSequence(seed))
     chromium = os.environ.get("CHROMIUM") or shutil.which("chromium")
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=chromium,
-                                        args=["--no-sandbox", "--disable-gpu"])
-            page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-            page.set_default_timeout(120_000)
-            page.goto(url + "/")
-            page.wait_for_selector("#board[data-turn]")
-            for _ in range(200):
-                if _idle(page) == "over":
-                    raise SystemExit("the hand ended before the picture: try fewer --tricks")
-                version = page.get_attribute("#board", "data-version")
-                sid = page.evaluate("sessionStorage.getItem('xn-shengji-game')")
-                table = app.state.sessions.slot(sid).obj
-                state = table.state
-                action = me.choose(state.clone())
-                phase = page.get_attribute("#board", "data-phase")
-                if phase in ("bury", "play"):
-                    _click_cards(page, sweb.names(action.cards))
-                    if phase == "play" and len(state.tricks) > tricks:
-                        page.mouse.move(0, 0)
-                        page.screenshot(path=str(out))
-                        print(f"wrote {out} (seed {seed}, trick {len(state.tricks)})")
-                        return
-                    page.click("#bury-btn:not([disabled])" if phase == "bury"
-                               else "#play-btn:not([disabled])")
-                else:  # declaring, 造反, 扒鸡窝: the listed choice that is the bot's
-                    page.locator("#actions button.act").nth(
-                        _choice_index(table, action)).click()
-                page.wait_for_function(
-                    f"document.querySelector('#board').dataset.version !== '{version}'")
-            raise SystemExit("no play of seat 0 reached")
-    finally:
-        server.should_exit = True
+    with in_background(app) as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium,
+                                    args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+        page.set_default_timeout(120_000)
+        page.goto(url + "/")
+        page.wait_for_selector("#board[data-turn]")
+        for _ in range(200):
+            if _idle(page) == "over":
+                raise SystemExit("the hand ended before the picture: try fewer --tricks")
+            version = page.get_attribute("#board", "data-version")
+            sid = page.evaluate("sessionStorage.getItem('xn-shengji-game')")
+            table = app.state.sessions.slot(sid).obj
+            state = table.state
+            action = me.choose(state.clone())
+            phase = page.get_attribute("#board", "data-phase")
+            if phase in ("bury", "play"):
+                _click_cards(page, sweb.names(action.cards))
+                if phase == "play" and len(state.tricks) > tricks:
+                    page.mouse.move(0, 0)
+                    page.screenshot(path=str(out))
+                    print(f"wrote {out} (seed {seed}, trick {len(state.tricks)})")
+                    return
+                page.click("#bury-btn:not([disabled])" if phase == "bury"
+                           else "#play-btn:not([disabled])")
+            else:  # declaring, 造反, 扒鸡窝: the listed choice that is the bot's
+                page.locator("#actions button.act").nth(_choice_index(table, action)).click()
+            page.wait_for_function(
+                f"document.querySelector('#board').dataset.version !== '{version}'")
+        raise SystemExit("no play of seat 0 reached")
 
 
 def _choice_index(table, action) -> int:
     from analyzer.shengji.engine import action_key
 
-    keys = [action_key(a) for a in table.state.legal_actions()]
-    return keys.index(action_key(action)) if action_key(action) in keys else 0
+    # the page lists the choices in the engine's order; the bot's choice is one of them
+    return [action_key(a) for a in table.state.legal_actions()].index(action_key(action))
 
 
 def main() -> None:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import socket
 import threading
+import time
 import webbrowser
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 HOST = "127.0.0.1"  # never another interface: the table holds no password
 
@@ -52,3 +54,25 @@ def serve(app, port: int = 0, open_browser: bool = True,
                 webbrowser.open(url)
         threading.Thread(target=opener, daemon=True).start()
     server.run()
+
+
+@contextmanager
+def in_background(app) -> Iterator[str]:
+    """Serve ``app`` on a free 127.0.0.1 port in a thread (for tests and scripts that drive
+    a page); yields the URL and stops the server on exit."""
+    import uvicorn
+
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host=HOST, port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://{HOST}:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)

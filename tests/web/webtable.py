@@ -6,12 +6,11 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import threading
-import time
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+
+from analyzer.web.server import in_background as live_server  # noqa: F401 (the tests' name)
 
 CARD = re.compile(r"(10|[AJQK2-9])([♠♥♣♦])")
 
@@ -61,29 +60,6 @@ def dejavu_only_fontconfig(tmp: Path) -> Path:
 </fontconfig>
 """, encoding="utf-8")
     return conf
-
-
-@contextmanager
-def live_server(app):
-    """Serve ``app`` with uvicorn on a free 127.0.0.1 port in a thread; yields the URL."""
-    import uvicorn
-
-    from analyzer.web.server import HOST, free_port
-
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host=HOST, port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.02)
-    try:
-        yield f"http://{HOST}:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(10)
 
 
 def pick(view: dict, rng) -> dict:
