@@ -98,8 +98,10 @@ O_B2 = O_W2 + NET_H1 * NET_H2
 O_W3 = O_B2 + NET_H2
 O_B3 = O_W3 + NET_H2
 assert X_THROW + 1 == NET_C and F_TRUMP_LEADS + 1 == NET_S
-_add_h1 = scaled_adder(NET_H1)  # a's share of one input or unit into the hidden sums
-_add_h2 = scaled_adder(NET_H2)
+_add_h1 = scaled_adder(NET_H1)  # an input's weighted row into the first layer's sums
+_add_h2 = scaled_adder(NET_H2)  # a hidden unit's into the second layer's
+
+
 @njit(cache=True, inline="always")
 def _add(ps, n, one, two, kinds, kind):
     # append a candidate unless listed (then mark the generator) or there is no room
@@ -286,7 +288,7 @@ def decision_inputs(me, trick, where, hand, rules, ps, bufs, nw):
     plays, k = trick
     ctx = rules[0]
     units = bufs[0]
-    rows, _, kinds = nw
+    rows, _, kinds, _ = nw
     if k == 0:
         n = lead_candidates(me, hand, rules, ps, units, kinds)
     else:
@@ -318,19 +320,18 @@ def decision_inputs(me, trick, where, hand, rules, ps, bufs, nw):
 
 
 @njit(cache=True)
-def net_values(rows, n, w, q):
-    """The network's value of candidates 1 .. n - 1 (inputs ``rows``) into ``q[1:n]``."""
+def net_values(rows, n, w, q, sums):
+    """The network's value of candidates 1 .. n - 1 (inputs ``rows``) into ``q[1:n]``;
+    ``sums`` (float64[3, NET_H1]) is room for the hidden layers' sums."""
     # each sum is a chain of fused multiply-adds in input order (the rounding is fixed by
     # this code, not the compiler); a zero input, or a hidden unit at or below 0 through
     # the relu, adds exactly nothing, so it is added rather than tested for
-    pre = np.empty(NET_H1)
-    z = np.empty(NET_H2)
+    pre, h, z = sums[0], sums[1], sums[2]  # the state's share of h, h, the second layer
     phi = rows[0]
     for u in range(NET_H1):
         pre[u] = w[O_B1 + u]
     for j in range(NET_STATE):
         _add_h1(pre, phi[j], w, O_W1 + j * NET_H1)
-    h = np.empty(NET_H1)
     for c in range(1, n):
         x = rows[1 + c]
         for u in range(NET_H1):
@@ -348,10 +349,12 @@ def net_values(rows, n, w, q):
 
 
 @njit(cache=True)
-def net_pick(rows, n, hp, q):
+def net_pick(nw, n, hp):
     """Index of net's candidate: the best of 1 .. n - 1 by value if that value is above
-    ``hp[NET_MARGIN]``, else 0 (the heuristic's choice; also on a tie)."""
-    net_values(rows, n, hp, q)
+    ``hp[NET_MARGIN]``, else 0 (the heuristic's choice; also on a tie); ``nw``: net's work
+    (``pimc.with_net_log``) with the decision's inputs written."""
+    rows, q, _, sums = nw
+    net_values(rows, n, hp, q, sums)
     best = 0
     top = hp[NET_MARGIN]
     for c in range(1, n):
@@ -410,7 +413,7 @@ def net_choose(me, trick, where, h, rules, rng, pst, bufs):
     n = decision_inputs(me, trick, where, hand, rules, ps, bufs, nw)
     if n == 1:
         return ps[PS_CAND, 0], ps[PS_CAND, 1]
-    pick = net_pick(nw[0], n, hp, nw[1])
+    pick = net_pick(nw, n, hp)
     if hp[NET_EXPLORE] > 0.0 and _uniform(rng) < hp[NET_EXPLORE]:
         pick = bounded(rng, n)
     if hp[NET_LOG] > 0.0 and _uniform(rng) < hp[NET_LOG]:
