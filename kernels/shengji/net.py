@@ -60,7 +60,7 @@ from .pimc import (
     _playout_from,
 )
 from .planes import count, lowest_bit, points, popcount
-from .play import trick_winner_in
+from .play import takes_in, trick_so_far_in, trick_winner_in
 from .policies import (
     KN_KITTY,
     KN_KITTY_SEAT,
@@ -201,9 +201,11 @@ def _top_rung(one, ctx):
 
 
 @njit(cache=True)
-def candidate_features(one, two, kind, view, rules, bufs, x):
+def candidate_features(one, two, kind, view, so_far, rules, bufs, x):
     """The features of the candidate ``(one, two)`` (built by ``kind``) into ``x[:NET_C]``;
-    ``view`` = (``seat``, ``kn``, ``hand``, ``unknown``, ``trick``)."""
+    ``view`` = (``seat``, ``kn``, ``hand``, ``unknown``, ``trick``); ``so_far``: a follow
+    to a lead of several faces, the trick as ``play.trick_so_far_in`` gives it (``work``'s
+    rows kept from it), else ``so_far[0]`` < 0."""
     seat, kn, hand, unk, trick = view
     plays, k = trick
     ctx, params = rules
@@ -235,8 +237,12 @@ def candidate_features(one, two, kind, view, rules, bufs, x):
         x[X_THROW] = 0.0 if single else 1.0
     else:
         plays[k, 0], plays[k, 1] = one, two
-        w = trick_winner_in(plays, k + 1, ctx, params, units, work)
-        x[X_TAKES] = 1.0 if w == k else 0.0
+        if so_far[0] >= 0:  # the trick so far decided once for all the candidates
+            x[X_TAKES] = 1.0 if takes_in(one, two, plays, so_far, ctx, params, work) >= 0 \
+                else 0.0
+        else:
+            w = trick_winner_in(plays, k + 1, ctx, params, units, work)
+            x[X_TAKES] = 1.0 if w == k else 0.0
 
 
 @njit(cache=True)
@@ -311,9 +317,12 @@ def decision_inputs(me, trick, where, hand, rules, ps, bufs, nw):
     view = (seat, kn, hand, unk, trick)
     phi = rows[0]
     state_features(view, where, rules, bufs, phi)
+    so_far = (-1, 0, 0, 0, 0)
+    if k > 0 and plays[0, 0] & (plays[0, 0] - 1) != 0:
+        so_far = trick_so_far_in(plays, k, ctx, rules[1], units, bufs[1])
     for c in range(n):
-        candidate_features(ps[PS_CAND + c, 0], ps[PS_CAND + c, 1], kinds[c], view, rules, bufs,
-                           rows[1 + c])
+        candidate_features(ps[PS_CAND + c, 0], ps[PS_CAND + c, 1], kinds[c], view, so_far,
+                           rules, bufs, rows[1 + c])
     for j in range(NET_C):
         phi[NET_S + j] = rows[1, j]
     return n
