@@ -125,6 +125,28 @@ def choose_cards(one, two, k, mode, ctx):
 
 
 @njit(cache=True)
+def single_follows(one, two, ctx):
+    """The faces ``choose_cards(one, two, 1, mode)`` gives up in ``MODE_LOW``, ``MODE_FEED``
+    and ``MODE_HIGH``, found in one pass over the faces of the non-empty ``one``."""
+    low = feed = high = -1
+    low_s = feed_s = high_s = -1 << 30
+    rest = one
+    while rest:
+        f = lowest_bit(rest)
+        rest &= rest - 1
+        s = card_pref(f, two, MODE_LOW, ctx)
+        if s > low_s:
+            low, low_s = f, s
+        s = card_pref(f, two, MODE_FEED, ctx)
+        if s > feed_s:
+            feed, feed_s = f, s
+        s = card_pref(f, two, MODE_HIGH, ctx)
+        if s > high_s:
+            high, high_s = f, s
+    return low, feed, high
+
+
+@njit(cache=True)
 def _forced_pairs(held_two, ctx, e, ks, m, n2, mode, work):
     # the pair faces a follow must play: a TS-reaching tractor assignment (the highest in
     # high mode, else the lowest), then the further pairs in ``mode``'s order
@@ -270,7 +292,8 @@ def _guarded_top(seat, hand_one, hand_two, ctx, hp, kn):
 
 @njit(cache=True)
 def heuristic_lead(seat, hand_one, hand_two, ctx, params, hp, kn, units):
-    """The heuristic's lead from a non-empty hand (module docstring), as planes."""
+    """The heuristic's lead from a non-empty hand (module docstring), as planes; leaves the
+    hand's canonical units in ``units`` as ``decompose`` writes them (suit after suit)."""
     unk_one, unk_two = unknown_cards(kn, seat, hand_one, hand_two)
     opp_void = kn[KN_VOID + (seat + 1) % 4] | kn[KN_VOID + (seat + 3) % 4]
     partner_void = kn[KN_VOID + (seat + 2) % 4]
@@ -280,17 +303,19 @@ def heuristic_lead(seat, hand_one, hand_two, ctx, params, hp, kn, units):
     best_s = -1e18
     best_one = np.int64(0)
     best_two = np.int64(0)
+    n = 0
     for e in (TRUMP, 0, 1, 2, 3):
         mask = ctx[CX_SUIT_MASK + e]
         if hand_one & mask == 0:
             continue
-        n = decompose_suit(hand_one, hand_two, ctx, e, units, 0)
+        first = n
+        n = decompose_suit(hand_one, hand_two, ctx, e, units, first)
         risk = hp[H_RUFF_RISK] if e != TRUMP and (opp_void >> e) & 1 and trumps_out else 0.0
         base_stand = hp[H_LEAD_STAND_TRUMP] if e == TRUMP else hp[H_LEAD_STAND]
         th_one = np.int64(0)
         th_two = np.int64(0)
         n_stand = 0
-        for i in range(n):
+        for i in range(first, n):
             u_one, u_two = _unit_planes(units, i)
             size = count(u_one, u_two)
             pts = points(u_one, u_two)
@@ -309,7 +334,7 @@ def heuristic_lead(seat, hand_one, hand_two, ctx, params, hp, kn, units):
                 s -= hp[H_GUARD]
             if s > best_s:
                 best_s, best_one, best_two = s, u_one, u_two
-        if n_stand >= 2 and risk == 0.0 and (not whole_only or n_stand == n):
+        if n_stand >= 2 and risk == 0.0 and (not whole_only or n_stand == n - first):
             size = count(th_one, th_two)
             s = hp[H_THROW] + hp[H_LEAD_SIZE] * size + hp[H_LEAD_POINTS] * points(th_one, th_two)
             if th_one & top and size < held:

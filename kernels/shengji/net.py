@@ -35,6 +35,7 @@ import numpy as np
 from numba import njit
 
 from ..arrays import copy_into
+from ..fused import fma, scaled_adder
 from ..rng import bounded, next_u64
 from .context import CX_RUNG, CX_SUIT_MASK, TRUMP
 from .heuristic import (
@@ -45,6 +46,7 @@ from .heuristic import (
     build_ruff,
     heuristic_follow,
     heuristic_lead,
+    single_follows,
     stands,
 )
 from .pimc import (
@@ -58,7 +60,7 @@ from .pimc import (
     _playout_from,
 )
 from .planes import count, lowest_bit, points, popcount
-from .play import trick_winner_in
+from .play import takes_in, trick_so_far_in, trick_winner_in
 from .policies import (
     KN_KITTY,
     KN_KITTY_SEAT,
@@ -77,7 +79,7 @@ from .policies import (
     unknown_cards,
 )
 from .random_policy import lead_pairs
-from .units import U_FACES, U_PAIRS, decompose_suit, effective_suit
+from .units import U_FACES, U_PAIRS, effective_suit
 
 SCALE = 10.0  # points per unit of the network's value
 # Candidate features (x, NET_C of them).
@@ -96,6 +98,10 @@ O_B2 = O_W2 + NET_H1 * NET_H2
 O_W3 = O_B2 + NET_H2
 O_B3 = O_W3 + NET_H2
 assert X_THROW + 1 == NET_C and F_TRUMP_LEADS + 1 == NET_S
+_add_h1 = scaled_adder(NET_H1)  # an input's weighted row into the first layer's sums
+_add_h2 = scaled_adder(NET_H2)  # a hidden unit's into the second layer's
+
+
 @njit(cache=True, inline="always")
 def _add(ps, n, one, two, kinds, kind):
     # append a candidate unless listed (then mark the generator) or there is no room
@@ -113,6 +119,17 @@ def _add(ps, n, one, two, kinds, kind):
 
 
 @njit(cache=True)
+def _block_end(units, first, cards):
+    # the row after the units from row ``first`` on that hold ``cards`` cards: the end of
+    # one suit's block
+    i = first
+    while cards > 0:
+        cards -= popcount(units[i, U_FACES]) * (2 if units[i, U_PAIRS] > 0 else 1)
+        i += 1
+    return i
+
+
+@njit(cache=True)
 def lead_candidates(me, hand, rules, ps, units, kinds):
     """pimc's lead candidates (the heuristic's first) into ``ps[PS_CAND:]``; ``kinds[i]``:
     bit ``X_LOW`` and ``X_HIGH`` when candidate ``i`` is the lowest or highest unit of its
@@ -121,13 +138,16 @@ def lead_candidates(me, hand, rules, ps, units, kinds):
     ctx, params = rules
     o, t = heuristic_lead(seat, hand[0], hand[1], ctx, params, hp, kn, units)
     n = _add(ps, 0, o, t, kinds, 0)
+    first = 0  # the heuristic left the hand's units in units, suit after suit
     for e in (TRUMP, 0, 1, 2, 3):
-        if hand[0] & ctx[CX_SUIT_MASK + e] == 0:
+        mask = ctx[CX_SUIT_MASK + e]
+        if hand[0] & mask == 0:
             continue
-        nu = decompose_suit(hand[0], hand[1], ctx, e, units, 0)
-        for i, kind in ((0, 1 << X_HIGH), (nu - 1, 1 << X_LOW)):
+        end = _block_end(units, first, count(hand[0] & mask, hand[1] & mask))
+        for i, kind in ((first, 1 << X_HIGH), (end - 1, 1 << X_LOW)):
             f = units[i, U_FACES]
             n = _add(ps, n, f, f if units[i, U_PAIRS] > 0 else np.int64(0), kinds, kind)
+        first = end
     return n
 
 
@@ -143,11 +163,21 @@ def follow_candidates(me, trick, lead, hand, rules, ps, bufs, kinds):
     n = _add(ps, 0, o, t, kinds, 0)
     e = effective_suit(plays[0, 0], ctx)
     nl = count(plays[0, 0], plays[0, 1])
-    shape = (e, nl, ks, m, n2)
-    for mode, kind in ((MODE_LOW, X_LOW), (MODE_FEED, X_FEED), (MODE_HIGH, X_HIGH)):
-        o, t = build_follow(shape, hand[0], hand[1], mode, ctx, work)
-        n = _add(ps, n, o, t, kinds, 1 << kind)
     mask = ctx[CX_SUIT_MASK + e]
+    held_one, held_two = hand[0] & mask, hand[1] & mask
+    if nl == 1 and count(held_one, held_two) != 1:
+        # a single led: build_follow's card in each mode (from the led suit, or from the
+        # whole hand when void in it), the three found in one pass over the faces
+        if held_one == 0:
+            held_one, held_two = hand[0], hand[1]
+        lo, fe, hi = single_follows(held_one, held_two, ctx)
+        for f, kind in ((lo, X_LOW), (fe, X_FEED), (hi, X_HIGH)):
+            n = _add(ps, n, np.int64(1) << f, np.int64(0), kinds, 1 << kind)
+    else:
+        shape = (e, nl, ks, m, n2)
+        for mode, kind in ((MODE_LOW, X_LOW), (MODE_FEED, X_FEED), (MODE_HIGH, X_HIGH)):
+            o, t = build_follow(shape, hand[0], hand[1], mode, ctx, work)
+            n = _add(ps, n, o, t, kinds, 1 << kind)
     tm = ctx[CX_SUIT_MASK + TRUMP]
     if e != TRUMP and hand[0] & mask == 0 and count(hand[0] & tm, hand[1] & tm) >= nl:
         n_pairs = n2
@@ -171,9 +201,11 @@ def _top_rung(one, ctx):
 
 
 @njit(cache=True)
-def candidate_features(one, two, kind, view, rules, bufs, x):
+def candidate_features(one, two, kind, view, so_far, rules, bufs, x):
     """The features of the candidate ``(one, two)`` (built by ``kind``) into ``x[:NET_C]``;
-    ``view`` = (``seat``, ``kn``, ``hand``, ``unknown``, ``trick``)."""
+    ``view`` = (``seat``, ``kn``, ``hand``, ``unknown``, ``trick``); ``so_far``: a follow
+    to a lead of several faces, the trick as ``play.trick_so_far_in`` gives it (``work``'s
+    rows kept from it), else ``so_far[0]`` < 0."""
     seat, kn, hand, unk, trick = view
     plays, k = trick
     ctx, params = rules
@@ -205,8 +237,12 @@ def candidate_features(one, two, kind, view, rules, bufs, x):
         x[X_THROW] = 0.0 if single else 1.0
     else:
         plays[k, 0], plays[k, 1] = one, two
-        w = trick_winner_in(plays, k + 1, ctx, params, units, work)
-        x[X_TAKES] = 1.0 if w == k else 0.0
+        if so_far[0] >= 0:  # the trick so far decided once for all the candidates
+            x[X_TAKES] = 1.0 if takes_in(one, two, plays, so_far, ctx, params, work) >= 0 \
+                else 0.0
+        else:
+            w = trick_winner_in(plays, k + 1, ctx, params, units, work)
+            x[X_TAKES] = 1.0 if w == k else 0.0
 
 
 @njit(cache=True)
@@ -258,7 +294,7 @@ def decision_inputs(me, trick, where, hand, rules, ps, bufs, nw):
     plays, k = trick
     ctx = rules[0]
     units = bufs[0]
-    rows, _, kinds = nw
+    rows, _, kinds, _ = nw
     if k == 0:
         n = lead_candidates(me, hand, rules, ps, units, kinds)
     else:
@@ -281,58 +317,53 @@ def decision_inputs(me, trick, where, hand, rules, ps, bufs, nw):
     view = (seat, kn, hand, unk, trick)
     phi = rows[0]
     state_features(view, where, rules, bufs, phi)
+    so_far = (-1, 0, 0, 0, 0)
+    if k > 0 and plays[0, 0] & (plays[0, 0] - 1) != 0:
+        so_far = trick_so_far_in(plays, k, ctx, rules[1], units, bufs[1])
     for c in range(n):
-        candidate_features(ps[PS_CAND + c, 0], ps[PS_CAND + c, 1], kinds[c], view, rules, bufs,
-                           rows[1 + c])
+        candidate_features(ps[PS_CAND + c, 0], ps[PS_CAND + c, 1], kinds[c], view, so_far,
+                           rules, bufs, rows[1 + c])
     for j in range(NET_C):
         phi[NET_S + j] = rows[1, j]
     return n
 
 
-@njit(cache=True, fastmath=True)
-def net_values(rows, n, w, q):
-    """The network's value of candidates 1 .. n - 1 (inputs ``rows``) into ``q[1:n]``."""
-    pre = np.empty(NET_H1)
-    z = np.empty(NET_H2)
+@njit(cache=True)
+def net_values(rows, n, w, q, sums):
+    """The network's value of candidates 1 .. n - 1 (inputs ``rows``) into ``q[1:n]``;
+    ``sums`` (float64[3, NET_H1]) is room for the hidden layers' sums."""
+    # each sum is a chain of fused multiply-adds in input order (the rounding is fixed by
+    # this code, not the compiler); a zero input, or a hidden unit at or below 0 through
+    # the relu, adds exactly nothing, so it is added rather than tested for
+    pre, h, z = sums[0], sums[1], sums[2]  # the state's share of h, h, the second layer
     phi = rows[0]
     for u in range(NET_H1):
         pre[u] = w[O_B1 + u]
     for j in range(NET_STATE):
-        v = phi[j]
-        if v != 0.0:
-            base = O_W1 + j * NET_H1
-            for u in range(NET_H1):
-                pre[u] += v * w[base + u]
-    h = np.empty(NET_H1)
+        _add_h1(pre, phi[j], w, O_W1 + j * NET_H1)
     for c in range(1, n):
         x = rows[1 + c]
         for u in range(NET_H1):
             h[u] = pre[u]
-        for j in range(NET_C):  # x is sparse: the generator bits, the lead-only entries
-            v = x[j]
-            if v != 0.0:
-                base = O_W1 + (NET_STATE + j) * NET_H1
-                for u in range(NET_H1):
-                    h[u] += v * w[base + u]
+        for j in range(NET_C):
+            _add_h1(h, x[j], w, O_W1 + (NET_STATE + j) * NET_H1)
         for t in range(NET_H2):
             z[t] = w[O_B2 + t]
         for u in range(NET_H1):
-            hu = h[u]
-            if hu > 0.0:
-                base = O_W2 + u * NET_H2
-                for t in range(NET_H2):
-                    z[t] += hu * w[base + t]
+            _add_h2(z, max(h[u], 0.0), w, O_W2 + u * NET_H2)
         out = w[O_B3]
         for t in range(NET_H2):
-            out += max(z[t], 0.0) * w[O_W3 + t]
+            out = fma(max(z[t], 0.0), w[O_W3 + t], out)
         q[c] = out
 
 
 @njit(cache=True)
-def net_pick(rows, n, hp, q):
+def net_pick(nw, n, hp):
     """Index of net's candidate: the best of 1 .. n - 1 by value if that value is above
-    ``hp[NET_MARGIN]``, else 0 (the heuristic's choice; also on a tie)."""
-    net_values(rows, n, hp, q)
+    ``hp[NET_MARGIN]``, else 0 (the heuristic's choice; also on a tie); ``nw``: net's work
+    (``pimc.with_net_log``) with the decision's inputs written."""
+    rows, q, _, sums = nw
+    net_values(rows, n, hp, q, sums)
     best = 0
     top = hp[NET_MARGIN]
     for c in range(1, n):
@@ -391,7 +422,7 @@ def net_choose(me, trick, where, h, rules, rng, pst, bufs):
     n = decision_inputs(me, trick, where, hand, rules, ps, bufs, nw)
     if n == 1:
         return ps[PS_CAND, 0], ps[PS_CAND, 1]
-    pick = net_pick(nw[0], n, hp, nw[1])
+    pick = net_pick(nw, n, hp)
     if hp[NET_EXPLORE] > 0.0 and _uniform(rng) < hp[NET_EXPLORE]:
         pick = bounded(rng, n)
     if hp[NET_LOG] > 0.0 and _uniform(rng) < hp[NET_LOG]:

@@ -45,6 +45,7 @@ from .policies import (
     KN_SHOWN,
     KN_SIZE,
     KN_VOID,
+    NET_H1,
     NET_IN,
     NET_STATE,
     P_PIMC_SAMPLES,
@@ -83,13 +84,14 @@ def with_net_log(rows):
     ``(ints int64[NL_SIZE], inputs float32[rows, NET_IN], targets float32[rows])``, ints: the
     true kitty (for self-play's play-outs only) and the rows used; then net's work
     (``kernels.shengji.net.net_choose``): its inputs (row 0 φ, row 1 + c candidate c), the
-    candidates' values and the generators that built each."""
+    candidates' values, the generators that built each and the network's hidden sums."""
     return (np.zeros((PS_ROWS, 2), dtype=np.int64), np.zeros(KN_SIZE, dtype=np.int64),
             np.zeros(BUF_SIZE, dtype=np.int64), np.zeros((3, MAX_CAND), dtype=np.float64),
             (np.zeros(NL_SIZE, dtype=np.int64), np.zeros((rows, NET_IN), dtype=np.float32),
              np.zeros(rows, dtype=np.float32)),
             (np.zeros((1 + MAX_CAND, NET_STATE), dtype=np.float64),
-             np.zeros(MAX_CAND, dtype=np.float64), np.zeros(MAX_CAND, dtype=np.int64)))
+             np.zeros(MAX_CAND, dtype=np.float64), np.zeros(MAX_CAND, dtype=np.int64),
+             np.zeros((3, NET_H1), dtype=np.float64)))
 
 
 @njit(cache=True, inline="always")

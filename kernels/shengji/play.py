@@ -249,6 +249,46 @@ def trick_winner_in(plays, k, ctx, params, units, work):
 
 
 @njit(cache=True)
+def trick_so_far_in(plays, k, ctx, params, units, work):
+    """Where ``plays[:k]`` of a trick led with one effective suit and several faces stand,
+    for :func:`takes_in`: ``(lead_suit, m, n_pairs, win, win_suit)``, the lead's format
+    (tractors ``ks[:m]`` left in ``work[W_KS]``, ``n_pairs`` pairs besides), the winning
+    play's index and suit (its key left in ``work[W_WIN_KEY]``). The same winner as
+    :func:`trick_winner_in`, whose own loop is kept for the heuristic's hot path."""
+    ks, key, win_key = work[W_KS], work[W_KEY], work[W_WIN_KEY]
+    lead_suit = effective_suit(plays[0, 0], ctx)
+    nu = decompose_suit(plays[0, 0], plays[0, 1], ctx, lead_suit, units, 0)
+    m, n_pairs, _ = lead_shape(units, nu, ks)
+    win_suit = play_key(plays[0, 0], plays[0, 1], lead_suit, (ks, m, n_pairs), ctx, params,
+                        win_key, work)
+    win = 0
+    for i in range(1, k):
+        e = takes_in(plays[i, 0], plays[i, 1], plays, (lead_suit, m, n_pairs, win, win_suit),
+                     ctx, params, work)
+        if e >= 0:
+            win, win_suit = i, e
+            copy_key(key, win_key)
+    return lead_suit, m, n_pairs, win, win_suit
+
+
+@njit(cache=True)
+def takes_in(one, two, plays, so_far, ctx, params, work):
+    """The effective suit of the play ``(one, two)`` if it takes the trick from its winner
+    so far (``so_far`` and ``work``'s rows as :func:`trick_so_far_in` left them), else -1;
+    the play's key is left in ``work[W_KEY]``."""
+    lead_suit, m, n_pairs, win, win_suit = so_far
+    key = work[W_KEY]
+    e = play_key(one, two, lead_suit, (work[W_KS], m, n_pairs), ctx, params, key, work)
+    if key[0] < 0:
+        return -1  # 垫: cannot win
+    if (win_suit != TRUMP and e == TRUMP) or (
+            e == win_suit and outranks(key, work[W_WIN_KEY], one, plays[win, 0], m, n_pairs,
+                                       ctx, params)):
+        return e
+    return -1
+
+
+@njit(cache=True)
 def _beats_unit(units, i, held_one, held_two, ctx, e):
     # a player's led-suit cards hold a higher unit of unit i's shape (§5.2)
     p, top = units[i, U_PAIRS], units[i, U_TOP]

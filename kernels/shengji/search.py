@@ -24,7 +24,7 @@ def pimc2_choose(me, trick, where, h, rules, rng, pst, bufs):
     n = decision_inputs(me, trick, where, (h[seat, 0], h[seat, 1]), rules, ps, bufs, nw)
     if n == 1:
         return ps[PS_CAND, 0], ps[PS_CAND, 1]
-    pick = net_pick(nw[0], n, me[1], nw[1])
+    pick = net_pick(nw, n, me[1])
     if pick != 0:  # net's pick becomes the baseline, candidate 0
         for j in range(2):
             ps[PS_CAND, j], ps[PS_CAND + pick, j] = ps[PS_CAND + pick, j], ps[PS_CAND, j]
