@@ -292,8 +292,7 @@ def _guarded_top(seat, hand_one, hand_two, ctx, hp, kn):
 
 @njit(cache=True)
 def heuristic_lead(seat, hand_one, hand_two, ctx, params, hp, kn, units):
-    """The heuristic's lead from a non-empty hand (module docstring), as planes; leaves the
-    hand's canonical units in ``units`` as ``decompose`` writes them (suit after suit)."""
+    """The heuristic's lead from a non-empty hand (module docstring), as planes."""
     unk_one, unk_two = unknown_cards(kn, seat, hand_one, hand_two)
     opp_void = kn[KN_VOID + (seat + 1) % 4] | kn[KN_VOID + (seat + 3) % 4]
     partner_void = kn[KN_VOID + (seat + 2) % 4]
@@ -303,19 +302,17 @@ def heuristic_lead(seat, hand_one, hand_two, ctx, params, hp, kn, units):
     best_s = -1e18
     best_one = np.int64(0)
     best_two = np.int64(0)
-    n = 0
     for e in (TRUMP, 0, 1, 2, 3):
         mask = ctx[CX_SUIT_MASK + e]
         if hand_one & mask == 0:
             continue
-        first = n
-        n = decompose_suit(hand_one, hand_two, ctx, e, units, first)
+        n = decompose_suit(hand_one, hand_two, ctx, e, units, 0)
         risk = hp[H_RUFF_RISK] if e != TRUMP and (opp_void >> e) & 1 and trumps_out else 0.0
         base_stand = hp[H_LEAD_STAND_TRUMP] if e == TRUMP else hp[H_LEAD_STAND]
         th_one = np.int64(0)
         th_two = np.int64(0)
         n_stand = 0
-        for i in range(first, n):
+        for i in range(n):
             u_one, u_two = _unit_planes(units, i)
             size = count(u_one, u_two)
             pts = points(u_one, u_two)
@@ -334,7 +331,7 @@ def heuristic_lead(seat, hand_one, hand_two, ctx, params, hp, kn, units):
                 s -= hp[H_GUARD]
             if s > best_s:
                 best_s, best_one, best_two = s, u_one, u_two
-        if n_stand >= 2 and risk == 0.0 and (not whole_only or n_stand == n - first):
+        if n_stand >= 2 and risk == 0.0 and (not whole_only or n_stand == n):
             size = count(th_one, th_two)
             s = hp[H_THROW] + hp[H_LEAD_SIZE] * size + hp[H_LEAD_POINTS] * points(th_one, th_two)
             if th_one & top and size < held:

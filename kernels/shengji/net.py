@@ -79,7 +79,7 @@ from .policies import (
     unknown_cards,
 )
 from .random_policy import lead_pairs
-from .units import U_FACES, U_PAIRS, effective_suit
+from .units import U_FACES, U_PAIRS, decompose_suit, effective_suit
 
 SCALE = 10.0  # points per unit of the network's value
 # Candidate features (x, NET_C of them).
@@ -119,17 +119,6 @@ def _add(ps, n, one, two, kinds, kind):
 
 
 @njit(cache=True)
-def _block_end(units, first, cards):
-    # the row after the units from row ``first`` on that hold ``cards`` cards: the end of
-    # one suit's block
-    i = first
-    while cards > 0:
-        cards -= popcount(units[i, U_FACES]) * (2 if units[i, U_PAIRS] > 0 else 1)
-        i += 1
-    return i
-
-
-@njit(cache=True)
 def lead_candidates(me, hand, rules, ps, units, kinds):
     """pimc's lead candidates (the heuristic's first) into ``ps[PS_CAND:]``; ``kinds[i]``:
     bit ``X_LOW`` and ``X_HIGH`` when candidate ``i`` is the lowest or highest unit of its
@@ -138,16 +127,13 @@ def lead_candidates(me, hand, rules, ps, units, kinds):
     ctx, params = rules
     o, t = heuristic_lead(seat, hand[0], hand[1], ctx, params, hp, kn, units)
     n = _add(ps, 0, o, t, kinds, 0)
-    first = 0  # the heuristic left the hand's units in units, suit after suit
     for e in (TRUMP, 0, 1, 2, 3):
-        mask = ctx[CX_SUIT_MASK + e]
-        if hand[0] & mask == 0:
+        if hand[0] & ctx[CX_SUIT_MASK + e] == 0:
             continue
-        end = _block_end(units, first, count(hand[0] & mask, hand[1] & mask))
-        for i, kind in ((first, 1 << X_HIGH), (end - 1, 1 << X_LOW)):
+        nu = decompose_suit(hand[0], hand[1], ctx, e, units, 0)
+        for i, kind in ((0, 1 << X_HIGH), (nu - 1, 1 << X_LOW)):
             f = units[i, U_FACES]
             n = _add(ps, n, f, f if units[i, U_PAIRS] > 0 else np.int64(0), kinds, kind)
-        first = end
     return n
 
 

@@ -74,6 +74,15 @@ def _nrt(fn: ast.FunctionDef) -> bool | None:
     return None
 
 
+def _jitted(fn: ast.FunctionDef) -> bool:
+    """Decorated ``@njit`` (an ``@intrinsic``'s body runs in Python, at compile time)."""
+    for dec in fn.decorator_list:
+        target = dec.func if isinstance(dec, ast.Call) else dec
+        if isinstance(target, ast.Name) and target.id == "njit":
+            return True
+    return False
+
+
 def _nrt_off(fn: ast.FunctionDef) -> bool:
     return _nrt(fn) is False
 
@@ -115,7 +124,7 @@ def allocating_paths() -> list[str]:
         if mod is None:  # a module outside kernels (numba, numpy)
             return None
         fn = mod.functions.get(key[1])
-        if fn is None or key in seen or (seen and _nrt(fn) is True):
+        if fn is None or not _jitted(fn) or key in seen or (seen and _nrt(fn) is True):
             return None  # a kernel that asks for the counts is compiled with them
         found: list[str] | None = None
         what = _allocation(fn)
