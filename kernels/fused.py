@@ -3,9 +3,9 @@
 With ``fastmath`` LLVM fuses and reorders float arithmetic as it sees fit, so a small
 change around a sum can change its rounding; and it leaves ``y[i] += a * x[i]`` over two
 arrays scalar, because it cannot tell that they do not overlap. These intrinsics fix both:
-:func:`fma` is one fused multiply-add, and :func:`scaled_adder` makes the lane-by-lane
-``y[:width] += a * x[base:base + width]`` of one width as one vector instruction (each lane
-rounds exactly as the scalar ``fma`` would).
+:func:`fma` is one fused multiply-add, and :func:`dense_adder` makes a whole layer's sums
+``y = y0 + Σ_j a_j · w_j`` as one vector fused multiply-add per input (each lane rounds
+exactly as the scalar ``fma`` would), the sums kept in registers and stored once.
 """
 
 from __future__ import annotations
@@ -37,34 +37,53 @@ def fma(typingctx, a, b, c):
     return types.float64(a, b, c), codegen
 
 
-def scaled_adder(width: int):
-    """An intrinsic ``add(y, a, x, base)``: ``y[i] = fma(a, x[base + i], y[i])`` for ``i`` in
-    ``0 .. width - 1``, ``y`` and ``x`` contiguous float64 arrays that do not overlap; nothing
-    checks the bounds (``y`` holds ``width`` entries, ``x`` ``base + width``)."""
+def _f64_row(context, builder, aty, arr, base, bty):
+    # a pointer to arr[base] (arr a contiguous float64 array)
+    data = context.make_array(aty)(context, builder, arr).data
+    return builder.gep(data, [context.cast(builder, base, bty, types.intp)])
+
+
+def dense_adder(width: int, inputs: int, relu: bool = False):
+    """An intrinsic ``dense(y, y0, y0base, x, xbase, w, wbase)``: ``y[:width]`` set to
+    ``y0[y0base:][:width]`` plus, for each input ``j`` in ``0 .. inputs - 1`` in order,
+    ``a_j · w[wbase + j·width:][:width]`` (one fused multiply-add a lane, as the scalar
+    :func:`fma` would round it), ``a_j = x[xbase + j]``, or ``max(x[xbase + j], 0)`` with
+    ``relu``. All arrays contiguous float64, ``y`` apart from the others; nothing checks
+    the bounds."""
     vty = ir.VectorType(_F64, width)
+    i32 = ir.IntType(32)
+    zero = ir.Constant(_F64, 0.0)
 
     @intrinsic
-    def add(typingctx, y, a, x, base):
-        if not (_contiguous_f64(y) and _contiguous_f64(x) and isinstance(a, types.Float)
-                and isinstance(base, types.Integer)):
+    def dense(typingctx, y, y0, y0base, x, xbase, w, wbase):
+        if not (all(_contiguous_f64(t) for t in (y, y0, x, w))
+                and all(isinstance(t, types.Integer) for t in (y0base, xbase, wbase))):
             return None
 
         def codegen(context, builder, sig, args):
-            yty, aty, xty, bty = sig.args
-            y_p = builder.bitcast(context.make_array(yty)(context, builder, args[0]).data,
-                                  vty.as_pointer())
-            x_row = builder.gep(context.make_array(xty)(context, builder, args[2]).data,
-                                [context.cast(builder, args[3], bty, types.intp)])
-            x_p = builder.bitcast(x_row, vty.as_pointer())
-            a = context.cast(builder, args[1], aty, types.float64)
-            lanes = cgutils.get_null_value(vty)
-            for i in range(width):
-                lanes = builder.insert_element(lanes, a, ir.Constant(ir.IntType(32), i))
+            t = sig.args
             fn = cgutils.get_or_insert_function(
                 builder.module, ir.FunctionType(vty, [vty] * 3), f"llvm.fma.v{width}f64")
-            out = builder.call(fn, [lanes, builder.load(x_p, align=8),
-                                    builder.load(y_p, align=8)])
-            builder.store(out, y_p, align=8)
+            y_p = builder.bitcast(context.make_array(t[0])(context, builder, args[0]).data,
+                                  vty.as_pointer())
+            acc = builder.load(builder.bitcast(
+                _f64_row(context, builder, t[1], args[1], args[2], t[2]), vty.as_pointer()),
+                align=8)
+            x_p = _f64_row(context, builder, t[3], args[3], args[4], t[4])
+            w_p = _f64_row(context, builder, t[5], args[5], args[6], t[6])
+            splat0 = ir.Constant(ir.VectorType(i32, width), [0] * width)
+            for j in range(inputs):
+                a = builder.load(builder.gep(x_p, [ir.Constant(i32, j)]), align=8)
+                if relu:
+                    a = builder.select(builder.fcmp_ordered(">", a, zero), a, zero)
+                lanes = builder.shuffle_vector(
+                    builder.insert_element(ir.Constant(vty, ir.Undefined), a,
+                                           ir.Constant(i32, 0)),
+                    ir.Constant(vty, ir.Undefined), splat0)
+                row = builder.bitcast(builder.gep(w_p, [ir.Constant(i32, j * width)]),
+                                      vty.as_pointer())
+                acc = builder.call(fn, [lanes, builder.load(row, align=8), acc])
+            builder.store(acc, y_p, align=8)
             return context.get_dummy_value()
-        return types.void(y, a, x, base), codegen
-    return add
+        return types.void(y, y0, y0base, x, xbase, w, wbase), codegen
+    return dense

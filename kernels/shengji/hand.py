@@ -126,7 +126,7 @@ def _follow(h, plays, where, rules, rng, bufs, seats, pst):
         note_play(kn, s, o, tw, e, mask, n)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
 def play_hand_in(hands, banker, rules, rng, out, scratch, seats, pst):
     """play_hand with ``rules`` = (``ctx``, ``params``), ``out`` = (result row ``res``,
     trick log ``log``), caller-owned ``scratch`` = (``new_scratch()``,

@@ -271,7 +271,7 @@ def _unit_planes(units, i):
     return faces, faces if units[i, U_PAIRS] > 0 else np.int64(0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
 def _guarded_top(seat, hand_one, hand_two, ctx, hp, kn):
     # (the face the seat keeps for the last trick as a mask, 0: none; its cards held): the
     # top trump of a seat of the kitty's side holding at most ``guard_cards`` cards
@@ -290,7 +290,7 @@ def _guarded_top(seat, hand_one, hand_two, ctx, hp, kn):
     return np.int64(1) << best, held
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
 def heuristic_lead(seat, hand_one, hand_two, ctx, params, hp, kn, units):
     """The heuristic's lead from a non-empty hand (module docstring), as planes."""
     unk_one, unk_two = unknown_cards(kn, seat, hand_one, hand_two)

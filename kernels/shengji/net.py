@@ -35,7 +35,7 @@ import numpy as np
 from numba import njit
 
 from ..arrays import copy_into
-from ..fused import fma, scaled_adder
+from ..fused import dense_adder, fma
 from ..rng import bounded, next_u64
 from .context import CX_RUNG, CX_SUIT_MASK, TRUMP
 from .heuristic import (
@@ -98,8 +98,10 @@ O_B2 = O_W2 + NET_H1 * NET_H2
 O_W3 = O_B2 + NET_H2
 O_B3 = O_W3 + NET_H2
 assert X_THROW + 1 == NET_C and F_TRUMP_LEADS + 1 == NET_S
-_add_h1 = scaled_adder(NET_H1)  # an input's weighted row into the first layer's sums
-_add_h2 = scaled_adder(NET_H2)  # a hidden unit's into the second layer's
+# the first layer's sums over the state's inputs and over a candidate's, the second's
+_state_h1 = dense_adder(NET_H1, NET_STATE)
+_candidate_h1 = dense_adder(NET_H1, NET_C)
+_relu_h2 = dense_adder(NET_H2, NET_H1, relu=True)
 
 
 @njit(cache=True, inline="always")
@@ -118,7 +120,7 @@ def _add(ps, n, one, two, kinds, kind):
     return n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
 def lead_candidates(me, hand, rules, ps, units, kinds):
     """pimc's lead candidates (the heuristic's first) into ``ps[PS_CAND:]``; ``kinds[i]``:
     bit ``X_LOW`` and ``X_HIGH`` when candidate ``i`` is the lowest or highest unit of its
@@ -137,7 +139,7 @@ def lead_candidates(me, hand, rules, ps, units, kinds):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
 def follow_candidates(me, trick, lead, hand, rules, ps, bufs, kinds):
     """pimc's follow candidates (the heuristic's first) into ``ps[PS_CAND:]`` with the
     generators that built each in ``kinds``; returns how many."""
@@ -176,7 +178,7 @@ def follow_candidates(me, trick, lead, hand, rules, ps, bufs, kinds):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
 def _top_rung(one, ctx):
     best = 0
     while one:
@@ -186,7 +188,7 @@ def _top_rung(one, ctx):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
 def candidate_features(one, two, kind, view, so_far, rules, bufs, x):
     """The features of the candidate ``(one, two)`` (built by ``kind``) into ``x[:NET_C]``;
     ``view`` = (``seat``, ``kn``, ``hand``, ``unknown``, ``trick``); ``so_far``: a follow
@@ -231,7 +233,7 @@ def candidate_features(one, two, kind, view, so_far, rules, bufs, x):
             x[X_TAKES] = 1.0 if w == k else 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
 def state_features(view, where, rules, bufs, phi):
     """φ[:NET_S] of the seat (``view`` as for :func:`candidate_features`, ``where`` =
     (``leader``, ``banker``))."""
@@ -271,7 +273,7 @@ def state_features(view, where, rules, bufs, phi):
     phi[F_TRUMP_LEADS] = 1.0 if unk[0] & tm == 0 else 0.0  # no trump out: plain leads stand
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
 def decision_inputs(me, trick, where, hand, rules, ps, bufs, nw):
     """List the candidates of the decision (``pimc_choose``'s arguments) into
     ``ps[PS_CAND:]`` and write φ (with the heuristic's choice) into ``nw[0][0]`` and each
@@ -314,7 +316,7 @@ def decision_inputs(me, trick, where, hand, rules, ps, bufs, nw):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
 def net_values(rows, n, w, q, sums):
     """The network's value of candidates 1 .. n - 1 (inputs ``rows``) into ``q[1:n]``;
     ``sums`` (float64[3, NET_H1]) is room for the hidden layers' sums."""
@@ -322,28 +324,17 @@ def net_values(rows, n, w, q, sums):
     # this code, not the compiler); a zero input, or a hidden unit at or below 0 through
     # the relu, adds exactly nothing, so it is added rather than tested for
     pre, h, z = sums[0], sums[1], sums[2]  # the state's share of h, h, the second layer
-    phi = rows[0]
-    for u in range(NET_H1):
-        pre[u] = w[O_B1 + u]
-    for j in range(NET_STATE):
-        _add_h1(pre, phi[j], w, O_W1 + j * NET_H1)
+    _state_h1(pre, w, O_B1, rows[0], 0, w, O_W1)
     for c in range(1, n):
-        x = rows[1 + c]
-        for u in range(NET_H1):
-            h[u] = pre[u]
-        for j in range(NET_C):
-            _add_h1(h, x[j], w, O_W1 + (NET_STATE + j) * NET_H1)
-        for t in range(NET_H2):
-            z[t] = w[O_B2 + t]
-        for u in range(NET_H1):
-            _add_h2(z, max(h[u], 0.0), w, O_W2 + u * NET_H2)
+        _candidate_h1(h, pre, 0, rows[1 + c], 0, w, O_W1 + NET_STATE * NET_H1)
+        _relu_h2(z, w, O_B2, h, 0, w, O_W2)
         out = w[O_B3]
         for t in range(NET_H2):
             out = fma(max(z[t], 0.0), w[O_W3 + t], out)
         q[c] = out
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
 def net_pick(nw, n, hp):
     """Index of net's candidate: the best of 1 .. n - 1 by value if that value is above
     ``hp[NET_MARGIN]``, else 0 (the heuristic's choice; also on a tie); ``nw``: net's work
@@ -363,7 +354,8 @@ def _uniform(rng):
     return float(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True)
+# the play-outs allocate, and net_choose (compiled without reference counting) calls this
+@njit(cache=True, _nrt=True)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
 def _log_playouts(me, trick, where, h, n, rules, pst, bufs):
     # every candidate played out on the true deal (heuristic for all seats); each other
     # candidate's input and gain over the heuristic's choice (in SCALE points for the
@@ -397,7 +389,7 @@ def _log_playouts(me, trick, where, h, n, rules, pst, bufs):
         ints[NL_USED] = r + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
 def net_choose(me, trick, where, h, rules, rng, pst, bufs):
     """net's play (module docstring) as planes, with ``pimc_choose``'s arguments; ``pst`` is
     the pimc scratch with its net log and net work (``pimc.with_net_log``)."""

@@ -317,7 +317,9 @@ def _follow_candidates(me, trick, lead, hand_one, hand_two, rules, ps, bufs):
     return n
 
 
-@njit(cache=True)
+# it allocates (the play-outs), and search.search_choose, compiled without reference
+# counting, calls it
+@njit(cache=True, _nrt=True)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
 def pimc_choose(me, trick, where, h, rules, rng, pst, bufs):
     """The pimc play (module docstring) of ``me`` = (``seat``, its parameter row ``hp``,
     its knowledge ``kn``) as play ``k`` (0: the lead) of ``trick`` = (``plays``, ``k``),

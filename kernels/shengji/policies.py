@@ -157,7 +157,7 @@ def note_play(kn, seat, one, two, e, mask, n):
         kn[KN_VOID + seat] |= 1 << e
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
 def unknown_cards(kn, seat, hand_one, hand_two):
     """The cards ``seat`` cannot place: all 108 less its hand, the cards played and, if it
     buried the final kitty, the kitty."""

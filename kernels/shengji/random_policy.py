@@ -165,7 +165,7 @@ def random_follow_in(lead_one, lead_two, hand_one, hand_two, ctx, rng, bufs):
     return random_follow_shaped((e, n, ks, m, n2), hand_one, hand_two, ctx, rng, work)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
 def lead_pairs(lead_one, lead_two, ctx, e, units, ks):
     """The lead's tractor lengths (to ``ks``, longest first) and pair total N2, as
     ``(tractors, N2)``: what a follow must match (§5.3)."""

@@ -16,7 +16,9 @@ from .pimc import PS_CAND, pimc_choose, search_candidates
 from .policies import POLICY_NET, POLICY_PIMC
 
 
-@njit(cache=True)
+# it allocates (the play-outs), and search_choose, compiled without reference counting,
+# calls it
+@njit(cache=True, _nrt=True)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
 def pimc2_choose(me, trick, where, h, rules, rng, pst, bufs):
     """pimc2's play (module docstring) as planes, with ``pimc_choose``'s arguments."""
     seat = me[0]
@@ -32,9 +34,7 @@ def pimc2_choose(me, trick, where, h, rules, rng, pst, bufs):
     return ps[PS_CAND + best, 0], ps[PS_CAND + best, 1]
 
 
-# it allocates, and ``hand._follow`` calls it: a kernel first compiled from an ``_nrt=False``
-# caller is compiled without reference counting too, unless it asks for the counts itself
-@njit(cache=True, _nrt=True)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
 def search_choose(who, trick, where, h, rules, rng, pst, bufs):
     """The play of a seat on pimc, net or pimc2, all of which work in the pimc scratch
     ``pst``; ``who`` = (``policy``, ``me``), ``me`` as for ``pimc_choose``."""

@@ -146,7 +146,7 @@ def decompose_suit(one, two, ctx, e, units, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
 def decompose(one, two, ctx, units):
     """Canonical units of any set, suit by suit (主 first, then ♠♥♣♦); returns the count."""
     n = 0

@@ -159,7 +159,8 @@ def test_the_checker_sees_kernels_without_reference_counting():
     hand = mods["kernels.shengji.hand"]
     assert hand.target("search_choose") == ("kernels.shengji.search", "search_choose")
     assert _allocation(hand.functions["new_scratch"]) is not None
-    assert _nrt(mods["kernels.shengji.search"].functions["search_choose"]) is True
+    assert _nrt(mods["kernels.shengji.pimc"].functions["pimc_choose"]) is True
+    assert _nrt_off(mods["kernels.shengji.search"].functions["search_choose"])
     learned = mods["kernels.xianniu.learned"]
     assert any(learned.target(c) and learned.target(c)[0] == "kernels.xianniu.policies"
                for f in learned.functions.values() for c in _callees(f))

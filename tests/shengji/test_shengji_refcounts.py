@@ -1,0 +1,48 @@
+"""Whole hands on every policy free exactly what they allocate.
+
+Much of the play is compiled without reference counting (``kernels/shengji/__init__``): a
+kernel there that dropped a reference it does not own would free an array still in use,
+one that kept a new array would leak it. Numba's allocation counters see both."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numba.core.runtime import _nrt_python, rtsys
+
+from analyzer.shengji.sim import CHUNK, rule_arrays, seat_policies
+from kernels.rng import states_from_seed
+from kernels.shengji.batch import whole_chunks
+from kernels.shengji.game import N_WHOLE
+
+
+def _play(n, seating, rules, seed):
+    states = states_from_seed(seed, -(-n // CHUNK))
+    out = np.empty((n, N_WHOLE), dtype=np.int64)
+    whole_chunks(states, CHUNK, n, (np.array([2, 2], dtype=np.int64), 0), rule_arrays(rules),
+                 out, seat_policies(seating, rules))
+    return out
+
+
+@pytest.fixture
+def counted():
+    """Numba's allocation counters switched on for the test."""
+    was_on = _nrt_python.memsys_stats_enabled()
+    _nrt_python.memsys_enable_stats()
+    yield rtsys.get_allocation_stats
+    if not was_on:
+        _nrt_python.memsys_disable_stats()
+
+
+@pytest.mark.parametrize("rules", ["zhengzhou", "classic"])
+@pytest.mark.parametrize("seating", ["net", "net,pimc2,tuned,pimc",
+                                     "heuristic,random,tuned,net"])
+def test_whole_hands_free_what_they_allocate(counted, seating, rules):
+    _play(4, seating, rules, 1)  # compiled before counting
+    before = counted()
+    rows = _play(40, seating, rules, 2)
+    after = counted()
+    assert after.alloc - before.alloc > 0  # the counters count: each chunk has its scratch
+    assert after.alloc - before.alloc == after.free - before.free
+    assert after.mi_alloc - before.mi_alloc == after.mi_free - before.mi_free
+    assert rows.shape == (40, N_WHOLE) and rows.any()
