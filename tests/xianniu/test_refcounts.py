@@ -8,29 +8,18 @@ counters see both."""
 from __future__ import annotations
 
 import pytest
-from numba.core.runtime import _nrt_python, rtsys
 
 from analyzer.xianniu.sim import simulate
-
-
-@pytest.fixture
-def counted():
-    """Numba's allocation counters switched on for the test."""
-    was_on = _nrt_python.memsys_stats_enabled()
-    _nrt_python.memsys_enable_stats()
-    yield rtsys.get_allocation_stats
-    if not was_on:
-        _nrt_python.memsys_disable_stats()
 
 
 @pytest.mark.parametrize("rules", ["lanzhou", "kanniutui"])
 @pytest.mark.parametrize("policies, hands", [("net", 200), ("random,heuristic,tuned2", 200),
                                              ("learned,pimc,heuristic2", 20), ("pimc2", 6)])
-def test_whole_hands_free_what_they_allocate(counted, policies, hands, rules):
+def test_whole_hands_free_what_they_allocate(nrt_counts, policies, hands, rules):
     simulate(3, rules, policies, seed=1)  # compiled before counting
-    before = counted()
+    before = nrt_counts()
     df = simulate(hands, rules, policies, seed=2)
-    after = counted()
+    after = nrt_counts()
     assert after.alloc - before.alloc > 0  # the counters count: the run has its scratch
     assert after.alloc - before.alloc == after.free - before.free
     assert after.mi_alloc - before.mi_alloc == after.mi_free - before.mi_free
