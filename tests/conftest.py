@@ -1,7 +1,22 @@
 """Shared helpers (``cli_checks``) live beside this file; make them importable from every
-game's test folder."""
+game's test folder. Shared fixtures: ``nrt_counts``."""
 
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).parent))
+
+
+@pytest.fixture
+def nrt_counts():
+    """Numba's allocation counters switched on for the test: returns the function that reads
+    them (``alloc``, ``free``, ``mi_alloc``, ``mi_free``)."""
+    from numba.core.runtime import _nrt_python, rtsys
+
+    was_on = _nrt_python.memsys_stats_enabled()
+    _nrt_python.memsys_enable_stats()
+    yield rtsys.get_allocation_stats
+    if not was_on:
+        _nrt_python.memsys_disable_stats()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from numba.core.runtime import _nrt_python, rtsys
 
 from analyzer.shengji.sim import CHUNK, rule_arrays, seat_policies
 from kernels.rng import states_from_seed
@@ -24,24 +23,14 @@ def _play(n, seating, rules, seed):
     return out
 
 
-@pytest.fixture
-def counted():
-    """Numba's allocation counters switched on for the test."""
-    was_on = _nrt_python.memsys_stats_enabled()
-    _nrt_python.memsys_enable_stats()
-    yield rtsys.get_allocation_stats
-    if not was_on:
-        _nrt_python.memsys_disable_stats()
-
-
 @pytest.mark.parametrize("rules", ["zhengzhou", "classic"])
 @pytest.mark.parametrize("seating", ["net", "net,pimc2,tuned,pimc",
                                      "heuristic,random,tuned,net"])
-def test_whole_hands_free_what_they_allocate(counted, seating, rules):
+def test_whole_hands_free_what_they_allocate(nrt_counts, seating, rules):
     _play(4, seating, rules, 1)  # compiled before counting
-    before = counted()
+    before = nrt_counts()
     rows = _play(40, seating, rules, 2)
-    after = counted()
+    after = nrt_counts()
     assert after.alloc - before.alloc > 0  # the counters count: each chunk has its scratch
     assert after.alloc - before.alloc == after.free - before.free
     assert after.mi_alloc - before.mi_alloc == after.mi_free - before.mi_free
