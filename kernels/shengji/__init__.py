@@ -27,18 +27,15 @@ decides; ``trick`` = (``plays``, ``k``): the trick's first ``k`` plays; ``lead``
 ``start_banker``); ``chunks`` = (``states``, per-chunk count, total). The modules that use
 more (``game``, ``hand``, ``decisions``) describe theirs.
 
-**Reference counting.** Numba counts a reference up and down, with atomic operations, for
-every array an out-of-line call passes or a tuple unpacks. The play of a hand allocates
-nothing, so it is compiled without reference counting (``_nrt=False``, as the 掀牛 kernels'
-choices are): ``hand.play_hand_in`` and ``hand._follow``, the heuristic's and the random
-policy's leads and follows, ``search.search_choose`` and net's whole decision (``net``),
-and the helpers they call every trick (``play.trick_winner_in``, ``play.throw_units_in``,
-``units.decompose``, ``policies.unknown_cards``, ``random_policy.lead_pairs``). A kernel
-that does allocate and is called from there says ``_nrt=True`` (``pimc.pimc_choose``,
-``search.pimc2_choose``, ``play.kitty_multiplier``, net's self-play play-outs): Numba would
-otherwise compile it as its first caller is compiled. ``tests/core/test_nrt.py`` checks
-that no kernel without the counts reaches an allocation; ``tests/shengji/
-test_shengji_refcounts.py`` that whole hands on every policy free what they allocate. Net
-whole hands run about 2.3 times as fast as with the counts, tuned ones about 1.2 times, the
-same hands (``docs/bench.md``).
+**Reference counting** (``kernels.jit``). The play of a hand allocates nothing, so it is
+built without Numba's reference counting (``njit_uncounted``, as the 掀牛 kernels' choices
+are): ``hand.play_hand_in`` and ``hand._follow``, the heuristic's and the random policy's
+leads and follows, ``search.search_choose`` and net's whole decision (``net``), and the
+helpers they call every trick (``play.trick_winner_in``, ``play.throw_units_in``,
+``units.decompose``, ``policies.unknown_cards``, ``random_policy.lead_pairs``). The kernels
+called from there that allocate are ``njit_counted`` (``pimc.pimc_choose``,
+``search.pimc2_choose``, ``play.kitty_multiplier``, net's self-play play-outs).
+``tests/shengji/test_shengji_refcounts.py`` checks that whole hands on every policy free
+what they allocate. Net whole hands run about 2.3 times as fast as with the counts, tuned
+ones about 1.2 times, the same hands (``docs/bench.md``).
 """

@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 
 from ..arrays import copy_rows
+from ..jit import njit_uncounted
 from .context import CX_SUIT_MASK
 from .deal import KITTY
 from .heuristic import heuristic_follow, heuristic_lead
@@ -95,7 +96,7 @@ def new_scratch():
     return np.empty((12, 2), dtype=np.int64)
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+@njit_uncounted
 def _follow(h, plays, where, rules, rng, bufs, seats, pst):
     # the three follows to plays[0], each by its seat's policy, taken out of the hands;
     # ``where`` = (leader, banker), ``seats`` = (pol, hp, kn) as for play_hand_in
@@ -126,7 +127,7 @@ def _follow(h, plays, where, rules, rng, bufs, seats, pst):
         note_play(kn, s, o, tw, e, mask, n)
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+@njit_uncounted
 def play_hand_in(hands, banker, rules, rng, out, scratch, seats, pst):
     """play_hand with ``rules`` = (``ctx``, ``params``), ``out`` = (result row ``res``,
     trick log ``log``), caller-owned ``scratch`` = (``new_scratch()``,

@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..jit import njit_uncounted
 from .context import CX_ESUIT, CX_HIGHER, CX_RUNG, CX_RUNG_FACES, CX_SUIT_MASK, N_RUNGS, TRUMP
 from .params import P_THROW_WHOLE_SUIT_ONLY
 from .planes import (
@@ -179,7 +180,7 @@ def _forced_pairs(held_two, ctx, e, ks, m, n2, mode, work):
     return chosen
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+@njit_uncounted
 def build_follow(shape, hand_one, hand_two, mode, ctx, work):
     """A legal follow (§5.3) to a lead of ``shape`` = (``e``, ``n``, ``ks``, ``m``,
     ``n2``): ``n`` cards of suit ``e`` with tractors ``ks[:m]`` and ``n2`` pairs; the
@@ -200,7 +201,7 @@ def build_follow(shape, hand_one, hand_two, mode, ctx, work):
     return pairs | o, pairs | t
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+@njit_uncounted
 def build_ruff(fmt, n, t_one, t_two, high, ctx, work):
     """A trump play that matches a lead of format ``fmt`` = (``ks``, ``m``, ``n_pairs``):
     tractors ``ks[:m]`` and ``n_pairs`` pairs besides, ``n`` cards; from the trumps
@@ -271,7 +272,7 @@ def _unit_planes(units, i):
     return faces, faces if units[i, U_PAIRS] > 0 else np.int64(0)
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+@njit_uncounted
 def _guarded_top(seat, hand_one, hand_two, ctx, hp, kn):
     # (the face the seat keeps for the last trick as a mask, 0: none; its cards held): the
     # top trump of a seat of the kitty's side holding at most ``guard_cards`` cards
@@ -290,7 +291,7 @@ def _guarded_top(seat, hand_one, hand_two, ctx, hp, kn):
     return np.int64(1) << best, held
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+@njit_uncounted
 def heuristic_lead(seat, hand_one, hand_two, ctx, params, hp, kn, units):
     """The heuristic's lead from a non-empty hand (module docstring), as planes."""
     unk_one, unk_two = unknown_cards(kn, seat, hand_one, hand_two)
@@ -366,7 +367,7 @@ def _cheapest_one_face(plays, w, held, e, ctx, pair):
     return best
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+@njit_uncounted
 def _partner_secure(seat, kn, trick, w, hand_one, hand_two, ctx, units):
     # the partner's winning play cannot be beaten by the seat after this one, by count
     plays, k = trick
@@ -380,7 +381,7 @@ def _partner_secure(seat, kn, trick, w, hand_one, hand_two, ctx, units):
     return stands(plays[w, 0], plays[w, 1], e, unk_one, unk_two, ctx, units)
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+@njit_uncounted
 def heuristic_follow(me, trick, lead, hand_one, hand_two, rules, bufs):
     """The heuristic's follow (module docstring) of ``me`` = (``seat``, its parameter row
     ``hp``, its knowledge ``kn``) as the ``k``-th play (1..3) of ``trick`` = (``plays``,
@@ -416,7 +417,7 @@ def heuristic_follow(me, trick, lead, hand_one, hand_two, rules, bufs):
     return _contest(me, trick, (w, pts), shape, hand_one, hand_two, rules, bufs)
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+@njit_uncounted
 def _ruff(trick, shape, trumps, hand_one, hand_two, rules, bufs):
     # void in a plain lead that an opponent wins: the cheapest matching trump play that
     # takes the trick, else a low discard (``trumps``: the hand's trump planes)
@@ -441,7 +442,7 @@ def _ruff(trick, shape, trumps, hand_one, hand_two, rules, bufs):
     return build_follow(shape, hand_one, hand_two, MODE_LOW, ctx, work)
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+@njit_uncounted
 def _contest(me, trick, win, shape, hand_one, hand_two, rules, bufs):
     # following in suit while an opponent wins (``win``: the winning play's index and the
     # trick's points so far): beat it cheaply when worth it, else duck

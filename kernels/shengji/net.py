@@ -36,6 +36,7 @@ from numba import njit
 
 from ..arrays import copy_into
 from ..fused import dense_adder, fma
+from ..jit import njit_counted, njit_uncounted
 from ..rng import bounded, next_u64
 from .context import CX_RUNG, CX_SUIT_MASK, TRUMP
 from .heuristic import (
@@ -120,7 +121,7 @@ def _add(ps, n, one, two, kinds, kind):
     return n + 1
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+@njit_uncounted
 def lead_candidates(me, hand, rules, ps, units, kinds):
     """pimc's lead candidates (the heuristic's first) into ``ps[PS_CAND:]``; ``kinds[i]``:
     bit ``X_LOW`` and ``X_HIGH`` when candidate ``i`` is the lowest or highest unit of its
@@ -139,7 +140,7 @@ def lead_candidates(me, hand, rules, ps, units, kinds):
     return n
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+@njit_uncounted
 def follow_candidates(me, trick, lead, hand, rules, ps, bufs, kinds):
     """pimc's follow candidates (the heuristic's first) into ``ps[PS_CAND:]`` with the
     generators that built each in ``kinds``; returns how many."""
@@ -178,7 +179,7 @@ def follow_candidates(me, trick, lead, hand, rules, ps, bufs, kinds):
     return n
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+@njit_uncounted
 def _top_rung(one, ctx):
     best = 0
     while one:
@@ -188,7 +189,7 @@ def _top_rung(one, ctx):
     return best
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+@njit_uncounted
 def candidate_features(one, two, kind, view, so_far, rules, bufs, x):
     """The features of the candidate ``(one, two)`` (built by ``kind``) into ``x[:NET_C]``;
     ``view`` = (``seat``, ``kn``, ``hand``, ``unknown``, ``trick``); ``so_far``: a follow
@@ -233,7 +234,7 @@ def candidate_features(one, two, kind, view, so_far, rules, bufs, x):
             x[X_TAKES] = 1.0 if w == k else 0.0
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+@njit_uncounted
 def state_features(view, where, rules, bufs, phi):
     """φ[:NET_S] of the seat (``view`` as for :func:`candidate_features`, ``where`` =
     (``leader``, ``banker``))."""
@@ -273,7 +274,7 @@ def state_features(view, where, rules, bufs, phi):
     phi[F_TRUMP_LEADS] = 1.0 if unk[0] & tm == 0 else 0.0  # no trump out: plain leads stand
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+@njit_uncounted
 def decision_inputs(me, trick, where, hand, rules, ps, bufs, nw):
     """List the candidates of the decision (``pimc_choose``'s arguments) into
     ``ps[PS_CAND:]`` and write φ (with the heuristic's choice) into ``nw[0][0]`` and each
@@ -316,7 +317,7 @@ def decision_inputs(me, trick, where, hand, rules, ps, bufs, nw):
     return n
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+@njit_uncounted
 def net_values(rows, n, w, q, sums):
     """The network's value of candidates 1 .. n - 1 (inputs ``rows``) into ``q[1:n]``;
     ``sums`` (float64[3, NET_H1]) is room for the hidden layers' sums."""
@@ -334,7 +335,7 @@ def net_values(rows, n, w, q, sums):
         q[c] = out
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+@njit_uncounted
 def net_pick(nw, n, hp):
     """Index of net's candidate: the best of 1 .. n - 1 by value if that value is above
     ``hp[NET_MARGIN]``, else 0 (the heuristic's choice; also on a tie); ``nw``: net's work
@@ -354,8 +355,8 @@ def _uniform(rng):
     return float(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-# the play-outs allocate, and net_choose (compiled without reference counting) calls this
-@njit(cache=True, _nrt=True)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+# the play-outs allocate, and the uncounted net_choose calls this
+@njit_counted
 def _log_playouts(me, trick, where, h, n, rules, pst, bufs):
     # every candidate played out on the true deal (heuristic for all seats); each other
     # candidate's input and gain over the heuristic's choice (in SCALE points for the
@@ -389,7 +390,7 @@ def _log_playouts(me, trick, where, h, n, rules, pst, bufs):
         ints[NL_USED] = r + 1
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+@njit_uncounted
 def net_choose(me, trick, where, h, rules, rng, pst, bufs):
     """net's play (module docstring) as planes, with ``pimc_choose``'s arguments; ``pst`` is
     the pimc scratch with its net log and net work (``pimc.with_net_log``)."""

@@ -23,6 +23,7 @@ import numpy as np
 from numba import njit
 
 from ..arrays import copy_into, copy_rows
+from ..jit import njit_counted
 from ..rng import bounded
 from .context import CX_ESUIT, CX_SUIT_MASK, TRUMP
 from .heuristic import (
@@ -317,9 +318,8 @@ def _follow_candidates(me, trick, lead, hand_one, hand_two, rules, ps, bufs):
     return n
 
 
-# it allocates (the play-outs), and search.search_choose, compiled without reference
-# counting, calls it
-@njit(cache=True, _nrt=True)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+# it allocates (the play-outs), and the uncounted search.search_choose calls it
+@njit_counted
 def pimc_choose(me, trick, where, h, rules, rng, pst, bufs):
     """The pimc play (module docstring) of ``me`` = (``seat``, its parameter row ``hp``,
     its knowledge ``kn``) as play ``k`` (0: the lead) of ``trick`` = (``plays``, ``k``),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..jit import njit_counted, njit_uncounted
 from .context import CX_ESUIT, CX_HIGHER, CX_RUNG, CX_SUIT_MASK, TRUMP
 from .params import (
     COMPARE_ALL_UNITS,
@@ -222,7 +223,7 @@ def _one_face_winner(plays, k, ctx):
     return win
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+@njit_uncounted
 def trick_winner_in(plays, k, ctx, params, units, work):
     """trick_winner with caller-owned scratch."""
     ks, key, win_key = work[W_KS], work[W_KEY], work[W_WIN_KEY]
@@ -342,7 +343,7 @@ def check_throw_in(th_one, th_two, others, ctx, params, forced, units, work):
     return throw_units_in(th_one, th_two, others, ctx, params, forced, units, work) > 0
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+@njit_uncounted
 def throw_units_in(th_one, th_two, others, ctx, params, forced, units, work):
     """check_throw_in that returns the number of canonical units of the lead, negated when
     the throw fails (``forced`` as in check_throw)."""
@@ -384,8 +385,8 @@ def throw_units_in(th_one, th_two, others, ctx, params, forced, units, work):
     return -n
 
 
-# it allocates, and hand.play_hand_in (compiled without reference counting) calls it
-@njit(cache=True, _nrt=True)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+# it allocates, and the uncounted hand.play_hand_in calls it
+@njit_counted
 def kitty_multiplier(one, two, ctx, params):
     """抠底 multiplier m from the deciding cards (§6.2): their largest canonical unit has p
     pairs and n cards; pow2_pairs 2^(1+p), times_size 2n, pow_size 2^n."""

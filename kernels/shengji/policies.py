@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..jit import njit_uncounted
 from .planes import ALL_FACES, add, popcount, subtract
 
 POLICY_RANDOM = 0
@@ -157,7 +158,7 @@ def note_play(kn, seat, one, two, e, mask, n):
         kn[KN_VOID + seat] |= 1 << e
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+@njit_uncounted
 def unknown_cards(kn, seat, hand_one, hand_two):
     """The cards ``seat`` cannot place: all 108 less its hand, the cards played and, if it
     buried the final kitty, the kitty."""

@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..jit import njit_uncounted
 from ..rng import bounded
 from .context import CX_RUNG_FACES, CX_SUIT_MASK, N_RUNGS
 from .params import P_THROW_WHOLE_SUIT_ONLY
@@ -165,7 +166,7 @@ def random_follow_in(lead_one, lead_two, hand_one, hand_two, ctx, rng, bufs):
     return random_follow_shaped((e, n, ks, m, n2), hand_one, hand_two, ctx, rng, work)
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+@njit_uncounted
 def lead_pairs(lead_one, lead_two, ctx, e, units, ks):
     """The lead's tractor lengths (to ``ks``, longest first) and pair total N2, as
     ``(tractors, N2)``: what a follow must match (§5.3)."""
@@ -179,7 +180,7 @@ def lead_pairs(lead_one, lead_two, ctx, e, units, ks):
     return m, n2
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+@njit_uncounted
 def random_follow_shaped(shape, hand_one, hand_two, ctx, rng, work):
     """random_follow to a lead of ``shape`` = (``e``, ``n``, ``ks``, ``m``, ``n2``): ``n``
     cards of suit ``e`` whose tractors and pair total ``lead_pairs`` gave (``ks[:m]``,

@@ -9,16 +9,14 @@ above 0. It reads what pimc and net read: its hand, its knowledge and the trick.
 
 from __future__ import annotations
 
-from numba import njit
-
+from ..jit import njit_counted, njit_uncounted
 from .net import decision_inputs, net_choose, net_pick
 from .pimc import PS_CAND, pimc_choose, search_candidates
 from .policies import POLICY_NET, POLICY_PIMC
 
 
-# it allocates (the play-outs), and search_choose, compiled without reference counting,
-# calls it
-@njit(cache=True, _nrt=True)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+# it allocates (the play-outs), and the uncounted search_choose calls it
+@njit_counted
 def pimc2_choose(me, trick, where, h, rules, rng, pst, bufs):
     """pimc2's play (module docstring) as planes, with ``pimc_choose``'s arguments."""
     seat = me[0]
@@ -34,7 +32,7 @@ def pimc2_choose(me, trick, where, h, rules, rng, pst, bufs):
     return ps[PS_CAND + best, 0], ps[PS_CAND + best, 1]
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+@njit_uncounted
 def search_choose(who, trick, where, h, rules, rng, pst, bufs):
     """The play of a seat on pimc, net or pimc2, all of which work in the pimc scratch
     ``pst``; ``who`` = (``policy``, ``me``), ``me`` as for ``pimc_choose``."""

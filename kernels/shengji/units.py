@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..jit import njit_uncounted
 from .context import CX_RUNG, CX_RUNG_FACES, CX_SUIT_MASK, N_RUNGS, TRUMP
 from .planes import highest_bit, lowest_bit, popcount
 
@@ -146,7 +147,7 @@ def decompose_suit(one, two, ctx, e, units, n):
     return n
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # stubs lack _nrt; see __init__
+@njit_uncounted
 def decompose(one, two, ctx, units):
     """Canonical units of any set, suit by suit (主 first, then ♠♥♣♦); returns the count."""
     n = 0

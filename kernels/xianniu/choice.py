@@ -6,8 +6,7 @@ helpers there: the dispatch imports both, neither imports the other's caller.
 
 from __future__ import annotations
 
-from numba import njit
-
+from ..jit import njit_uncounted
 from ..rng import bounded
 from .learned import learned_choice
 from .net import net_choice
@@ -22,7 +21,7 @@ from .policies import (
 
 
 # no reference counting: see kernels.xianniu.policies
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # _nrt: not in Numba's stubs
+@njit_uncounted
 def choose(policy, w, pos, am, ai, beaters, rng, ws):
     """Index of the action policy ``policy`` (parameters ``w``) takes among the listed legal
     actions ``am``, ``ai`` at the decision ``pos`` (:data:`kernels.xianniu.layout.POSITION`,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..jit import njit_counted, njit_uncounted
 from .bits import KING, nib, popcount
 # the state layout, read by callers as game.X
 from .layout import (MAX_ACTIONS, MAX_LOG, MAX_XIAN, PH_QIANGCI, PH_LEAD, PH_KOU, PH_TRICK,
@@ -161,9 +162,8 @@ def _push_if(am, ai, n, allowed, typ):
     return n
 
 
-# it allocates (gen_qiangci, once a hand), and advance, compiled without reference
-# counting, calls it
-@njit(cache=True, _nrt=True)  # type: ignore[call-overload]  # _nrt: not in Numba's stubs
+# it allocates (gen_qiangci, once a hand), and the uncounted advance calls it
+@njit_counted
 def _legal_qiangci(hand, params, am, ai):
     """List the 抢刺 (grab 刺) plays of ``hand``, then pass unless 抢刺 is mandatory."""
     n = gen_qiangci(hand, params, am, ai, 0)
@@ -418,9 +418,72 @@ def _apply_discard(ws, seat, mask):
             ws[S_PHASE] = PH_LEAD
 
 
-# the play's inner loop allocates nothing, so it is compiled without reference counting
-# (two atomic operations per array per out-of-line call, about a tenth of pimc's time)
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # _nrt: not in Numba's stubs
+@njit(cache=True, forceinline=True)  # a step of advance, inlined into it
+def _list_actions(ws, params, set_beats, phase, seat, lazy, am, ai):
+    """The legal actions of ``seat``, the seat to act (engine: legal_actions), as ``(n,
+    n_lazy)``: ``n`` listed in ``am``, ``ai``; with ``lazy`` (the random policy, no full log)
+    the leads and answers are counted (``n_lazy``, after the listed ones), not listed."""
+    hand = ws[WS_HANDS + seat]
+    n = 0
+    n_lazy = 0
+    if phase == PH_LEAD:
+        n = _lead_options(ws, params, am, ai)
+        room = params[P_TABLE_CAP] - ws[S_TABLE]
+        if lazy:
+            n_lazy = count_plays(hand, params, set_beats, room)
+        else:
+            n = gen_plays(hand, params, set_beats, room, am, ai, n)
+    elif phase == PH_TRICK:
+        top = (ws[S_TOP_KIND], ws[S_TOP_SIZE], ws[S_TOP_RANK], ws[S_TOP_K])
+        if lazy:
+            n_lazy = count_answers(hand, top[0], top[1], top[2], top[3], set_beats)
+        else:
+            n = gen_answers(hand, top[0], top[1], top[2], top[3], set_beats, am, ai,
+                            np.int64(0))
+        if n + n_lazy == 0:  # 有吃必吃: pass only when nothing beats the top play
+            n = _push(am, ai, n, ACT_PASS, 0, -1, 0, -1, 0)
+    elif phase == PH_QIANGCI:
+        n = _legal_qiangci(hand, params, am, ai)
+    elif phase == PH_KOU:
+        n = _legal_kou_ask(ws, seat, am, ai)
+    else:
+        n = _legal_discard(hand, am, ai)
+    return n, n_lazy
+
+
+@njit(cache=True, forceinline=True)  # a step of advance, inlined into it
+def _picked(ws, params, set_beats, phase, hand, listed, pick, am, ai, info):
+    """The cards of action ``pick`` (``listed`` = (``n``, ``n_lazy``) as from
+    :func:`_list_actions`), its (type, kind, size, rank, k) written to ``info``."""
+    n, n_lazy = listed
+    if pick < n or n_lazy == 0:
+        for j in range(INFO_COLS):
+            info[j] = ai[pick, j]
+        return am[pick]
+    if phase == PH_LEAD:
+        return play_at(hand, params, set_beats, params[P_TABLE_CAP] - ws[S_TABLE], pick - n,
+                       info)
+    return answer_at(hand, ws[S_TOP_KIND], ws[S_TOP_SIZE], ws[S_TOP_RANK], ws[S_TOP_K],
+                     set_beats, pick - n, info)
+
+
+@njit(cache=True, forceinline=True)  # a step of advance, inlined into it
+def _apply(ws, params, phase, seat, typ, mask):
+    """Apply the action (engine: apply, ``_apply_<phase>``)."""
+    if phase == PH_QIANGCI:
+        _apply_qiangci(ws, params, seat, typ, mask)
+    elif phase == PH_LEAD:
+        _apply_lead(ws, params, seat, typ, mask)
+    elif phase == PH_KOU:
+        _apply_kou_ask(ws, seat, typ)
+    elif phase == PH_TRICK:
+        _apply_trick(ws, params, seat, typ, mask)
+    else:
+        _apply_discard(ws, seat, mask)
+
+
+# the play's inner loop allocates nothing (the counts were about a tenth of pimc's time)
+@njit_uncounted
 def advance(rules, policies, rng, scratch, logbuf, log_mode, forced_pick):
     """Play on from the state in ``scratch`` until the hand is over (returns 0) or a pimc
     seat must decide (returns 1, with that decision's legal actions listed in ``scratch``
@@ -440,38 +503,15 @@ def advance(rules, policies, rng, scratch, logbuf, log_mode, forced_pick):
     if log_mode >= 2 and ws[S_N_ACT] == 0:
         logbuf[2][0] = 0
     while ws[S_PHASE] != PH_OVER:
-        # The seat to act (engine: current_player) and its legal actions (legal_actions).
-        # The random policy draws leads and answers by index from closed-form counts
-        # (kernels.xianniu.sampler) instead of listing them; the index means the same entry as
-        # in the listed order, so both paths play the same hand from the same stream.
+        # The seat to act (engine: current_player) and its legal actions. The random policy
+        # draws leads and answers by index from closed-form counts (kernels.xianniu.sampler)
+        # instead of listing them; the index means the same entry as in the listed order, so
+        # both paths play the same hand from the same stream.
         phase = ws[S_PHASE]
         seat = ws[S_LEAD] if phase == PH_LEAD else ws[WS_QUEUE + ws[S_QI]]
         hand = ws[WS_HANDS + seat]
         lazy = log_mode < 2 and policy_ids[seat] == POLICY_RANDOM
-        n = 0  # entries listed in am, ai
-        n_lazy = 0  # entries counted but not listed: they follow the listed ones
-        if phase == PH_LEAD:
-            n = _lead_options(ws, params, am, ai)
-            room = params[P_TABLE_CAP] - ws[S_TABLE]
-            if lazy:
-                n_lazy = count_plays(hand, params, set_beats, room)
-            else:
-                n = gen_plays(hand, params, set_beats, room, am, ai, n)
-        elif phase == PH_TRICK:
-            top = (ws[S_TOP_KIND], ws[S_TOP_SIZE], ws[S_TOP_RANK], ws[S_TOP_K])
-            if lazy:
-                n_lazy = count_answers(hand, top[0], top[1], top[2], top[3], set_beats)
-            else:
-                n = gen_answers(hand, top[0], top[1], top[2], top[3], set_beats, am, ai,
-                                np.int64(0))
-            if n + n_lazy == 0:  # 有吃必吃: pass only when nothing beats the top play
-                n = _push(am, ai, n, ACT_PASS, 0, -1, 0, -1, 0)
-        elif phase == PH_QIANGCI:
-            n = _legal_qiangci(hand, params, am, ai)
-        elif phase == PH_KOU:
-            n = _legal_kou_ask(ws, seat, am, ai)
-        else:
-            n = _legal_discard(hand, am, ai)
+        n, n_lazy = _list_actions(ws, params, set_beats, phase, seat, lazy, am, ai)
         # Choose (a policy's pick, or ``forced_pick``) and log.
         if forced_pick >= 0:
             pick = forced_pick
@@ -487,31 +527,12 @@ def advance(rules, policies, rng, scratch, logbuf, log_mode, forced_pick):
             pos = (phase, seat, hand, unseen, ws[WS_CAP + seat], ws[WS_SAID_KOU + seat],
                    params[P_GOU], n)
             pick = choose(policy_ids[seat], policy_params[seat], pos, am, ai, beaters, rng, ws)
-        if pick < n or n_lazy == 0:
-            mask = am[pick]
-            for j in range(INFO_COLS):
-                info[j] = ai[pick, j]
-        elif phase == PH_LEAD:
-            mask = play_at(hand, params, set_beats, params[P_TABLE_CAP] - ws[S_TABLE], pick - n,
-                           info)
-        else:
-            mask = answer_at(hand, ws[S_TOP_KIND], ws[S_TOP_SIZE], ws[S_TOP_RANK], ws[S_TOP_K],
-                             set_beats, pick - n, info)
+        mask = _picked(ws, params, set_beats, phase, hand, (n, n_lazy), pick, am, ai, info)
         typ = info[0]
         if log_mode >= 1:
             _log_action(ws, logbuf, log_mode, (seat, typ, mask), n, am, ai)
         ws[S_N_ACT] += 1
-        # Apply (engine: apply, _apply_<phase>).
-        if phase == PH_QIANGCI:
-            _apply_qiangci(ws, params, seat, typ, mask)
-        elif phase == PH_LEAD:
-            _apply_lead(ws, params, seat, typ, mask)
-        elif phase == PH_KOU:
-            _apply_kou_ask(ws, seat, typ)
-        elif phase == PH_TRICK:
-            _apply_trick(ws, params, seat, typ, mask)
-        else:
-            _apply_discard(ws, seat, mask)
+        _apply(ws, params, phase, seat, typ, mask)
     return 0
 
 

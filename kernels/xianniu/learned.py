@@ -26,6 +26,7 @@ import numpy as np
 from numba import njit
 
 # game as a module object: it is still loading when policies (its import) loads this module
+from ..jit import njit_counted
 from . import layout as kg
 from . import policies as kp
 from .bits import KING, POP4, QUEEN, nib, popcount, ranks_with_at_least, same_rank_kind
@@ -230,7 +231,7 @@ def _dot(a, w, off, n):
 
 
 # it allocates: not the reference-free build of choose()
-@njit(cache=True, _nrt=True)  # type: ignore[call-overload]  # _nrt: not in Numba's stubs
+@njit_counted
 def learned_choice(ws, pos, am, ai, beaters, w):
     """Index of the scorer's best action among the listed (the first on a tie) at the
     decision ``pos`` (:data:`.layout.POSITION`).

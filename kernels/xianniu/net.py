@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..jit import njit_counted
 from . import layout as kg
 from . import policies as kp
 from .learned import N_ACT as N_PSI
@@ -151,7 +152,7 @@ def net_pick(phi, x, n, w, idx, q):
 
 
 # it allocates: not the reference-free build of choose()
-@njit(cache=True, _nrt=True)  # type: ignore[call-overload]  # _nrt: not in Numba's stubs
+@njit_counted
 def net_choice(ws, pos, am, ai, beaters, w):
     """Index of the network's best action among the listed at the decision ``pos``."""
     n = pos[7]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..jit import njit_uncounted
 from .bits import (
     ACE,
     EIGHT,
@@ -134,7 +135,7 @@ def _gen_xbl(hand, size, set_beats, top_rank, am, ai, n):
     return n
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # _nrt: not in Numba's stubs
+@njit_uncounted
 def gen_plays(hand, params, set_beats, max_size, am, ai, n):
     """Append every ordinary play in ``hand`` of at most ``max_size`` cards."""
     for r in range(12):
@@ -171,7 +172,7 @@ def gen_plays(hand, params, set_beats, max_size, am, ai, n):
     return n
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # _nrt: not in Numba's stubs
+@njit_uncounted
 def gen_answers(hand, top_kind, top_size, top_rank, top_k, set_beats, am, ai, n):
     """Append every play in ``hand`` that beats the top play (有吃必吃)."""
     # 9 parameters: the top play's four fields are read straight from the state words by

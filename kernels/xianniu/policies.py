@@ -14,7 +14,8 @@ The small helpers are ``forceinline``: LLVM inlines them into their caller, and 
 calls nothing out of line lets Numba drop the reference counting of its array arguments, two
 atomic operations per array per call (on the heuristics' hot path, over a third of the time).
 The choices themselves, called once per decision with several arrays, are compiled without
-Numba's reference counting (``_nrt=False``; they allocate nothing, and so may not).
+Numba's reference counting (``kernels.jit.njit_uncounted``; they allocate nothing, and so
+may not).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..jit import njit_uncounted
 from .bits import (
     EIGHT,
     FIVE,
@@ -199,7 +201,7 @@ def discard_choice(hand, unseen, am, n, beaters):
     return best
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # _nrt: not in Numba's stubs
+@njit_uncounted
 def heuristic_choice(pos, am, ai, beaters, w):
     """Index of the heuristic's choice among the ``n`` legal actions listed in ``am``, ``ai``
     at the decision ``pos = (phase, seat, hand, unseen, captured, said_kou, gou_min, n)``
@@ -335,7 +337,7 @@ def _play_score2(kind, size, rank, mask, trick, sure, hand, w):
     return s
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # _nrt: not in Numba's stubs
+@njit_uncounted
 def heuristic2_choice(pos, am, ai, beaters, w):
     """Index of heuristic2's choice: the heuristic with four 9s (5s) counted and led as two
     牛 (喜) pairs, plays scored by :func:`_play_score2`, and (``H2_CASH``) sure plays led

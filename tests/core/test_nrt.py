@@ -64,9 +64,15 @@ def _modules() -> dict[str, _Module]:
     return {m.name: m for m in mods}
 
 
+BUILDS = {"njit_uncounted": False, "njit_counted": True}  # kernels.jit
+
+
 def _nrt(fn: ast.FunctionDef) -> bool | None:
-    """The ``_nrt`` its decorator gives, or None when it gives none."""
+    """The ``_nrt`` its decorator gives (``kernels.jit``'s builds, or ``njit(_nrt=...)``),
+    or None when it gives none."""
     for dec in fn.decorator_list:
+        if isinstance(dec, ast.Name) and dec.id in BUILDS:
+            return BUILDS[dec.id]
         if isinstance(dec, ast.Call):
             for kw in dec.keywords:
                 if kw.arg == "_nrt" and isinstance(kw.value, ast.Constant):
@@ -75,10 +81,11 @@ def _nrt(fn: ast.FunctionDef) -> bool | None:
 
 
 def _jitted(fn: ast.FunctionDef) -> bool:
-    """Decorated ``@njit`` (an ``@intrinsic``'s body runs in Python, at compile time)."""
+    """Decorated ``@njit`` or one of ``kernels.jit``'s builds (an ``@intrinsic``'s body runs
+    in Python, at compile time)."""
     for dec in fn.decorator_list:
         target = dec.func if isinstance(dec, ast.Call) else dec
-        if isinstance(target, ast.Name) and target.id == "njit":
+        if isinstance(target, ast.Name) and (target.id == "njit" or target.id in BUILDS):
             return True
     return False
 
