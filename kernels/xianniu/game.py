@@ -467,9 +467,10 @@ def _picked(ws, params, set_beats, phase, hand, listed, pick, am, ai, info):
                      set_beats, pick - n, info)
 
 
-@njit(cache=True, forceinline=True)  # a step of advance, inlined into it
-def _apply(ws, params, phase, seat, typ, mask):
-    """Apply the action (engine: apply, ``_apply_<phase>``)."""
+@njit(cache=True, forceinline=True)  # a step of advance (and of the solver), inlined
+def apply_action(ws, params, phase, seat, typ, mask):
+    """Apply ``seat``'s action of type ``typ`` with cards ``mask`` in ``phase`` (engine:
+    apply, ``_apply_<phase>``)."""
     if phase == PH_QIANGCI:
         _apply_qiangci(ws, params, seat, typ, mask)
     elif phase == PH_LEAD:
@@ -532,7 +533,7 @@ def advance(rules, policies, rng, scratch, logbuf, log_mode, forced_pick):
         if log_mode >= 1:
             _log_action(ws, logbuf, log_mode, (seat, typ, mask), n, am, ai)
         ws[S_N_ACT] += 1
-        _apply(ws, params, phase, seat, typ, mask)
+        apply_action(ws, params, phase, seat, typ, mask)
     return 0
 
 

@@ -61,15 +61,11 @@ from .game import (
     WS_XI,
     WS_XIAN_T,
     WS_XIAN_X,
-    _apply_discard,
-    _apply_kou_ask,
-    _apply_lead,
-    _apply_qiangci,
-    _apply_trick,
     _lead_options,
     _legal_discard,
     _legal_kou_ask,
     _legal_qiangci,
+    apply_action,
     finish_hand,
 )
 from .plays import INFO_COLS, _push, gen_answers, gen_plays
@@ -263,18 +259,7 @@ def apply_listed(ws, params, am, ai, j):
         ws[WS_INFO + c] = ai[j, c]
     typ = ai[j, 0]
     mask = am[j]
-    seat = seat_of(ws)
-    phase = ws[S_PHASE]
-    if phase == PH_QIANGCI:
-        _apply_qiangci(ws, params, seat, typ, mask)
-    elif phase == PH_LEAD:
-        _apply_lead(ws, params, seat, typ, mask)
-    elif phase == PH_KOU:
-        _apply_kou_ask(ws, seat, typ)
-    elif phase == PH_TRICK:
-        _apply_trick(ws, params, seat, typ, mask)
-    else:
-        _apply_discard(ws, seat, mask)
+    apply_action(ws, params, ws[S_PHASE], seat_of(ws), typ, mask)
 
 
 # columns of the per-depth int rows
