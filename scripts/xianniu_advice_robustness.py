@@ -4,17 +4,16 @@ by the default play-on and by a search player with a larger budget, side by side
 The hands: seat 1 of uniform deals (``deal_hands``, one SeedSequence child per preset of
 ``--seed``), ``--hands`` per preset; a hand where no deal reaches the question (the banker
 never 扣s first with it, or it opens a 抢刺) is skipped and the next deal taken. Each hand is
-asked ``should-xian`` with every play-on of ``--policies`` (default: the query's default and
-pimc2 with ``--budget-factor`` times its 512 play-outs a decision), at ``--precision`` and
-the query seed ``--seed``. Per pair of play-ons the script counts the hands whose answers
-agree (the same sign of 掀 − 扣), and those whose answers are opposite with both CIs
-excluding 0.
+asked ``should-xian`` with every play-on of ``--policies``, at ``--precision`` and the query
+seed ``--seed``. A play-on is a policy name or a best-of list ``A,B,…`` and, after ``@``,
+the play-outs per decision of its pimc (default: the query's default at its own budget,
+against pimc2 alone with four times pimc2's 512). Per pair of play-ons the script counts
+the hands whose answers agree (the same sign of 掀 − 扣), and those whose answers are
+opposite with both CIs excluding 0; each answer keeps every continuation's values.
 
 Usage: python scripts/xianniu_advice_robustness.py [--rules lanzhou,kanniutui] [--hands 20]
-       [--policies learned,tuned2+pimc2] [--budget-factor 4] [--precision 0.3] [--seed 1]
+       [--policies net,tuned2,pimc2@64+pimc2@2048] [--precision 0.3] [--seed 1]
        [--out FILE.json]
-
-``+`` separates the play-ons compared; ``A,B`` inside one is the better of A and B.
 """
 
 from __future__ import annotations
@@ -29,11 +28,18 @@ import numpy as np
 from analyzer.core.fileio import write_atomic
 from analyzer.xianniu.cards import format_cards
 from analyzer.xianniu.decision import should_xian
-from analyzer.xianniu.defaults import DECISION_POLICY
+from analyzer.xianniu.defaults import DECISION_BUDGET, DECISION_POLICY
 from analyzer.xianniu.rules import PRESETS
 from analyzer.xianniu.sim import deal_hands
 
 PIMC2_BUDGET = 512
+DEFAULT_PLAYS_ON = f"{DECISION_POLICY}@{DECISION_BUDGET}+pimc2@{4 * PIMC2_BUDGET}"
+
+
+def play_on(text: str) -> tuple[str, int]:
+    """``policy@budget`` (or ``policy``, at the query's default budget) as its two parts."""
+    policy, _, budget = text.partition("@")
+    return policy, int(budget) if budget else DECISION_BUDGET
 
 
 def typical_hands(preset_seed: np.random.SeedSequence, count: int) -> list[int]:
@@ -43,7 +49,7 @@ def typical_hands(preset_seed: np.random.SeedSequence, count: int) -> list[int]:
     return [int(h) for h in deal_hands(4 * count, root)[:, 1]]
 
 
-def ask(hand: int, preset: str, policy: str, budget: int | None, precision: float,
+def ask(hand: int, preset: str, policy: str, budget: int, precision: float,
         seed: int) -> dict | None:
     """The should-xian answer's figures, or None when no deal reaches the question."""
     try:
@@ -51,7 +57,9 @@ def ask(hand: int, preset: str, policy: str, budget: int | None, precision: floa
     except ValueError:
         return None
     return {"diff": res.diff, "low": res.ci95[0], "high": res.ci95[1], "n": res.hands,
-            "recommendation": res.recommendation, "valued_by": list(res.valued_by)}
+            "budget": budget,
+            "recommendation": res.recommendation, "valued_by": list(res.valued_by),
+            "by_policy": res.by_policy}
 
 
 def verdicts(a: dict, b: dict) -> tuple[bool, bool]:
@@ -65,8 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rules", default=",".join(PRESETS))
     ap.add_argument("--hands", type=int, default=20)
-    ap.add_argument("--policies", default=f"{DECISION_POLICY}+pimc2")
-    ap.add_argument("--budget-factor", type=int, default=4)
+    ap.add_argument("--policies", default=DEFAULT_PLAYS_ON)
     ap.add_argument("--precision", type=float, default=0.3)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default=None)
@@ -81,15 +88,14 @@ def main(argv: list[str] | None = None) -> int:
             if kept == args.hands:
                 break
             answers = {}
-            for policy in plays_on:
-                budget = (PIMC2_BUDGET * args.budget_factor
-                          if policy.startswith("pimc") else None)
+            for label in plays_on:
+                policy, budget = play_on(label)
                 t0 = time.perf_counter()
                 got = ask(hand, preset, policy, budget, args.precision, args.seed)
                 if got is None:
                     break
                 got["seconds"] = time.perf_counter() - t0
-                answers[policy] = got
+                answers[label] = got
             if len(answers) < len(plays_on):
                 continue
             kept += 1

@@ -71,28 +71,30 @@ def policy_help(policies: Mapping[str, str], default: str | None = None,
 
 def policy_option(policies: Mapping[str, str], default: str | None, name: str = "--policy",
                   dest: str = "policy", what: str = "Policy of every seat",
-                  per_seat: int = 0, best_of: bool = False):
+                  per_seat: int = 0, best_of: int = 0):
     """A policy option that accepts every policy in ``policies`` (and, when ``per_seat``
-    is a seat count, one name per seat ``A,B,…``; when ``best_of``, two names ``A,B``: each
-    action valued by the better of the two); the names are checked before any work."""
+    is a seat count, one name per seat ``A,B,…``; when ``best_of`` is a count, up to that
+    many different names ``A,B,…``: each action valued by the best of them); the names are
+    checked before any work."""
     def check(ctx, param, value):
         if value is None:
             return value
         names = [v.strip().lower() for v in str(value).split(",")]
-        counts = (1, per_seat) if per_seat else (1, 2) if best_of else (1,)
-        if len(names) not in counts:
+        ok = (len(names) in (1, per_seat) if per_seat else 1 <= len(names) <= best_of
+              if best_of else len(names) == 1)
+        if not ok:
             more = (f" or one per seat ({per_seat})" if per_seat else
-                    " or two (A,B: the better of the two)" if best_of else "")
+                    f" or up to {best_of} (A,B,…: the best of them)" if best_of else "")
             raise click.BadParameter(f"give one policy{more}, got {len(names)}")
         if best_of and len(set(names)) != len(names):
-            raise click.BadParameter(f"give two different policies, got {value!r}")
+            raise click.BadParameter(f"give different policies, got {value!r}")
         bad = [n for n in names if n not in policies]
         if bad:
             raise click.BadParameter(f"unknown policy {bad[0]!r} (choose from "
                                      f"{', '.join(policies)})")
         return ",".join(names)
 
-    what = what + ("; A,B values each action by the better of A and B on the same deals"
+    what = what + ("; A,B,… values each action by the best of them on the same deals"
                    if best_of else "")
     return click.option(name, dest, default=default, callback=check, show_default=False,
                         help=policy_help(policies, default, what))
@@ -139,6 +141,27 @@ def deals_option(default: int, minimum: int = 2, help: str = "Deals.",
 def progress_bar(n: int, label: str = "hands", hidden: bool = False):
     """A progress bar on standard error (standard output stays clean for CSV/JSON)."""
     return click.progressbar(length=n, label=label, file=sys.stderr, hidden=hidden)
+
+
+class LazyProgressBar:
+    """:func:`progress_bar` drawn from the first ``update`` on, so that input refused before
+    any work leaves one line on standard error, not a bar above it."""
+
+    def __init__(self, n: int, label: str = "hands", hidden: bool = False):
+        self._args = (n, label, hidden)
+        self._bar: Any = None
+
+    def update(self, n: int) -> None:
+        if self._bar is None:
+            self._bar = progress_bar(*self._args).__enter__()
+        self._bar.update(n)
+
+    def __enter__(self) -> LazyProgressBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(*exc)
 
 
 @contextmanager

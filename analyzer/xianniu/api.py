@@ -14,7 +14,7 @@ from typing import Any
 
 from .cards import N_SEATS, count, format_cards, parse_mask
 from .combos import Play, beats, classify
-from .defaults import ADVICE_OPPONENTS, ADVICE_POLICY, DECISION_POLICY
+from .defaults import ADVICE_OPPONENTS, ADVICE_POLICY, DECISION_BUDGET, DECISION_POLICY
 from .describe import action_text, beat_verdict, play_info, settlement_json
 from .records import replay, start_of
 from .rules import Rules, get_rules
@@ -229,11 +229,13 @@ def should_xian(hand: str | None = None, seat: int = 1, rules: str | None = None
                 policy: str = DECISION_POLICY, precision: float = 0.1, max_deals: int = 200_000,
                 seed: int = 0, record: Any = None,
                 progress: Callable[[int], None] | None = None,
-                opponents: str = ADVICE_OPPONENTS) -> dict[str, Any]:
+                opponents: str = ADVICE_OPPONENTS, budget: int = DECISION_BUDGET
+                ) -> dict[str, Any]:
     """``xianniu should-xian``: after a 扣, should ``hand`` (16 cards, answering from
     ``seat``) 掀 or 扣? Or, with ``record``, the seat where a partial record stops. The
-    asking seat plays on with ``policy`` (``A,B``: each action valued by the better of the
-    two on the same deals), the others with ``opponents``."""
+    asking seat plays on with ``policy`` (``A,B,…``: each action valued by the best of them
+    on the same deals; a pimc among them plays ``budget`` play-outs a decision), the others
+    with ``opponents``."""
     from . import decision
 
     if record is not None and hand:
@@ -242,18 +244,20 @@ def should_xian(hand: str | None = None, seat: int = 1, rules: str | None = None
         raise ValueError("give HAND (16 cards) or --record FILE")
     if record is not None:
         res = decision.should_xian_record(record, policy, precision, max_deals, seed,
-                                          progress=progress, opponents=opponents)
+                                          progress=progress, opponents=opponents,
+                                          budget=budget)
     else:
         assert hand is not None  # given: checked above
         res = decision.should_xian(hand, seat, rules, policy, precision, max_deals, seed,
-                                   progress=progress, opponents=opponents)
+                                   progress=progress, opponents=opponents, budget=budget)
     return res.as_dict()
 
 
 def should_kou(hand: str, rules: str | None = None, policy: str = DECISION_POLICY,
                precision: float = 0.1, max_deals: int = 200_000, seed: int = 0,
                progress: Callable[[int], None] | None = None,
-               opponents: str = ADVICE_OPPONENTS) -> dict[str, Any]:
+               opponents: str = ADVICE_OPPONENTS, budget: int = DECISION_BUDGET
+               ) -> dict[str, Any]:
     """``xianniu should-kou``: the banker holds ``hand`` at its first decision: 扣 or lead?"""
     from .decision import searched_first_decision
     from .decision import should_kou as ask
@@ -261,7 +265,7 @@ def should_kou(hand: str, rules: str | None = None, policy: str = DECISION_POLIC
     if not hand:
         raise ValueError("give HAND (16 cards)")
     out = ask(hand, rules, policy, precision, max_deals, seed, progress=progress,
-              opponents=opponents).as_dict()
+              opponents=opponents, budget=budget).as_dict()
     # advise plays one continuation: the first of ``policy``'s
     search_policy = policy.split(",")[0]
     out["searched"] = searched = searched_first_decision(hand, rules, search_policy, precision,

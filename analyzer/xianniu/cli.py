@@ -11,6 +11,7 @@ import click
 from ..core.batchrun import output_format
 from ..core.cli_common import (
     JSON_OPTION,
+    LazyProgressBar,
     batch_options,
     deals_option,
     emit_json,
@@ -26,7 +27,7 @@ from ..core.review_cli import review_options
 from ..core.tournament import tournament_lines
 from . import api
 from .cards import N_SEATS
-from .defaults import ADVICE_OPPONENTS, ADVICE_POLICY, DECISION_POLICY
+from .defaults import ADVICE_OPPONENTS, ADVICE_POLICY, DECISION_BUDGET, DECISION_POLICY
 from .describe import (
     classify_line,
     decision_lines,
@@ -202,8 +203,11 @@ def _decision_options(f):
                      "difference is below this (points).")(f)
     f = policy_option(POLICIES, ADVICE_OPPONENTS, "--opponents", "opponents",
                       what="How the other two seats play on")(f)
+    f = click.option("--budget", type=click.IntRange(min=1), default=DECISION_BUDGET,
+                     show_default=True, help="Play-outs per decision of this seat's pimc or "
+                     "pimc2 play-on (the other seats' keep their own).")(f)
     f = policy_option(POLICIES, DECISION_POLICY, what="How this seat plays on",
-                      best_of=True)(f)
+                      best_of=3)(f)
     f = RULES_OPTION(f)
     return click.argument("hand", nargs=-1)(f)
 
@@ -211,8 +215,8 @@ def _decision_options(f):
 def _decision_bar(max_deals: int, policy: str, opponents: str, quiet: bool):
     """Kept deals against ``--max-deals`` on stderr (the query may stop sooner, at its
     precision); shown for pimc, whose play-outs take minutes, not for the heuristic."""
-    return progress_bar(max_deals, "deals (stops at the precision)",
-                        hidden=quiet or not {*policy.split(","), opponents} & set(SEARCH))
+    return LazyProgressBar(max_deals, "deals (stops at the precision)",
+                           hidden=quiet or not {*policy.split(","), opponents} & set(SEARCH))
 
 
 def _print_decision(res: dict, as_json: bool) -> None:
@@ -230,25 +234,26 @@ def _print_decision(res: dict, as_json: bool) -> None:
                    "(instead of HAND).")
 @_decision_options
 def should_xian(hand: tuple[str, ...], seat: int, record_path: str | None, rules: str | None,
-                policy: str, opponents: str, precision: float, max_deals: int, seed: int,
-                as_json: bool, quiet: bool) -> None:
+                policy: str, budget: int, opponents: str, precision: float, max_deals: int,
+                seed: int, as_json: bool, quiet: bool) -> None:
     """The banker has 扣ed at the start: should HAND (16 cards) 掀 or 扣?"""
     record = read_json(record_path) if record_path else None
     with _decision_bar(max_deals, policy, opponents, quiet) as bar:
         res = api.should_xian(" ".join(hand), seat, rules, policy, precision, max_deals, seed,
-                              record, progress=bar.update, opponents=opponents)
+                              record, progress=bar.update, opponents=opponents,
+                              budget=budget)
     _print_decision(res, as_json)
 
 
 @group.command("should-kou")
 @_decision_options
-def should_kou(hand: tuple[str, ...], rules: str | None, policy: str, opponents: str,
-               precision: float, max_deals: int, seed: int, as_json: bool,
+def should_kou(hand: tuple[str, ...], rules: str | None, policy: str, budget: int,
+               opponents: str, precision: float, max_deals: int, seed: int, as_json: bool,
                quiet: bool) -> None:
     """The banker holds HAND (16 cards) at its first decision: 扣 or lead?"""
     with _decision_bar(max_deals, policy, opponents, quiet) as bar:
         res = api.should_kou(" ".join(hand), rules, policy, precision, max_deals, seed,
-                             progress=bar.update, opponents=opponents)
+                             progress=bar.update, opponents=opponents, budget=budget)
     _print_decision(res, as_json)
 
 

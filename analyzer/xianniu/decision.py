@@ -18,16 +18,18 @@ import pandas as pd
 
 from kernels.rng import states_for_chunks
 from kernels.xianniu import decisions as kd
+from kernels.xianniu.policies import PIMC_BUDGET, POLICY_PIMC
 
 from ..core.stats import Estimate, mean_ci, proportion_ci
 from .cards import format_cards, parse_hand
-from .defaults import ADVICE_OPPONENTS, ADVICE_POLICY, DECISION_POLICY
+from .defaults import ADVICE_OPPONENTS, ADVICE_POLICY, DECISION_BUDGET, DECISION_POLICY
 from .kernel_state import ws_from_state
 from .records import replay
 from .rules import Rules, get_rules
-from .sim import POLICIES, policy_arrays, rule_arrays
+from .sim import POLICIES, SEARCH, policy_arrays, rule_arrays
 
 PER_CHUNK = 128
+PILOT = 1024  # kept deals on which the best play-on of each action is chosen
 
 
 @dataclass
@@ -60,7 +62,8 @@ class DecisionResult:
     p_ci_me: dict = field(default_factory=dict)
     p_ci_opponent: dict = field(default_factory=dict)
     opponents: str = ADVICE_OPPONENTS  # the other two seats' policy
-    # the play-on policy that valued each action (the better of ``policy``'s on the deals)
+    budget: int = DECISION_BUDGET  # play-outs per decision of the asking seat's pimc play-on
+    # the play-on policy that valued each action (the best of ``policy``'s on the deals)
     valued_by: tuple[str, str] = ("", "")
     by_policy: dict = field(default_factory=dict)  # policy -> action -> estimate
     details: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
@@ -92,6 +95,8 @@ class DecisionResult:
             "seat_policies": [self.policy if s == self.seat else self.opponents
                               for s in range(3)],
             "valued_by": dict(zip((first, second), self.valued_by, strict=True)),
+            # each search play-on of the asking seat: its play-outs per decision
+            "budget": {name: self.budget for name in self.policy.split(",") if name in SEARCH},
             "by_policy": self.by_policy,
             "question": self.question, "hand": self.hand,
             "seat": self.seat, "actions": [first, second],
@@ -104,8 +109,9 @@ class DecisionResult:
 
 
 def continuation_names(policy: str) -> list[str]:
-    """The play-on policies of ``policy``: one name, or ``A,B`` (each action valued by the
-    better of the two on the same deals); ValueError for an unknown or repeated name."""
+    """The play-on policies of ``policy``: one name, or ``A,B`` or ``A,B,C`` (each action
+    valued by the best of them on the same deals); ValueError for an unknown or repeated
+    name."""
     names = [n.strip().lower() for n in policy.split(",")]
     for name in names:
         if name not in POLICIES:
@@ -116,20 +122,33 @@ def continuation_names(policy: str) -> list[str]:
 
 
 def _query_rows(question: str, hand: int, seat: int, position: np.ndarray | None,
-                states: np.ndarray, rk: tuple, pol: tuple) -> tuple[np.ndarray, int]:
-    """One batch of the kernels' kept deals (rows ``kd.Q_*``) and the deals dealt."""
+                states: np.ndarray, rk: tuple, pol: tuple, with_pimc: bool
+                ) -> tuple[np.ndarray, int]:
+    """One batch of the kernels' kept deals (rows ``kd.Q_*``) and the deals dealt;
+    ``with_pimc``: compiled with the pimc machinery whatever ``pol`` plays."""
     chunks = states.shape[0]
     out = np.empty((chunks, PER_CHUNK, kd.N_Q), dtype=np.int64)
     t = np.empty(chunks, dtype=np.int64)
     pinned = np.zeros(3, dtype=np.int64)
     if position is not None:
-        kd.xian_at_position_chunks(position, seat, states, PER_CHUNK, rk, pol, (out, t))
+        kd.xian_at_position_chunks(position, seat, states, PER_CHUNK, rk, pol, (out, t),
+                                   with_pimc)
     elif question == "xian":
-        kd.xian_query_chunks(hand, seat, pinned, states, PER_CHUNK, rk, pol, (out, t))
+        kd.xian_query_chunks(hand, seat, pinned, states, PER_CHUNK, rk, pol, (out, t),
+                             with_pimc)
     else:
-        kd.kou_query_chunks(hand, pinned, states, PER_CHUNK, rk, pol, (out, t))
+        kd.kou_query_chunks(hand, pinned, states, PER_CHUNK, rk, pol, (out, t), with_pimc)
     got = out.reshape(-1, kd.N_Q)
     return got[got[:, kd.Q_A] != -999], int(t.sum())
+
+
+def _seat_policy(names: list[str], seat: int, rules: Rules, budget: int) -> tuple:
+    """The kernels' policy arrays for ``names``, the asking ``seat``'s pimc playing
+    ``budget`` play-outs a decision (the other seats' pimc keep their own)."""
+    ids, params = policy_arrays(names, rules=rules)
+    if ids[seat] == POLICY_PIMC:
+        params[seat, PIMC_BUDGET] = budget
+    return ids, params
 
 
 def _better(rows: list[np.ndarray], column: int) -> int:
@@ -141,7 +160,7 @@ def _run(question: str, hand_text: str | int, seat: int, rules: str | Rules | No
          policy: str, precision: float, max_hands: int, seed: int,
          progress: Callable[[int], None] | None,
          position: np.ndarray | None = None,
-         opponents: str = ADVICE_OPPONENTS, budget: int | None = None) -> DecisionResult:
+         opponents: str = ADVICE_OPPONENTS, budget: int = DECISION_BUDGET) -> DecisionResult:
     hand = hand_text if isinstance(hand_text, int) else parse_hand(hand_text)
     if position is not None and not isinstance(hand_text, int):
         raise ValueError("a recorded position carries its own hand")
@@ -152,41 +171,19 @@ def _run(question: str, hand_text: str | int, seat: int, rules: str | Rules | No
         raise ValueError(f"precision must be positive, got {precision}")
     if max_hands < 100:
         raise ValueError(f"max-hands must be at least 100, got {max_hands}")
+    if budget < 1:
+        raise ValueError(f"budget must be at least 1 play-out per decision, got {budget}")
     r = get_rules(rules)
     pols = []
     for name in plays_on:
         names = [opponents] * 3
         names[seat] = name
-        pols.append(policy_arrays(names, rules=r, pimc_budget=budget))
+        pols.append(_seat_policy(names, seat, r, budget))
     rk = rule_arrays(r)
-    chunks = max(2, 4 * numba.get_num_threads())
-    # rows[k]: continuation k's kept deals. The deals, and which are kept, come from a stream
-    # the asking seat's play-on policy never draws from, so row i is one deal for every k.
-    rows: list[list[np.ndarray]] = [[] for _ in pols]
-    tries, batch = 0, 0
-    while True:
-        states = states_for_chunks(seed, batch * chunks, chunks)
-        for k, pol in enumerate(pols):
-            got, dealt = _query_rows(question, hand, seat, position, states, rk, pol)
-            rows[k].append(got)
-        _check_same_deals([rk_rows[-1] for rk_rows in rows])
-        tries += dealt
-        batch += 1
-        n = sum(len(x) for x in rows[0])
-        if progress is not None:
-            progress(len(rows[0][-1]))
-        if n >= 2:
-            every = [np.concatenate(x) for x in rows]
-            ka, kb = _better(every, kd.Q_A), _better(every, kd.Q_B)
-            d = mean_ci(every[ka][:, kd.Q_A] - every[kb][:, kd.Q_B])
-            if (d.high - d.low) / 2 <= precision or n >= max_hands:
-                break
-        if n == 0 and tries > 50 * chunks * PER_CHUNK:
-            raise ValueError("no deal fits this position: the other seats' policies never "
-                             "reach it with this hand")
-    kept = n
-    every = [np.concatenate(x)[:max_hands] for x in rows]
-    ka, kb = _better(every, kd.Q_A), _better(every, kd.Q_B)
+    rows, tries, (ka, kb) = _sample(question, hand, seat, position, rk, pols, seed, precision,
+                                    max_hands, progress)
+    kept = len(rows[ka])
+    every = [x[:max_hands] for x in rows]
     a, b = every[ka][:, kd.Q_A], every[kb][:, kd.Q_B]
     d, ea, eb = mean_ci(a - b), mean_ci(a), mean_ci(b)
     first, second = ("xian", "kou") if question == "xian" else ("kou", "lead")
@@ -210,8 +207,55 @@ def _run(question: str, hand_text: str | int, seat: int, rules: str | Rules | No
         p_gou=proportion_ci(int((details["captured_a"] >= r.gou_min).sum()), n).as_dict(),
         p_ci_me=proportion_ci(int((details["captured_a"] >= r.ci_min).sum()), n).as_dict(),
         p_ci_opponent=proportion_ci(int(details["opponent_ci_a"].sum()), n).as_dict(),
-        opponents=opponents, valued_by=(plays_on[ka], plays_on[kb]), by_policy=by_policy,
+        opponents=opponents, budget=budget, valued_by=(plays_on[ka], plays_on[kb]),
+        by_policy=by_policy,
         details=details)
+
+
+def _sample(question: str, hand: int, seat: int, position: np.ndarray | None, rk: tuple,
+            pols: list[tuple], seed: int, precision: float, max_hands: int,
+            progress: Callable[[int], None] | None
+            ) -> tuple[list[np.ndarray], int, tuple[int, int]]:
+    """Kept deals under each play-on of ``pols`` until the difference's CI is narrow enough:
+    ``(rows per play-on, deals dealt, (the play-on valuing the first action, the second's))``.
+
+    The best play-on of each action is chosen on the first ``PILOT`` kept deals; the others
+    then stop playing (their rows hold those deals only), so a slow play-on that values
+    neither action costs one pilot, not the whole query."""
+    # one compiled query for every play-on: with a search among them, all take the pimc path
+    # (a seat without pimc never enters it), so the query compiles once, not twice
+    with_pimc = any(bool((ids == POLICY_PIMC).any()) for ids, _ in pols)
+    chunks = max(2, 4 * numba.get_num_threads())
+    # rows[k]: play-on k's kept deals. The deals, and which are kept, come from a stream the
+    # asking seat's play-on never draws from, so row i is one deal for every k.
+    rows: list[list[np.ndarray]] = [[] for _ in pols]
+    active, pick = list(range(len(pols))), None if len(pols) > 1 else (0, 0)
+    tries, batch, ka, kb = 0, 0, 0, 0
+    while True:
+        states = states_for_chunks(seed, batch * chunks, chunks)
+        for k in active:
+            got, dealt = _query_rows(question, hand, seat, position, states, rk, pols[k],
+                                     with_pimc)
+            rows[k].append(got)
+        _check_same_deals([rows[k][-1] for k in active])
+        tries += dealt
+        batch += 1
+        n = sum(len(x) for x in rows[active[0]])
+        if progress is not None:
+            progress(len(rows[active[0]][-1]))
+        if n >= 2:
+            if pick is None:
+                pilot = [np.concatenate(x)[:PILOT] for x in rows]
+                ka, kb = _better(pilot, kd.Q_A), _better(pilot, kd.Q_B)
+                if n >= PILOT:
+                    pick, active = (ka, kb), sorted({ka, kb})
+            d = mean_ci(np.concatenate(rows[ka])[:, kd.Q_A] - np.concatenate(rows[kb])[:, kd.Q_B])
+            if (d.high - d.low) / 2 <= precision or n >= max_hands:
+                break
+        if n == 0 and tries > 50 * chunks * PER_CHUNK:
+            raise ValueError("no deal fits this position: the other seats' policies never "
+                             "reach it with this hand")
+    return [np.concatenate(x) for x in rows], tries, (ka, kb)
 
 
 def _check_same_deals(batch_rows: list[np.ndarray]) -> None:
@@ -225,12 +269,12 @@ def _check_same_deals(batch_rows: list[np.ndarray]) -> None:
 def should_xian(hand: str | int, seat: int = 1, rules: str | Rules | None = None,
                 policy: str = DECISION_POLICY, precision: float = 0.1, max_hands: int = 200_000,
                 seed: int = 0, progress: Callable[[int], None] | None = None,
-                opponents: str = ADVICE_OPPONENTS, budget: int | None = None
+                opponents: str = ADVICE_OPPONENTS, budget: int = DECISION_BUDGET
                 ) -> DecisionResult:
     """After the banker's opening 扣 (and, for seat 2, seat 1's 扣): 掀 or 扣 with ``hand``?
-    The asking seat plays on with ``policy`` (``A,B``: each action valued by the better of
-    the two on the same deals), the other two with ``opponents``; ``budget`` sets a pimc
-    play-on's play-outs per decision."""
+    The asking seat plays on with ``policy`` (``A,B,…``: each action valued by the best of
+    them on the same deals), the other two with ``opponents``; ``budget`` sets the asking
+    seat's pimc play-outs per decision."""
     if seat not in (1, 2):
         raise ValueError(f"the answering seat is 1 or 2, got {seat}")
     return _run("xian", hand, seat, rules, policy, precision, max_hands, seed, progress,
@@ -240,7 +284,8 @@ def should_xian(hand: str | int, seat: int = 1, rules: str | Rules | None = None
 def should_xian_record(record: Any, policy: str = DECISION_POLICY, precision: float = 0.1,
                        max_hands: int = 200_000, seed: int = 0,
                        progress: Callable[[int], None] | None = None,
-                       opponents: str = ADVICE_OPPONENTS) -> DecisionResult:
+                       opponents: str = ADVICE_OPPONENTS, budget: int = DECISION_BUDGET
+                       ) -> DecisionResult:
     """A partial game record that stops where a seat answers a 扣: 掀 or 扣?
 
     The record's three dealt hands are needed to replay it, but only the answering seat's
@@ -256,16 +301,17 @@ def should_xian_record(record: Any, policy: str = DECISION_POLICY, precision: fl
         raise ValueError(f"seat {seat} has said 扣 in this hand and may no longer 掀")
     ws = ws_from_state(state)
     return _run("xian", state.hands[seat], seat, state.rules, policy, precision, max_hands,
-                seed, progress, position=ws, opponents=opponents)
+                seed, progress, position=ws, opponents=opponents, budget=budget)
 
 
 def should_kou(hand: str | int, rules: str | Rules | None = None, policy: str = DECISION_POLICY,
                precision: float = 0.1, max_hands: int = 200_000, seed: int = 0,
                progress: Callable[[int], None] | None = None,
-               opponents: str = ADVICE_OPPONENTS) -> DecisionResult:
+               opponents: str = ADVICE_OPPONENTS, budget: int = DECISION_BUDGET
+               ) -> DecisionResult:
     """The banker holds ``hand`` at its first decision: 扣 (risking a 掀) or lead?"""
     return _run("kou", hand, 0, rules, policy, precision, max_hands, seed, progress,
-                opponents=opponents)
+                opponents=opponents, budget=budget)
 
 
 def _first_decision_record(hand: int, rules: Rules, seed: int) -> dict[str, Any] | None:

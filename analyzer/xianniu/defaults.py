@@ -10,8 +10,13 @@ ADVICE_POLICY = "net"
 # too, so that advice does not assume weak opponents.
 ADVICE_OPPONENTS = "net"
 
-# The asking seat's play-on in should-xian and should-kou: each action valued by the better
-# of two fast continuations of different families on the same deals (the self-play network
-# and the hand-tuned heuristic2), so that an answer is never weaker than either: on some
-# hands one of them misplays after 掀 and the other does not (docs/guides/xianniu.md).
-DECISION_POLICY = "net,tuned2"
+# The asking seat's play-on in should-xian and should-kou: each action valued by the best
+# of three continuations of different families on the same deals (the self-play network,
+# the hand-tuned heuristic2 and the search pimc2), so that an answer is never weaker than
+# any of them: on some hands one misplays after 掀 and another does not
+# (docs/guides/xianniu.md, advice robustness).
+DECISION_POLICY = "net,tuned2,pimc2"
+
+# The asking seat's pimc play-outs per decision in those queries: an eighth of pimc2's 512,
+# so that a typical query answers within 5 s warm on 2 cores.
+DECISION_BUDGET = 64

@@ -229,8 +229,10 @@ def decision_lines(d: dict) -> list[str]:
     as text."""
     a, b = d["actions"]
     label = {"xian": "掀 xian", "kou": "扣 kou", "lead": "lead"}
+    budget = "".join(f" ({name}: {n:,} play-outs a decision)"
+                     for name, n in d.get("budget", {}).items())
     lines = [f"{d['hand']}  seat {d['seat']}, rules {d['rules']}, seed {d['seed']}; play-outs: "
-             f"this seat {d['policy']}, the others {d.get('opponents', 'heuristic')}"]
+             f"this seat {d['policy']}{budget}, the others {d.get('opponents', 'heuristic')}"]
     valued = d.get("valued_by", {})
     for name in (a, b):
         by = f"  (playing on with {valued[name]})" if len(d.get("by_policy", {})) > 1 else ""
@@ -253,14 +255,19 @@ def decision_lines(d: dict) -> list[str]:
 
 
 def continuation_lines(d: dict) -> list[str]:
-    """With two play-on policies: each action under each, on the same deals (the better
+    """With several play-on policies: each action under each, on the same deals (the best
     one values the action above)."""
     by = d.get("by_policy", {})
     if len(by) < 2:
         return []
     label = {"xian": "掀", "kou": "扣", "lead": "lead"}
-    lines = ["  each action valued by the better play-on of " + " and ".join(by) +
-             " on the same deals:"]
+    names = list(by)
+    listed = ", ".join(names[:-1]) + " and " + names[-1]
+    pilot = min(e["n"] for ests in by.values() for e in ests.values())
+    stopped = (f" (chosen on the first {pilot:,}; the others stop there)"
+               if pilot < d["deals"] else "")
+    lines = [f"  each action valued by the {'better' if len(names) == 2 else 'best'} play-on "
+             f"of {listed} on the same deals{stopped}:"]
     for name, ests in by.items():
         lines.append(f"    {name:<10} " + "   ".join(
             f"{label[a]} {format_estimate(e)}" for a, e in ests.items()))

@@ -24,6 +24,7 @@ def warmup() -> None:
         tournament("heuristic,random", 4, rules, seed=0)
         pattern_values(10, rules, seed=0)
         xian_ev(10, rules, seed=0)
+        # the queries' default play-ons include pimc2: compiled with the pimc machinery
         should_xian(HAND, 1, rules, max_hands=100, precision=10.0)
         should_kou(HAND, rules, max_hands=100, precision=10.0)
         advise(_first_decision(hand_records(1, rules, "heuristic", 0)[0], replay), samples=8,
@@ -32,7 +33,9 @@ def warmup() -> None:
         simulate(3, rules, "pimc,heuristic,random", seed=0)
         simulate_aggregate(3, rules, "pimc,heuristic,random", seed=0)
         tournament("pimc,heuristic", 2, rules, seed=0, pimc_samples=2)
-        should_xian(HAND, 1, rules, policy="pimc", max_hands=100, precision=10.0)
+        # a query without a search among its play-ons is compiled without it
+        should_xian(HAND, 1, rules, policy="net", max_hands=100, precision=10.0)
+        should_kou(HAND, rules, policy="net", max_hands=100, precision=10.0)
     deal_hands(10, seed=0)
 
 

@@ -43,6 +43,13 @@ Q_A, Q_B, Q_CAP_A, Q_OPP_CI_A, Q_HAND0, N_Q = 0, 1, 2, 3, 4, 7
 MAX_TRIES_PER_DEAL = 64  # dealing attempts per requested sample before it counts as missing
 
 
+def _pimc(policies, with_pimc):
+    """The ``pimc`` argument of a query: True when ``with_pimc`` (a query whose play-ons
+    differ compiles one signature for all of them: without a pimc seat the machinery is
+    never entered) or a seat of ``policies`` plays pimc, else None."""
+    return True if with_pimc else pimc_flag(policies[0])
+
+
 @njit(cache=True)
 def _deal_around(hand, seat, pinned, rng, out):
     """Deal the cards outside ``hand`` at random to the two other seats, 16 each.
@@ -140,7 +147,9 @@ def _xian_query_chunk(c, query, states, per_chunk, rules, policies, outs, pimc):
             break
 
 
-def xian_query_chunks(hand, seat, pinned, states, per_chunk, rules, policies, outs):
+# ``with_pimc`` beside the query's bundles: a query of several play-ons compiles once
+def xian_query_chunks(hand, seat, pinned, states, per_chunk, rules, policies, outs,
+                      with_pimc=False):
     """Kept deals where ``seat`` (1 or 2) is asked to answer the banker's opening 扣.
 
     ``out[c, i]`` receives (points after 掀, points after 扣, cards captured after 掀, 1 if an
@@ -149,7 +158,7 @@ def xian_query_chunks(hand, seat, pinned, states, per_chunk, rules, policies, ou
     of deals never kept stay at -999. ``pinned`` as in :func:`_deal_around`.
     """
     for_each_chunk(_xian_query_chunk, states.shape[0], (hand, seat, pinned), states,
-                   per_chunk, rules, policies, outs, pimc_flag(policies[0]))
+                   per_chunk, rules, policies, outs, _pimc(policies, with_pimc))
 
 
 @njit(nogil=True, cache=True)
@@ -187,12 +196,13 @@ def _kou_query_chunk(c, query, states, per_chunk, rules, policies, outs, pimc):
             break
 
 
-def kou_query_chunks(hand, pinned, states, per_chunk, rules, policies, outs):
+# ``with_pimc`` beside the query's bundles: a query of several play-ons compiles once
+def kou_query_chunks(hand, pinned, states, per_chunk, rules, policies, outs, with_pimc=False):
     """The banker holds ``hand``: points after 扣 at its first decision and after leading as
     its policy would (扣 not offered), from one stream. ``out`` as in xian_query_chunks with
     A = 扣, B = lead."""
     for_each_chunk(_kou_query_chunk, states.shape[0], (hand, pinned), states, per_chunk,
-                   rules, policies, outs, pimc_flag(policies[0]))
+                   rules, policies, outs, _pimc(policies, with_pimc))
 
 
 @njit(nogil=True, cache=True)
@@ -220,9 +230,11 @@ def _xian_at_position_chunk(c, query, states, per_chunk, rules, policies, outs, 
             break
 
 
-def xian_at_position_chunks(position, seat, states, per_chunk, rules, policies, outs):
+# ``with_pimc`` beside the query's bundles: a query of several play-ons compiles once
+def xian_at_position_chunks(position, seat, states, per_chunk, rules, policies, outs,
+                            with_pimc=False):
     """From a recorded position where ``seat`` answers a 扣: hidden cards dealt consistently
     with the public record (:func:`kernels.xianniu.pimc.sample_hidden`), then 掀 and 扣
     played on from one stream. ``out`` and ``tries`` as in :func:`xian_query_chunks`."""
     for_each_chunk(_xian_at_position_chunk, states.shape[0], (position, seat), states,
-                   per_chunk, rules, policies, outs, pimc_flag(policies[0]))
+                   per_chunk, rules, policies, outs, _pimc(policies, with_pimc))

@@ -1,5 +1,5 @@
-"""should-xian and should-kou with two play-on policies: each action valued by the better of
-the two on the same deals, the difference still paired deal by deal."""
+"""should-xian and should-kou with several play-on policies: each action valued by the best
+of them on the same deals, the difference still paired deal by deal."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest
 
 from analyzer.cli import main
 from analyzer.xianniu.decision import should_kou, should_xian
+from analyzer.xianniu.defaults import DECISION_BUDGET
 
 HAND = "8h Js 5s 7s 7d 9s As 6h 2h 2s 9c Kd 7h 5h 10s 5d"
 FIXED = {"precision": 1e-9, "max_hands": 300, "seed": 5}  # every run stops at 300 deals
@@ -53,8 +54,8 @@ def test_a_play_on_that_misplays_after_xian_no_longer_decides():
     assert both.diff > alone.ci95[1]
 
 
-@pytest.mark.parametrize("policy, message", [("learned,learned", "two different"),
-                                             ("learned,tuned2,pimc", "two (A,B"),
+@pytest.mark.parametrize("policy, message", [("learned,learned", "different policies"),
+                                             ("learned,tuned2,pimc,net", "up to 3 (A,B"),
                                              ("learned,nobody", "unknown policy")])
 def test_bad_play_on_lists_exit_2(policy, message, capsys):
     assert main(["should-xian", *HAND.split(), "--policy", policy]) == 2
@@ -66,7 +67,107 @@ def test_the_json_names_the_play_on_of_each_action(capsys):
     assert main(["should-xian", *HAND.split(), "--precision", "0.5", "--seed", "3", "--json",
                  "--quiet"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["policy"] == "net,tuned2" and out["opponents"] == "net"
+    assert out["policy"] == "net,tuned2,pimc2" and out["opponents"] == "net"
     assert set(out["valued_by"]) == {"xian", "kou"}
-    assert set(out["valued_by"].values()) <= {"net", "tuned2"}
-    assert set(out["by_policy"]) == {"net", "tuned2"}
+    assert set(out["valued_by"].values()) <= {"net", "tuned2", "pimc2"}
+    assert set(out["by_policy"]) == {"net", "tuned2", "pimc2"}
+    assert out["budget"] == {"pimc2": DECISION_BUDGET}
+
+
+def test_the_budget_is_the_asking_seats_and_the_output_names_it(capsys):
+    from analyzer.xianniu.decision import _seat_policy
+    from analyzer.xianniu.rules import get_rules
+    from kernels.xianniu.policies import PIMC_BUDGET
+
+    ids, params = _seat_policy(["pimc2"] * 3, 1, get_rules("lanzhou"), 8)
+    assert params[:, PIMC_BUDGET].tolist() == [512, 8, 512]  # the opponents keep their own
+    _, plain = _seat_policy(["net", "tuned2", "net"], 1, get_rules("lanzhou"), 8)
+    assert plain[1, PIMC_BUDGET] != 8  # no pimc at the seat: nothing to set
+    few = should_xian(HAND, 1, "lanzhou", "pimc2", precision=1e-9, max_hands=100, seed=5,
+                      budget=4)
+    more = should_xian(HAND, 1, "lanzhou", "pimc2", precision=1e-9, max_hands=100, seed=5,
+                       budget=64)
+    assert few.details["points_a"].tolist() != more.details["points_a"].tolist()
+    assert main(["should-xian", *HAND.split(), "--policy", "net,pimc2", "--budget", "4",
+                 "--max-deals", "100", "--precision", "50", "--seed", "3", "--quiet"]) == 0
+    assert "this seat net,pimc2 (pimc2: 4 play-outs a decision), the others net" in \
+        capsys.readouterr().out
+    assert main(["should-xian", *HAND.split(), "--budget", "0"]) == 2
+    assert "--budget" in capsys.readouterr().err
+
+
+def test_the_robustness_script_compares_play_ons_on_the_same_hands(tmp_path, capsys):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / "xianniu_advice_robustness.py"
+    spec = importlib.util.spec_from_file_location("advice_robustness", path)
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    assert script.play_on("pimc2@64") == ("pimc2", 64)
+    assert script.play_on("net,tuned2") == ("net,tuned2", DECISION_BUDGET)
+    out = tmp_path / "robust.json"
+    assert script.main(["--rules", "kanniutui", "--hands", "2", "--policies", "net+tuned2@8",
+                        "--precision", "5", "--seed", "3", "--out", str(out)]) == 0
+    rows = json.loads(out.read_text())["rows"]
+    assert len(rows) == 2 and {r["rules"] for r in rows} == {"kanniutui"}
+    for r in rows:
+        assert set(r["answers"]) == {"net", "tuned2@8"}
+        for a in r["answers"].values():
+            assert a["low"] <= a["diff"] <= a["high"] and a["n"] >= 100
+    agree = sum((r["answers"]["net"]["diff"] > 0) == (r["answers"]["tuned2@8"]["diff"] > 0)
+                for r in rows)
+    assert f"net against tuned2@8: the same answer on {agree} of 2 hands" in \
+        capsys.readouterr().out
+
+
+def test_a_query_compiled_with_the_search_plays_the_same_without_a_search_seat():
+    # with a search among the play-ons, every play-on takes the pimc-compiled query; a
+    # play-on without a pimc seat must play exactly as in the query compiled without it
+    from analyzer.xianniu.cards import parse_hand
+    from analyzer.xianniu.rules import get_rules
+    from analyzer.xianniu.sim import policy_arrays, rule_arrays
+    from kernels.rng import states_for_chunks
+    from kernels.xianniu import decisions as kd
+
+    r = get_rules("kanniutui")
+    rk, pol = rule_arrays(r), policy_arrays(["net", "tuned2", "heuristic"], rules=r)
+    states = states_for_chunks(4, 0, 2)
+    rows = []
+    for with_pimc in (False, True):
+        out = np.empty((2, 64, kd.N_Q), dtype=np.int64)
+        tries = np.empty(2, dtype=np.int64)
+        kd.xian_query_chunks(parse_hand(HAND), 1, np.zeros(3, dtype=np.int64), states, 64, rk,
+                             pol, (out, tries), with_pimc)
+        rows.append((out.copy(), tries.copy()))
+    assert (rows[0][0][:, :, kd.Q_A] != -999).sum() > 20  # deals were kept and played
+    assert np.array_equal(rows[0][0], rows[1][0]) and np.array_equal(rows[0][1], rows[1][1])
+
+
+def test_the_best_play_on_is_chosen_on_the_pilot_and_the_others_stop():
+    from analyzer.xianniu.decision import PILOT
+
+    def query(policy):
+        return should_xian(HAND, 1, "kanniutui", policy, precision=1e-9, max_hands=2 * PILOT,
+                           seed=5)
+
+    names = ("learned", "tuned2", "heuristic")
+    every = query(",".join(names))
+    one = {p: query(p) for p in names}
+    assert every.hands == 2 * PILOT and all(r.hands == 2 * PILOT for r in one.values())
+    pilot_a = {p: r.details["points_a"][:PILOT].mean() for p, r in one.items()}
+    pilot_b = {p: r.details["points_b"][:PILOT].mean() for p, r in one.items()}
+    chosen = (max(names, key=pilot_a.get), max(names, key=pilot_b.get))
+    assert every.valued_by == chosen
+    # the chosen play-ons go on over every deal; the difference stays paired deal by deal
+    assert every.ev_a == pytest.approx(one[chosen[0]].ev_a)
+    assert every.ev_b == pytest.approx(one[chosen[1]].ev_b)
+    paired = (one[chosen[0]].details["points_a"].to_numpy()
+              - one[chosen[1]].details["points_b"].to_numpy())
+    assert every.diff == pytest.approx(paired.mean())
+    # the others played the pilot only, and say so by their n
+    for p in names:
+        n = every.by_policy[p]["xian"]["n"]
+        assert n == (2 * PILOT if p in chosen else PILOT)
+    assert len(set(chosen)) < len(names)  # one at least was dropped

@@ -81,7 +81,7 @@ def test_advice_plays_its_default_and_names_it(capsys):
         assert main(["should-xian", *hand, *extra, "--max-deals", "400", "--precision", "50",
                      "--seed", "4", "--json", "--quiet"]) == 0
         runs[policy] = json.loads(capsys.readouterr().out)
-    assert runs[None]["policy"] == DECISION_POLICY == "net,tuned2"
+    assert runs[None]["policy"] == DECISION_POLICY == "net,tuned2,pimc2"
     assert runs[None]["ev_xian"] != runs["heuristic2"]["ev_xian"]  # another player, other play
     assert main(["should-xian", *hand, "--policy", "tuned2", "--max-deals", "400", "--precision",
                  "50", "--seed", "4", "--json", "--quiet"]) == 0
