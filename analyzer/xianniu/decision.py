@@ -18,7 +18,7 @@ import pandas as pd
 
 from kernels.rng import states_for_chunks
 from kernels.xianniu import decisions as kd
-from kernels.xianniu.policies import PIMC_BUDGET, POLICY_PIMC
+from kernels.xianniu.policies import POLICY_PIMC
 
 from ..core.stats import Estimate, mean_ci, proportion_ci
 from .cards import format_cards, parse_hand
@@ -142,15 +142,6 @@ def _query_rows(question: str, hand: int, seat: int, position: np.ndarray | None
     return got[got[:, kd.Q_A] != -999], int(t.sum())
 
 
-def _seat_policy(names: list[str], seat: int, rules: Rules, budget: int) -> tuple:
-    """The kernels' policy arrays for ``names``, the asking ``seat``'s pimc playing
-    ``budget`` play-outs a decision (the other seats' pimc keep their own)."""
-    ids, params = policy_arrays(names, rules=rules)
-    if ids[seat] == POLICY_PIMC:
-        params[seat, PIMC_BUDGET] = budget
-    return ids, params
-
-
 def _better(rows: list[np.ndarray], column: int) -> int:
     """The continuation whose mean of ``column`` is the highest (the first on a tie)."""
     return int(np.argmax([r[:, column].mean() for r in rows]))
@@ -171,14 +162,14 @@ def _run(question: str, hand_text: str | int, seat: int, rules: str | Rules | No
         raise ValueError(f"precision must be positive, got {precision}")
     if max_hands < 100:
         raise ValueError(f"max-hands must be at least 100, got {max_hands}")
-    if budget < 1:
-        raise ValueError(f"budget must be at least 1 play-out per decision, got {budget}")
     r = get_rules(rules)
     pols = []
     for name in plays_on:
         names = [opponents] * 3
         names[seat] = name
-        pols.append(_seat_policy(names, seat, r, budget))
+        # the asking seat's pimc plays ``budget``; the other seats' keep their own
+        seat_budget = [budget if s == seat else None for s in range(3)]
+        pols.append(policy_arrays(names, rules=r, pimc_budget=seat_budget))
     rk = rule_arrays(r)
     rows, tries, (ka, kb) = _sample(question, hand, seat, position, rk, pols, seed, precision,
                                     max_hands, progress)

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numba
@@ -83,12 +83,14 @@ def policy_arrays(policies: str | list[str] | tuple[str, ...] = "random",
                   heuristic: np.ndarray | None = None,
                   pimc_samples: int | None = None,
                   rules: str | Rules | None = None,
-                  pimc_budget: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+                  pimc_budget: int | Sequence[int | None] | None = None
+                  ) -> tuple[np.ndarray, np.ndarray]:
     """What a kernel reads for the three seats' policies: ``(ids, parameters)``.
 
     ``heuristic`` replaces the heuristic's default parameters (one vector for all seats, or
     one row per seat); ``pimc_samples`` sets the hidden deals pimc samples per decision,
-    ``pimc_budget`` the play-outs per decision of every pimc seat (pimc2 plays 512);
+    ``pimc_budget`` the play-outs per decision of every pimc seat, or one value per seat
+    (None keeps that seat's own; pimc2 plays 512);
     ``tuned`` and ``tuned2`` play the tuned weights of ``rules``.
     """
     names = policy_names(policies)
@@ -113,9 +115,17 @@ def policy_arrays(policies: str | list[str] | tuple[str, ...] = "random",
             raise ValueError(f"pimc needs at least 1 sample per decision, got {pimc_samples}")
         params[:, PIMC_SAMPLES] = pimc_samples
     if pimc_budget is not None:
-        if pimc_budget < 1:
-            raise ValueError(f"pimc needs at least 1 play-out per decision, got {pimc_budget}")
-        params[ids == POLICY_PIMC, PIMC_BUDGET] = pimc_budget
+        budgets = ([pimc_budget] * N_SEATS if isinstance(pimc_budget, int)
+                   else list(pimc_budget))
+        if len(budgets) != N_SEATS:
+            raise ValueError(f"give one pimc budget or {N_SEATS}, got {len(budgets)}")
+        for s, budget in enumerate(budgets):
+            if budget is None:
+                continue
+            if budget < 1:
+                raise ValueError(f"pimc needs at least 1 play-out per decision, got {budget}")
+            if ids[s] == POLICY_PIMC:
+                params[s, PIMC_BUDGET] = budget
     return ids, np.ascontiguousarray(params)
 
 

@@ -75,13 +75,15 @@ def test_the_json_names_the_play_on_of_each_action(capsys):
 
 
 def test_the_budget_is_the_asking_seats_and_the_output_names_it(capsys):
-    from analyzer.xianniu.decision import _seat_policy
     from analyzer.xianniu.rules import get_rules
+    from analyzer.xianniu.sim import policy_arrays
     from kernels.xianniu.policies import PIMC_BUDGET
 
-    ids, params = _seat_policy(["pimc2"] * 3, 1, get_rules("lanzhou"), 8)
+    seat_1 = [None, 8, None]
+    ids, params = policy_arrays(["pimc2"] * 3, rules=get_rules("lanzhou"), pimc_budget=seat_1)
     assert params[:, PIMC_BUDGET].tolist() == [512, 8, 512]  # the opponents keep their own
-    _, plain = _seat_policy(["net", "tuned2", "net"], 1, get_rules("lanzhou"), 8)
+    _, plain = policy_arrays(["net", "tuned2", "net"], rules=get_rules("lanzhou"),
+                             pimc_budget=seat_1)
     assert plain[1, PIMC_BUDGET] != 8  # no pimc at the seat: nothing to set
     few = should_xian(HAND, 1, "lanzhou", "pimc2", precision=1e-9, max_hands=100, seed=5,
                       budget=4)
