@@ -13,7 +13,7 @@ from kernels.xianniu import game as kg
 
 from .cards import KING, N_SEATS, count, rank_counts
 from .combos import BAI, EIGHT_PAIRS, KINDS, NIU, SET, XI, XI_BAO_LIANG
-from .engine import DISCARD, PASS, PLAY, State, new_hand
+from .engine import DISCARD, KOU, PASS, PLAY, XIAN, State, new_hand
 
 _PHASES = {"qiangci": kg.PH_QIANGCI, "lead": kg.PH_LEAD, "kou_ask": kg.PH_KOU,
            "trick": kg.PH_TRICK, "discard": kg.PH_DISCARD, "over": kg.PH_OVER}
@@ -48,8 +48,16 @@ def ws_from_state(state: State) -> np.ndarray:
     # replay the history for what only it tells: who played and discarded what, and passes
     shadow = new_hand(list(state.dealt), r, state.banker)
     qiangci_seat = -1
-    n_pass = 0
+    n_pass = n_choice = 0
     for seat, a in state.history:
+        choice = _choice(shadow, seat, a.kind)
+        if choice >= 0 and n_choice < kg.MAX_CHOICE:
+            row = kg.WS_CHOICE + n_choice * kg.CHOICE_COLS
+            ws[row:row + kg.CHOICE_COLS] = [seat, choice,
+                                            sum(p.size for p in shadow.captured[seat]),
+                                            ws[kg.WS_PUBLIC], ws[kg.WS_PLAYED + seat],
+                                            count(int(ws[kg.WS_DISC + seat]))]
+            n_choice += 1
         if shadow.phase == "trick" and a.kind == PASS:
             row = kg.WS_PASS + n_pass * kg.PASS_COLS
             t = shadow._top()
@@ -91,8 +99,18 @@ def ws_from_state(state: State) -> np.ndarray:
     ws[kg.S_N_ACT] = len(state.history)
     ws[kg.S_BANKER] = state.banker
     ws[kg.S_N_PASS] = n_pass
+    ws[kg.S_N_CHOICE] = n_choice
     ws[kg.S_TRACK] = 1  # positions rebuilt for sampling keep their pass log
     return ws
+
+
+def _choice(shadow: State, seat: int, kind: str) -> int:
+    """The choice-log code (``kg.CH_*``) of ``seat``'s action ``kind`` in ``shadow``, or -1."""
+    if shadow.phase == "lead" and kind == KOU:
+        return kg.CH_KOU_LEAD
+    if shadow.phase == "kou_ask" and not shadow.said_kou[seat]:
+        return kg.CH_XIAN if kind == XIAN else kg.CH_KOU_ANSWER
+    return -1
 
 
 # Words that only carry scratch values between steps, never the game.

@@ -124,7 +124,7 @@ def tournament(policies: str | list[str], n_deals: int, rules: str | Rules | Non
             if h.shape != (N_HEURISTIC,):
                 raise ValueError(f"{name}: heuristic parameters need {N_HEURISTIC} values")
             vec[:N_HEURISTIC] = h
-        elif ":" in name:
+        elif ":" in name and not (rows and name in rows):
             raise ValueError(f"no parameters given for {name!r}")
         ids.append(POLICY_IDS[base])
         vecs.append(vec)

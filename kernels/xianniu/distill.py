@@ -52,10 +52,10 @@ def teacher_values(rules, params_row, rng, scratch, work, values):
     n = scratch[2][S_N_LIST]
     for a in range(n):
         values[a] = 0.0
-    got = pimc_totals(rules, params_row, rng, scratch, work, values)
+    got, weight_sum = pimc_totals(rules, params_row, rng, scratch, work, values)
     if got > 0:
         for a in range(n):
-            values[a] /= got
+            values[a] /= weight_sum
     return got
 
 

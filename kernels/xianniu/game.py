@@ -20,7 +20,8 @@ from .layout import (MAX_ACTIONS, MAX_LOG, MAX_XIAN, PH_QIANGCI, PH_LEAD, PH_KOU
     WS_PUBLIC, WS_DISC, WS_PLAYED, S_PHASE, S_LEAD, S_MUST_LEAD, S_TIGHTENED, S_QLEN, S_QI,
     S_TOP_KIND, S_TOP_SIZE, S_TOP_RANK, S_TOP_K, S_TOP_OWNER, S_LIMIT, S_TABLE, S_N_XIAN,
     S_END, S_QIANGCI_SEAT, S_N_ACT, S_N_LEGAL, S_BANKER, S_N_LIST, S_N_PASS, S_TRACK,
-    WS_XIAN_X, WS_XIAN_T, MAX_PASS, PASS_COLS, WS_PASS, WS_SIZE, R_BANKER, R_CAP0, R_CAP1,
+    WS_XIAN_X, WS_XIAN_T, MAX_PASS, PASS_COLS, WS_PASS, WS_SIZE, S_N_CHOICE, MAX_CHOICE,
+    CHOICE_COLS, CH_XIAN, CH_KOU_ANSWER, CH_KOU_LEAD, WS_CHOICE, R_BANKER, R_CAP0, R_CAP1,
     R_CAP2, R_PTS0, R_PTS1, R_PTS2, R_CI_SEAT, R_XIAN, R_ACTIONS, R_END, R_NIU0, R_NIU1,
     R_NIU2, R_XI0, R_XI1, R_XI2, R_LIANG0, R_LIANG1, R_LIANG2, R_QIANGCI_SEAT, N_RESULT,
     FULL_DECK)
@@ -344,6 +345,7 @@ def _apply_lead(ws, params, seat, typ, mask):
     trick."""
     table_cap, lh_discards = params[P_TABLE_CAP], params[P_TIGHTEN_LH]
     if typ == ACT_KOU:
+        _record_choice(ws, seat, np.int64(CH_KOU_LEAD))
         ws[WS_SAID_KOU + seat] = 1
         ws[S_PHASE] = PH_KOU
         _order_after(ws, seat)
@@ -362,6 +364,8 @@ def _apply_lead(ws, params, seat, typ, mask):
 @njit(cache=True)
 def _apply_kou_ask(ws, seat, typ):
     """An answer to 扣: 掀 makes the lead holder lead; the hand ends when both say 扣."""
+    if ws[WS_SAID_KOU + seat] == 0:  # 掀 was open to it: a choice
+        _record_choice(ws, seat, np.int64(CH_XIAN if typ == ACT_XIAN else CH_KOU_ANSWER))
     if typ == ACT_XIAN:
         e = ws[S_N_XIAN]
         ws[WS_XIAN_X + e] = seat
@@ -374,6 +378,23 @@ def _apply_kou_ask(ws, seat, typ):
     ws[S_QI] += 1
     if ws[S_QI] == ws[S_QLEN]:
         _finish(ws, np.int64(END_KOU))
+
+
+@njit(cache=True)
+def _record_choice(ws, seat, choice):
+    """Log ``seat``'s 扣 or 掀 (a ``CH_*`` code) with what it knew then, when the pass log is
+    kept."""
+    i = ws[S_N_CHOICE]
+    if ws[S_TRACK] == 0 or i >= MAX_CHOICE:
+        return
+    row = WS_CHOICE + i * CHOICE_COLS
+    ws[row] = seat
+    ws[row + 1] = choice
+    ws[row + 2] = ws[WS_CAP + seat]
+    ws[row + 3] = ws[WS_PUBLIC]
+    ws[row + 4] = ws[WS_PLAYED + seat]
+    ws[row + 5] = popcount(ws[WS_DISC + seat])
+    ws[S_N_CHOICE] = i + 1
 
 
 @njit(cache=True)

@@ -32,13 +32,21 @@ WS_DISC = WS_PUBLIC + 1  # each seat's own 紧牌 discards (face down: known to 
 WS_PLAYED = WS_DISC + 3  # each seat's cards played in public
 (S_PHASE, S_LEAD, S_MUST_LEAD, S_TIGHTENED, S_QLEN, S_QI, S_TOP_KIND, S_TOP_SIZE, S_TOP_RANK,
  S_TOP_K, S_TOP_OWNER, S_LIMIT, S_TABLE, S_N_XIAN, S_END, S_QIANGCI_SEAT, S_N_ACT, S_N_LEGAL,
- S_BANKER, S_N_LIST, S_N_PASS, S_TRACK) = range(WS_PLAYED + 3, WS_PLAYED + 3 + 22)
-WS_XIAN_X = S_TRACK + 1
+ S_BANKER, S_N_LIST, S_N_PASS, S_TRACK, S_N_CHOICE) = range(WS_PLAYED + 3, WS_PLAYED + 3 + 23)
+WS_XIAN_X = S_N_CHOICE + 1
 WS_XIAN_T = WS_XIAN_X + MAX_XIAN
 MAX_PASS = 96  # passes in one hand (two answers a trick, at most 48 tricks)
 PASS_COLS = 7  # seat, top kind, size, rank, k, seat's public plays then, its discard count then
 WS_PASS = WS_XIAN_T + MAX_XIAN
-WS_SIZE = WS_PASS + MAX_PASS * PASS_COLS
+# The choice log, kept with the pass log: each 掀, each 扣 answer that could have been a 掀, and
+# each 扣 of the lead holder, with what the seat knew then (pimc's sampler weighs hidden deals by
+# how likely they make these choices).
+MAX_CHOICE = 64
+CHOICE_COLS = 6  # seat, choice (CH_*), its captured cards, public cards, its public plays and
+#                  its discard count then
+CH_XIAN, CH_KOU_ANSWER, CH_KOU_LEAD = range(3)
+WS_CHOICE = WS_PASS + MAX_PASS * PASS_COLS
+WS_SIZE = WS_CHOICE + MAX_CHOICE * CHOICE_COLS
 
 # Result row of one hand.
 (R_BANKER, R_CAP0, R_CAP1, R_CAP2, R_PTS0, R_PTS1, R_PTS2, R_CI_SEAT, R_XIAN, R_ACTIONS, R_END,

@@ -93,7 +93,7 @@ def group_of(t, gou):
 
 @njit(cache=True)
 def _estimate2(hand, unseen, captured, beaters, w, sure):
-    """:func:`kernels.xianniu.policies._estimate2` given its ``sure_cards2`` (the same
+    """:func:`kernels.xianniu.policies.estimate2` given its ``sure_cards2`` (the same
     arithmetic in the same order, so the same float)."""
     strong = POP4[nib(hand, KING)] + POP4[nib(hand, QUEEN)]
     if w[kp.H2_STRONG] > 0.5:

@@ -10,6 +10,14 @@ best mean result for the seat is taken. With ``PIMC_ENDGAME`` > 0, a play-out th
 its next decision with at most that many cards in the three hands is not played on: its value
 is the exact open-hand (max-n) value of the sampled deal (:mod:`kernels.xianniu.solver`), one
 transposition table shared by every play-out of the decision.
+
+With ``PIMC_INFER`` = T > 0 the sampled deals are weighed by what the other seats chose: each
+掀, each 扣 answer that could have been a 掀 and each 扣 of a lead holder not yet 够 (the choice
+log in the state words) is given the probability that heuristic2 would have made it with the
+hand the deal gives that seat then, ``f + (1 − 2f) σ((estimate − threshold) / T)`` with the
+floor ``f`` = :data:`INFER_FLOOR`, and a deal counts by the product of its seat's
+probabilities (an opponent model's likelihood, as in Kermit-style inference). The weights
+read only what the deciding seat knew: the log holds public facts, the deal is sampled.
 """
 
 from __future__ import annotations
@@ -21,16 +29,21 @@ from ..arrays import copy_into
 from ..rng import bounded, next_u64, seed_state
 from .bits import popcount
 from .game import (
+    CH_KOU_LEAD,
+    CH_XIAN,
+    CHOICE_COLS,
     N_RESULT,
     PASS_COLS,
     PH_LEAD,
     R_PTS0,
     S_LEAD,
+    S_N_CHOICE,
     S_N_LIST,
     S_N_PASS,
     S_PHASE,
     S_QI,
     S_TRACK,
+    WS_CHOICE,
     WS_DISC,
     WS_HANDS,
     WS_PASS,
@@ -43,22 +56,29 @@ from .game import (
     start_hand,
 )
 from .policies import (
+    H_KOU_BELOW,
+    H_XIAN_AT,
     PIMC_BUDGET,
     PIMC_ENDGAME,
+    PIMC_INFER,
     PIMC_ROLLOUT,
     PIMC_SAMPLES,
     POLICY_HEURISTIC,
     POLICY_HEURISTIC2,
     POLICY_PIMC,
+    estimate2,
 )
 from .sampler import count_answers
 from .solver import TT_COLS, cards_left, new_stack, solve_ws
-from .tables import N_SEATS
+from .tables import N_SEATS, P_GOU
 
 FULL_DECK = (1 << 48) - 1
 MAX_TRIES = 2000  # rejection-sampling attempts per hidden deal
 NO_LIMIT = 1 << 62
 ENDGAME_ROWS = 1 << 15  # transposition table rows of one decision's exact play-outs (1.8 MB)
+# the least probability inference gives a logged choice: the other seats are not heuristic2,
+# so no deal is ruled out by a choice alone
+INFER_FLOOR = 0.05
 
 
 @njit(cache=True)
@@ -144,6 +164,43 @@ def _consistent(ws, o, hand, disc_order, n_disc, set_beats):
 
 
 @njit(cache=True)
+def choice_weight(sample, seat, rules, params_row):
+    """How likely the other seats' logged 扣 and 掀 are in the deal ``sample`` (state words
+    with the hidden cards dealt), by heuristic2's estimate with the weights ``params_row``,
+    softened by ``params_row[PIMC_INFER]`` cards; 1.0 when that is 0."""
+    soft = params_row[PIMC_INFER]
+    if soft <= 0.0:
+        return 1.0
+    params, _, beaters = rules
+    weight = 1.0
+    for i in range(sample[S_N_CHOICE]):
+        row = WS_CHOICE + i * CHOICE_COLS
+        o = sample[row]
+        choice, captured, public = sample[row + 1], sample[row + 2], sample[row + 3]
+        if o == seat or (choice == CH_KOU_LEAD and captured >= params[P_GOU]):
+            continue  # its own choices, and a 扣 once 够 (cashing in), tell nothing here
+        # the hand o held then: today's, what it has played since and, if it had not yet
+        # discarded (紧牌 happens once a hand), its discards
+        disc = sample[WS_DISC + o]
+        then = sample[WS_HANDS + o] | (sample[WS_PLAYED + o] & ~sample[row + 4])
+        seen_disc = disc
+        if sample[row + 5] == 0:
+            then |= disc
+            seen_disc = 0
+        unseen = FULL_DECK & ~then & ~public & ~seen_disc
+        est = estimate2(then, unseen, captured, beaters, params_row)
+        if choice == CH_KOU_LEAD:
+            z = (params_row[H_KOU_BELOW] - est) / soft
+        else:
+            z = (est - params_row[H_XIAN_AT]) / soft
+        p = 1.0 / (1.0 + np.exp(-z))
+        if choice != CH_XIAN and choice != CH_KOU_LEAD:
+            p = 1.0 - p  # a 扣 answer: no 掀
+        weight *= INFER_FLOOR + (1.0 - 2.0 * INFER_FLOOR) * p
+    return weight
+
+
+@njit(cache=True)
 def rollout_setup(params_row, n):
     """What a pimc decision among ``n`` listed actions needs for its play-outs: the hidden
     deals to sample, every seat's play-out policy and weights, a result row and empty log
@@ -167,7 +224,7 @@ def pimc_pick(rules, params_row, rng, scratch, work):
     """Index of the pimc choice among the ``ws[S_N_LIST]`` actions listed in ``scratch``: the
     best total of :func:`pimc_totals` (the first on a tie; 0 when no deal could be sampled)."""
     total = np.zeros(scratch[2][S_N_LIST], dtype=np.float64)
-    if pimc_totals(rules, params_row, rng, scratch, work, total) == 0:
+    if pimc_totals(rules, params_row, rng, scratch, work, total)[0] == 0:
         return 0
     best = 0
     for a in range(1, total.shape[0]):
@@ -179,8 +236,9 @@ def pimc_pick(rules, params_row, rng, scratch, work):
 @njit(cache=True)
 def pimc_totals(rules, params_row, rng, scratch, work, total):
     """pimc's evaluation of the ``ws[S_N_LIST]`` actions listed in ``scratch``: adds each
-    action's points for the seat to act, summed over the hidden deals sampled, to
-    ``total[a]``, and returns how many deals were sampled.
+    action's points for the seat to act, summed over the hidden deals sampled (each times its
+    :func:`choice_weight`), to ``total[a]``, and returns how many deals were sampled and the
+    sum of their weights.
 
     ``work`` is a second scratch (from :func:`kernels.xianniu.game.new_scratch`) for the play-outs;
     ``params_row`` holds the weights used in play-outs, the samples per decision and the
@@ -201,11 +259,14 @@ def pimc_totals(rules, params_row, rng, scratch, work, total):
     tt = np.zeros((ENDGAME_ROWS if endgame > 0 else 1, TT_COLS), dtype=np.int64)
     stack = new_stack(8 * endgame + 8 if endgame > 0 else 0)
     got = 0
+    weight_sum = 0.0
     for _ in range(n_samples):
         if not sample_hidden(ws, seat, rules[1], rng, sample):
             continue
         word = next_u64(rng)
         got += 1
+        weight = choice_weight(sample, seat, rules, params_row)
+        weight_sum += weight
         for a in range(n):
             copy_into(w_ws, sample)
             seed_state(word, play_rng)  # the same stream for every candidate
@@ -216,7 +277,7 @@ def pimc_totals(rules, params_row, rng, scratch, work, total):
                                  logbuf, np.int64(0), a)
                 if status != 0 and cards_left(w_ws) <= endgame:
                     solve_ws(w_ws, rules, tt, 1, stack, NO_LIMIT)
-                    total[a] += stack[3][0, seat]
+                    total[a] += weight * stack[3][0, seat]
                     continue
                 if status != 0:
                     advance(rules, (ids, weights), play_rng, (w_am, w_ai, w_ws), logbuf,
@@ -225,8 +286,8 @@ def pimc_totals(rules, params_row, rng, scratch, work, total):
                 advance(rules, (ids, weights), play_rng, (w_am, w_ai, w_ws), logbuf,
                         np.int64(0), a)
             finish_hand(rules[0], w_ws, res)
-            total[a] += res[R_PTS0 + seat]
-    return got
+            total[a] += weight * res[R_PTS0 + seat]
+    return got, weight_sum
 
 
 @njit(cache=True)

@@ -92,7 +92,10 @@ HEURISTIC2_EXTRA_NAMES = ("plan", "lose", "cash", "quad", "strong")
 PIMC_ROLLOUT = H2_STRONG + 1  # pimc: the policy id of every seat in its play-outs
 PIMC_BUDGET = PIMC_ROLLOUT + 1  # pimc: play-outs per decision; 0 keeps PIMC_SAMPLES fixed
 PIMC_ENDGAME = PIMC_BUDGET + 1  # pimc: solve play-outs exactly at this many cards left; 0: never
-LEARNED_W = PIMC_ENDGAME + 1  # learned: its scorer's weights, N_LEARNED_WEIGHTS entries from here
+# pimc: > 0 weighs each sampled deal by how likely the other seats' 扣 and 掀 were in it
+# (their heuristic2 estimate against its thresholds, this soft in cards); 0: every deal alike
+PIMC_INFER = PIMC_ENDGAME + 1
+LEARNED_W = PIMC_INFER + 1  # learned: its scorer's weights, N_LEARNED_WEIGHTS entries from here
 # learned's scorer (kernels.xianniu.learned): entries of φ and ψ, action types, ψ blocks
 LEARNED_STATE, LEARNED_ACT, LEARNED_TYPES, LEARNED_GROUPS = 24, 32, 9, 6
 N_LEARNED_WEIGHTS = LEARNED_TYPES * LEARNED_STATE + LEARNED_GROUPS * LEARNED_ACT
@@ -110,7 +113,7 @@ N_POLICY_PARAMS = NET_W + N_NET_WEIGHTS
 # learned's and net's weights are zero here: analyzer.xianniu.sim fills them from the shipped
 # files
 POLICY_DEFAULTS = np.concatenate((HEURISTIC_DEFAULTS, [24.0], HEURISTIC2_EXTRA_DEFAULTS,
-                                  [float(POLICY_HEURISTIC), 0.0, 0.0],
+                                  [float(POLICY_HEURISTIC), 0.0, 0.0, 0.0],
                                   np.zeros(N_LEARNED_WEIGHTS), np.zeros(N_NET_WEIGHTS)))
 
 @njit(cache=True, forceinline=True)
@@ -292,7 +295,7 @@ def sure_cards2(hand, unseen, beaters):
 
 
 @njit(cache=True, forceinline=True)
-def _estimate2(hand, unseen, captured, beaters, w):
+def estimate2(hand, unseen, captured, beaters, w):
     """:func:`estimate_capture` with :func:`sure_cards2`; with ``H2_STRONG`` > 0.5 the strong
     cards are the K and Q that are not sure (the heuristic takes all sure cards off them)."""
     sure = sure_cards2(hand, unseen, beaters)
@@ -346,7 +349,7 @@ def heuristic2_choice(pos, am, ai, beaters, w):
     phase_lead, phase_trick = phase == PH_LEAD, phase == PH_TRICK
     phase_kou, phase_discard = phase == PH_KOU, phase == PH_DISCARD
     if phase_kou:
-        est = _estimate2(hand, unseen, captured, beaters, w)
+        est = estimate2(hand, unseen, captured, beaters, w)
         for i in range(n):
             if ai[i, 0] == ACT_XIAN and said_kou == 0 and est >= w[H_XIAN_AT]:
                 return i
@@ -364,7 +367,7 @@ def heuristic2_choice(pos, am, ai, beaters, w):
                 if captured >= gou_min:
                     if w[H_KOU_WHEN_GOU] > 0.5:
                         kou, cash_kou = i, w[H2_CASH] > 0.5
-                elif _estimate2(hand, unseen, captured, beaters, w) < w[H_KOU_BELOW]:
+                elif estimate2(hand, unseen, captured, beaters, w) < w[H_KOU_BELOW]:
                     return i
             elif ai[i, 0] == ACT_TIGHTEN:
                 tighten = i

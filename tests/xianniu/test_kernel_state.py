@@ -28,11 +28,12 @@ def meaningful(ws: np.ndarray) -> dict:
     queue = [] if phase == kg.PH_LEAD else \
         [int(ws[kg.WS_QUEUE + i]) for i in range(int(ws[kg.S_QI]), int(ws[kg.S_QLEN]))]
     top = [int(ws[i]) for i in TOP] if phase == kg.PH_TRICK else []
-    n_x, n_p = int(ws[kg.S_N_XIAN]), int(ws[kg.S_N_PASS])
+    n_x, n_p, n_c = int(ws[kg.S_N_XIAN]), int(ws[kg.S_N_PASS]), int(ws[kg.S_N_CHOICE])
     return {"core": core, "queue": queue, "top": top,
             "xian": ws[kg.WS_XIAN_X:kg.WS_XIAN_X + n_x].tolist()
             + ws[kg.WS_XIAN_T:kg.WS_XIAN_T + n_x].tolist(),
-            "passes": ws[kg.WS_PASS:kg.WS_PASS + n_p * kg.PASS_COLS].tolist()}
+            "passes": ws[kg.WS_PASS:kg.WS_PASS + n_p * kg.PASS_COLS].tolist(),
+            "choices": ws[kg.WS_CHOICE:kg.WS_CHOICE + n_c * kg.CHOICE_COLS].tolist()}
 
 
 @pytest.mark.parametrize("rules", ["lanzhou", "kanniutui"])
@@ -41,7 +42,7 @@ def test_rebuilt_positions_equal_kernel_positions(rules):
     rk = rule_arrays(r)
     deals = np.concatenate([deal_hands(150, seed=3).astype(np.int64), themed_deals(80, 3)])
     rng = states_from_seed(1, 1)[0]
-    compared = 0
+    compared = with_choices = 0
     for d, deal in enumerate(deals):
         names = ["random"] * 3
         names[d % 3] = "pimc"
@@ -56,4 +57,5 @@ def test_rebuilt_positions_equal_kernel_positions(rules):
                 state.apply(Action(ACTION_KINDS[logbuf[0][i, 1]], int(logbuf[0][i, 2])))
             assert meaningful(ws_from_state(state)) == meaningful(ws), (rules, d, p)
             compared += 1
-    assert compared > 1000
+            with_choices += ws[kg.S_N_CHOICE] > 0
+    assert compared > 1000 and with_choices > compared // 4
