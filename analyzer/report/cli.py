@@ -25,7 +25,7 @@ def parse_sets(values: tuple[str, ...]) -> dict[str, dict[str, str]]:
               help="掀牛 rule preset (lanzhou, kanniutui), or all: both side by side "
                    "[default: all].")
 @click.option("--hands", "n_hands", type=click.IntRange(min=100), default=None,
-              help="Hands (deals) per analysis; the search players play one per 250 to "
+              help="Hands (deals) per analysis; the search players play one per 100 to "
                    "2,000 [default: 100000, about three minutes on two cores once the kernels "
                    "are compiled].")
 @click.option("--full", is_flag=True,

@@ -10,8 +10,10 @@ hand (see :func:`kernels.xianniu.experiments.xian_ev_chunks` for the features).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+import numba
 import numpy as np
 import pandas as pd
 
@@ -26,27 +28,56 @@ from .sim import SEARCH, policy_arrays, policy_names, rule_arrays
 PATTERN_NAMES = ["niu 牛", "xi 喜", "K 天"] + [f"liang {r} 亮子" for r in RANKS]
 
 
-def _check(n_deals: int, policies: str) -> None:
+# a search player replays every deal once per pattern at ~20 ms a decision: its runs are
+# capped, and cut into small chunks so that both cores share even a short run
+MAX_SEARCH_DEALS = 10_000
+SEARCH_CHUNK = 8
+
+
+def _check(n_deals: int, policies: str, chunk_size: int) -> int:
+    """The chunk size to play ``n_deals`` under ``policies`` with (small for a search
+    player); ValueError on a bad count or a search run over :data:`MAX_SEARCH_DEALS`."""
     if not isinstance(n_deals, (int, np.integer)) or n_deals < 2:
         raise ValueError(f"the number of deals must be an integer of at least 2, got {n_deals!r}")
     search = sorted(set(policy_names(policies)) & SEARCH)
-    if search:
-        raise ValueError(f"value and 掀 experiments replay every deal once per pattern and "
-                         f"cannot play a search policy ({search[0]}): choose another")
+    if not search:
+        return chunk_size
+    if n_deals > MAX_SEARCH_DEALS:
+        raise ValueError(f"with a search policy ({search[0]}) these experiments play at most "
+                         f"{MAX_SEARCH_DEALS:,} deals (search is slow), got {n_deals:,}")
+    return SEARCH_CHUNK
+
+
+def _in_batches(chunks, n_chunks: int, chunk_size: int, n_deals: int,
+                progress: Callable[[int], None] | None, outs: tuple[np.ndarray, ...]) -> None:
+    """Call ``chunks(states, deals, outs)`` over batches of chunks (each batch's slice of
+    ``outs``), reporting the deals finished after each batch; the same numbers as one call."""
+    batch = n_chunks if progress is None else max(1, 4 * numba.get_num_threads())
+    for a in range(0, n_chunks, batch):
+        b = min(a + batch, n_chunks)
+        deals_here = min(b * chunk_size, n_deals) - a * chunk_size
+        chunks(a, b, deals_here, tuple(o[a:b] for o in outs))
+        if progress is not None:
+            progress(deals_here)
 
 
 def pattern_values(n_deals: int, rules: str | Rules | None = None,
                    policies: str = "heuristic", seed: int = 0,
-                   chunk_size: int = 1024) -> pd.DataFrame:
-    """One row per pattern: observational and counterfactual value in points per hand."""
-    _check(n_deals, policies)
+                   chunk_size: int = 1024,
+                   progress: Callable[[int], None] | None = None) -> pd.DataFrame:
+    """One row per pattern: observational and counterfactual value in points per hand
+    (``progress`` is called with the deals finished as the run goes)."""
+    chunk_size = _check(n_deals, policies, chunk_size)
     r = get_rules(rules)
     n_chunks = -(-int(n_deals) // chunk_size)
     cf = np.zeros((n_chunks, kx.N_PATTERNS, 4), dtype=np.int64)
     obs = np.zeros((n_chunks, kx.N_PATTERNS, 2, 3), dtype=np.int64)
     kobs = np.zeros((n_chunks, 5, 3), dtype=np.int64)
-    kx.counterfactual_chunks(states_from_seed(seed, n_chunks), chunk_size, int(n_deals),
-                             rule_arrays(r), policy_arrays(policies, rules=r), cf, obs, kobs)
+    states, rk = states_from_seed(seed, n_chunks), rule_arrays(r)
+    pol = policy_arrays(policies, rules=r)
+    _in_batches(lambda a, b, n, o: kx.counterfactual_chunks(states[a:b], chunk_size, n, rk,
+                                                            pol, *o),
+                n_chunks, chunk_size, int(n_deals), progress, (cf, obs, kobs))
     cf, obs, kobs = cf.sum(axis=0), obs.sum(axis=0), kobs.sum(axis=0)
     rows = []
     for p, name in enumerate(PATTERN_NAMES):
@@ -78,15 +109,19 @@ def pattern_values(n_deals: int, rules: str | Rules | None = None,
 
 
 def xian_ev(n_deals: int, rules: str | Rules | None = None, policies: str = "heuristic",
-            seed: int = 0, chunk_size: int = 1024) -> pd.DataFrame:
+            seed: int = 0, chunk_size: int = 1024,
+            progress: Callable[[int], None] | None = None) -> pd.DataFrame:
     """After the banker's opening 扣: seat 1's mean points after 掀 and after 扣, and the
-    difference with a 95% CI, by sure cards (0-8+) and number of K."""
-    _check(n_deals, policies)
+    difference with a 95% CI, by sure cards (0-8+) and number of K (``progress`` as in
+    :func:`pattern_values`)."""
+    chunk_size = _check(n_deals, policies, chunk_size)
     r = get_rules(rules)
     n_chunks = -(-int(n_deals) // chunk_size)
     out = np.zeros((n_chunks, kx.SURE_BINS, 5, kx.XE_COLS), dtype=np.int64)
-    kx.xian_ev_chunks(states_from_seed(seed, n_chunks), chunk_size, int(n_deals),
-                      rule_arrays(r), policy_arrays(policies, rules=r), out)
+    states, rk = states_from_seed(seed, n_chunks), rule_arrays(r)
+    pol = policy_arrays(policies, rules=r)
+    _in_batches(lambda a, b, n, o: kx.xian_ev_chunks(states[a:b], chunk_size, n, rk, pol, *o),
+                n_chunks, chunk_size, int(n_deals), progress, (out,))
     out = out.sum(axis=0)
     rows = []
     for sb in range(kx.SURE_BINS):

@@ -292,9 +292,11 @@ def _est(row: Any, value: str, low: str, high: str, n: Any) -> dict[str, Any]:
 
 
 def stats(what: str, n_deals: int = 20_000, rules: str | None = None,
-          policies: str = "heuristic", seed: int = 0) -> dict[str, Any]:
+          policies: str = "heuristic", seed: int = 0,
+          progress: Callable[[int], None] | None = None) -> dict[str, Any]:
     """``xianniu stats``: pattern ``values`` (牛 喜 K 亮子), the ``xian`` EV of seat 1 after
-    the banker's 扣, or the ``banker``'s advantage, from ``n_deals`` deals."""
+    the banker's 扣, or the ``banker``'s advantage, from ``n_deals`` deals (``progress``: the
+    deals finished, as they finish)."""
     if what not in STATS:
         raise ValueError(f"unknown statistic {what!r} (choose {', '.join(STATS)})")
     from .analysis import banker_advantage, pattern_values, xian_ev
@@ -302,12 +304,13 @@ def stats(what: str, n_deals: int = 20_000, rules: str | None = None,
 
     r = get_rules(rules)
     if what == "banker":
-        summary = simulate_aggregate(n_deals, r, policies, seed).summary()
+        summary = simulate_aggregate(n_deals, r, policies, seed, progress=progress).summary()
         adv = banker_advantage(summary)
         return {"game": "xianniu", "rules": r.name, "seed": seed, "deals": int(n_deals),
                 "policy": adv["policy"], "analysis": what,
                 "banker_mean_points": adv["banker_mean_points"]}
-    df = (pattern_values if what == "values" else xian_ev)(n_deals, r, policies, seed)
+    df = (pattern_values if what == "values" else xian_ev)(n_deals, r, policies, seed,
+                                                            progress=progress)
     a = df.attrs
     head = {"game": "xianniu", "rules": a["rules"], "seed": a["seed"], "deals": a["deals"],
             "policy": a["policy"], "analysis": what}

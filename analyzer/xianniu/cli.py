@@ -326,11 +326,15 @@ def review(record_path: str, seat: str | None, seed: int, backend: str, schedule
 @policy_option(POLICIES, None, "--policies", "policies", PER_SEAT,
                per_seat=3)
 @SEED_OPTION
+@click.option("--quiet", is_flag=True, help="No progress bar (shown for pimc).")
 @JSON_OPTION
 def stats(what: str, n_deals: int, rules: str | None, policy: str, policies: str | None,
-          seed: int, as_json: bool) -> None:
+          seed: int, quiet: bool, as_json: bool) -> None:
     """Statistics on paired deals: values (牛 喜 K 亮子), xian (掀 EV), banker (advantage)."""
-    res = api.stats(what, n_deals, rules, policies or policy, seed)
+    chosen = policies or policy
+    with LazyProgressBar(n_deals, "deals",
+                         hidden=quiet or not SEARCH & set(chosen.split(","))) as bar:
+        res = api.stats(what, n_deals, rules, chosen, seed, progress=bar.update)
     if as_json:
         emit_json(res)
         return

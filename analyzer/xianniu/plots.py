@@ -306,11 +306,17 @@ class _Writer(_View):
         self.page = Page(T, lang)
         self.add = self.page.add
 
-    def caption(self, analyses: list[str], commands: list[str], unit: str) -> None:
-        """Sample size, CI, seeds and the commands of a part."""
+    def caption(self, analyses: list[str], commands: list[str], unit: str,
+                search_n: str | None = None) -> None:
+        """Sample size, CI, seeds and the commands of a part (``search_n``: the sizes of the
+        search player's runs, in place of ``search``'s hands)."""
         parts = []
         for a in dict.fromkeys(analyses):
-            parts.append(self.n(a, "unit_deals" if a == "pimc" else unit)
+            if a == "search" and search_n is not None:
+                parts.append(search_n)
+                continue
+            deals = a in ("pimc", "values", "xian")
+            parts.append(self.n(a, "unit_deals" if deals else unit)
                          + (" (pimc)" if a == "pimc" else ""))
         n = " / ".join(parts)
         if len(self.presets) > 1:
@@ -501,19 +507,26 @@ class _Writer(_View):
         self.search_sensitivity()
 
     def search_sensitivity(self) -> None:
-        """The whole-hand findings against the strongest search player."""
+        """Every finding against the strongest search player."""
         df = self.d.tables["sensitivity_search"]
         main, other = df["main_policy"].iloc[0], df["other_policy"].iloc[0]
         self.start("sec_search_sensitivity", "sensitivity_search",
-                   self.t("intro_search", alt=other))
-        self.caption(["play", "search"], ["play", "search"], "unit_hands")
-        rows = []
-        for r in df.itertuples():
-            unit = "points" if r.finding == "mean_xian" else "probability"
+                   self.t("intro_search", alt=other, min_n=XIAN_MIN_N))
+        sizes = self.plan.search_sizes
+        n = self.t("step_search_n", **{k: f"{v:,}" for k, v in sizes.items()})
+        self.caption(["play", "values", "xian", "search"], ["play", "values", "xian", "search"],
+                     "unit_hands", search_n=n)
+        rows, changed = [], []
+        for r in df[df["finding"] != "xian_cells"].itertuples():
+            unit = "probability" if r.finding.startswith("p_") else "points"
+            label = self.finding_label(r.finding)
             sign = self.t("sign_sure" if r.sign_sure else "sign_yes" if r.sign_change
                           else "sign_no")
+            if r.sign_change:
+                changed.append(f"{self.prefix(r.rules)}{label}"
+                               + (f" ({self.t('sign_sure')})" if r.sign_sure else ""))
             rows.append({self.t("col_rule"): self.t(r.rules),
-                         self.t("col_finding"): self.finding_label(r.finding),
+                         self.t("col_finding"): label,
                          main: fmt_ci(r.main, r.main_ci_low, r.main_ci_high, unit)
                          + f" (n={int(r.main_n):,})",
                          other: fmt_ci(r.other, r.other_ci_low, r.other_ci_high, unit)
@@ -522,7 +535,13 @@ class _Writer(_View):
                                                      unit, signed=True),
                          self.t("col_sign"): sign})
         self.page.table(pd.DataFrame(rows))
-        self.page.csv("sensitivity_search", "sensitivity_search_other")
+        self.page.p(self.t("sign_changes", items=self.page.sep.join(changed)) if changed
+                    else self.t("no_sign_change"))
+        for r in df[df["finding"] == "xian_cells"].itertuples():
+            self.page.p(self.prefix(r.rules) + self.t("xian_cells", n=int(r.cells),
+                                                      k=int(r.cells_changed),
+                                                      sure=int(r.cells_sure)))
+        self.page.csv("sensitivity_search", "sensitivity_search_other", "xian_ev_search")
 
     def finding_label(self, finding: str) -> str:
         if finding.startswith("value_"):

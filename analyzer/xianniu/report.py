@@ -40,7 +40,14 @@ from .report_data import (
     XianniuData,
 )
 from .rules import get_rules
-from .sensitivity import other_policy, run_other, run_search, search_table, sensitivity_table
+from .sensitivity import (
+    other_policy,
+    run_other,
+    run_search,
+    search_table,
+    search_work,
+    sensitivity_table,
+)
 from .sim import SEARCH, policy_names, simulate_aggregate
 
 if TYPE_CHECKING:
@@ -117,7 +124,9 @@ def _sensitivity(plan: Plan, preset: str, meta: dict, advance: Advance) -> dict[
 
 
 def _search(plan: Plan, preset: str, meta: dict, advance: Advance) -> dict[str, pd.DataFrame]:
-    return run_search(plan.n("search"), preset, plan.seed_for("search", preset), advance)
+    seeds = {"play": plan.seed_for("search", preset), "values": plan.seed_for("values", preset),
+             "xian": plan.seed_for("xian", preset)}
+    return run_search(plan.search_sizes, preset, seeds, PATTERN_IDS, advance)
 
 
 def _timing(plan: Plan, preset: str, meta: dict, advance: Advance) -> dict[str, pd.DataFrame]:
@@ -228,10 +237,15 @@ def run_analyses(plan: Plan, step: StepFn) -> XianniuData:
     for preset in plan.presets:
         m = meta.setdefault(preset, {})
         for a, run in RUNS.items():
-            unit = "unit_hands" if a in ("play", "search") else "unit_deals"
+            unit = "unit_hands" if a == "play" else "unit_deals"
+            size = f"{plan.n(a):,} {T(unit, lang)}"
             total = plan.n(a) * LIVE.get(a, 1)
+            if a == "search":
+                sizes = plan.search_sizes
+                size = T("step_search_n", lang, **{k: f"{n:,}" for k, n in sizes.items()})
+                total = search_work(sizes)
             advance = step(T("step_run", lang, preset=T(preset, lang), what=T(STEP_WHAT[a], lang),
-                             n=f"{plan.n(a):,} {T(unit, lang)}"), total)
+                             n=size), total)
             got = run(plan, preset, m, advance)
             if a not in LIVE:
                 advance(total)
@@ -243,7 +257,7 @@ def run_analyses(plan: Plan, step: StepFn) -> XianniuData:
         tables["compare"] = compare_table(plan, tables, meta)
     tables["sensitivity"] = sensitivity_table(tables, meta, plan.presets, plan.spec.option(KEY, "policy"),
                                               other_policy(plan.spec.option(KEY, "policy")))
-    tables["sensitivity_search"] = search_table(tables, plan.presets,
+    tables["sensitivity_search"] = search_table(tables, meta, plan.presets,
                                                 plan.spec.option(KEY, "policy"))
     return XianniuData(plan, tables, meta)
 
@@ -257,7 +271,7 @@ class XianniuSection:
     outputs = ("rules", "odds", "outcomes", "captured", "values", "k_count", "xian_ev",
                "ladder", "compare", "banker", "timing", "sensitivity", "sensitivity_other",
                "sensitivity_search", "sensitivity_search_other",
-               "xian_ev_other")
+               "xian_ev_other", "xian_ev_search")
 
     def title(self, lang: str) -> str:
         return T("game", lang)

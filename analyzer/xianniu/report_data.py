@@ -20,7 +20,7 @@ from .cards import RANKS
 from .ladder import MATCHES, RUNGS, ladder_sizes, rung_commands, timing_sizes
 from .ladder import TEXT as LADDER_TEXT
 from .rules import PRESETS
-from .sensitivity import SEARCH_POLICY, SEARCH_SHARE, other_policy
+from .sensitivity import SEARCH_POLICY, other_policy, search_sizes
 from .sensitivity import TEXT as SENSITIVITY_TEXT
 
 KEY = "xianniu"
@@ -265,10 +265,15 @@ class Plan:
         if analysis == "timing":
             return timing_sizes(self.spec.hands)[0]
         if analysis == "search":
-            return max(2, int(self.spec.hands) // SEARCH_SHARE)
+            return self.search_sizes["play"]
         if analysis in RUNGS:
             return ladder_sizes(self.spec.hands)[analysis]
         return int(self.spec.hands)
+
+    @property
+    def search_sizes(self) -> dict[str, int]:
+        """Hands (``play``) and deals (``values``, ``xian``) of the search player's runs."""
+        return search_sizes(int(self.spec.hands))
 
     def commands(self, what: str, preset: str) -> list[str]:
         """Every command of one analysis: one per rung for the ladder's, else one."""
@@ -276,6 +281,12 @@ class Plan:
             return rung_commands(what, self.n(what), preset, self.seed_for(what, preset))
         if what == "sensitivity":
             return [self.command(a, preset, other_policy(self.spec.option(KEY, "policy"))) for a in REPEATED]
+        if what == "search":
+            n = self.search_sizes
+            return [self.command("search", preset),
+                    *(f"xianniu stats {a} --deals {n[a]} --rules {preset} --policy "
+                      f"{SEARCH_POLICY} --seed {self.seed_for(a, preset)}"
+                      for a in ("values", "xian"))]
         return [self.command(what, preset)]
 
     def seed_for(self, analysis: str, preset: str) -> int:

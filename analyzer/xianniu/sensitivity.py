@@ -8,17 +8,22 @@ estimates' own errors (the same deals make the estimates positively correlated, 
 interval is wider than a paired one would be). A finding *changes sign* when the two point
 estimates differ in sign; it *changes sign surely* when in addition both CIs exclude 0.
 
-The whole-hand findings (P(刺), each seat's P(够), 掀 per hand) are also measured under the
-strongest search player, :data:`SEARCH_POLICY`, on fewer hands (search is slow), so that the
-report's player is checked against a player of another family too. The value and 掀
-experiments replay each deal once per pattern, which a search player is too slow for: their
-second column stays the heuristic's.
+Every finding is also measured under the strongest search player, :data:`SEARCH_POLICY`,
+so that the report's player is checked against a player of another family too: the
+whole-hand findings (P(刺), each seat's P(够), 掀 per hand) on one hand per
+:data:`SEARCH_SHARE`, the values on one deal per :data:`SEARCH_VALUES_SHARE` and the 掀 EV (overall
+and per heat-map cell) on one deal per :data:`SEARCH_XIAN_SHARE` of the main analyses (search is
+slow: a value deal replays the hand once per pattern), with the main analyses' seeds.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
+
+from kernels.xianniu.experiments import N_PATTERNS
 
 from .analysis import pattern_values, xian_ev
 from .sim import policy_names, simulate_aggregate
@@ -26,6 +31,11 @@ from .sim import policy_names, simulate_aggregate
 BASE = "heuristic"
 SEARCH_POLICY = "pimc2"  # the strongest search player (docs/guides/xianniu.md, the ladder)
 SEARCH_SHARE = 250  # the search player plays one hand per this many of the main analyses
+SEARCH_VALUES_SHARE = 400  # … one value deal per this many
+SEARCH_XIAN_SHARE = 100  # … one 掀 EV deal per this many
+# hands a deal of each search run plays, about (its share of the progress bar): a value deal
+# is replayed once per pattern, a 掀 deal is played on twice from seat 1's answer
+SEARCH_WORK = {"play": 1, "values": 1 + N_PATTERNS, "xian": 2}
 # the whole-hand findings compared with the search player: (statistic, seat) in the outcomes
 SEARCH_FINDINGS = (("p_ci_any_seat", None), ("p_gou", 0), ("p_gou", 1), ("p_gou", 2),
                    ("mean_xian", None))
@@ -55,17 +65,22 @@ TEXT: dict[str, tuple[str, str]] = {
                    "The xian heat map: {k} of {n} cells change sign ({sure} surely)."),
     "sec_xian_alt": ("掀的期望（{alt}）", "EV of xian ({alt})"),
     "step_sensitivity": ("第二种策略 {alt}", "the second policy, {alt}"),
-    "step_search": ("搜索型策略 {alt} 下的整局结论", "whole-hand findings under the search "
-                    "player {alt}"),
+    "step_search": ("搜索型策略 {alt} 下的结论", "the findings under the search player {alt}"),
     "sec_search_sensitivity": ("与最强的搜索型策略对照", "Against the strongest search player"),
-    "intro_search": ("整局的结论（P(刺)、每家的 P(够)、每局掀的次数）再用最强的搜索型策略 {alt} "
-                     "（另一类策略）打一遍，局数较少（搜索慢）。牛、喜、K、亮子的价值和掀的热图要把每副牌"
-                     "按每种牌型重打一遍，搜索型策略太慢，不在此列。",
-                     "The whole-hand findings (P(刺), each seat's P(够), 掀 per hand) played "
-                     "again by the strongest search player, {alt} (a player of another family), "
-                     "on fewer hands (search is slow). The values of 牛, 喜, K and 亮子 and the 掀 "
-                     "heat map replay every deal once per pattern, too slow for a search "
-                     "player, and are not in this table."),
+    "intro_search": ("每条结论再用最强的搜索型策略 {alt}（另一类策略）打一遍，用同样的"
+                     "种子：整局的结论（P(刺)、每家的 P(够)、每局掀的次数）、牛、喜、K、亮子的"
+                     "价值和掀的期望（总的和热图每格）。搜索慢（价值实验要把每副牌按每种牌型"
+                     "重打一遍），所以牌数少得多，区间也宽得多；热图只比两边各有至少 {min_n} "
+                     "个局面的格。",
+                     "Every finding played again by the strongest search player, {alt} (a "
+                     "player of another family), with the same seeds: the whole-hand findings "
+                     "(P(刺), each seat's P(够), 掀 per hand), the values of 牛, 喜, K and the "
+                     "亮子, and the EV of 掀 (overall and per heat-map cell). Search is slow (a "
+                     "value deal is replayed once per pattern), so it plays far fewer deals "
+                     "and its intervals are far wider; the heat map compares only the cells with "
+                     "at least {min_n} positions under both."),
+    "step_search_n": ("{play} 局、价值 {values} 副、掀 {xian} 副",
+                      "{play} hands, {values} value deals, {xian} 掀 deals"),
     "p_gou_seat": ("P(够) 第 {seat} 家", "P(够) seat {seat}"),
     "mean_xian": ("每局掀的次数", "掀 per hand"),
 }
@@ -108,23 +123,59 @@ def _outcome_rows(outcomes: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def run_search(n: int, preset: str, seed: int, progress=None) -> dict[str, pd.DataFrame]:
-    """The whole-hand findings of ``preset`` under :data:`SEARCH_POLICY` on ``n`` hands."""
-    out = simulate_aggregate(n, preset, SEARCH_POLICY, seed, progress=progress).tidy()
-    df = _outcome_rows(out)
+def search_sizes(hands: int) -> dict[str, int]:
+    """Hands (``play``) and deals (``values``, ``xian``) the search player plays when the main
+    analyses play ``hands``."""
+    return {"play": max(2, hands // SEARCH_SHARE), "values": max(2, hands // SEARCH_VALUES_SHARE),
+            "xian": max(2, hands // SEARCH_XIAN_SHARE)}
+
+
+def search_work(sizes: dict[str, int]) -> int:
+    """The progress bar's length of a search run of ``sizes``: hands, about."""
+    return sum(SEARCH_WORK[k] * n for k, n in sizes.items())
+
+
+def run_search(sizes: dict[str, int], preset: str, seeds: dict[str, int],
+               pattern_ids: list[str],
+               progress: Callable[[int], None] | None = None) -> dict[str, pd.DataFrame]:
+    """Every finding of ``preset`` under :data:`SEARCH_POLICY`: the whole-hand ones on
+    ``sizes["play"]`` hands, the values and 掀 EV on ``sizes["values"]`` and ``sizes["xian"]``
+    deals, with ``seeds`` (``play``, ``values``, ``xian``); ``progress`` is told the hands
+    played (:data:`SEARCH_WORK`)."""
+    def told(kind: str) -> Callable[[int], None] | None:
+        if progress is None:
+            return None
+        return lambda done: progress(done * SEARCH_WORK[kind])
+
+    out = simulate_aggregate(sizes["play"], preset, SEARCH_POLICY, seeds["play"],
+                             progress=told("play")).tidy()
+    vals = pattern_values(sizes["values"], preset, SEARCH_POLICY, seeds["values"],
+                          progress=told("values"))
+    xian = xian_ev(sizes["xian"], preset, SEARCH_POLICY, seeds["xian"], progress=told("xian"))
+    df = pd.concat([_outcome_rows(out), _value_rows(vals, pattern_ids),
+                    _overall_row(xian.attrs["overall"])], ignore_index=True)
     df.insert(0, "rules", preset)
     df["policy"] = SEARCH_POLICY
-    return {"sensitivity_search_other": df}
+    xian.insert(0, "rules", preset)
+    xian["policy"] = SEARCH_POLICY
+    return {"sensitivity_search_other": df, "xian_ev_search": xian}
 
 
-def search_table(tables: dict[str, pd.DataFrame], presets: tuple[str, ...],
+def search_table(tables: dict[str, pd.DataFrame], meta: dict, presets: tuple[str, ...],
                  main_policy: str) -> pd.DataFrame:
-    """The whole-hand findings of every preset under ``main_policy`` and the search player
-    (see :func:`compare`)."""
+    """Every finding of every preset under ``main_policy`` and the search player (see
+    :func:`compare`), plus one row per preset for the heat map (as in
+    :func:`sensitivity_table`)."""
     frames = []
     o, other = tables["outcomes"], tables["sensitivity_search_other"]
     for p in presets:
-        df = compare(_outcome_rows(o[o["rules"] == p]), other[other["rules"] == p])
+        v = tables["values"][tables["values"]["rules"] == p]
+        main = pd.concat([_outcome_rows(o[o["rules"] == p]), _value_rows(v, v["pattern"]),
+                          _overall_row(meta[p]["xian_overall"])], ignore_index=True)
+        df = compare(main, other[other["rules"] == p])
+        xe, xs = tables["xian_ev"], tables["xian_ev_search"]
+        df = pd.concat([df, _cells_row(xe[xe["rules"] == p], xs[xs["rules"] == p])],
+                       ignore_index=True)
         df.insert(0, "rules", p)
         df["main_policy"], df["other_policy"] = main_policy, SEARCH_POLICY
         frames.append(df)
@@ -142,13 +193,23 @@ def main_rows(tables: dict[str, pd.DataFrame], meta: dict, preset: str) -> pd.Da
 def _findings(values: pd.DataFrame, pattern_ids, ci: pd.Series, overall: dict) -> pd.DataFrame:
     """The compared findings as rows (finding, value, ci_low, ci_high, n): each pattern's
     counterfactual value, P(刺) from its outcomes row ``ci``, and the overall 掀 EV."""
-    rows = [{"finding": f"value_{pid}", "value": r.counterfactual_diff, "ci_low": r.cf_ci_low,
-             "ci_high": r.cf_ci_high, "n": r.cf_pairs}
-            for pid, r in zip(pattern_ids, values.itertuples())]
-    rows.append({"finding": "p_ci_any_seat", **{c: ci[c] for c in COLS}})
-    rows.append({"finding": "xian_overall", "value": overall["value"], "ci_low": overall["low"],
-                 "ci_high": overall["high"], "n": overall["n"]})
-    return pd.DataFrame(rows)
+    return pd.concat([_value_rows(values, pattern_ids),
+                      pd.DataFrame([{"finding": "p_ci_any_seat", **{c: ci[c] for c in COLS}}]),
+                      _overall_row(overall)], ignore_index=True)
+
+
+def _value_rows(values: pd.DataFrame, pattern_ids) -> pd.DataFrame:
+    """Each pattern's counterfactual value as a finding row (``value_<id>``)."""
+    return pd.DataFrame([{"finding": f"value_{pid}", "value": r.counterfactual_diff,
+                          "ci_low": r.cf_ci_low, "ci_high": r.cf_ci_high, "n": r.cf_pairs}
+                         for pid, r in zip(pattern_ids, values.itertuples())])
+
+
+def _overall_row(overall: dict) -> pd.DataFrame:
+    """The overall 掀 EV (``xian_overall``) as a finding row."""
+    return pd.DataFrame([{"finding": "xian_overall", "value": overall["value"],
+                          "ci_low": overall["low"], "ci_high": overall["high"],
+                          "n": overall["n"]}])
 
 
 def _sure(lo, hi):
@@ -185,6 +246,14 @@ def xian_cells(main: pd.DataFrame, other: pd.DataFrame) -> tuple[int, int, int]:
     return len(j), int(flips.sum()), int(sure.sum())
 
 
+def _cells_row(main: pd.DataFrame, other: pd.DataFrame) -> pd.DataFrame:
+    """The heat map's comparison (:func:`xian_cells`) as one row (finding ``xian_cells``)."""
+    n, k, sure = xian_cells(main, other)
+    return pd.DataFrame([{"finding": "xian_cells", "main_n": n, "other_n": n,
+                          "sign_change": k > 0, "sign_sure": sure > 0, "cells": n,
+                          "cells_changed": k, "cells_sure": sure}])
+
+
 def sensitivity_table(tables: dict[str, pd.DataFrame], meta: dict, presets: tuple[str, ...],
                       main_policy: str, other: str) -> pd.DataFrame:
     """Every finding of every preset under both policies (see :func:`compare`), plus one row
@@ -195,11 +264,8 @@ def sensitivity_table(tables: dict[str, pd.DataFrame], meta: dict, presets: tupl
                      tables["sensitivity_other"][tables["sensitivity_other"]["rules"] == p])
         xe = tables["xian_ev"]
         xo = tables["xian_ev_other"]
-        n, k, sure = xian_cells(xe[xe["rules"] == p], xo[xo["rules"] == p])
-        df = pd.concat([df, pd.DataFrame([{"finding": "xian_cells", "main_n": n, "other_n": n,
-                                           "sign_change": k > 0, "sign_sure": sure > 0,
-                                           "cells": n, "cells_changed": k,
-                                           "cells_sure": sure}])], ignore_index=True)
+        df = pd.concat([df, _cells_row(xe[xe["rules"] == p], xo[xo["rules"] == p])],
+                       ignore_index=True)
         df.insert(0, "rules", p)
         df["main_policy"], df["other_policy"] = main_policy, other
         frames.append(df)

@@ -33,6 +33,9 @@ def warmup() -> None:
         simulate(3, rules, "pimc,heuristic,random", seed=0)
         simulate_aggregate(3, rules, "pimc,heuristic,random", seed=0)
         tournament("pimc,heuristic", 2, rules, seed=0, pimc_samples=2)
+        # the report's search part plays the value and 掀 experiments with pimc2
+        pattern_values(2, rules, "pimc2", seed=0)
+        xian_ev(2, rules, "pimc2", seed=0)
         # a query without a search among its play-ons is compiled without it
         should_xian(HAND, 1, rules, policy="net", max_hands=100, precision=10.0)
         should_kou(HAND, rules, policy="net", max_hands=100, precision=10.0)

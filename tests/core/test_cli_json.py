@@ -144,7 +144,7 @@ def test_hidden_aliases_still_work(capsys, new, old):
     (["tournament", "--policies", "random", "--deals", "9"], "2 or 3"),
     (["tournament", "--heuristic-params", "x", "--deals", "9"], "LABEL=FILE"),
     (["stats", "values", "--deals", "1"], "--deals"),
-    (["stats", "values", "--deals", "10", "--policies", "pimc,random,random"], "pimc"),
+    (["stats", "values", "--deals", "10001", "--policies", "pimc,random,random"], "at most 10,000"),
     (["stats", "nothing"], "nothing"),
     (["odds", "--deals", "0"], "--deals"),
     (["odds", "--hands", "10"], "--hands"),

@@ -103,7 +103,8 @@ ALL_TABLES = {"rules", "odds", "outcomes", "captured", "values", "k_count", "xia
               "shengji_kou_di", "shengji_points", "shengji_levels", "shengji_banker",
               "shengji_values", "shengji_rule_effect", "shengji_ladder", "shengji_bury",
               "shengji_declare", "timing", "sensitivity", "sensitivity_other",
-              "xian_ev_other", "sensitivity_search", "sensitivity_search_other", "findings"}
+              "xian_ev_other", "sensitivity_search", "sensitivity_search_other",
+              "xian_ev_search", "findings"}
 
 
 def test_report_writes_every_file_both_presets(zh_all):
@@ -286,7 +287,7 @@ def test_findings_are_measured_again_under_a_second_policy(zh_all, en_one):
     df = pd.read_csv(zh_all[0] / "sensitivity.csv")
     assert set(df["main_policy"]) == {"net"} and set(df["other_policy"]) == {"heuristic"}
     rows = df[df["finding"] != "xian_cells"]
-    assert np.allclose(rows["diff"], rows["main"] - rows["other"])
+    assert np.allclose(rows["diff"], rows["main"] - rows["other"], equal_nan=True)
     assert (rows["diff_ci_low"] < rows["diff"]).all() and (rows["diff"] < rows["diff_ci_high"]).all()
     assert len(rows) == len(PRESET_ORDER) * (15 + 2)  # 牛 喜 K, 12 亮子, P(刺), 掀
     # the second policy's numbers come back from the commands the page names
@@ -307,24 +308,41 @@ def test_findings_are_measured_again_under_a_second_policy(zh_all, en_one):
     assert c["sign_sure"].tolist() == [True, False, False]
 
 
-def test_whole_hand_findings_are_measured_again_by_the_search_player(zh_all, en_one):
-    from analyzer.xianniu.sensitivity import SEARCH_FINDINGS, SEARCH_POLICY, SEARCH_SHARE
+def test_every_finding_is_measured_again_by_the_search_player(zh_all, en_one):
+    from analyzer.xianniu.report_data import PATTERN_IDS
+    from analyzer.xianniu.sensitivity import SEARCH_FINDINGS, SEARCH_POLICY, search_sizes
 
     df = pd.read_csv(zh_all[0] / "sensitivity_search.csv")
     assert set(df["other_policy"]) == {SEARCH_POLICY} == {"pimc2"}
     assert set(df["main_policy"]) == {"net"}
-    assert len(df) == len(PRESET_ORDER) * len(SEARCH_FINDINGS)
-    assert np.allclose(df["diff"], df["main"] - df["other"])
-    assert (df["main_n"] == TINY).all() and (df["other_n"] == max(2, TINY // SEARCH_SHARE)).all()
+    rows = df[df["finding"] != "xian_cells"]
+    whole = rows["finding"].isin([s if seat is None else f"{s}_{seat}"
+                                  for s, seat in SEARCH_FINDINGS])
+    values = rows["finding"].str.startswith("value_")
+    assert whole.sum() == len(PRESET_ORDER) * len(SEARCH_FINDINGS)
+    assert values.sum() == len(PRESET_ORDER) * len(PATTERN_IDS)
+    assert (rows["finding"] == "xian_overall").sum() == len(PRESET_ORDER)
+    assert (df["finding"] == "xian_cells").sum() == len(PRESET_ORDER)
+    assert np.allclose(rows["diff"], rows["main"] - rows["other"], equal_nan=True)
+    sizes = search_sizes(TINY)
+    assert (rows.loc[whole, "main_n"] == TINY).all()
+    assert (rows.loc[whole, "other_n"] == sizes["play"]).all()
+    assert (rows.loc[values, "other_n"] <= sizes["values"]).all()
     md = (zh_all[0] / "report.md").read_text(encoding="utf-8")
     assert "与最强的搜索型策略对照" in md and "--policy pimc2" in md
-    # the search player's numbers come back from the command the page names
+    # the search player's numbers come back from the commands the page names
     data = en_one[1].data
     plan = data.result("xianniu").plan
-    sim = _json_of(plan.command("search", "kanniutui"))
-    other = data.tables["sensitivity_search_other"]
-    assert sim["p_ci"]["value"] == pytest.approx(
-        other[other["finding"] == "p_ci_any_seat"]["value"].iloc[0])
+    sim, vals, xian = (_json_of(c) for c in plan.commands("search", "kanniutui"))
+    other = data.tables["sensitivity_search_other"].set_index("finding")
+    assert sim["p_ci"]["value"] == pytest.approx(other.loc["p_ci_any_seat", "value"])
+    niu = next(r for r in vals["rows"] if r["pattern"].startswith("niu"))
+    assert niu["counterfactual_diff"]["n"] == other.loc["value_niu", "n"]
+    if niu["counterfactual_diff"]["n"]:
+        assert niu["counterfactual_diff"]["value"] == pytest.approx(
+            other.loc["value_niu", "value"])
+    assert xian["overall"]["value"] == pytest.approx(other.loc["xian_overall", "value"],
+                                                     nan_ok=True)
     # the report's P(刺) finding is checked against the search player
     found = pd.read_csv(zh_all[0] / "findings.csv")
     assert SEARCH_POLICY in set(found["other_policy"].dropna())

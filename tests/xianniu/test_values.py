@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from analyzer.cli import main
@@ -72,7 +73,7 @@ def test_stats_cli(capsys):
     assert main(["stats", "xian", "--deals", "2000", "--rules", "kanniutui"]) == 0
     text = capsys.readouterr().out
     assert "sure" in text and "掀 - 扣" in text and "2,000 deals" in text and "%" in text
-    assert main(["stats", "values", "--deals", "10", "--policy", "pimc"]) == 2
+    assert main(["stats", "values", "--deals", "10001", "--policy", "pimc"]) == 2
     assert capsys.readouterr().err.startswith("xianniu: error:")
 
 
@@ -111,3 +112,24 @@ def test_every_printed_statistic_has_a_ci():
                              "diff": ("ci_low", "ci_high")}.items():
         big = x["n"] > 1
         assert ((x.loc[big, low] <= x.loc[big, col]) & (x.loc[big, col] <= x.loc[big, high])).all()
+
+
+@pytest.mark.parametrize("experiment", [pattern_values, xian_ev])
+def test_progress_comes_in_batches_and_changes_no_number(experiment):
+    quiet = experiment(90, "lanzhou", "heuristic", seed=4, chunk_size=2)
+    seen: list[int] = []
+    told = experiment(90, "lanzhou", "heuristic", seed=4, chunk_size=2, progress=seen.append)
+    pd.testing.assert_frame_equal(quiet, told)
+    assert quiet.attrs == told.attrs
+    assert sum(seen) == 90 and len(seen) > 1
+
+
+def test_a_search_player_plays_the_experiments_up_to_a_cap():
+    from analyzer.xianniu.analysis import MAX_SEARCH_DEALS
+
+    with pytest.raises(ValueError, match="at most 10,000"):
+        pattern_values(MAX_SEARCH_DEALS + 1, "lanzhou", "pimc2")
+    df = pattern_values(6, "kanniutui", "pimc2,net,net", seed=2)
+    assert 0 < df["cf_pairs"].sum() <= 6 * len(df) and df.attrs["policy"] == "pimc2,net,net"
+    x = xian_ev(6, "kanniutui", "net,pimc2,net", seed=2)
+    assert 0 < x.attrs["positions"] <= 6
