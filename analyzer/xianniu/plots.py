@@ -19,6 +19,7 @@ from ..report.formats import fmt_ci, fmt_n, fmt_pct, minus
 from ..report.render import Block, Page
 from .ladder import MATCHES
 from .report_data import COMPARE_METRICS, ODDS_FEATURES, PATTERN_IDS, PRESET_ORDER, T, XianniuData
+from .sensitivity import SEARCH_ALL_FROM
 
 XIAN_MIN_N = 30  # heat-map cells with fewer positions stay blank
 COLORS = {"lanzhou": plots.BLUE, "kanniutui": plots.RED}
@@ -478,10 +479,32 @@ class _Writer(_View):
         self.start("sec_sensitivity", "sensitivity",
                    self.t("intro_sensitivity", main=main, alt=other))
         self.caption(["values", "play", "xian"], ["sensitivity"], "unit_deals")
+        self.comparison(df, main, other)
+        self.page.figure("xian_ev_other", self.t("sec_xian_alt", alt=other))
+        self.page.csv("sensitivity", "sensitivity_other", "xian_ev_other")
+        self.search_sensitivity()
+
+    def search_sensitivity(self) -> None:
+        """Every finding against the strongest search player."""
+        df = self.d.tables["sensitivity_search"]
+        main, other = df["main_policy"].iloc[0], df["other_policy"].iloc[0]
+        self.start("sec_search_sensitivity", "sensitivity_search",
+                   self.t("intro_search", alt=other, min_n=XIAN_MIN_N))
+        self.caption(["play", "values", "xian", "search"], ["play", "values", "xian", "search"],
+                     "unit_hands", search_n=self.plan.search_label(self.lang))
+        if not self.plan.search_sizes["values"]:
+            self.page.p(self.t("search_full_only", n=f"{SEARCH_ALL_FROM:,}"))
+        self.comparison(df, main, other)
+        self.page.csv("sensitivity_search", "sensitivity_search_other",
+                      *(["xian_ev_search"] if "xian_ev_search" in self.d.tables else []))
+
+    def comparison(self, df: pd.DataFrame, main: str, other: str) -> None:
+        """A sensitivity table (each finding under both policies, the difference and its sign
+        change), the line naming the findings that change sign and the heat map's line."""
         rows, changed = [], []
         for r in df[df["finding"] != "xian_cells"].itertuples():
+            unit = "probability" if r.finding.startswith("p_") else "points"
             label = self.finding_label(r.finding)
-            unit = "probability" if r.finding == "p_ci_any_seat" else "points"
             sign = self.t("sign_sure" if r.sign_sure else "sign_yes" if r.sign_change
                           else "sign_no")
             if r.sign_change:
@@ -502,46 +525,6 @@ class _Writer(_View):
             self.page.p(self.prefix(r.rules) + self.t("xian_cells", n=int(r.cells),
                                                       k=int(r.cells_changed),
                                                       sure=int(r.cells_sure)))
-        self.page.figure("xian_ev_other", self.t("sec_xian_alt", alt=other))
-        self.page.csv("sensitivity", "sensitivity_other", "xian_ev_other")
-        self.search_sensitivity()
-
-    def search_sensitivity(self) -> None:
-        """Every finding against the strongest search player."""
-        df = self.d.tables["sensitivity_search"]
-        main, other = df["main_policy"].iloc[0], df["other_policy"].iloc[0]
-        self.start("sec_search_sensitivity", "sensitivity_search",
-                   self.t("intro_search", alt=other, min_n=XIAN_MIN_N))
-        sizes = self.plan.search_sizes
-        n = self.t("step_search_n", **{k: f"{v:,}" for k, v in sizes.items()})
-        self.caption(["play", "values", "xian", "search"], ["play", "values", "xian", "search"],
-                     "unit_hands", search_n=n)
-        rows, changed = [], []
-        for r in df[df["finding"] != "xian_cells"].itertuples():
-            unit = "probability" if r.finding.startswith("p_") else "points"
-            label = self.finding_label(r.finding)
-            sign = self.t("sign_sure" if r.sign_sure else "sign_yes" if r.sign_change
-                          else "sign_no")
-            if r.sign_change:
-                changed.append(f"{self.prefix(r.rules)}{label}"
-                               + (f" ({self.t('sign_sure')})" if r.sign_sure else ""))
-            rows.append({self.t("col_rule"): self.t(r.rules),
-                         self.t("col_finding"): label,
-                         main: fmt_ci(r.main, r.main_ci_low, r.main_ci_high, unit)
-                         + f" (n={int(r.main_n):,})",
-                         other: fmt_ci(r.other, r.other_ci_low, r.other_ci_high, unit)
-                         + f" (n={int(r.other_n):,})",
-                         f"{main} − {other}": fmt_ci(r.diff, r.diff_ci_low, r.diff_ci_high,
-                                                     unit, signed=True),
-                         self.t("col_sign"): sign})
-        self.page.table(pd.DataFrame(rows))
-        self.page.p(self.t("sign_changes", items=self.page.sep.join(changed)) if changed
-                    else self.t("no_sign_change"))
-        for r in df[df["finding"] == "xian_cells"].itertuples():
-            self.page.p(self.prefix(r.rules) + self.t("xian_cells", n=int(r.cells),
-                                                      k=int(r.cells_changed),
-                                                      sure=int(r.cells_sure)))
-        self.page.csv("sensitivity_search", "sensitivity_search_other", "xian_ev_search")
 
     def finding_label(self, finding: str) -> str:
         if finding.startswith("value_"):

@@ -241,9 +241,7 @@ def run_analyses(plan: Plan, step: StepFn) -> XianniuData:
             size = f"{plan.n(a):,} {T(unit, lang)}"
             total = plan.n(a) * LIVE.get(a, 1)
             if a == "search":
-                sizes = plan.search_sizes
-                size = T("step_search_n", lang, **{k: f"{n:,}" for k, n in sizes.items()})
-                total = search_work(sizes)
+                size, total = plan.search_label(lang), search_work(plan.search_sizes)
             advance = step(T("step_run", lang, preset=T(preset, lang), what=T(STEP_WHAT[a], lang),
                              n=size), total)
             got = run(plan, preset, m, advance)

@@ -275,6 +275,13 @@ class Plan:
         """Hands (``play``) and deals (``values``, ``xian``) of the search player's runs."""
         return search_sizes(int(self.spec.hands))
 
+    def search_label(self, lang: str) -> str:
+        """The sizes of the search player's runs, in words."""
+        n = self.search_sizes
+        if not n["values"]:
+            return f"{n['play']:,} {T('unit_hands', lang)}"
+        return T("step_search_n", lang, **{k: f"{v:,}" for k, v in n.items()})
+
     def commands(self, what: str, preset: str) -> list[str]:
         """Every command of one analysis: one per rung for the ladder's, else one."""
         if what in RUNGS:
@@ -286,7 +293,7 @@ class Plan:
             return [self.command("search", preset),
                     *(f"xianniu stats {a} --deals {n[a]} --rules {preset} --policy "
                       f"{SEARCH_POLICY} --seed {self.seed_for(a, preset)}"
-                      for a in ("values", "xian"))]
+                      for a in ("values", "xian") if n[a])]
         return [self.command(what, preset)]
 
     def seed_for(self, analysis: str, preset: str) -> int:

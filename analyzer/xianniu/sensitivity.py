@@ -25,6 +25,7 @@ import pandas as pd
 
 from kernels.xianniu.experiments import N_PATTERNS
 
+from ..report.section import FULL_HANDS
 from .analysis import pattern_values, xian_ev
 from .sim import policy_names, simulate_aggregate
 
@@ -33,6 +34,9 @@ SEARCH_POLICY = "pimc2"  # the strongest search player (docs/guides/xianniu.md, 
 SEARCH_SHARE = 250  # the search player plays one hand per this many of the main analyses
 SEARCH_VALUES_SHARE = 400  # … one value deal per this many
 SEARCH_XIAN_SHARE = 100  # … one 掀 EV deal per this many
+# the search player's values and 掀 EV add about a minute to a report: from the full size on
+# (``--full``), so that the quick report's first run stays within minutes
+SEARCH_ALL_FROM = FULL_HANDS
 # hands a deal of each search run plays, about (its share of the progress bar): a value deal
 # is replayed once per pattern, a 掀 deal is played on twice from seat 1's answer
 SEARCH_WORK = {"play": 1, "values": 1 + N_PATTERNS, "xian": 2}
@@ -79,6 +83,14 @@ TEXT: dict[str, tuple[str, str]] = {
                      "value deal is replayed once per pattern), so it plays far fewer deals "
                      "and its intervals are far wider; the heat map compares only the cells with "
                      "at least {min_n} positions under both."),
+    "search_full_only": ("这份报告的规模下只比整局的结论；价值和掀的期望在每项 {n} 局起（--full）"
+                         "也由搜索型策略再打一遍（约多一分钟）。docs/guides/xianniu.md 用 2,000 副"
+                         "（价值）和 10,000 副（掀）比过。",
+                         "At this report's size only the whole-hand findings are compared; from "
+                         "{n} hands per analysis on (--full) the values and the EV of 掀 are "
+                         "played by the search player too (about a minute more). "
+                         "docs/guides/xianniu.md compares them on 2,000 value deals and 10,000 "
+                         "掀 deals."),
     "step_search_n": ("{play} 局、价值 {values} 副、掀 {xian} 副",
                       "{play} hands, {values} value deals, {xian} 掀 deals"),
     "p_gou_seat": ("P(够) 第 {seat} 家", "P(够) seat {seat}"),
@@ -125,9 +137,12 @@ def _outcome_rows(outcomes: pd.DataFrame) -> pd.DataFrame:
 
 def search_sizes(hands: int) -> dict[str, int]:
     """Hands (``play``) and deals (``values``, ``xian``) the search player plays when the main
-    analyses play ``hands``."""
-    return {"play": max(2, hands // SEARCH_SHARE), "values": max(2, hands // SEARCH_VALUES_SHARE),
-            "xian": max(2, hands // SEARCH_XIAN_SHARE)}
+    analyses play ``hands``; the values and 掀 EV only from :data:`SEARCH_ALL_FROM` hands on
+    (0 below)."""
+    every = hands >= SEARCH_ALL_FROM
+    return {"play": max(2, hands // SEARCH_SHARE),
+            "values": max(2, hands // SEARCH_VALUES_SHARE) if every else 0,
+            "xian": max(2, hands // SEARCH_XIAN_SHARE) if every else 0}
 
 
 def search_work(sizes: dict[str, int]) -> int:
@@ -140,8 +155,9 @@ def run_search(sizes: dict[str, int], preset: str, seeds: dict[str, int],
                progress: Callable[[int], None] | None = None) -> dict[str, pd.DataFrame]:
     """Every finding of ``preset`` under :data:`SEARCH_POLICY`: the whole-hand ones on
     ``sizes["play"]`` hands, the values and 掀 EV on ``sizes["values"]`` and ``sizes["xian"]``
-    deals, with ``seeds`` (``play``, ``values``, ``xian``); ``progress`` is told the hands
-    played (:data:`SEARCH_WORK`)."""
+    deals, with ``seeds`` (``play``, ``values``, ``xian``; a size of 0 skips that run, and
+    without the 掀 EV there is no ``xian_ev_search``); ``progress`` is told the hands played
+    (:data:`SEARCH_WORK`)."""
     def told(kind: str) -> Callable[[int], None] | None:
         if progress is None:
             return None
@@ -149,16 +165,23 @@ def run_search(sizes: dict[str, int], preset: str, seeds: dict[str, int],
 
     out = simulate_aggregate(sizes["play"], preset, SEARCH_POLICY, seeds["play"],
                              progress=told("play")).tidy()
-    vals = pattern_values(sizes["values"], preset, SEARCH_POLICY, seeds["values"],
-                          progress=told("values"))
-    xian = xian_ev(sizes["xian"], preset, SEARCH_POLICY, seeds["xian"], progress=told("xian"))
-    df = pd.concat([_outcome_rows(out), _value_rows(vals, pattern_ids),
-                    _overall_row(xian.attrs["overall"])], ignore_index=True)
+    parts = [_outcome_rows(out)]
+    got: dict[str, pd.DataFrame] = {}
+    if sizes["values"]:
+        vals = pattern_values(sizes["values"], preset, SEARCH_POLICY, seeds["values"],
+                              progress=told("values"))
+        parts.append(_value_rows(vals, pattern_ids))
+    if sizes["xian"]:
+        xian = xian_ev(sizes["xian"], preset, SEARCH_POLICY, seeds["xian"],
+                       progress=told("xian"))
+        parts.append(_overall_row(xian.attrs["overall"]))
+        xian.insert(0, "rules", preset)
+        xian["policy"] = SEARCH_POLICY
+        got["xian_ev_search"] = xian
+    df = pd.concat(parts, ignore_index=True)
     df.insert(0, "rules", preset)
     df["policy"] = SEARCH_POLICY
-    xian.insert(0, "rules", preset)
-    xian["policy"] = SEARCH_POLICY
-    return {"sensitivity_search_other": df, "xian_ev_search": xian}
+    return {"sensitivity_search_other": df, **got}
 
 
 def search_table(tables: dict[str, pd.DataFrame], meta: dict, presets: tuple[str, ...],
@@ -172,10 +195,12 @@ def search_table(tables: dict[str, pd.DataFrame], meta: dict, presets: tuple[str
         v = tables["values"][tables["values"]["rules"] == p]
         main = pd.concat([_outcome_rows(o[o["rules"] == p]), _value_rows(v, v["pattern"]),
                           _overall_row(meta[p]["xian_overall"])], ignore_index=True)
-        df = compare(main, other[other["rules"] == p])
-        xe, xs = tables["xian_ev"], tables["xian_ev_search"]
-        df = pd.concat([df, _cells_row(xe[xe["rules"] == p], xs[xs["rules"] == p])],
-                       ignore_index=True)
+        theirs = other[other["rules"] == p]
+        df = compare(main[main["finding"].isin(theirs["finding"])], theirs)
+        if "xian_ev_search" in tables:  # the 掀 EV was played by the search player too
+            xe, xs = tables["xian_ev"], tables["xian_ev_search"]
+            df = pd.concat([df, _cells_row(xe[xe["rules"] == p], xs[xs["rules"] == p])],
+                           ignore_index=True)
         df.insert(0, "rules", p)
         df["main_policy"], df["other_policy"] = main_policy, SEARCH_POLICY
         frames.append(df)

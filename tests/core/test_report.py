@@ -103,8 +103,7 @@ ALL_TABLES = {"rules", "odds", "outcomes", "captured", "values", "k_count", "xia
               "shengji_kou_di", "shengji_points", "shengji_levels", "shengji_banker",
               "shengji_values", "shengji_rule_effect", "shengji_ladder", "shengji_bury",
               "shengji_declare", "timing", "sensitivity", "sensitivity_other",
-              "xian_ev_other", "sensitivity_search", "sensitivity_search_other",
-              "xian_ev_search", "findings"}
+              "xian_ev_other", "sensitivity_search", "sensitivity_search_other", "findings"}
 
 
 def test_report_writes_every_file_both_presets(zh_all):
@@ -308,44 +307,59 @@ def test_findings_are_measured_again_under_a_second_policy(zh_all, en_one):
     assert c["sign_sure"].tolist() == [True, False, False]
 
 
-def test_every_finding_is_measured_again_by_the_search_player(zh_all, en_one):
-    from analyzer.xianniu.report_data import PATTERN_IDS
+def test_whole_hand_findings_are_measured_again_by_the_search_player(zh_all, en_one):
     from analyzer.xianniu.sensitivity import SEARCH_FINDINGS, SEARCH_POLICY, search_sizes
 
     df = pd.read_csv(zh_all[0] / "sensitivity_search.csv")
     assert set(df["other_policy"]) == {SEARCH_POLICY} == {"pimc2"}
     assert set(df["main_policy"]) == {"net"}
-    rows = df[df["finding"] != "xian_cells"]
-    whole = rows["finding"].isin([s if seat is None else f"{s}_{seat}"
-                                  for s, seat in SEARCH_FINDINGS])
-    values = rows["finding"].str.startswith("value_")
-    assert whole.sum() == len(PRESET_ORDER) * len(SEARCH_FINDINGS)
-    assert values.sum() == len(PRESET_ORDER) * len(PATTERN_IDS)
-    assert (rows["finding"] == "xian_overall").sum() == len(PRESET_ORDER)
-    assert (df["finding"] == "xian_cells").sum() == len(PRESET_ORDER)
-    assert np.allclose(rows["diff"], rows["main"] - rows["other"], equal_nan=True)
-    sizes = search_sizes(TINY)
-    assert (rows.loc[whole, "main_n"] == TINY).all()
-    assert (rows.loc[whole, "other_n"] == sizes["play"]).all()
-    assert (rows.loc[values, "other_n"] <= sizes["values"]).all()
+    # the quick report compares the whole-hand findings; the values and 掀 come with --full
+    assert search_sizes(TINY)["values"] == search_sizes(TINY)["xian"] == 0
+    assert len(df) == len(PRESET_ORDER) * len(SEARCH_FINDINGS)
+    assert np.allclose(df["diff"], df["main"] - df["other"])
+    assert (df["main_n"] == TINY).all() and (df["other_n"] == search_sizes(TINY)["play"]).all()
     md = (zh_all[0] / "report.md").read_text(encoding="utf-8")
-    assert "与最强的搜索型策略对照" in md and "--policy pimc2" in md
-    # the search player's numbers come back from the commands the page names
+    assert "与最强的搜索型策略对照" in md and "--policy pimc2" in md and "（--full）" in md
+    # the search player's numbers come back from the command the page names
     data = en_one[1].data
     plan = data.result("xianniu").plan
-    sim, vals, xian = (_json_of(c) for c in plan.commands("search", "kanniutui"))
-    other = data.tables["sensitivity_search_other"].set_index("finding")
-    assert sim["p_ci"]["value"] == pytest.approx(other.loc["p_ci_any_seat", "value"])
-    niu = next(r for r in vals["rows"] if r["pattern"].startswith("niu"))
-    assert niu["counterfactual_diff"]["n"] == other.loc["value_niu", "n"]
-    if niu["counterfactual_diff"]["n"]:
-        assert niu["counterfactual_diff"]["value"] == pytest.approx(
-            other.loc["value_niu", "value"])
-    assert xian["overall"]["value"] == pytest.approx(other.loc["xian_overall", "value"],
-                                                     nan_ok=True)
+    [command] = plan.commands("search", "kanniutui")
+    sim = _json_of(command)
+    other = data.tables["sensitivity_search_other"]
+    assert sim["p_ci"]["value"] == pytest.approx(
+        other[other["finding"] == "p_ci_any_seat"]["value"].iloc[0])
     # the report's P(刺) finding is checked against the search player
     found = pd.read_csv(zh_all[0] / "findings.csv")
     assert SEARCH_POLICY in set(found["other_policy"].dropna())
+
+
+def test_a_full_report_measures_every_finding_again_by_the_search_player(en_one):
+    from analyzer.xianniu.analysis import pattern_values, xian_ev
+    from analyzer.xianniu.report_data import PATTERN_IDS
+    from analyzer.xianniu.sensitivity import (
+        SEARCH_ALL_FROM,
+        SEARCH_FINDINGS,
+        run_search,
+        search_sizes,
+        search_table,
+    )
+
+    assert search_sizes(SEARCH_ALL_FROM - 1)["values"] == 0
+    assert search_sizes(SEARCH_ALL_FROM)["values"] > 0 and search_sizes(FULL_HANDS)["xian"] > 0
+    x = en_one[1].data.result("xianniu")
+    seeds = {"play": 1, "values": 2, "xian": 3}
+    got = run_search({"play": 4, "values": 6, "xian": 8}, "kanniutui", seeds, PATTERN_IDS)
+    df = search_table({**x.tables, **got}, x.meta, ("kanniutui",), "random")
+    rows = df[df["finding"] != "xian_cells"]
+    assert len(rows) == len(SEARCH_FINDINGS) + len(PATTERN_IDS) + 1
+    assert (df["finding"] == "xian_cells").sum() == 1
+    assert np.allclose(rows["diff"], rows["main"] - rows["other"], equal_nan=True)
+    # the same numbers as the commands' functions with those seeds
+    other = got["sensitivity_search_other"].set_index("finding")
+    vals = pattern_values(6, "kanniutui", "pimc2", seed=2).set_index("pattern")
+    assert other.loc["value_niu", "n"] == vals.iloc[0]["cf_pairs"]
+    assert other.loc["xian_overall", "n"] == xian_ev(8, "kanniutui", "pimc2", seed=3).attrs[
+        "overall"]["n"] > 0
 
 
 def test_side_by_side_table_has_both_presets_and_differences(zh_all):
