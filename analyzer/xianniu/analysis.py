@@ -34,7 +34,7 @@ MAX_SEARCH_DEALS = 10_000
 SEARCH_CHUNK = 8
 
 
-def _check(n_deals: int, policies: str, chunk_size: int) -> int:
+def _chunk_size(n_deals: int, policies: str, chunk_size: int) -> int:
     """The chunk size to play ``n_deals`` under ``policies`` with (small for a search
     player); ValueError on a bad count or a search run over :data:`MAX_SEARCH_DEALS`."""
     if not isinstance(n_deals, (int, np.integer)) or n_deals < 2:
@@ -67,7 +67,7 @@ def pattern_values(n_deals: int, rules: str | Rules | None = None,
                    progress: Callable[[int], None] | None = None) -> pd.DataFrame:
     """One row per pattern: observational and counterfactual value in points per hand
     (``progress`` is called with the deals finished as the run goes)."""
-    chunk_size = _check(n_deals, policies, chunk_size)
+    chunk_size = _chunk_size(n_deals, policies, chunk_size)
     r = get_rules(rules)
     n_chunks = -(-int(n_deals) // chunk_size)
     cf = np.zeros((n_chunks, kx.N_PATTERNS, 4), dtype=np.int64)
@@ -114,7 +114,7 @@ def xian_ev(n_deals: int, rules: str | Rules | None = None, policies: str = "heu
     """After the banker's opening 扣: seat 1's mean points after 掀 and after 扣, and the
     difference with a 95% CI, by sure cards (0-8+) and number of K (``progress`` as in
     :func:`pattern_values`)."""
-    chunk_size = _check(n_deals, policies, chunk_size)
+    chunk_size = _chunk_size(n_deals, policies, chunk_size)
     r = get_rules(rules)
     n_chunks = -(-int(n_deals) // chunk_size)
     out = np.zeros((n_chunks, kx.SURE_BINS, 5, kx.XE_COLS), dtype=np.int64)

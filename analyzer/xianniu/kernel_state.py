@@ -23,48 +23,61 @@ _END = {"": -1, "kou": kg.END_KOU, "table full": kg.END_TABLE_FULL,
 
 def ws_from_state(state: State) -> np.ndarray:
     """Kernel state words equal to the reference ``state`` (its history included)."""
-    r = state.rules
     ws = np.zeros(kg.WS_SIZE, dtype=np.int64)
-    lp = r.liang_points
     for s in range(N_SEATS):
         ws[kg.WS_HANDS + s] = state.hands[s]
         ws[kg.WS_SAID_KOU + s] = int(state.said_kou[s])
-        for p in state.captured[s]:
-            ws[kg.WS_CAP + s] += p.size
-            if p.kind == NIU:
-                ws[kg.WS_NIU + s] += p.size
-            elif p.kind == XI:
-                ws[kg.WS_XI + s] += p.size
-            elif p.kind == XI_BAO_LIANG:
-                ws[kg.WS_XI + s] += p.size - 4
-            if p.is_liang:
-                ws[kg.WS_LIANG + s] += lp
-            elif p.kind == EIGHT_PAIRS:
-                ws[kg.WS_LIANG + s] += lp * sum(1 for c in rank_counts(p.mask) if c == 4)
-            if p.kind == SET and p.size == 3 and p.rank == KING:
-                ws[kg.WS_KKK + s] = 1
-            if p.kind == BAI and p.k == 1:
-                ws[kg.WS_K108 + s] = 1
-    # replay the history for what only it tells: who played and discarded what, and passes
-    shadow = new_hand(list(state.dealt), r, state.banker)
+        _captured_tallies(state, s, ws)
+    qiangci_seat = _replay_history(state, ws)
+    _phase_words(state, ws)
+    ws[kg.S_QIANGCI_SEAT] = qiangci_seat
+    ws[kg.S_TRACK] = 1  # positions rebuilt for sampling keep their pass log
+    return ws
+
+
+def _captured_tallies(state: State, s: int, ws: np.ndarray) -> None:
+    """Seat ``s``'s captured cards and its 牛, 喜, 亮, KKK and K+10+8 tallies."""
+    lp = state.rules.liang_points
+    for p in state.captured[s]:
+        ws[kg.WS_CAP + s] += p.size
+        if p.kind == NIU:
+            ws[kg.WS_NIU + s] += p.size
+        elif p.kind == XI:
+            ws[kg.WS_XI + s] += p.size
+        elif p.kind == XI_BAO_LIANG:
+            ws[kg.WS_XI + s] += p.size - 4
+        if p.is_liang:
+            ws[kg.WS_LIANG + s] += lp
+        elif p.kind == EIGHT_PAIRS:
+            ws[kg.WS_LIANG + s] += lp * sum(1 for c in rank_counts(p.mask) if c == 4)
+        if p.kind == SET and p.size == 3 and p.rank == KING:
+            ws[kg.WS_KKK + s] = 1
+        if p.kind == BAI and p.k == 1:
+            ws[kg.WS_K108 + s] = 1
+
+
+def _replay_history(state: State, ws: np.ndarray) -> int:
+    """What only the history tells, replayed from the deal: each seat's public plays and
+    discards, the cards played, the pass log and the choice log; returns the 抢刺 seat (-1)."""
+    shadow = new_hand(list(state.dealt), state.rules, state.banker)
     qiangci_seat = -1
-    n_pass = n_choice = 0
     for seat, a in state.history:
         choice = _choice(shadow, seat, a.kind)
-        if choice >= 0 and n_choice < kg.MAX_CHOICE:
-            row = kg.WS_CHOICE + n_choice * kg.CHOICE_COLS
+        n = int(ws[kg.S_N_CHOICE])
+        if choice >= 0 and n < kg.MAX_CHOICE:
+            row = kg.WS_CHOICE + n * kg.CHOICE_COLS
             ws[row:row + kg.CHOICE_COLS] = [seat, choice,
                                             sum(p.size for p in shadow.captured[seat]),
                                             ws[kg.WS_PUBLIC], ws[kg.WS_PLAYED + seat],
                                             count(int(ws[kg.WS_DISC + seat]))]
-            n_choice += 1
+            ws[kg.S_N_CHOICE] = n + 1
         if shadow.phase == "trick" and a.kind == PASS:
-            row = kg.WS_PASS + n_pass * kg.PASS_COLS
+            row = kg.WS_PASS + int(ws[kg.S_N_PASS]) * kg.PASS_COLS
             t = shadow._top()
             ws[row:row + kg.PASS_COLS] = [seat, KINDS.index(t.kind), t.size, t.rank, t.k,
                                           ws[kg.WS_PLAYED + seat],
                                           count(int(ws[kg.WS_DISC + seat]))]
-            n_pass += 1
+            ws[kg.S_N_PASS] += 1
         if a.kind == PLAY:
             ws[kg.WS_PLAYED + seat] |= a.cards
             ws[kg.WS_PUBLIC] |= a.cards
@@ -73,6 +86,11 @@ def ws_from_state(state: State) -> np.ndarray:
         elif a.kind == DISCARD:
             ws[kg.WS_DISC + seat] |= a.cards
         shadow.apply(a)
+    return qiangci_seat
+
+
+def _phase_words(state: State, ws: np.ndarray) -> None:
+    """The phase, its queue, the play on top, the 掀 events and the counters."""
     for i, q in enumerate(state.queue):
         ws[kg.WS_QUEUE + i] = q
     for i, (x, target) in enumerate(state.xian_events):
@@ -95,13 +113,8 @@ def ws_from_state(state: State) -> np.ndarray:
     ws[kg.S_TABLE] = state.table_count()
     ws[kg.S_N_XIAN] = len(state.xian_events)
     ws[kg.S_END] = _END[state.end_reason]
-    ws[kg.S_QIANGCI_SEAT] = qiangci_seat
     ws[kg.S_N_ACT] = len(state.history)
     ws[kg.S_BANKER] = state.banker
-    ws[kg.S_N_PASS] = n_pass
-    ws[kg.S_N_CHOICE] = n_choice
-    ws[kg.S_TRACK] = 1  # positions rebuilt for sampling keep their pass log
-    return ws
 
 
 def _choice(shadow: State, seat: int, kind: str) -> int:

@@ -29,6 +29,7 @@ from .choice import choose
 from .policies import POLICY_PIMC, POLICY_RANDOM
 from ..rng import bounded
 from .plays import INFO_COLS, _push, gen_answers, gen_plays, gen_qiangci, has_qiangci
+from .public_log import record_choice, record_pass
 from .sampler import answer_at, count_answers, count_plays, play_at
 from .tables import (ACT_DISCARD, ACT_KOU, ACT_PASS, ACT_PLAY, ACT_TIGHTEN, ACT_XIAN, KIND_BAI,
     KIND_BAI_LIANG, KIND_EIGHT_PAIRS, KIND_FISH_LIANG, KIND_NIU, KIND_SET, KIND_XI,
@@ -345,7 +346,7 @@ def _apply_lead(ws, params, seat, typ, mask):
     trick."""
     table_cap, lh_discards = params[P_TABLE_CAP], params[P_TIGHTEN_LH]
     if typ == ACT_KOU:
-        _record_choice(ws, seat, np.int64(CH_KOU_LEAD))
+        record_choice(ws, seat, np.int64(CH_KOU_LEAD))
         ws[WS_SAID_KOU + seat] = 1
         ws[S_PHASE] = PH_KOU
         _order_after(ws, seat)
@@ -365,7 +366,7 @@ def _apply_lead(ws, params, seat, typ, mask):
 def _apply_kou_ask(ws, seat, typ):
     """An answer to 扣: 掀 makes the lead holder lead; the hand ends when both say 扣."""
     if ws[WS_SAID_KOU + seat] == 0:  # 掀 was open to it: a choice
-        _record_choice(ws, seat, np.int64(CH_XIAN if typ == ACT_XIAN else CH_KOU_ANSWER))
+        record_choice(ws, seat, np.int64(CH_XIAN if typ == ACT_XIAN else CH_KOU_ANSWER))
     if typ == ACT_XIAN:
         e = ws[S_N_XIAN]
         ws[WS_XIAN_X + e] = seat
@@ -381,43 +382,11 @@ def _apply_kou_ask(ws, seat, typ):
 
 
 @njit(cache=True)
-def _record_choice(ws, seat, choice):
-    """Log ``seat``'s 扣 or 掀 (a ``CH_*`` code) with what it knew then, when the pass log is
-    kept."""
-    i = ws[S_N_CHOICE]
-    if ws[S_TRACK] == 0 or i >= MAX_CHOICE:
-        return
-    row = WS_CHOICE + i * CHOICE_COLS
-    ws[row] = seat
-    ws[row + 1] = choice
-    ws[row + 2] = ws[WS_CAP + seat]
-    ws[row + 3] = ws[WS_PUBLIC]
-    ws[row + 4] = ws[WS_PLAYED + seat]
-    ws[row + 5] = popcount(ws[WS_DISC + seat])
-    ws[S_N_CHOICE] = i + 1
-
-
-@njit(cache=True)
-def _record_pass(ws, seat):
-    """Log ``seat``'s pass on the top play, with its public plays and discard count then."""
-    row = WS_PASS + ws[S_N_PASS] * PASS_COLS
-    ws[row] = seat
-    ws[row + 1] = ws[S_TOP_KIND]
-    ws[row + 2] = ws[S_TOP_SIZE]
-    ws[row + 3] = ws[S_TOP_RANK]
-    ws[row + 4] = ws[S_TOP_K]
-    ws[row + 5] = ws[WS_PLAYED + seat]
-    ws[row + 6] = popcount(ws[WS_DISC + seat])
-    ws[S_N_PASS] += 1
-
-
-@njit(cache=True)
 def _apply_trick(ws, params, seat, typ, mask):
     """An answer or a pass; after the last answer the top play's owner captures it and leads."""
     table_cap, lp = params[P_TABLE_CAP], params[P_LIANG_POINTS]
-    # the pass log (what pimc's sampler must respect) is kept only when asked for
-    if typ == ACT_PASS and ws[S_TRACK] != 0 and ws[S_N_PASS] < MAX_PASS:
-        _record_pass(ws, seat)
+    if typ == ACT_PASS:
+        record_pass(ws, seat)
     if typ == ACT_PLAY:
         _play_cards(ws, seat, mask)
         _set_top(ws, seat)
