@@ -12,7 +12,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import numba
 import numpy as np
 import pandas as pd
 
@@ -28,6 +27,8 @@ from .records import replay
 from .rules import Rules, get_rules
 from .sim import POLICIES, SEARCH, policy_arrays, rule_arrays
 
+CHUNKS = 8  # random streams per batch: fixed, so where the precision stops depends on the seed
+# alone, not on the number of threads
 PER_CHUNK = 128
 PILOT = 1024  # kept deals on which the best play-on of each action is chosen
 
@@ -122,22 +123,22 @@ def continuation_names(policy: str) -> list[str]:
 
 
 def _query_rows(question: str, hand: int, seat: int, position: np.ndarray | None,
-                states: np.ndarray, rk: tuple, pol: tuple, with_pimc: bool
+                states: np.ndarray, per_chunk: int, rk: tuple, pol: tuple, with_pimc: bool
                 ) -> tuple[np.ndarray, int]:
     """One batch of the kernels' kept deals (rows ``kd.Q_*``) and the deals dealt;
     ``with_pimc``: compiled with the pimc machinery whatever ``pol`` plays."""
     chunks = states.shape[0]
-    out = np.empty((chunks, PER_CHUNK, kd.N_Q), dtype=np.int64)
+    out = np.empty((chunks, per_chunk, kd.N_Q), dtype=np.int64)
     t = np.empty(chunks, dtype=np.int64)
     pinned = np.zeros(3, dtype=np.int64)
     if position is not None:
-        kd.xian_at_position_chunks(position, seat, states, PER_CHUNK, rk, pol, (out, t),
+        kd.xian_at_position_chunks(position, seat, states, per_chunk, rk, pol, (out, t),
                                    with_pimc)
     elif question == "xian":
-        kd.xian_query_chunks(hand, seat, pinned, states, PER_CHUNK, rk, pol, (out, t),
+        kd.xian_query_chunks(hand, seat, pinned, states, per_chunk, rk, pol, (out, t),
                              with_pimc)
     else:
-        kd.kou_query_chunks(hand, pinned, states, PER_CHUNK, rk, pol, (out, t), with_pimc)
+        kd.kou_query_chunks(hand, pinned, states, per_chunk, rk, pol, (out, t), with_pimc)
     got = out.reshape(-1, kd.N_Q)
     return got[got[:, kd.Q_A] != -999], int(t.sum())
 
@@ -216,7 +217,9 @@ def _sample(question: str, hand: int, seat: int, position: np.ndarray | None, rk
     # one compiled query for every play-on: with a search among them, all take the pimc path
     # (a seat without pimc never enters it), so the query compiles once, not twice
     with_pimc = any(bool((ids == POLICY_PIMC).any()) for ids, _ in pols)
-    chunks = max(2, 4 * numba.get_num_threads())
+    chunks = CHUNKS
+    # a query capped below one full batch deals only what it can keep
+    per_chunk = min(PER_CHUNK, -(-max_hands // chunks))
     # rows[k]: play-on k's kept deals. The deals, and which are kept, come from a stream the
     # asking seat's play-on never draws from, so row i is one deal for every k.
     rows: list[list[np.ndarray]] = [[] for _ in pols]
@@ -225,8 +228,8 @@ def _sample(question: str, hand: int, seat: int, position: np.ndarray | None, rk
     while True:
         states = states_for_chunks(seed, batch * chunks, chunks)
         for k in active:
-            got, dealt = _query_rows(question, hand, seat, position, states, rk, pols[k],
-                                     with_pimc)
+            got, dealt = _query_rows(question, hand, seat, position, states, per_chunk, rk,
+                                     pols[k], with_pimc)
             rows[k].append(got)
         _check_same_deals([rows[k][-1] for k in active])
         tries += dealt

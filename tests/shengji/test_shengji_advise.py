@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from itertools import product
 
 import numpy as np
 import pytest
@@ -55,20 +54,28 @@ def _positions(phase: str, k: int, skip_range=(0, 1), rules: str = "zhengzhou", 
     return out
 
 
+def _sub_multisets(counts, n):
+    """Every way to take ``n`` cards from ``counts`` ((card, copies) pairs, sorted by card),
+    each as a sorted tuple."""
+    if n == 0:
+        yield ()
+        return
+    if sum(c for _, c in counts) < n:
+        return
+    (card, copies), rest = counts[0], counts[1:]
+    for m in range(min(copies, n), -1, -1):
+        for tail in _sub_multisets(rest, n - m):
+            yield (card,) * m + tail
+
+
 def _brute_plays(st) -> set[tuple[int, ...]]:
     """Every sub-multiset of the hand (of the lead's size when following) the engine accepts."""
     hand = st.hands[st.turn]
     counts = sorted(Counter(hand).items())
     size = len(st.tricks[-1].plays[0]) if st.tricks[-1].plays else None
-    out = set()
-    for pick in product(*(range(c + 1) for _, c in counts)):
-        n = sum(pick)
-        if n == 0 or (size is not None and n != size):
-            continue
-        cards = tuple(f for (f, _), m in zip(counts, pick) for _ in range(m))
-        if st.can(Action(PLAY, cards)):
-            out.add(cards)
-    return out
+    sizes = [size] if size is not None else range(1, len(hand) + 1)
+    return {cards for n in sizes for cards in _sub_multisets(counts, n)
+            if st.can(Action(PLAY, cards))}
 
 
 @pytest.mark.parametrize("phase", ["follow", "lead"])
