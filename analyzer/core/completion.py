@@ -185,71 +185,104 @@ def repair(filled: dict[str, Any], places: list[tuple[str, int | None]],
     swap is kept if the first action that fails comes no sooner: a search for one deal that
     fits, not a uniform one (reading a record's text needs only a deal on which its next
     token can be read)."""
-    lists = [str(_get(filled, p)).split() for p in places]
-    fixed = [Counter(x) for x in seen] + [Counter() for _ in range(len(places) - len(seen))]
+    deal = _Swaps(filled, places, seen)
+    if needed[0] is not None:
+        rec = _place_needed(deal, needed, replay, rng)
+        if rec is not None:
+            return rec
+    return _climb(deal, replay, rng, steps)
 
-    def build() -> dict[str, Any]:
-        out = {k: (list(v) if isinstance(v, list) else v) for k, v in filled.items()}
-        for (key, i), cards in zip(places, lists):
+
+class _Swaps:
+    """The unknown places' cards, a list a place, and the cards each may not give away."""
+
+    def __init__(self, filled: dict[str, Any], places: list[tuple[str, int | None]],
+                 seen: Sequence[Sequence[str]]) -> None:
+        self.filled, self.places = filled, places
+        self.lists = [str(_get(filled, p)).split() for p in places]
+        self.fixed = [Counter(x) for x in seen] + [Counter()
+                                                   for _ in range(len(places) - len(seen))]
+
+    def record(self) -> dict[str, Any]:
+        out = {k: (list(v) if isinstance(v, list) else v) for k, v in self.filled.items()}
+        for (key, i), cards in zip(self.places, self.lists):
             if i is None:
                 out[key] = " ".join(cards)
             else:
                 out[key][i] = " ".join(cards)
         return out
 
-    def score() -> tuple[int, dict[str, Any] | None]:
-        rec = build()
+    def score(self, replay: Callable[[dict[str, Any]], Any]
+              ) -> tuple[int, dict[str, Any] | None]:
+        """(the index of the first action that fails, or 2**30, the record if it replays)."""
+        rec = self.record()
         try:
             replay(rec)
         except ValueError as e:
             return (getattr(e, "index", None) or -1), None
         return 1 << 30, rec
 
-    def free(p: int) -> list[int]:
+    def free(self, p: int) -> list[int]:
         """Indexes of the cards of place ``p`` that may move (beyond those it played)."""
-        left = Counter(fixed[p])
+        left = Counter(self.fixed[p])
         out = []
-        for k, c in enumerate(lists[p]):
+        for k, c in enumerate(self.lists[p]):
             if left[c]:
                 left[c] -= 1
             else:
                 out.append(k)
         return out
 
+
+def _place_needed(deal: _Swaps, needed: tuple[int | None, list[str]],
+                  replay: Callable[[dict[str, Any]], Any], rng: np.random.Generator
+                  ) -> dict[str, Any] | None:
+    """Move ``needed``'s cards into its place (a few tries at which cards make room): the
+    record if that alone makes it replay, else None with the cards back where they were."""
     target, cards = needed
-    if target is not None:
-        missing = list((Counter(cards) - Counter(lists[target])).elements())
-        fixed[target] = fixed[target] + Counter(cards)
-        for _ in range(20 if missing else 1):  # which cards make room: a few tries
-            trial = [list(x) for x in lists]
-            ok = True
-            for card in missing:
-                src = [j for j, c in enumerate(lists) if j != target and card in c]
-                room = [k for k in free(target) if lists[target][k] not in cards]
-                if not src or not room:
-                    ok = False
-                    break
-                j = src[int(rng.integers(len(src)))]
-                k = room[int(rng.integers(len(room)))]
-                lists[j][lists[j].index(card)], lists[target][k] = lists[target][k], card
-            if ok:
-                got, rec = score()
-                if rec is not None:
-                    return rec
-            lists = trial if missing else lists
-    best, rec = score()
+    assert target is not None
+    lists = deal.lists
+    missing = list((Counter(cards) - Counter(lists[target])).elements())
+    deal.fixed[target] = deal.fixed[target] + Counter(cards)
+    for _ in range(20 if missing else 1):
+        trial = [list(x) for x in lists]
+        ok = True
+        for card in missing:
+            src = [j for j, c in enumerate(lists) if j != target and card in c]
+            room = [k for k in deal.free(target) if lists[target][k] not in cards]
+            if not src or not room:
+                ok = False
+                break
+            j = src[int(rng.integers(len(src)))]
+            k = room[int(rng.integers(len(room)))]
+            lists[j][lists[j].index(card)], lists[target][k] = lists[target][k], card
+        if ok:
+            _, rec = deal.score(replay)
+            if rec is not None:
+                return rec
+        if missing:
+            lists = deal.lists = trial
+    return None
+
+
+def _climb(deal: _Swaps, replay: Callable[[dict[str, Any]], Any], rng: np.random.Generator,
+           steps: int) -> dict[str, Any] | None:
+    """Random swaps between two places, each kept if the first failing action comes no
+    sooner: the record once it replays, or None after ``steps`` swaps."""
+    best, rec = deal.score(replay)
     if rec is not None:
         return rec
+    lists = deal.lists
     if len(lists) < 2:
         return None
     for _ in range(steps):
         a, b = (int(x) for x in rng.choice(len(lists), size=2, replace=False))
-        fa, fb = free(a), free(b)
+        fa, fb = deal.free(a), deal.free(b)
         if not fa or not fb:
             continue
         i, j = fa[int(rng.integers(len(fa)))], fb[int(rng.integers(len(fb)))]
         lists[a][i], lists[b][j] = lists[b][j], lists[a][i]
-        got, rec = score()
+        got, rec = deal.score(replay)
         if rec is not None:
             return rec
         if got >= best:

@@ -37,6 +37,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import fields
 from typing import Any
 
@@ -484,6 +485,24 @@ def complete(record: Any, seed: int = 0, tries: int = completion.DEFAULT_TRIES,
     kitty_unknown = completion.is_unknown(record.get("kitty"))
     if not completion.has_unknown(record) and not kitty_unknown:
         return record
+    known, dealt, kitty = _given(record, kitty_unknown)
+    need, first = _shown(record["actions"], kitty)
+    places, pins, pool = _unknown_places(dealt, kitty, kitty_unknown, need, first)
+    propose = _proposer(record, places, pins, pool, known)
+    try:
+        return completion.complete_by_rejection(propose,
+                                                 completion.replay_check(replay, going_on),
+                                                 seed, tries)
+    except ValueError as e:
+        raise RecordError(str(e)) from None
+
+
+_PLACE_SIZE = {"hand": HAND_SIZE, "kitty": KITTY_SIZE, "both": HAND_SIZE + KITTY_SIZE}
+
+
+def _given(record: dict, kitty_unknown: bool) -> tuple[list[bool], list, tuple | None]:
+    """The record's given parts: (``known`` flags, the dealt hands with None where unknown,
+    the kitty or None); RecordError for a record that cannot be completed."""
     for key in REQUIRED:
         if key not in record:
             raise RecordError(f"the record has no \"{key}\"")
@@ -500,16 +519,21 @@ def complete(record: Any, seed: int = 0, tries: int = completion.DEFAULT_TRIES,
         kitty = None if kitty_unknown else parse_cards(record["kitty"])
     except ValueError as e:
         raise RecordError(str(e)) from None
-    # per seat, the cards its dealt hand (with what it picked up of an unknown kitty) must
-    # hold: at each action, the cards the action shows and those gone before, less what it
-    # picked up that is known. A lead of several units may be a throw that fails (only a
-    # unit of it is played): its cards are shown, not counted gone.
+    return known, dealt, kitty
+
+
+def _shown(actions: list, kitty: tuple | None) -> tuple[list[Counter], int | None]:
+    """Per seat, the cards its dealt hand (with what it picked up of an unknown kitty) must
+    hold, and the first seat that buries (None if none does).
+
+    At each action: the cards the action shows and those gone before, less what it picked
+    up that is known. A lead of several units may be a throw that fails (only a unit of it
+    is played): its cards are shown, not counted gone."""
     need: list[Counter] = [Counter() for _ in range(N_SEATS)]
     gone: list[Counter] = [Counter() for _ in range(N_SEATS)]
     picked_up: list[Counter] = [Counter() for _ in range(N_SEATS)]
     takers: list[int] = []  # the seats that bury, in order
     last_bury: tuple[int, ...] | None = kitty
-    actions = record["actions"]
     plays = 0
     for i, entry in enumerate(actions):
         seat, action = action_from_json(entry, i)
@@ -525,8 +549,15 @@ def complete(record: Any, seed: int = 0, tries: int = completion.DEFAULT_TRIES,
                 gone[seat].update(action.cards)
         elif action.kind == BURY:
             gone[seat].update(action.cards)
-    first = takers[0] if takers else None
-    places: list[tuple[str, int]] = []  # ("hand", seat), ("kitty", -1) or ("both", seat)
+    return need, (takers[0] if takers else None)
+
+
+def _unknown_places(dealt: list, kitty: tuple | None, kitty_unknown: bool, need: list[Counter],
+                    first: int | None) -> tuple[list[tuple[str, int]], list[list[int]], list]:
+    """The places to deal (("hand", seat), ("kitty", -1) or ("both", seat): a seat's hand
+    with the unknown kitty it picked up), the cards pinned to each, and the pool of the
+    other cards no known place holds; RecordError if the record shows more than fits."""
+    places: list[tuple[str, int]] = []
     pins: list[list[int]] = []
     left = Counter(DECK)
     for h in dealt:
@@ -548,8 +579,7 @@ def complete(record: Any, seed: int = 0, tries: int = completion.DEFAULT_TRIES,
         places.append(("kitty", -1))
         pins.append(sorted(kitty_pins.elements()))
     for (kind, s), p in zip(places, pins):
-        size = {"hand": HAND_SIZE, "kitty": KITTY_SIZE, "both": HAND_SIZE + KITTY_SIZE}[kind]
-        if len(p) > size:
+        if len(p) > _PLACE_SIZE[kind]:
             raise RecordError(f"seat {s} shows {len(p)} cards in the record, more than it holds"
                               if s >= 0 else "the kitty holds more than 8 cards")
         for f, n in Counter(p).items():
@@ -558,15 +588,20 @@ def complete(record: Any, seed: int = 0, tries: int = completion.DEFAULT_TRIES,
     if short:
         raise RecordError(f"the record shows more copies of {format_cards(short[:1])} than "
                           f"the unknown places can hold beside the known ones")
-    pool = sorted(left.elements())
-    sizes = [{"hand": HAND_SIZE, "kitty": KITTY_SIZE, "both": HAND_SIZE + KITTY_SIZE}[k]
-             for k, _ in places]
+    return places, pins, sorted(left.elements())
+
+
+def _proposer(record: dict, places: list[tuple[str, int]], pins: list[list[int]], pool: list,
+              known: list[bool]) -> Callable[[Any], dict | None]:
+    """A function of a random generator: ``record`` with its unknown places dealt, or None
+    when the pinned cards leave no deal."""
+    sizes = [_PLACE_SIZE[k] for k, _ in places]
 
     def propose(rng):
         got = completion.deal_places(sizes, pins, pool, rng)
         if got is None:
             return None
-        out_hands, out_kitty = list(hands), record["kitty"]
+        out_hands, out_kitty = list(record["hands"]), record["kitty"]
         for (kind, s), cards in zip(places, got):
             if kind == "both":
                 order = rng.permutation(len(cards))
@@ -578,9 +613,4 @@ def complete(record: Any, seed: int = 0, tries: int = completion.DEFAULT_TRIES,
                 out_kitty = format_cards(cards)
         return {**record, "hands": out_hands, "kitty": out_kitty, "known": known}
 
-    try:
-        return completion.complete_by_rejection(propose,
-                                                 completion.replay_check(replay, going_on),
-                                                 seed, tries)
-    except ValueError as e:
-        raise RecordError(str(e)) from None
+    return propose
