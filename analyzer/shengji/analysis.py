@@ -26,6 +26,7 @@ from kernels.shengji import game as kw
 from kernels.shengji import hand as kh
 from kernels.shengji import stats as ks
 
+from ..core.batches import chunk_batches
 from ..core.stats import mean_ci, mean_ci_from_sums, proportion_ci
 from .cards import parse_level
 from .rules import ShengjiRules, get_rules
@@ -34,7 +35,6 @@ from .sim import (
     SLOW_CHUNK,
     SLOW_MAX,
     check_n,
-    chunk_batches,
     is_slow,
     rule_arrays,
     seat_names,

@@ -66,16 +66,6 @@ def is_slow(names) -> bool:
     return any(n in SLOW_POLICIES for n in names)
 
 
-def chunk_batches(n: int, chunk: int, per_batch: int):
-    """The batches of ``per_batch`` streams of ``chunk`` hands each over ``n`` hands:
-    ``(first stream, end stream, first hand, end hand)``. Each stream plays its own hands
-    whatever the batching, so a run in batches (to show progress) plays the same hands."""
-    n_chunks = -(-n // chunk)
-    for a in range(0, n_chunks, per_batch):
-        z = min(a + per_batch, n_chunks)
-        yield a, z, a * chunk, min(z * chunk, n)
-
-
 def seat_names(policies: str) -> list[str]:
     """The policy of each seat from one name (every seat) or four names ``a,b,c,d``."""
     names = [p.strip().lower() for p in str(policies).split(",")]

@@ -28,6 +28,7 @@ from kernels.shengji import hand as kh
 from kernels.shengji.batch import duplicate_chunks
 from kernels.shengji.policies import P_PIMC_SAMPLES
 
+from ..core.batches import chunk_batches
 from ..core.stats import format_estimate, mean_ci
 from ..core.tournament import TournamentResult
 from .rules import ShengjiRules, get_rules
@@ -38,7 +39,6 @@ from .sim import (
     SLOW_POLICIES,
     check_n,
     check_start,
-    chunk_batches,
     is_slow,
     policy_row,
     rule_arrays,

@@ -20,6 +20,7 @@ import pandas as pd
 from kernels.rng import states_from_seed
 from kernels.xianniu import experiments as kx
 
+from ..core.batches import chunk_batches
 from ..core.stats import Z95, mean_ci_from_sums, proportion_ci
 from .cards import RANKS
 from .rules import Rules, get_rules
@@ -53,12 +54,10 @@ def _in_batches(chunks, n_chunks: int, chunk_size: int, n_deals: int,
     """Call ``chunks(states, deals, outs)`` over batches of chunks (each batch's slice of
     ``outs``), reporting the deals finished after each batch; the same numbers as one call."""
     batch = n_chunks if progress is None else max(1, 4 * numba.get_num_threads())
-    for a in range(0, n_chunks, batch):
-        b = min(a + batch, n_chunks)
-        deals_here = min(b * chunk_size, n_deals) - a * chunk_size
-        chunks(a, b, deals_here, tuple(o[a:b] for o in outs))
+    for a, b, lo, hi in chunk_batches(n_deals, chunk_size, batch):
+        chunks(a, b, hi - lo, tuple(o[a:b] for o in outs))
         if progress is not None:
-            progress(deals_here)
+            progress(hi - lo)
 
 
 def pattern_values(n_deals: int, rules: str | Rules | None = None,

@@ -34,6 +34,7 @@ from kernels.xianniu.policies import (
     POLICY_PIMC,
 )
 
+from ..core.batches import chunk_batches
 from ..core.seats import seat_policy_names
 from .cards import N_SEATS, format_cards
 from .engine import ACTION_KINDS, Action
@@ -289,14 +290,11 @@ def simulate_aggregate(n_hands: int, rules: str | Rules | None = None,
     n_hands = int(n_hands)
     states = states_from_seed(seed, n_chunks)
     out = np.zeros((n_chunks, kb.AGG_SIZE), dtype=np.int64)
-    batch = max(1, 8 * numba.get_num_threads())
-    for a in range(0, n_chunks, batch):
-        b = min(a + batch, n_chunks)
-        hands_here = min(b * chunk_size, n_hands) - a * chunk_size
-        kb.aggregate_chunks(states[a:b], chunk_size, hands_here, rk, pol, r.gou_min, r.ci_min,
+    for a, b, lo, hi in chunk_batches(n_hands, chunk_size, max(1, 8 * numba.get_num_threads())):
+        kb.aggregate_chunks(states[a:b], chunk_size, hi - lo, rk, pol, r.gou_min, r.ci_min,
                             out[a:b])
         if progress is not None:
-            progress(hands_here)
+            progress(hi - lo)
     meta = {"rules": r.name, "policy": _policy_label(policies), "seed": seed, "hands": n_hands,
                 "engine": "kernels", "chunk_size": chunk_size}
     return Result(out.sum(axis=0), meta)

@@ -27,6 +27,7 @@ from kernels.xianniu.policies import (
     POLICY_DEFAULTS,
 )
 
+from ..core.batches import chunk_batches
 from ..core.fileio import read_json
 from ..core.tournament import TournamentResult
 from .cards import N_SEATS
@@ -138,10 +139,7 @@ def tournament(policies: str | list[str], n_deals: int, rules: str | Rules | Non
     states = states_from_seed(seed, n_chunks)
     out = np.empty((n_deals, len(seats), N_SEATS), dtype=np.int64)
     rk = rule_arrays(r)
-    batch = max(1, 4 * numba.get_num_threads())
-    for a in range(0, n_chunks, batch):
-        b = min(a + batch, n_chunks)
-        lo, hi = a * chunk_size, min(b * chunk_size, n_deals)
+    for a, b, lo, hi in chunk_batches(n_deals, chunk_size, max(1, 4 * numba.get_num_threads())):
         duplicate_chunks(states[a:b], chunk_size, hi - lo, rk, seat_ids, seat_params, out[lo:hi])
         if progress is not None:
             progress(hi - lo)
