@@ -56,9 +56,10 @@ for run in $(seq 1 "$RUNS"); do
             first)
                 d="$(fresh "first-$run")"
                 (cd "$d" && .venv/bin/pip install -q .)
-                timed first_should_xian "$run" bash -c "cd '$d' && .venv/bin/xianniu should-xian $HAND --seed 4"
+                query="cd '$d' && .venv/bin/xianniu should-xian $HAND --seed 4"
+                timed first_should_xian "$run" bash -c "$query"
                 # the same query again, warm: what of the first run was the query, not compiling
-                timed again_should_xian "$run" bash -c "cd '$d' && .venv/bin/xianniu should-xian $HAND --seed 4" ;;
+                timed again_should_xian "$run" bash -c "$query" ;;
             suite)
                 d="$(fresh "suite-$run")"
                 timed suite_cold "$run" bash -c "cd '$d' && .venv/bin/pip install -q '.[test]' && .venv/bin/python -m pytest -q"
