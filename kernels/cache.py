@@ -4,7 +4,9 @@ Numba checks only the source file of the function it compiled, not the kernels t
 function calls from other modules. So each game's kernels (``kernels/<game>/``) are cached
 in a folder named after a hash of that game's sources and the shared ones (``kernels/*.py``):
 change any of them and that game's kernels are rebuilt, the other games' are not. The shared
-modules' own entries go to a folder of their own (``shared``). The folders are under
+modules' own entries go to a folder of their own (``shared``), except the drivers'
+(:mod:`kernels.drivers`): they are compiled once per game with that game's verbs inside, so
+their folder (``drivers``) is named after every kernel source. The folders are under
 ``NUMBA_CACHE_DIR`` when that is set, else beside this package when it is writable, else in
 the user's cache directory.
 
@@ -25,13 +27,14 @@ from numba.core import caching
 
 _HERE = Path(__file__).resolve().parent
 SHARED = "shared"
+DRIVERS = "drivers"  # the shared drivers, compiled per game: cached by every source
 
 
 def game_of(py_file: str | os.PathLike[str]) -> str | None:
     """The game whose kernels live in ``py_file`` (``shared`` for ``kernels/*.py``)."""
     path = Path(py_file).resolve()
     if path.parent == _HERE:
-        return SHARED
+        return DRIVERS if path.stem == DRIVERS else SHARED
     if path.parent.parent == _HERE:
         return path.parent.name
     return None
@@ -40,7 +43,10 @@ def game_of(py_file: str | os.PathLike[str]) -> str | None:
 def cache_dir(game: str) -> Path:
     """The cache folder of ``game``'s kernels for the current sources."""
     digest = hashlib.sha256()
-    own = [] if game == SHARED else sorted((_HERE / game).glob("*.py"))
+    if game == DRIVERS:
+        own = sorted(_HERE.glob("*/*.py"))
+    else:
+        own = [] if game == SHARED else sorted((_HERE / game).glob("*.py"))
     for src in sorted(_HERE.glob("*.py")) + own:
         digest.update(src.name.encode())
         digest.update(src.read_bytes())
@@ -87,7 +93,7 @@ def announce_compiles(callback) -> None:
             dispatcher = ev.data.get("dispatcher")
             py_func = getattr(dispatcher, "py_func", None)
             game = game_of(py_func.__code__.co_filename) if py_func is not None else None
-            if game not in (None, SHARED) and game not in said:
+            if game not in (None, SHARED, DRIVERS) and game not in said:
                 said.add(game)
                 callback(game)
 

@@ -138,3 +138,20 @@ class GameRecords(Protocol):
 
     def action_from_json(self, entry: Any, index: int) -> tuple[int, Any]:
         """``(seat, action)`` of one record entry (ValueError if malformed)."""
+
+
+@dataclass(frozen=True)
+class KernelBridge:
+    """How a game's reference engine maps onto its kernels (the contract of
+    :mod:`kernels.contract`), for checks that hold the two to each other.
+
+    ``rules(preset)``: the kernels' rules bundle; ``deal_row(state)``: the deal of an engine
+    hand as the kernels' deal row; ``action(state, a)``: the kernels' code of the engine's
+    action ``a`` in ``state``; ``returns(row)``: the engine's ``returns()`` read from a
+    kernel result row.
+    """
+
+    rules: Callable[[str], Any]
+    deal_row: Callable[[Any], Any]
+    action: Callable[[Any, Any], int]
+    returns: Callable[[Any], list[int]]

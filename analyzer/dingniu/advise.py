@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from kernels.dingniu import batch as kb
+from kernels import drivers
 from kernels.dingniu import game as kd
 from kernels.rng import states_from_seed
 
@@ -66,9 +66,10 @@ def advise(position: Any, samples: int = 200, seed: int = 0, solve_samples: int 
     legal = states[0].legal_actions()
     r = p.rules
     arr = np.stack([state_array(s) for s in states])
-    out = np.empty((len(states), len(legal), kd.N_RESULT), dtype=np.int64)
-    kb.evaluate_actions(arr, np.array(legal, dtype=np.int64), len(legal), rule_arrays(r),
-                        policy_arrays("heuristic"), states_from_seed(seed, len(states)), out)
+    kr = rule_arrays(r)
+    out = kr.result_rows(len(states), len(legal))
+    drivers.paired(kr, policy_arrays("heuristic"), arr, p.seat, np.array(legal, dtype=np.int64),
+                   out, streams=states_from_seed(seed, len(states)))
     mine = out[:, :, kd.R_PTS + p.seat].astype(np.float64)
     if solve_samples is None:
         solve_samples = 0 if p.ends is None else min(16, len(states))

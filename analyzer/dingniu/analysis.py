@@ -15,7 +15,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from kernels.dingniu import batch as kb
 from kernels.dingniu import game as kd
 from kernels.dingniu import pimc as kp
 from kernels.dingniu import policies as kpol
@@ -24,7 +23,7 @@ from kernels.rng import states_from_seed
 from ..core.stats import mean_ci
 from .engine import new_hand
 from .rules import N_KINDS, N_SEATS, DingniuRules, get_rules
-from .sim import heuristic_matrix, policy_arrays, rule_arrays, state_array
+from .sim import heuristic_matrix, play_rows, policy_arrays, rule_arrays, seatings_of, state_array
 from .solver import Solver
 
 
@@ -52,19 +51,16 @@ def open_hands_vs_heuristic(n_deals: int = 40, moves: int = 4, seed: int = 0,
     r = get_rules(rules)
     tiles, params = rule_arrays(r)
     rng = np.random.default_rng(np.random.SeedSequence(seed))
-    heur: list[list[int]] = []
-    pimc: list[list[int]] = []
+    positions: list[np.ndarray] = []
     solved: list[tuple[int, ...]] = []
     secs: list[float] = []
     heuristic = policy_arrays("heuristic")
     hps = heuristic[1]
     all_pimc = (np.full(N_SEATS, kp.PIMC, dtype=np.int64),
                 heuristic_matrix(policies="pimc", rules=r))
-    streams = states_from_seed(seed, n_deals * 2)
     acts = np.empty(64, dtype=np.int64)
-    res = np.empty(kd.N_RESULT, dtype=np.int64)
     i = 0
-    while len(heur) < n_deals and i < 2 * n_deals:
+    while len(positions) < n_deals and i < 2 * n_deals:
         deck = [k for k in range(N_KINDS) for _ in range(int(r.counts[k]))]
         random.Random(int(rng.integers(2**63))).shuffle(deck)
         st = new_hand([[deck[6 * s:6 * s + 6].count(k) for k in range(N_KINDS)]
@@ -75,19 +71,20 @@ def open_hands_vs_heuristic(n_deals: int = 40, moves: int = 4, seed: int = 0,
             s = state_array(st)
             n = kd.legal(s, tiles, params, acts)
             st.apply(int(kpol.heuristic_action(s, tiles, params, hps[0], acts, n)))
-        stream = streams[i].copy()
         i += 1
         if st.is_terminal():
             continue
-        s = state_array(st)
-        kb.play_out(s.copy(), (tiles, params), heuristic, stream.copy(), res, kb.no_log())
-        heur.append(res[kd.R_PTS:kd.R_PTS + N_SEATS].tolist())
-        kp.play_out_pimc(s, (tiles, params), all_pimc, stream, res)
-        pimc.append(res[kd.R_PTS:kd.R_PTS + N_SEATS].tolist())
+        positions.append(state_array(st))
         t0 = time.perf_counter()
         solved.append(Solver(r).solve(st).values)
         secs.append(time.perf_counter() - t0)
-    h, p, o = (np.array(x, dtype=float) for x in (heur, pimc, solved))
+    # both seatings play each position on one stream of its own (paired)
+    played = play_rows(rule_arrays(r), seatings_of(heuristic, all_pimc),
+                     states_from_seed(seed, len(positions)), 1, len(positions),
+                     deals=np.array(positions).reshape(len(positions), kd.STATE_LEN),
+                     source="position", paired=True)
+    h, p = (played[:, j, kd.R_PTS:kd.R_PTS + N_SEATS].astype(float) for j in range(2))
+    o = np.array(solved, dtype=float)
     rows = []
     for seat in range(N_SEATS):
         eh, eo, ed = mean_ci(h[:, seat]), mean_ci(o[:, seat]), mean_ci(o[:, seat] - h[:, seat])

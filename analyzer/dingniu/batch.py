@@ -12,7 +12,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from kernels.dingniu import batch as kb
 from kernels.dingniu import game as kd
 
 from ..core.records import envelope
@@ -31,7 +30,7 @@ from .result import (
     Result,
 )
 from .rules import N_SEATS, get_rules
-from .sim import CHUNK, policy_arrays, policy_ids, rule_arrays
+from .sim import CHUNK, logged_rows, play_rows, policy_arrays, policy_ids, rule_arrays, seatings_of
 from .tiles import format_tiles
 
 OPTIONS: dict[str, Any] = {}  # 顶牛 runs have no options of their own
@@ -55,10 +54,9 @@ def meta(spec) -> dict:
 
 
 def _play(spec, states: np.ndarray, n: int) -> np.ndarray:
-    out = np.empty((n, kd.N_RESULT), dtype=np.int64)
-    kb.play_chunks(states, spec.chunk_size, n, rule_arrays(get_rules(spec.rules)),
-                   policy_arrays(spec.policies, spec.rules), out)
-    return out
+    return play_rows(rule_arrays(get_rules(spec.rules)),
+                     seatings_of(policy_arrays(spec.policies, spec.rules)), states,
+                     spec.chunk_size, n)[:, 0]
 
 
 def counts_of(res: np.ndarray) -> np.ndarray:
@@ -91,13 +89,9 @@ def task_rows(spec, states: np.ndarray, n: int) -> tuple[np.ndarray, pd.DataFram
     The hands are those :func:`task_counts` plays: the logging driver deals and plays
     exactly as the counting one, from the same streams.
     """
-    deals = np.zeros((n, N_SEATS, kd.N_KINDS), dtype=np.int64)
-    res = np.empty((n, kd.N_RESULT), dtype=np.int64)
-    acts = np.zeros((n, kd.MAX_MOVES, 2), dtype=np.int64)
-    legal = np.zeros((n, kd.MAX_MOVES, 2), dtype=np.uint64)
-    moves = np.zeros(n, dtype=np.int64)
-    kb.logged_chunks(states, spec.chunk_size, n, rule_arrays(get_rules(spec.rules)),
-                     policy_arrays(spec.policies, spec.rules), res, (deals, acts, legal, moves))
+    deals, res, acts, _, moves = logged_rows(rule_arrays(get_rules(spec.rules)),
+                                             policy_arrays(spec.policies, spec.rules), states,
+                                             spec.chunk_size, n)
     dealt = [[format_tiles(h) for h in deals[:, s].tolist()] for s in range(N_SEATS)]
     cols = {**{f"points{s}": res[:, kd.R_PTS + s] for s in range(N_SEATS)},
             **{f"count{s}": res[:, kd.R_TOT + s] for s in range(N_SEATS)},

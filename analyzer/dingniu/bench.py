@@ -1,8 +1,9 @@
 """Throughput benchmark of the 顶牛 kernels against the reference engine, in one run
 (``xianniu bench --game dingniu``).
 
-Kernel figures: deals/s (``batch.deal_chunks``), random-policy and heuristic-policy hands/s
-(``batch.play_chunks``, every seat on the policy), on all threads and on one, each the
+Kernel figures: deals/s (the play driver under no seating), random-policy and
+heuristic-policy hands/s (the play driver, every seat on the policy), on all threads and on
+one, each the
 median of ``repeats``. The reference engine plays random hands (``engine.random_start`` and
 ``random_action``) in the same run, so the ratio holds on a shared, noisy machine.
 """
@@ -17,14 +18,14 @@ from typing import Any
 import numba
 import numpy as np
 
-from kernels.dingniu import batch as kb
-from kernels.dingniu import game as kd
+from kernels import drivers
+from kernels.dingniu.pimc import N_VECTOR
 from kernels.rng import states_from_seed
 
 from ..core.bench import cold_and_warm, rates_all_and_one
 from .engine import random_action, random_start
-from .rules import get_rules
-from .sim import CHUNK, policy_arrays, rule_arrays
+from .rules import N_SEATS, get_rules
+from .sim import CHUNK, policy_arrays, rule_arrays, seatings_of
 
 DEAL_CHUNK = 16_384  # deals per chunk of the deals benchmark
 _FIRST_CALL = ("import time; t = time.perf_counter(); "
@@ -52,19 +53,21 @@ def run_bench(rules: str | None = None, deals: int = 4_000_000, hands: int = 400
     r = get_rules(rules)
     rk = rule_arrays(r)
     deal_states = states_from_seed(seed, -(-deals // DEAL_CHUNK))
-    acc = np.empty(len(deal_states), dtype=np.int64)
+    no_seating = (np.zeros((0, N_SEATS), dtype=np.int64), np.zeros((0, N_SEATS, N_VECTOR)))
+    dealt_only = rk.result_rows(deals, 0)
     hand_states = states_from_seed(seed, -(-hands // CHUNK))
-    out = np.empty((hands, kd.N_RESULT), dtype=np.int64)
-    rand, heur = policy_arrays("random", r), policy_arrays("heuristic", r)
+    out = rk.result_rows(hands)
+    rand = seatings_of(policy_arrays("random", r))
+    heur = seatings_of(policy_arrays("heuristic", r))
 
-    def run_deals() -> None:
-        kb.deal_chunks(deal_states, DEAL_CHUNK, deals, rk[0], acc)
+    def run_deals() -> None:  # the play driver under no seating: dealing alone
+        drivers.play(rk, no_seating, dealt_only, streams=deal_states, chunk_size=DEAL_CHUNK)
 
     def run_random() -> None:
-        kb.play_chunks(hand_states, CHUNK, hands, rk, rand, out)
+        drivers.play(rk, rand, out, streams=hand_states, chunk_size=CHUNK)
 
     def run_heuristic() -> None:
-        kb.play_chunks(hand_states, CHUNK, hands, rk, heur, out)
+        drivers.play(rk, heur, out, streams=hand_states, chunk_size=CHUNK)
 
     b: dict[str, Any] = {"game": "dingniu", "rules": r.name,
                          # numba.config sets its attributes when it loads: no stubs know them

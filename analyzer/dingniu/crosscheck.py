@@ -11,7 +11,7 @@ import numpy as np
 from ..core.contract import CrossCheck
 from .engine import SUAN, new_hand
 from .rules import DingniuRules, get_rules
-from .sim import Rules, logged_hands
+from .sim import KernelRules, logged_hands
 
 
 @dataclass
@@ -28,7 +28,7 @@ def _mask_set(lo: np.uint64, hi: np.uint64) -> set[int]:
 
 
 def crosscheck(n_hands: int, rules: str | DingniuRules | None = None, seed: int = 0,
-               policies: str = "random", arrays: Rules | None = None,
+               policies: str = "random", arrays: KernelRules | None = None,
                max_report: int = 20) -> Report:
     """Play ``n_hands`` kernel hands under ``rules`` (``policies``: one name or one per
     seat) and replay each in the reference engine; ``arrays`` replaces the rule arrays given

@@ -10,12 +10,12 @@ from typing import Any
 
 import numpy as np
 
-from kernels.dingniu import batch as kb
+from kernels.dingniu.pimc import N_VECTOR
 from kernels.rng import states_from_seed
 
 from ..core.stats import proportion_ci
 from .rules import N_KINDS, N_SEATS, DingniuRules, get_rules
-from .sim import rule_arrays
+from .sim import play_rows, rule_arrays
 
 Feature = Callable[[np.ndarray], np.ndarray]
 
@@ -56,15 +56,23 @@ def _all_hands(r: DingniuRules) -> tuple[np.ndarray, np.ndarray]:
     return np.array(hands, dtype=np.int64), w / comb(int(r.counts.sum()), r.hand_size)
 
 
+def deal_rows(r: DingniuRules, n: int, seed: int) -> np.ndarray:
+    """``[n, 4, 13]``: ``n`` deals from the play driver, played under no seating."""
+    kr = rule_arrays(r)
+    deals = kr.deal_rows(n)
+    none = (np.zeros((0, N_SEATS), dtype=np.int64), np.zeros((0, N_SEATS, N_VECTOR)))
+    play_rows(kr, none, states_from_seed(seed, -(-n // 4096)), 4096, n, deals=deals,
+              source="kept")
+    return deals.reshape(n, N_SEATS, N_KINDS)
+
+
 def odds(n: int, seed: int = 0, rules: str | DingniuRules | None = None) -> dict[str, Any]:
     """P(feature) of the 头牌's hand: exact by counting, beside a Monte Carlo estimate."""
     r = get_rules(rules)
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ValueError(f"the number of deals must be a positive integer, got {n!r}")
     hands, prob = _all_hands(r)
-    tiles, _ = rule_arrays(r)
-    deals = np.empty((int(n), N_SEATS, N_KINDS), dtype=np.int64)
-    kb.deal_many(states_from_seed(seed, -(-int(n) // 4096)), 4096, int(n), tiles, deals)
+    deals = deal_rows(r, int(n), seed)
     rows = []
     for name, f in _features(r).items():
         exact = float(prob[f(hands)].sum())

@@ -8,12 +8,14 @@ from pathlib import Path
 
 import numpy as np
 
-from kernels.dingniu import batch as kb
+from kernels import drivers
 from kernels.dingniu import game as kd
 from kernels.dingniu import pimc as kp
 from kernels.dingniu import policies as kpol
+from kernels.dingniu.verbs import Rules as KernelRules
 from kernels.rng import states_from_seed
 
+from ..core.game import KernelBridge
 from ..core.seats import seat_policy_names
 from .engine import SUAN, State, lay
 from .rules import N_KINDS, N_SEATS, DingniuRules, get_rules
@@ -33,13 +35,12 @@ BATCH_POLICIES = ("random", "heuristic", "tuned")  # pimc plays in tournaments o
 CHUNK = 1024
 TUNED_FILE = Path(__file__).with_name("tuned.json")
 
-Rules = tuple[np.ndarray, np.ndarray]  # (tiles, params): the kernels' rules bundle
 Policies = tuple[np.ndarray, np.ndarray]  # (ids, hps): the kernels' policies bundle
 
 
-def rule_arrays(r: DingniuRules) -> Rules:
-    """(tiles[13, 5], params[N_PARAMS]) of a preset, in the kernels' layout (the kernels'
-    ``rules`` bundle)."""
+def rule_arrays(r: DingniuRules) -> KernelRules:
+    """The kernels' rules bundle of a preset: (tiles[13, 5], params[N_PARAMS]) in the
+    layout of ``kernels.dingniu.game``."""
     tiles = np.array([[a, b, a + b, c, int(a == b)] for (a, b), c in zip(r.ends, r.counts)],
                      dtype=np.int64)
     params = np.zeros(kd.N_PARAMS, dtype=np.int64)
@@ -54,7 +55,21 @@ def rule_arrays(r: DingniuRules) -> Rules:
     params[kd.P_DOUBLES] = int(r.closing_doubles)
     params[kd.P_COUNT_HAND] = int(r.count_others_hand)
     params[kd.P_TOU_PLAYABLE] = int(r.tou_exempt == "playable_hand")
-    return tiles, params
+    return KernelRules(tiles, params)
+
+
+def seatings_of(*bundles: Policies) -> Policies:
+    """The play driver's seatings: policies bundles stacked on a leading axis."""
+    return (np.stack([b[0] for b in bundles]), np.stack([b[1] for b in bundles]))
+
+
+def play_rows(rules: KernelRules, seatings: Policies, streams: np.ndarray, chunk: int,
+              n: int, **setup) -> np.ndarray:
+    """Result rows ``[n, seatings, N_RESULT]`` of ``n`` hands played by the play driver
+    (``setup``: its ``deals``, ``source``, ``paired`` and ``log``)."""
+    out = rules.result_rows(n, seatings[0].shape[0])
+    drivers.play(rules, seatings, out, streams=streams, chunk_size=chunk, **setup)
+    return out
 
 
 def policy_ids(policies: str | list[str], known=BATCH_POLICIES) -> np.ndarray:
@@ -134,6 +149,17 @@ def state_array(st: State) -> np.ndarray:
     return s
 
 
+def deal_row(st: State) -> np.ndarray:
+    """The kernels' deal row of an engine hand: tile counts ``[seat * 13 + kind]``."""
+    return np.array(st.dealt, dtype=np.int64).reshape(-1)
+
+
+# the engine's actions are the kernels' codes (kind * 8 + slot); returns are the points
+BRIDGE = KernelBridge(rules=lambda preset: rule_arrays(get_rules(preset)), deal_row=deal_row,
+                      action=lambda st, a: int(a),
+                      returns=lambda row: [int(x) for x in row[kd.R_PTS:kd.R_PTS + N_SEATS]])
+
+
 def _check_n(n: int, what: str = "hands") -> int:
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ValueError(f"the number of {what} must be a positive integer, got {n!r}")
@@ -144,12 +170,8 @@ def play_hands(n: int, policies: str | list[str] = "random", seed: int = 0,
                rules: str | DingniuRules | None = None) -> np.ndarray:
     """Result rows (``kernels.dingniu.game.R_*``) of ``n`` hands dealt and played in the kernels."""
     n = _check_n(n)
-    tiles, params = rule_arrays(get_rules(rules))
-    n_chunks = -(-n // CHUNK)
-    out = np.empty((n, kd.N_RESULT), dtype=np.int64)
-    kb.play_chunks(states_from_seed(seed, n_chunks), CHUNK, n, (tiles, params),
-                   policy_arrays(policies, rules), out)
-    return out
+    return play_rows(rule_arrays(get_rules(rules)), seatings_of(policy_arrays(policies, rules)),
+                     states_from_seed(seed, -(-n // CHUNK)), CHUNK, n)[:, 0]
 
 
 def logged_hands(n: int, policies: str | list[str] = "random", seed: int = 0,
@@ -160,14 +182,18 @@ def logged_hands(n: int, policies: str | list[str] = "random", seed: int = 0,
     ``arrays`` replaces the rule arrays given to the kernels (to show a check catches it).
     """
     n = _check_n(n)
-    tiles, params = arrays if arrays is not None else rule_arrays(get_rules(rules))
+    kr = KernelRules(*arrays) if arrays is not None else rule_arrays(get_rules(rules))
     chunk = 256
-    n_chunks = -(-n // chunk)
-    deals = np.zeros((n, N_SEATS, N_KINDS), dtype=np.int64)
-    out = np.empty((n, kd.N_RESULT), dtype=np.int64)
-    acts = np.zeros((n, kd.MAX_MOVES, 2), dtype=np.int64)
-    masks = np.zeros((n, kd.MAX_MOVES, 2), dtype=np.uint64)
-    moves = np.zeros(n, dtype=np.int64)
-    kb.logged_chunks(states_from_seed(seed, n_chunks), chunk, n, (tiles, params),
-                     policy_arrays(policies, rules), out, (deals, acts, masks, moves))
-    return deals, out, acts, masks, moves
+    return logged_rows(kr, policy_arrays(policies, rules), states_from_seed(seed, -(-n // chunk)),
+                       chunk, n)
+
+
+def logged_rows(rules: KernelRules, policies: Policies, streams: np.ndarray, chunk: int, n: int):
+    """Deals ``[n, 4, 13]``, result rows, action logs, legal-set masks and move counts of
+    ``n`` hands played by the play driver from ``streams`` (the same hands it plays
+    without a log)."""
+    deals = rules.deal_rows(n)
+    log = rules.log_rows(n)
+    out = play_rows(rules, seatings_of(policies), streams, chunk, n, deals=deals,
+                    source="kept", log=log)[:, 0]
+    return (deals.reshape(n, N_SEATS, N_KINDS), out, *log)

@@ -7,13 +7,13 @@ from itertools import product
 
 import numpy as np
 
-from kernels.dingniu import batch as kb
 from kernels.dingniu import pimc as kp
+from kernels.dingniu.game import R_PTS
 from kernels.rng import states_from_seed
 
 from ..core.tournament import TournamentResult
 from .rules import N_SEATS, DingniuRules, get_rules
-from .sim import POLICY_IDS, policy_ids, policy_vector, rule_arrays
+from .sim import POLICY_IDS, play_rows, policy_ids, policy_vector, rule_arrays
 
 
 def seatings() -> list[tuple[int, ...]]:
@@ -59,12 +59,10 @@ def duplicate(ids: list[int], vecs: list[np.ndarray], n: int, seed: int,
     seats = seatings()
     seat_ids = np.array([[ids[p] for p in s] for s in seats], dtype=np.int64)
     seat_hps = np.array([[vecs[p] for p in s] for s in seats], dtype=np.float64)
-    with_pimc = kp.PIMC in ids
-    chunk = 4 if with_pimc else 256
-    out = np.empty((n, len(seats), N_SEATS), dtype=np.int64)
-    run = kp.duplicate_chunks if with_pimc else kb.duplicate_chunks
-    run(states_from_seed(seed, -(-n // chunk)), chunk, n, rule_arrays(r), (seat_ids, seat_hps),
-        out)
+    chunk = 4 if kp.PIMC in ids else 256
+    rows = play_rows(rule_arrays(r), (seat_ids, seat_hps), states_from_seed(seed, -(-n // chunk)),
+                     chunk, n, paired=True)
+    out = rows[:, :, R_PTS:R_PTS + N_SEATS]
     per_deal = np.zeros((n, 2))
     for i in range(2):
         mask = np.array([[p == i for p in s] for s in seats])

@@ -2,9 +2,9 @@
 
 A hand lives in one ``int64[STATE_LEN]`` array (layout below); the tile table comes in as
 ``tiles[k] = (end_a, end_b, pips, count, double)`` and the rules as ``params`` (``P_*``);
-the drivers (:mod:`.batch`) pass the two together as ``rules = (tiles, params)``.
+the shared drivers get the two together as ``verbs.Rules(tiles, params)``.
 Actions are ``kind * 8 + slot`` as in ``analyzer.dingniu.tiles``. Rule numbers refer to
-docs/rules/dingniu.md. The policies are in :mod:`.policies`, the chunk drivers in :mod:`.batch`.
+docs/rules/dingniu.md. The policies are in :mod:`.policies`, the contract's verbs in :mod:`.verbs`.
 Every function is jit-compiled and takes arrays, tuples of arrays and integers only.
 """
 
@@ -72,17 +72,6 @@ def deal(rng, tiles, state):
         state[S_HAND + (i // 6) * N_KINDS + deck[i]] += 1
     for s in range(N_SEATS):
         state[S_LEFT + s] = 6
-    state[S_SUAN] = -1
-
-
-@njit(cache=True)
-def start_from(hands, state):
-    """Fill ``state`` with the deal ``hands[4, 13]``, nothing played."""
-    state[:] = 0
-    for s in range(N_SEATS):
-        for k in range(N_KINDS):
-            state[S_HAND + s * N_KINDS + k] = hands[s, k]
-            state[S_LEFT + s] += hands[s, k]
     state[S_SUAN] = -1
 
 

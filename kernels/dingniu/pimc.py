@@ -1,5 +1,6 @@
 """顶牛 kernels for the pimc policy: hidden tiles sampled from one seat's view, the exact
-open-hand max-n search at small leaves, and play with pimc seats (duplicate tournaments).
+open-hand max-n search at small leaves; the contract's ``play_until`` (:mod:`.verbs`) lets
+a pimc seat choose.
 
 A pimc seat reads only its own tiles and 扣, the laid tiles, every seat's tile and 扣 counts
 and the public 扣 masks (``S_VOID``, ``S_KMASK``: the ends showing when a seat 扣ed, so it
@@ -14,7 +15,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..parallel import for_each_chunk
 from ..rng import bounded, next_u64, seed_state
 from .game import (
     N_KINDS,
@@ -38,11 +38,10 @@ from .game import (
     T_COUNT,
     T_PIPS,
     apply,
-    deal,
     legal,
     settle,
 )
-from .policies import choose, heuristic_action
+from .policies import heuristic_action
 
 PIMC = 2  # policy id, beside policies.RANDOM and policies.HEURISTIC
 H_SAMPLES, H_LEAF = 7, 8  # a seat's vector: the heuristic's 7 weights, then these two
@@ -243,62 +242,3 @@ def pimc_action(state, tiles, params, hp, rng, acts, n):
         if total[j] > total[best]:
             best = j
     return acts[best]
-
-
-@njit(cache=True)
-def play_out_pimc(state, rules, policies, rng, res):
-    """Play the hand to its end (``rules = (tiles, params)``, ``policies = (ids, hps)`` as
-    in ``batch.play_out``); seats with policy ``PIMC`` search, the others as in
-    ``policies.choose``."""
-    tiles, params = rules
-    ids, hps = policies
-    acts = np.empty(64, dtype=np.int64)
-    scratch = np.empty(64, dtype=np.int64)
-    while state[S_OVER] == 0:
-        seat = state[S_TURN]
-        n = legal(state, tiles, params, acts)
-        if ids[seat] == PIMC:
-            a = pimc_action(state, tiles, params, hps[seat], rng, acts, n)
-        else:
-            a = choose(state, tiles, params, ids[seat], hps[seat], rng, acts, n)
-        apply(state, tiles, params, a, scratch)
-    settle(state, tiles, params, res)
-
-
-@njit(nogil=True, cache=True)
-def _duplicate_chunk(c, rngs, chunk_size, n_deals, rules, seatings, out):
-    """Chunk ``c`` of :func:`duplicate_chunks`."""
-    seat_policies, seat_hps = seatings
-    rng = rngs[c].copy()
-    dealt = np.empty(STATE_LEN, dtype=np.int64)
-    state = np.empty(STATE_LEN, dtype=np.int64)
-    res = np.empty(N_RESULT, dtype=np.int64)
-    base = np.empty(4, dtype=np.uint64)
-    for g in range(c * chunk_size, min((c + 1) * chunk_size, n_deals)):
-        deal(rng, rules[0], dealt)
-        seed_state(next_u64(rng), base)
-        for j in range(seat_policies.shape[0]):
-            state[:] = dealt
-            r = base.copy()
-            play_out_pimc(state, rules, (seat_policies[j], seat_hps[j]), r, res)
-            for s in range(N_SEATS):
-                out[g, j, s] = res[R_PTS + s]
-
-
-def duplicate_chunks(rngs, chunk_size, n_deals, rules, seatings, out):
-    """As ``batch.duplicate_chunks``, with pimc seats allowed."""
-    for_each_chunk(_duplicate_chunk, rngs.shape[0], rngs, chunk_size, n_deals, rules,
-                   seatings, out)
-
-
-@njit(nogil=True, cache=True)
-def _solve_chunk(i, states, tiles, params, out):
-    vals = np.empty(N_SEATS, dtype=np.int64)
-    maxn(states[i], tiles, params, vals)
-    out[i] = vals
-
-
-def solve_many(states, tiles, params, out):
-    """Max-n values of each running hand ``states[i]`` into ``out[i]`` (few tiles left)."""
-    for_each_chunk(_solve_chunk, states.shape[0], states, tiles, params, out)
-

@@ -1,0 +1,178 @@
+"""The two drivers every game's analyses are set up on, written once over the kernel
+contract (:mod:`kernels.contract`).
+
+- :func:`play`: hands × seatings → one result row per hand and seating, optionally the
+  deals and each hand's log. The hands are dealt from each chunk's stream, or given as
+  deal rows, or given as positions to play on from. ``simulate``, aggregates, duplicate
+  tournaments, altered deals, logs for crosschecks and self-play data are set up on it.
+- :func:`paired`: one seat's position × K options × sampled hidden cards → a value matrix,
+  every option played on the same deal and the same stream (paired play-outs). Decision
+  queries, advice and reviews are set up on it.
+
+Each driver is one jit-compiled chunk kernel; it is compiled once per game (the class of
+``rules``), whatever the setup, since a setup changes only the data it is given. Chunks
+own their streams and their output rows, so results depend on the seed alone.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+from numba.extending import overload
+
+from . import contract as game
+from .parallel import for_each_chunk
+from .rng import next_u64, seed_state
+
+# where a hand of :func:`play` comes from
+DRAWN = 0  # dealt from the chunk's stream
+KEPT = 1  # dealt from the chunk's stream, the deal row written to ``deals[g]``
+GIVEN = 2  # the deal row ``deals[g]``
+POSITION = 3  # the position ``deals[g]`` (a state row), played on from there
+SOURCES = {"drawn": DRAWN, "kept": KEPT, "given": GIVEN, "position": POSITION}
+
+
+def seating(bundle, j):
+    """Row ``j`` of every array of the tuple ``bundle`` (a seating of a stack of them)."""
+    return tuple(a[j] for a in bundle)
+
+
+@overload(seating)
+def _seating(bundle, j):
+    if not isinstance(bundle, types.BaseTuple):
+        return None
+    names = [f"bundle[{i}][j]" for i in range(len(bundle))]
+    src = f"def impl(bundle, j):\n    return ({', '.join(names)}{',' if len(names) == 1 else ''})\n"
+    scope: dict = {}
+    exec(src, scope)  # a tuple of any length, built in one expression Numba can type
+    return scope["impl"]
+
+
+@njit(nogil=True, cache=True)
+def _play_chunk(c, rules, seatings, rngs, chunk_size, n_hands, deals, source, paired, out,
+                log):
+    """Chunk ``c`` of :func:`play`."""
+    rng = rngs[c].copy()
+    dealt = game.new_state(rules)
+    state = game.new_state(rules)
+    base = np.empty(4, dtype=np.uint64)
+    n_seatings = seatings[0].shape[0]
+    for g in range(c * chunk_size, min((c + 1) * chunk_size, n_hands)):
+        if source == GIVEN:
+            game.start_from(rules, deals[g], dealt)
+        elif source == POSITION:
+            game.copy_state(rules, dealt, deals[g])
+        else:
+            game.deal(rules, rng, dealt)
+            if source == KEPT:
+                game.read_deal(rules, dealt, deals[g])
+        if paired:
+            seed_state(next_u64(rng), base)  # the hand's own stream, the same per seating
+        for j in range(n_seatings):
+            game.copy_state(rules, state, dealt)
+            r = base.copy() if paired else rng
+            game.play_until(rules, seating(seatings, j), state, r, -1, log,
+                            g if n_seatings == 1 else -1)
+            game.returns(rules, state, out[g, j])
+
+
+def play(rules, seatings, out, *, streams, chunk_size, n_hands=None, deals=None,
+         source="drawn", paired=False, log=None):
+    """Play ``n_hands`` hands under each seating; ``out[g, j]`` gets the result row of hand
+    ``g`` under seating ``j``.
+
+    ``seatings``: the game's policies bundle with a leading seating axis (each array of it
+    stacked ``J`` times); ``streams[c]``: chunk ``c``'s stream (hands ``c * chunk_size …``);
+    ``source``: ``drawn``, ``kept`` (the deal rows go to ``deals``), ``given`` (deal rows
+    read from ``deals``) or ``position`` (state rows read from ``deals``); ``paired``: each
+    hand's seatings play from one stream of its own drawn after the deal (duplicate play),
+    else a single seating plays on from the chunk's stream; ``log``: the game's log bundle,
+    written for each hand when there is one seating.
+    """
+    n_hands = out.shape[0] if n_hands is None else int(n_hands)
+    if deals is None:
+        deals = rules.deal_rows(0)
+    if log is None:
+        log = rules.log_rows(0)
+    for_each_chunk(_play_chunk, streams.shape[0], rules, seatings, streams, int(chunk_size),
+                   n_hands, deals, SOURCES[source], bool(paired), out, log)
+
+
+@njit(nogil=True, cache=True)
+def _paired_chunk(c, rules, policies, positions, seat, options, rngs, chunk_size, n_samples,
+                  redeal, out, log):
+    """Chunk ``c`` of :func:`paired`."""
+    rng = rngs[c].copy()
+    start = game.new_state(rules)
+    state = game.new_state(rules)
+    base = np.empty(4, dtype=np.uint64)
+    for i in range(c * chunk_size, min((c + 1) * chunk_size, n_samples)):
+        if redeal:
+            game.copy_state(rules, state, positions[0])
+            game.redeal_hidden(rules, state, seat, rng, start)
+            seed_state(next_u64(rng), base)
+        else:
+            game.copy_state(rules, start, positions[i])
+            base[:] = rng
+        for j in range(options.shape[0]):
+            game.copy_state(rules, state, start)
+            r = base.copy()  # common random numbers across the options
+            game.apply(rules, state, options[j])
+            if game.to_act(rules, state) >= 0:
+                game.play_until(rules, policies, state, r, -1, log, -1)
+            game.returns(rules, state, out[i, j])
+
+
+def paired(rules, policies, positions, seat, options, out, *, streams, n_samples=None,
+           redeal=False, chunk_size=16):
+    """Value ``options`` (the acting seat's actions) on sampled deals: ``out[i, j]`` is the
+    result row after option ``j`` on sample ``i``, the rest played by ``policies``; every
+    option of a sample plays from the same state and the same stream.
+
+    Either the samples are given (``positions[i]``, state rows with the hidden cards already
+    dealt; ``streams[i]`` is sample ``i``'s stream), or, with ``redeal``, they are drawn in
+    the kernel from ``positions[0]`` by ``seat``'s view (``redeal_hidden``), ``chunk_size``
+    samples a chunk, each chunk from its stream ``streams[c]``.
+    """
+    n_samples = out.shape[0] if n_samples is None else int(n_samples)
+    chunk = int(chunk_size) if redeal else 1
+    if not redeal and streams.shape[0] < n_samples:
+        raise ValueError("given samples need one stream each")
+    for_each_chunk(_paired_chunk, -(-n_samples // chunk), rules, policies, positions,
+                   int(seat), options, streams, chunk, n_samples, bool(redeal), out,
+                   rules.log_rows(0))
+
+
+@njit(nogil=True, cache=True)
+def _replay_chunk(c, rules, deals, actions, n_actions, seats, legal, n_legal, out):
+    """Chunk ``c`` (one hand) of :func:`replay`."""
+    state = game.new_state(rules)
+    game.start_from(rules, deals[c], state)
+    for i in range(n_actions[c]):
+        seats[c, i] = game.to_act(rules, state)
+        if seats[c, i] < 0:
+            return
+        n_legal[c, i] = game.legal(rules, state, legal[c, i])
+        game.apply(rules, state, actions[c, i])
+    seats[c, n_actions[c]] = game.to_act(rules, state)
+    if seats[c, n_actions[c]] < 0:
+        game.returns(rules, state, out[c])
+
+
+def replay(rules, deals, actions, n_actions):
+    """Replay hands action by action through the verbs alone (no policy): hand ``g`` starts
+    from the deal row ``deals[g]`` and takes ``actions[g, :n_actions[g]]``.
+
+    Returns ``(seats, legal, n_legal, results)``: the seat to act before each action and
+    after the last (-1 once over), each step's legal actions and their count, and the
+    result row of each hand that ended (zeros for one still running).
+    """
+    n, width = actions.shape
+    _, result_width, max_actions = rules.sizes()
+    seats = np.full((n, width + 1), -2, dtype=np.int64)
+    legal = np.zeros((n, width, max_actions), dtype=np.int64)
+    n_legal = np.zeros((n, width), dtype=np.int64)
+    out = np.zeros((n, result_width), dtype=np.int64)
+    for_each_chunk(_replay_chunk, n, rules, deals, actions, n_actions, seats, legal, n_legal,
+                   out)
+    return seats, legal, n_legal, out

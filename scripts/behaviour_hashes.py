@@ -1,0 +1,58 @@
+"""Hashes of what the kernels play at fixed seeds, one line per game, preset and setup.
+
+Run it before and after a change to the kernels or their drivers: equal hashes mean the
+same hands, the same actions and the same results, bit for bit.
+
+    python scripts/behaviour_hashes.py --game dingniu > before.txt
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import click
+import numpy as np
+
+
+def _h(*arrays) -> str:
+    d = hashlib.sha256()
+    for a in arrays:
+        a = np.ascontiguousarray(a)
+        d.update(str(a.dtype).encode() + str(a.shape).encode())
+        d.update(a.tobytes())
+    return d.hexdigest()[:16]
+
+
+def dingniu_lines(hands: int, deals: int):
+    from analyzer.dingniu import advise, analysis, sim, tournament
+    from analyzer.dingniu.rules import PRESETS
+
+    for preset in PRESETS:
+        for policy in ("random", "heuristic", "tuned"):
+            yield f"dingniu {preset} play {policy}", _h(sim.play_hands(hands, policy, 7, preset))
+            yield f"dingniu {preset} logged {policy}", _h(
+                *sim.logged_hands(hands // 4, policy, 7, preset))
+        for pair in ("heuristic,random", "tuned,heuristic", "pimc,tuned"):
+            n = deals if "pimc" not in pair else max(2, deals // 50)
+            t = tournament.tournament(pair, n, 3, preset, pimc_samples=4 if "pimc" in pair
+                                      else None)
+            yield f"dingniu {preset} tournament {pair}", _h(t.per_deal)
+        got = advise.advise({"hand": "大天 红十 红八 一三 二板", "history": "lead 一五; 一三 on 1; "
+                             "虎头 on 5; 虎头 on 6; 长三 on 3; 三六 on 3"}, 64, 5, 0, preset)
+        yield f"dingniu {preset} advise", _h(np.array(
+            [[r["action_id"], r["pimc"]["value"]] for r in got["actions"]]))
+        yield f"dingniu {preset} open-hands", _h(
+            analysis.open_hands_vs_heuristic(6, 4, 2, preset)[["heuristic", "pimc"]].to_numpy())
+
+
+@click.command()
+@click.option("--game", type=click.Choice(["dingniu"]), default="dingniu")
+@click.option("--hands", default=20_000, show_default=True)
+@click.option("--deals", default=500, show_default=True)
+def main(game: str, hands: int, deals: int) -> None:
+    for name, h in {"dingniu": dingniu_lines}[game](hands, deals):
+        click.echo(f"{h}  {name}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,95 @@
+"""The kernel contract (kernels/contract.py) against each game's reference engine, verb by
+verb: random hands of every preset replayed through the kernels' verbs alone must list the
+engine's seat to act and legal actions at every step, and score the engine's returns.
+
+The games whose kernels speak the contract give a ``BRIDGE`` in their ``sim`` part
+(:class:`analyzer.core.game.KernelBridge`).
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from analyzer.core.game import KernelBridge, NotListed
+from analyzer.games import GAMES, get_game
+from kernels import contract, drivers
+
+BRIDGED = [g for g in GAMES if isinstance(getattr(get_game(g).part("sim"), "BRIDGE", None),
+                                          KernelBridge)]
+CASES = [(g, p) for g in BRIDGED for p in get_game(g).facts.presets]
+HANDS = 2000
+
+
+def _random_hands(game: str, preset: str, n: int, seed: int):
+    """``n`` random hands of the engine, each with what it showed before every action:
+    the seat to act and the kernels' codes of its legal actions (None where the engine
+    does not list them)."""
+    engine = get_game(game).part("engine")
+    bridge = get_game(game).part("sim").BRIDGE
+    rng = random.Random(seed)
+    hands = []
+    for _ in range(n):
+        st = engine.random_start(preset, rng)
+        deal = bridge.deal_row(st)
+        steps = []
+        while not st.is_terminal():
+            try:
+                listed = sorted(bridge.action(st, b) for b in st.legal_actions())
+            except NotListed:
+                listed = None
+            a = engine.random_action(st, rng)
+            steps.append((st.current_player(), bridge.action(st, a), listed))
+            st.apply(a)
+        hands.append((deal, steps, list(st.returns())))
+    return hands
+
+
+def _replay(rules, hands):
+    width = max(len(steps) for _, steps, _ in hands)
+    actions = np.zeros((len(hands), width), dtype=np.int64)
+    for g, (_, steps, _) in enumerate(hands):
+        actions[g, :len(steps)] = [a for _, a, _ in steps]
+    n_actions = np.array([len(steps) for _, steps, _ in hands], dtype=np.int64)
+    deals = np.stack([deal for deal, _, _ in hands])
+    return drivers.replay(rules, deals, actions, n_actions)
+
+
+def test_every_game_with_kernels_is_bridged():
+    assert "dingniu" in BRIDGED
+    assert all(type(get_game(g).part("sim").BRIDGE.rules(get_game(g).facts.presets[0]))
+               in contract.registered() for g in BRIDGED)
+
+
+@pytest.mark.parametrize("game,preset", CASES)
+def test_kernel_verbs_follow_the_engine_step_by_step(game, preset):
+    bridge = get_game(game).part("sim").BRIDGE
+    hands = _random_hands(game, preset, HANDS, seed=20261206)
+    _compare(bridge, hands, _replay(bridge.rules(preset), hands))
+
+
+def _compare(bridge, hands, replayed):
+    seats, legal, n_legal, results = replayed
+    for g, (_, steps, returns) in enumerate(hands):
+        for i, (seat, a, listed) in enumerate(steps):
+            got = sorted(legal[g, i, :n_legal[g, i]].tolist())
+            assert seats[g, i] == seat, f"hand {g} step {i}: the kernels' seat {seats[g, i]}"
+            assert got == listed if listed is not None else a in got, \
+                f"hand {g} step {i}: the kernels list {got}, the engine {listed}"
+        assert seats[g, len(steps)] == -1, f"hand {g}: the kernels' hand did not end"
+        assert bridge.returns(results[g]) == returns, f"hand {g}: returns"
+
+
+@pytest.mark.parametrize("game", BRIDGED)
+def test_the_replay_check_has_teeth(game):
+    """The same actions from deals whose seats are swapped: the comparison must fail."""
+    bridge = get_game(game).part("sim").BRIDGE
+    preset = get_game(game).facts.presets[0]
+    rules = bridge.rules(preset)
+    hands = _random_hands(game, preset, 50, seed=7)
+    _compare(bridge, hands, _replay(rules, hands))
+    swapped = [(np.roll(deal, len(deal) // 2), steps, r) for deal, steps, r in hands]
+    with pytest.raises(AssertionError):
+        _compare(bridge, hands, _replay(rules, swapped))
