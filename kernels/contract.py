@@ -10,7 +10,8 @@ the verbs below and so are written once for every game.
 Verbs (``rules`` first, arrays and integers after it):
 
 - ``new_state(rules)``: an empty state (any array or tuple of arrays the game chooses);
-- ``copy_state(rules, dst, src)``;
+- ``copy_state(rules, dst, src)``; ``load_state(rules, state, row)``: the state whose state
+  row (one int64 array: all that is needed to resume the hand) is ``row``;
 - ``deal(rules, rng, state)``: a new hand dealt from the stream ``rng``, nothing played;
 - ``start_from(rules, deal, state)``: the hand whose deal row is ``deal`` (int64[deal_width]);
 - ``read_deal(rules, state, deal)``: the deal row of a hand that has not started;
@@ -37,8 +38,8 @@ from collections.abc import Callable
 
 from numba.extending import overload
 
-VERBS = ("new_state", "copy_state", "deal", "start_from", "read_deal", "to_act", "legal",
-         "apply", "play_until", "returns", "redeal_hidden")
+VERBS = ("new_state", "copy_state", "load_state", "deal", "start_from", "read_deal", "to_act",
+         "legal", "apply", "play_until", "returns", "redeal_hidden")
 
 # rules class -> verb name -> a Python function Numba compiles in the caller (typically a
 # one-line call of the game's own jit-compiled function)
@@ -82,6 +83,11 @@ def new_state(rules):
 @_typed
 def copy_state(rules, dst, src):
     raise _python("copy_state")
+
+
+@_typed
+def load_state(rules, state, row):
+    raise _python("load_state")
 
 
 @_typed

@@ -33,15 +33,17 @@ SOURCES = {"drawn": DRAWN, "kept": KEPT, "given": GIVEN, "position": POSITION}
 
 
 def seating(bundle, j):
-    """Row ``j`` of every array of the tuple ``bundle`` (a seating of a stack of them)."""
-    return tuple(a[j] for a in bundle)
+    """Seating ``j`` of the tuple ``bundle``: row ``j`` of each of its arrays, its other
+    members (flags) as they are."""
+    return tuple(a[j] if isinstance(a, np.ndarray) else a for a in bundle)
 
 
 @overload(seating)
 def _seating(bundle, j):
     if not isinstance(bundle, types.BaseTuple):
         return None
-    names = [f"bundle[{i}][j]" for i in range(len(bundle))]
+    names = [f"bundle[{i}][j]" if isinstance(t, types.Array) else f"bundle[{i}]"
+             for i, t in enumerate(bundle)]
     src = f"def impl(bundle, j):\n    return ({', '.join(names)}{',' if len(names) == 1 else ''})\n"
     scope: dict = {}
     exec(src, scope)  # a tuple of any length, built in one expression Numba can type
@@ -61,7 +63,7 @@ def _play_chunk(c, rules, seatings, rngs, chunk_size, n_hands, deals, source, pa
         if source == GIVEN:
             game.start_from(rules, deals[g], dealt)
         elif source == POSITION:
-            game.copy_state(rules, dealt, deals[g])
+            game.load_state(rules, dealt, deals[g])
         else:
             game.deal(rules, rng, dealt)
             if source == KEPT:
@@ -108,11 +110,11 @@ def _paired_chunk(c, rules, policies, positions, seat, options, rngs, chunk_size
     base = np.empty(4, dtype=np.uint64)
     for i in range(c * chunk_size, min((c + 1) * chunk_size, n_samples)):
         if redeal:
-            game.copy_state(rules, state, positions[0])
+            game.load_state(rules, state, positions[0])
             game.redeal_hidden(rules, state, seat, rng, start)
             seed_state(next_u64(rng), base)
         else:
-            game.copy_state(rules, start, positions[i])
+            game.load_state(rules, start, positions[i])
             base[:] = rng
         for j in range(options.shape[0]):
             game.copy_state(rules, state, start)

@@ -45,12 +45,32 @@ def dingniu_lines(hands: int, deals: int):
             analysis.open_hands_vs_heuristic(6, 4, 2, preset)[["heuristic", "pimc"]].to_numpy())
 
 
+def xianniu_lines(hands: int, deals: int):
+    from analyzer.xianniu import sim, tournament
+    from analyzer.xianniu.rules import PRESETS
+
+    yield "xianniu deals", _h(sim.deal_hands(hands, 5))
+    for preset in PRESETS:
+        for policy in ("random", "heuristic", "heuristic2", "tuned", "learned", "net"):
+            n = hands if policy != "net" else hands // 4
+            yield f"xianniu {preset} play {policy}", _h(
+                sim.simulate(n, preset, policy, 7).drop(columns="end").to_numpy())
+            yield f"xianniu {preset} aggregate {policy}", _h(
+                sim.simulate_aggregate(n, preset, policy, 7).counts)
+        for pair in ("heuristic,random", "learned,heuristic", "net,learned,heuristic",
+                     "pimc,heuristic"):
+            n = deals if "pimc" not in pair else 4
+            t = tournament.tournament(pair, n, preset, 3,
+                                      pimc_samples=2 if "pimc" in pair else None)
+            yield f"xianniu {preset} tournament {pair}", _h(t.per_deal)
+
+
 @click.command()
-@click.option("--game", type=click.Choice(["dingniu"]), default="dingniu")
+@click.option("--game", type=click.Choice(["dingniu", "xianniu"]), default="dingniu")
 @click.option("--hands", default=20_000, show_default=True)
 @click.option("--deals", default=500, show_default=True)
 def main(game: str, hands: int, deals: int) -> None:
-    for name, h in {"dingniu": dingniu_lines}[game](hands, deals):
+    for name, h in {"dingniu": dingniu_lines, "xianniu": xianniu_lines}[game](hands, deals):
         click.echo(f"{h}  {name}")
 
 

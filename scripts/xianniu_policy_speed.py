@@ -15,13 +15,10 @@ import statistics
 import time
 
 import numba
-import numpy as np
 
 from analyzer.xianniu.rules import get_rules
-from analyzer.xianniu.sim import CHUNK_SIZE, policy_arrays, rule_arrays
+from analyzer.xianniu.sim import CHUNK_SIZE, play_hands, policy_arrays, rule_arrays
 from kernels.rng import states_from_seed
-from kernels.xianniu import game as kg
-from kernels.xianniu.batch import play_chunks
 
 
 def main() -> int:
@@ -35,15 +32,14 @@ def main() -> int:
     names = args.policies.split(",")
     rules = rule_arrays(get_rules(args.rules))
     states = states_from_seed(args.seed, -(-args.hands // CHUNK_SIZE))
-    out = np.empty((args.hands, kg.N_RESULT), dtype=np.int64)
     pols = {p: policy_arrays(p) for p in names}
     for p in names:  # compile or load from the cache, untimed
-        play_chunks(states, CHUNK_SIZE, min(args.hands, 20_000), rules, pols[p], out)
+        play_hands(states, CHUNK_SIZE, min(args.hands, 20_000), rules, pols[p])
     secs: dict[str, list[float]] = {p: [] for p in names}
     for r in range(args.rounds):
         for p in (names if r % 2 == 0 else names[::-1]):
             t = time.perf_counter()
-            play_chunks(states, CHUNK_SIZE, args.hands, rules, pols[p], out)
+            play_hands(states, CHUNK_SIZE, args.hands, rules, pols[p])
             secs[p].append(time.perf_counter() - t)
     base = names[0]
     for p in names:

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import numpy as np
 
-from kernels import drivers
 from kernels.dingniu import game as kd
 from kernels.dingniu import pimc as kp
 from kernels.dingniu import policies as kpol
 from kernels.dingniu.verbs import Rules as KernelRules
 from kernels.rng import states_from_seed
 
+from ..core.drive import play_rows, seatings_of
 from ..core.game import KernelBridge
 from ..core.seats import seat_policy_names
 from .engine import SUAN, State, lay
@@ -56,20 +56,6 @@ def rule_arrays(r: DingniuRules) -> KernelRules:
     params[kd.P_COUNT_HAND] = int(r.count_others_hand)
     params[kd.P_TOU_PLAYABLE] = int(r.tou_exempt == "playable_hand")
     return KernelRules(tiles, params)
-
-
-def seatings_of(*bundles: Policies) -> Policies:
-    """The play driver's seatings: policies bundles stacked on a leading axis."""
-    return (np.stack([b[0] for b in bundles]), np.stack([b[1] for b in bundles]))
-
-
-def play_rows(rules: KernelRules, seatings: Policies, streams: np.ndarray, chunk: int,
-              n: int, **setup) -> np.ndarray:
-    """Result rows ``[n, seatings, N_RESULT]`` of ``n`` hands played by the play driver
-    (``setup``: its ``deals``, ``source``, ``paired`` and ``log``)."""
-    out = rules.result_rows(n, seatings[0].shape[0])
-    drivers.play(rules, seatings, out, streams=streams, chunk_size=chunk, **setup)
-    return out
 
 
 def policy_ids(policies: str | list[str], known=BATCH_POLICIES) -> np.ndarray:

@@ -155,15 +155,17 @@ class DingniuTable:
 
     def view(self) -> dict[str, Any]:
         st = self.state
+        v = st.view(HUMAN)  # all the page gets before the end: what seat 0 may see
         out: dict[str, Any] = {
-            "game": "dingniu", "rules": st.rules.name,
+            "game": "dingniu", "rules": v.rules,
             "seed": self.seed if self.finished else None,  # the seed would tell the deal
             "opponents": self.opponents, "you": HUMAN, "version": self.version,
-            "to_act": st.current_player(), "hand": hand_json(st.hands[HUMAN]),
-            "ends": list(st.ends) if st.ends else None,
-            "left": [sum(h) for h in st.hands], "n_kou": [sum(k) for k in st.kou],
-            "my_kou": hand_json(st.kou[HUMAN]), "my_kou_pips": st.kou_pips()[HUMAN],
-            "laid": hand_json(st.laid), "over": self.finished,
+            "to_act": v.turn, "hand": hand_json(v.hand),
+            "ends": list(v.ends) if v.ends else None,
+            "left": list(v.left), "n_kou": list(v.n_kou),
+            "my_kou": hand_json(v.kou),
+            "my_kou_pips": int(sum(c * p for c, p in zip(v.kou, st.rules.pips))),
+            "laid": hand_json(v.laid), "over": self.finished,
             "moves": self.moves if self.finished else [_public(m) for m in self.moves],
             "legal": [], "advice": self.advice.get(self.version),
         }

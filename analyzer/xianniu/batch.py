@@ -9,7 +9,7 @@ from kernels.xianniu import batch as kb
 
 from .result import Result
 from .rules import get_rules
-from .sim import CHUNK_SIZE, policy_arrays, policy_names, rule_arrays
+from .sim import CHUNK_SIZE, aggregate, play_hands, policy_arrays, policy_names, rule_arrays
 
 AGG_SIZE = kb.AGG_SIZE
 __all__ = ["AGG_SIZE", "CHUNK_SIZE", "check", "meta", "result", "task_counts", "task_rows"]
@@ -31,11 +31,9 @@ def meta(spec) -> dict:
 def task_counts(spec, states: np.ndarray, n: int) -> np.ndarray:
     """Aggregate counts of ``n`` hands from one stream per chunk."""
     r = get_rules(spec.rules)
-    agg = np.zeros((len(states), AGG_SIZE), dtype=np.int64)
-    kb.aggregate_chunks(states, spec.chunk_size, n, rule_arrays(r),
-                        policy_arrays(spec.policies, rules=r),
-                        r.gou_min, r.ci_min, agg)
-    return agg.sum(axis=0)
+    rows = play_hands(states, spec.chunk_size, n, rule_arrays(r),
+                      policy_arrays(spec.policies, rules=r))
+    return aggregate(rows, r.gou_min, r.ci_min)
 
 
 def task_rows(spec, states: np.ndarray, n: int) -> tuple[np.ndarray, pd.DataFrame]:

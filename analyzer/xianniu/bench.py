@@ -14,14 +14,14 @@ from typing import Any
 import numba
 import numpy as np
 
+from kernels import drivers
 from kernels.rng import states_from_seed
-from kernels.xianniu import game as kg
-from kernels.xianniu.batch import deal_chunks, play_chunks
 
 from ..core.bench import cold_and_warm, rates_all_and_one
+from ..core.drive import seatings_of
 from .reference_sim import random_hands
 from .rules import get_rules
-from .sim import CHUNK_SIZE, policy_arrays, rule_arrays
+from .sim import CHUNK_SIZE, driver_policies, policy_arrays, rule_arrays
 
 _FIRST_CALL = ("import time; t = time.perf_counter(); "
                "from analyzer.xianniu.sim import simulate; simulate(1000, {rules!r}, seed=1); "
@@ -39,20 +39,21 @@ def run_bench(rules: str | None = None, deals: int = 2_000_000, hands: int = 400
     pol = policy_arrays("random")
 
     deal_states = states_from_seed(seed, -(-deals // CHUNK_SIZE))
-    acc = np.empty(len(deal_states), dtype=np.int64)
+    dealt_only = rk.result_rows(deals, 0)
+    no_seating = (np.zeros((0, *pol[0].shape), dtype=np.int64), np.zeros((0, *pol[1].shape)), None)
     hand_states = states_from_seed(seed, -(-hands // CHUNK_SIZE))
-    out = np.empty((hands, kg.N_RESULT), dtype=np.int64)
+    out = rk.result_rows(hands)
+    rand = seatings_of(driver_policies(pol))
+    heur = seatings_of(driver_policies(policy_arrays("heuristic")))
 
-    def run_deals():
-        deal_chunks(deal_states, CHUNK_SIZE, deals, acc)
+    def run_deals():  # the play driver under no seating: dealing alone
+        drivers.play(rk, no_seating, dealt_only, streams=deal_states, chunk_size=CHUNK_SIZE)
 
     def run_hands():
-        play_chunks(hand_states, CHUNK_SIZE, hands, rk, pol, out)
-
-    heur = policy_arrays("heuristic")
+        drivers.play(rk, rand, out, streams=hand_states, chunk_size=CHUNK_SIZE)
 
     def run_heuristic():
-        play_chunks(hand_states, CHUNK_SIZE, hands, rk, heur, out)
+        drivers.play(rk, heur, out, streams=hand_states, chunk_size=CHUNK_SIZE)
 
     result: dict[str, Any] = {"rules": r.name, "threads": numba.config.NUMBA_NUM_THREADS,  # type: ignore[attr-defined]
                               "repeats": repeats, "statistic": "median", "deals": deals,

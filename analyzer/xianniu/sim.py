@@ -1,7 +1,7 @@
 """Fast simulation: the Python face of the kernels.
 
 ``simulate`` checks its arguments, draws one random stream per chunk from
-``SeedSequence(seed)`` and calls the jit-compiled drivers in :mod:`kernels.xianniu.batch`.
+``SeedSequence(seed)`` and sets up the shared play driver (:mod:`kernels.drivers`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from kernels.rng import states_from_seed
 from kernels.xianniu import batch as kb
 from kernels.xianniu import game as kg
 from kernels.xianniu import tables as kt
-from kernels.xianniu.batch import deal_many, play_chunks, play_logged
+from kernels.xianniu.batch import deal_many, play_logged
+from kernels.xianniu.hand import pimc_flag
 from kernels.xianniu.policies import (
     LEARNED_W,
     N_HEURISTIC,
@@ -33,8 +34,11 @@ from kernels.xianniu.policies import (
     POLICY_NET,
     POLICY_PIMC,
 )
+from kernels.xianniu.verbs import Rules as KernelRules
 
 from ..core.batches import chunk_batches
+from ..core.drive import play_rows, seatings_of
+from ..core.game import KernelBridge
 from ..core.seats import seat_policy_names
 from .cards import N_SEATS, format_cards
 from .engine import ACTION_KINDS, Action
@@ -130,10 +134,60 @@ def policy_arrays(policies: str | list[str] | tuple[str, ...] = "random",
     return ids, np.ascontiguousarray(params)
 
 
-def rule_arrays(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def rule_arrays(rules: Rules) -> KernelRules:
     """The arrays a kernel reads for a preset: ``(params, set_beats, beaters)``."""
-    return _rule_params(rules), np.ascontiguousarray(rules.set_beats, dtype=np.uint8), \
-        _beaters_table(rules)
+    return KernelRules(_rule_params(rules), np.ascontiguousarray(rules.set_beats, dtype=np.uint8),
+                       _beaters_table(rules))
+
+
+def deal_row(st) -> np.ndarray:
+    """The kernels' deal row of an engine hand: the three dealt masks and the banker."""
+    return np.array([*st.dealt, st.banker], dtype=np.int64)
+
+
+def action_code(st, a: Action) -> int:
+    """The kernels' code of an engine action: its cards, its kind's index above bit 48."""
+    return a.cards | ACTION_KINDS.index(a.kind) << 48
+
+
+BRIDGE = KernelBridge(rules=lambda preset: rule_arrays(get_rules(preset)), deal_row=deal_row,
+                      action=action_code,
+                      returns=lambda row: [int(x) for x in row[kg.R_PTS0:kg.R_PTS0 + N_SEATS]])
+
+
+def driver_policies(policies: tuple[np.ndarray, np.ndarray]) -> tuple:
+    """The play driver's policies bundle: ``(ids, parameters)`` and the pimc flag (True
+    when a seat searches, else None: the search is then not compiled in)."""
+    return (*policies, pimc_flag(policies[0]))
+
+
+def play_hands(streams: np.ndarray, chunk_size: int, n_hands: int, rules: KernelRules,
+               policies: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """Result rows ``[n_hands, N_RESULT]`` of hands dealt and played by the play driver,
+    chunk ``c`` from ``streams[c]``."""
+    return play_rows(rules, seatings_of(driver_policies(policies)), streams, chunk_size,
+                     n_hands)[:, 0]
+
+
+def aggregate(rows: np.ndarray, gou_min: int, ci_min: int) -> np.ndarray:
+    """The mergeable aggregate (``kernels.xianniu.batch.AGG_*``) of result rows."""
+    agg = np.zeros(kb.AGG_SIZE, dtype=np.int64)
+    pts = rows[:, kg.R_PTS0:kg.R_PTS0 + N_SEATS]
+    cap = rows[:, kg.R_CAP0:kg.R_CAP0 + N_SEATS]
+    xian = rows[:, kg.R_XIAN]
+    agg[kb.AGG_N] = len(rows)
+    agg[kb.AGG_PTS:kb.AGG_PTS + N_SEATS] = pts.sum(axis=0)
+    agg[kb.AGG_PTS_SQ:kb.AGG_PTS_SQ + N_SEATS] = (pts * pts).sum(axis=0)
+    agg[kb.AGG_GOU:kb.AGG_GOU + N_SEATS] = (cap >= gou_min).sum(axis=0)
+    agg[kb.AGG_CI:kb.AGG_CI + N_SEATS] = (cap >= ci_min).sum(axis=0)
+    for s in range(N_SEATS):  # a seat captures at most 16 cards: the table's cap
+        agg[kb.AGG_CAP_HIST + 17 * s:kb.AGG_CAP_HIST + 17 * (s + 1)] = \
+            np.bincount(cap[:, s], minlength=17)
+    agg[kb.AGG_XIAN] = xian.sum()
+    agg[kb.AGG_XIAN_SQ] = (xian * xian).sum()
+    agg[kb.AGG_END:kb.AGG_END + 3] = np.bincount(rows[:, kg.R_END], minlength=3)
+    agg[kb.AGG_QIANGCI] = (rows[:, kg.R_QIANGCI_SEAT] >= 0).sum()
+    return agg
 
 
 def _rule_params(rules: Rules) -> np.ndarray:
@@ -187,8 +241,7 @@ def simulate(n_hands: int, rules: str | Rules | None = None, policies: str = "ra
     """
     r, rk, pol, n_chunks = _prepare(n_hands, rules, policies, chunk_size)
     states = states_from_seed(seed, n_chunks)
-    out = np.empty((int(n_hands), kg.N_RESULT), dtype=np.int64)
-    play_chunks(states, chunk_size, int(n_hands), rk, pol, out)
+    out = play_hands(states, chunk_size, int(n_hands), rk, pol)
     df = pd.DataFrame(out, columns=RESULT_COLUMNS)
     df.insert(0, "hand", np.arange(int(n_hands)))
     df["end"] = pd.Categorical.from_codes(df["end"].to_numpy(), categories=list(kg.END_NAMES))
@@ -206,8 +259,8 @@ def recorded_rows(states: np.ndarray, chunk_size: int, n_hands: int, rules: Rule
     columns, the deal (``dealt0`` … ``dealt2``, card strings) and ``record``, the hand as a
     game record in JSON (what ``xianniu replay`` reads).
 
-    The hands, and so the results, are those :func:`kernels.xianniu.batch.play_chunks`
-    plays from the same streams.
+    The hands, and so the results, are those :func:`play_hands` plays from the same
+    streams.
     """
     rk, pol = rule_arrays(rules), policy_arrays(policies, rules=rules)
     out = np.empty((n_hands, kg.N_RESULT), dtype=np.int64)
@@ -289,15 +342,15 @@ def simulate_aggregate(n_hands: int, rules: str | Rules | None = None,
     r, rk, pol, n_chunks = _prepare(n_hands, rules, policies, chunk_size)
     n_hands = int(n_hands)
     states = states_from_seed(seed, n_chunks)
-    out = np.zeros((n_chunks, kb.AGG_SIZE), dtype=np.int64)
+    out = np.zeros(kb.AGG_SIZE, dtype=np.int64)
     for a, b, lo, hi in chunk_batches(n_hands, chunk_size, max(1, 8 * numba.get_num_threads())):
-        kb.aggregate_chunks(states[a:b], chunk_size, hi - lo, rk, pol, r.gou_min, r.ci_min,
-                            out[a:b])
+        out += aggregate(play_hands(states[a:b], chunk_size, hi - lo, rk, pol), r.gou_min,
+                         r.ci_min)
         if progress is not None:
             progress(hi - lo)
     meta = {"rules": r.name, "policy": _policy_label(policies), "seed": seed, "hands": n_hands,
                 "engine": "kernels", "chunk_size": chunk_size}
-    return Result(out.sum(axis=0), meta)
+    return Result(out, meta)
 
 
 def _policy_label(policies: str | list[str] | tuple[str, ...]) -> str:

@@ -16,7 +16,8 @@ import numba
 import numpy as np
 
 from kernels.rng import states_from_seed
-from kernels.xianniu.batch import duplicate_chunks
+from kernels.xianniu.game import R_PTS0
+from kernels.xianniu.hand import pimc_flag
 from kernels.xianniu.policies import (
     HEURISTIC_DEFAULTS,
     HEURISTIC_NAMES,
@@ -28,6 +29,7 @@ from kernels.xianniu.policies import (
 )
 
 from ..core.batches import chunk_batches
+from ..core.drive import play_rows
 from ..core.fileio import read_json
 from ..core.tournament import TournamentResult
 from .cards import N_SEATS
@@ -139,8 +141,10 @@ def tournament(policies: str | list[str], n_deals: int, rules: str | Rules | Non
     states = states_from_seed(seed, n_chunks)
     out = np.empty((n_deals, len(seats), N_SEATS), dtype=np.int64)
     rk = rule_arrays(r)
+    seated = (seat_ids, seat_params, pimc_flag(seat_ids))
     for a, b, lo, hi in chunk_batches(n_deals, chunk_size, max(1, 4 * numba.get_num_threads())):
-        duplicate_chunks(states[a:b], chunk_size, hi - lo, rk, seat_ids, seat_params, out[lo:hi])
+        played = play_rows(rk, seated, states[a:b], chunk_size, hi - lo, paired=True)
+        out[lo:hi] = played[:, :, R_PTS0:R_PTS0 + N_SEATS]
         if progress is not None:
             progress(hi - lo)
     per_deal = np.zeros((n_deals, len(names)))

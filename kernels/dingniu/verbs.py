@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit
 
 from .. import contract
+from ..arrays import copy_into
 from .game import (
     MAX_MOVES,
     N_KINDS,
@@ -141,13 +142,14 @@ def apply_action(state, tiles, params, a):
 
 
 def _copy(rules, dst, src):
-    dst[:] = src
+    copy_into(dst, src)
 
 
 contract.register(
     Rules,
     new_state=lambda rules: new_state(),
     copy_state=_copy,
+    load_state=_copy,
     deal=lambda rules, rng, state: deal(rng, rules.tiles, state),
     start_from=lambda rules, deal, state: start_from(deal, state),
     read_deal=lambda rules, state, deal: read_deal(state, deal),

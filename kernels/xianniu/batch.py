@@ -1,4 +1,6 @@
-"""Parallel drivers: many deals or whole hands, one random stream per chunk.
+"""掀牛's own chunk kernels beside the shared drivers (:mod:`kernels.drivers`): hands kept
+with their packed records, given deals played with the full log, deal features, and the
+layout of a run's mergeable aggregate.
 
 A chunk always holds the same hands and draws from its own stream, whatever the number
 of threads, so results depend on the seed alone.
@@ -10,37 +12,15 @@ import numpy as np
 from numba import njit
 
 from ..parallel import for_each_chunk
-from ..rng import next_u64, seed_state
 from .bits import ACE, EIGHT, FIVE, KING, NINE, POP4, TEN, THREE, TWO, nib
 from .game import (
     MAX_LOG,
-    N_RESULT,
-    R_CAP0,
-    R_END,
-    R_PTS0,
-    R_QIANGCI_SEAT,
-    R_XIAN,
-    advance,
     deal,
-    finish_hand,
     new_scratch,
-    start_hand,
 )
-from .hand import pimc_flag, pimc_loop, play_hand, track_passes
+from .hand import pimc_flag, play_hand
 from .plays import is_eight_pairs
 from .tables import N_SEATS
-
-
-@njit(inline="always", cache=True)
-def _play(hands, rules, policies, rng, scratch, logbuf, res, pimc):
-    # play_hand's body, inlined: the call level costs measurably on the hot path
-    start_hand(hands, np.int64(0), rules[0], scratch[2])
-    track_passes(policies[0], scratch[2])
-    status = advance(rules, policies, rng, scratch, logbuf, np.int64(0), np.int64(-1))
-    if pimc is not None:
-        if status != 0:
-            pimc_loop(rules, policies, rng, scratch, logbuf, np.int64(0))
-    finish_hand(rules[0], scratch[2], res)
 
 
 @njit(cache=True)
@@ -55,48 +35,6 @@ def full_log():
     """Log buffers large enough for any hand: actions and every legal set."""
     return (np.empty((MAX_LOG, 3), dtype=np.int64), np.empty((MAX_LOG * 128, 2), dtype=np.int64),
             np.empty(MAX_LOG + 1, dtype=np.int64))
-
-
-@njit(nogil=True, cache=True)
-def _play_chunk(c, states, chunk_size, n_hands, rules, policies, out, pimc):
-    """Chunk ``c`` of :func:`play_chunks`."""
-    rng = states[c].copy()
-    hands = np.empty(3, dtype=np.int64)
-    scratch = new_scratch()
-    logbuf = no_log()
-    start = c * chunk_size
-    stop = min(start + chunk_size, n_hands)
-    for h in range(start, stop):
-        deal(rng, hands)
-        _play(hands, rules, policies, rng, scratch, logbuf, out[h], pimc)
-
-
-def play_chunks(states, chunk_size, n_hands, rules, policies, out):
-    """Deal and play ``n_hands`` hands; chunk ``c`` uses stream ``states[c]``.
-
-    ``out[h]`` receives the result row of hand ``h``.
-    """
-    for_each_chunk(_play_chunk, states.shape[0], states, chunk_size, n_hands, rules,
-                   policies, out, pimc_flag(policies[0]))
-
-
-@njit(nogil=True, cache=True)
-def _deal_chunk(c, states, chunk_size, n_deals, out):
-    """Chunk ``c`` of :func:`deal_chunks`."""
-    rng = states[c].copy()
-    hands = np.empty(3, dtype=np.int64)
-    acc = 0
-    start = c * chunk_size
-    stop = min(start + chunk_size, n_deals)
-    for _h in range(start, stop):
-        deal(rng, hands)
-        acc ^= hands[0] ^ (hands[1] << 1)
-    out[c] = acc
-
-
-def deal_chunks(states, chunk_size, n_deals, out):
-    """Deal ``n_deals`` times; ``out[c]`` gets an xor of chunk ``c``'s hands (keeps the work)."""
-    for_each_chunk(_deal_chunk, states.shape[0], states, chunk_size, n_deals, out)
 
 
 @njit(cache=True)
@@ -187,54 +125,6 @@ AGG_SIZE = AGG_CAP_HIST + 3 * 17
 
 
 @njit(cache=True)
-def accumulate(res, gou_min, ci_min, agg):
-    """Add one hand's result row to an aggregate vector."""
-    agg[AGG_N] += 1
-    for s in range(N_SEATS):
-        p = res[R_PTS0 + s]
-        agg[AGG_PTS + s] += p
-        agg[AGG_PTS_SQ + s] += p * p
-        c = res[R_CAP0 + s]
-        if c >= gou_min:
-            agg[AGG_GOU + s] += 1
-        if c >= ci_min:
-            agg[AGG_CI + s] += 1
-        agg[AGG_CAP_HIST + 17 * s + c] += 1
-    x = res[R_XIAN]
-    agg[AGG_XIAN] += x
-    agg[AGG_XIAN_SQ] += x * x
-    agg[AGG_END + res[R_END]] += 1
-    if res[R_QIANGCI_SEAT] >= 0:
-        agg[AGG_QIANGCI] += 1
-
-
-@njit(nogil=True, cache=True)
-def _aggregate_chunk(c, states, span, rules, policies, limits, out, pimc):
-    """Chunk ``c`` of :func:`aggregate_chunks` (``span``: the chunk size and the hands;
-    ``limits``: the 够 and 刺 thresholds)."""
-    chunk_size, n_hands = span
-    gou_min, ci_min = limits
-    rng = states[c].copy()
-    hands = np.empty(3, dtype=np.int64)
-    scratch = new_scratch()
-    logbuf = no_log()
-    res = np.empty(N_RESULT, dtype=np.int64)
-    out[c, :] = 0
-    start = c * chunk_size
-    stop = min(start + chunk_size, n_hands)
-    for _h in range(start, stop):
-        deal(rng, hands)
-        _play(hands, rules, policies, rng, scratch, logbuf, res, pimc)
-        accumulate(res, gou_min, ci_min, out[c])
-
-
-def aggregate_chunks(states, chunk_size, n_hands, rules, policies, gou_min, ci_min, out):
-    """Deal and play ``n_hands`` hands; ``out[c]`` receives chunk ``c``'s aggregate."""
-    for_each_chunk(_aggregate_chunk, states.shape[0], states, (chunk_size, n_hands), rules,
-                   policies, (gou_min, ci_min), out, pimc_flag(policies[0]))
-
-
-@njit(cache=True)
 def _play_deals(deals, rng, rules, policies, log_mode, out, pimc):
     scratch = new_scratch()
     logbuf = full_log()
@@ -250,40 +140,6 @@ def play_deals(deals, rng, rules, policies, log_mode, out):
     index. Both must play the same hands from the same stream.
     """
     _play_deals(deals, rng, rules, policies, np.int64(log_mode), out, pimc_flag(policies[0]))
-
-
-@njit(nogil=True, cache=True)
-def _duplicate_chunk(c, states, span, rules, seat_ids, seat_params, out, pimc):
-    """Chunk ``c`` of :func:`duplicate_chunks` (``span``: the chunk size and the deals)."""
-    chunk_size, n_deals = span
-    n_seatings = seat_ids.shape[0]
-    rng = states[c].copy()
-    play_rng = np.empty(4, dtype=np.uint64)
-    hands = np.empty(3, dtype=np.int64)
-    scratch = new_scratch()
-    logbuf = no_log()
-    res = np.empty(N_RESULT, dtype=np.int64)
-    start = c * chunk_size
-    stop = min(start + chunk_size, n_deals)
-    for d in range(start, stop):
-        deal(rng, hands)
-        word = next_u64(rng)
-        for s in range(n_seatings):
-            seed_state(word, play_rng)  # common random numbers across seatings
-            play_hand(hands, np.int64(0), rules, (seat_ids[s], seat_params[s]), play_rng, scratch,
-                      logbuf, np.int64(0), res, pimc)
-            for seat in range(N_SEATS):
-                out[d, s, seat] = res[R_PTS0 + seat]
-
-
-def duplicate_chunks(states, chunk_size, n_deals, rules, seat_ids, seat_params, out):
-    """Duplicate play: every deal is played once per seating, from the same random stream.
-
-    ``seat_ids[s]`` and ``seat_params[s]`` are the three seats' policies in seating ``s``;
-    ``out[d, s]`` receives the three seats' points of deal ``d`` in seating ``s``.
-    """
-    for_each_chunk(_duplicate_chunk, states.shape[0], states, (chunk_size, n_deals), rules,
-                   seat_ids, seat_params, out, pimc_flag(seat_ids))
 
 
 # Deal features counted by deal_features, in this order.

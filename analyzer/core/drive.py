@@ -1,0 +1,36 @@
+"""Setups of the shared kernel drivers (:mod:`kernels.drivers`) that every game uses.
+
+A game's policies bundle for one seating is a tuple of arrays (one row per seat) and
+possibly flags; the play driver takes seatings: the same tuple with every array stacked on
+a leading axis.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from kernels import drivers
+
+
+def seatings_of(*bundles: tuple) -> tuple:
+    """The seatings of the play driver from one policies bundle per seating: arrays stacked,
+    a flag member True if it is True in any bundle (else as in the first)."""
+    out: list[Any] = []
+    for members in zip(*bundles):
+        if isinstance(members[0], np.ndarray):
+            out.append(np.ascontiguousarray(np.stack(members)))
+        else:
+            out.append(True if any(m is True for m in members) else members[0])
+    return tuple(out)
+
+
+def play_rows(rules, seatings: tuple, streams: np.ndarray, chunk: int, n: int,
+              **setup: Any) -> np.ndarray:
+    """Result rows ``[n, seatings, width]`` of ``n`` hands played by the play driver, chunk
+    ``c`` from ``streams[c]`` (``setup``: the driver's ``deals``, ``source``, ``paired``,
+    ``log``)."""
+    out = rules.result_rows(n, seatings[0].shape[0])
+    drivers.play(rules, seatings, out, streams=streams, chunk_size=chunk, n_hands=n, **setup)
+    return out
