@@ -137,7 +137,7 @@ def deals_option(default: int, minimum: int = 2, help: str = "Deals.",
     if hands_alias:
         alias = option_with_alias("--deals", "n_deals", "--hands", default,
                                   type=Count(minimum, cost), help=help)
-        return alias if cost is None else lambda f: with_yes(alias(f))
+        return alias if cost is None else lambda f: alias(with_yes(f))
     return count_option("--deals", "n_deals", default, minimum, cost, show_default=True,
                         help=help)
 

@@ -59,7 +59,7 @@ COSTS = {
     "dingniu odds": Cost("deals", 4_000_000, 4 * 13 * 8 + 8),
     "shengji odds": Cost("deals", 600_000),
     # the report plays every analysis at --hands: a warm quick report (100,000) takes 88 s
-    # on two cores, so about 570 hands per analysis a core-second; 1,000 is a lower bound
+    # on two cores, about 570 hands per analysis a core-second, rounded up to 1,000
     "report": Cost("hands per analysis", 1_000),
 }
 
@@ -86,9 +86,11 @@ def physical_memory() -> int | None:
 def duration(seconds: float) -> str:
     """``seconds`` as a person says it.
 
-    >>> duration(42), duration(5400), duration(3.6e6), duration(4.6e12)
-    ('42 seconds', '1.5 hours', '42 days', '146,000 years')
+    >>> duration(42), duration(5400), duration(3.6e6), duration(4.6e12), duration(1e300)
+    ('42 seconds', '1.5 hours', '42 days', '146,000 years', 'a million years')
     """
+    if seconds >= 1e6 * 365 * 86_400:
+        return "a million years"
     for size, name in ((365 * 86_400, "years"), (86_400, "days"), (3_600, "hours"),
                        (60, "minutes")):
         if seconds >= size:
@@ -101,9 +103,11 @@ def duration(seconds: float) -> str:
 def size(n_bytes: float) -> str:
     """``n_bytes`` in binary units.
 
-    >>> size(416e12), size(23.4 * 2**30)
-    ('378 TiB', '23 GiB')
+    >>> size(416e12), size(23.4 * 2**30), size(10**400)
+    ('378 TiB', '23 GiB', 'over a million TiB')
     """
+    if n_bytes >= 1e6 * 1024**4:
+        return "over a million TiB"
     for power, name in ((4, "TiB"), (3, "GiB"), (2, "MiB"), (1, "KiB")):
         if n_bytes >= 1024 ** power:
             return f"{n_bytes / 1024 ** power:,.0f} {name}"
@@ -125,7 +129,7 @@ def check_count(n: int, option: str, cost: Cost, yes: bool = False) -> None:
             raise ValueError(f"{what} would keep {size(n * cost.held)} in memory "
                              f"({cost.held} bytes per {_singular(cost.unit)}) and this "
                              f"machine has {size(ram)}: {most}")
-    seconds = n / rate
+    seconds = n / rate if n < 10**300 else float("inf")  # a float holds up to about 1e308
     here = f"{rate:,.0f} {cost.unit} a second at the most on {cores()} cores"
     if seconds > CEILING_SECONDS:
         raise ValueError(f"{what} would take at least {duration(seconds)} here ({here}); no "
@@ -206,8 +210,8 @@ def _remember_yes(ctx: click.Context, param: click.Parameter, value: bool) -> bo
 
 YES_OPTION = click.option(
     "--yes", is_flag=True, is_eager=True, expose_value=False, callback=_remember_yes,
-    help="Start a run estimated at over an hour (or over half this machine's memory); "
-         "without it such a run is refused with the time it would take.")
+    help="Start a run estimated at over an hour (or holding over half this machine's "
+         "memory); without it such a run is refused, with the time it would take.")
 
 
 def with_yes(f):
@@ -217,13 +221,13 @@ def with_yes(f):
     return YES_OPTION(f)
 
 
-def count_option(name: str, dest: str, default: int, minimum: int, cost: Cost | None,
+def count_option(name: str, dest: str, default: int | None, minimum: int, cost: Cost | None,
                  help: str, **kwargs):
     """A count option of type :class:`Count`; with a ``cost``, the command also takes
     ``--yes``."""
     option = click.option(name, dest, type=Count(minimum, cost), default=default,
                           help=help, **kwargs)
-    return (lambda f: with_yes(option(f))) if cost is not None else option
+    return (lambda f: option(with_yes(f))) if cost is not None else option  # --yes below it
 
 
 def has_dask() -> bool:

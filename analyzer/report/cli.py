@@ -26,7 +26,7 @@ def parse_sets(values: tuple[str, ...]) -> dict[str, dict[str, str]]:
 @click.option("--rules", default=None,
               help="掀牛 rule preset (lanzhou, kanniutui), or all: both side by side "
                    "[default: all].")
-@count_option("--hands", "n_hands", None, 100, COSTS["report"],
+@count_option("--hands", "n_hands", None, 100, COSTS["report"],  # None: see --full
               help="Hands (deals) per analysis; the search players play one per 100 to "
                    "2,000 [default: 100000, about three minutes on two cores once the kernels "
                    "are compiled].")
