@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import sys
@@ -64,9 +65,10 @@ def check_out_folder(out: str | os.PathLike[str] | None, option: str | None = No
     try:
         fd, probe = tempfile.mkstemp(prefix=f".{Path(out).name}.", suffix=".probe",
                                      dir=folder)
-    except OSError as e:
-        raise ValueError(f"{where}the folder {folder} does not accept new files "
-                         f"({e.strerror or e}): write the result somewhere else") from None
+    except OSError as e:  # "no such file" from a folder that exists only confuses: left out
+        why = "" if e.errno == errno.ENOENT else f" ({e.strerror or e})"
+        raise ValueError(f"{where}the folder {folder} does not accept new files{why}: write "
+                         f"the result somewhere else") from None
     os.close(fd)
     os.unlink(probe)
 
