@@ -46,14 +46,16 @@ class Cost:
 # 顶牛 hands about 1.0 M/s, 双升 play-only about 120 k/s; deals 19.5 M, 5.6 M and 0.92 M/s); a
 # tournament's deal is played once per seating (掀牛 6, 顶牛 14, 双升 2). Held bytes: the
 # per-deal arrays the command keeps, with the temporaries made from them (掀牛 tournament:
-# [deals, 6 seatings, 3 seats] int64 twice and [deals, 3] float64; 顶牛: [deals, 14, 4] twice;
-# 双升: [deals, 2, 26] and [deals, 2] rows; 顶牛 odds: every deal's [4 seats, 13 kinds]).
+# [deals, 6 seatings, 3 seats] int64 twice and [deals, 3] float64; 顶牛: the play driver's
+# result rows [deals, 14, 11] int64 and a [deals, 14, 4] product; 双升: [deals, 2, 26] and
+# [deals, 2] rows; 顶牛 odds: every deal's [4 seats, 13 kinds]). Re-derive them when a
+# command's arrays change: too small a figure lets the out-of-memory killer in.
 COSTS = {
     "xianniu simulate": Cost("hands", 600_000),
     "dingniu simulate": Cost("hands", 600_000),
     "shengji simulate": Cost("hands", 70_000),
     "xianniu tournament": Cost("deals", 100_000, 320),
-    "dingniu tournament": Cost("deals", 43_000, 920),
+    "dingniu tournament": Cost("deals", 43_000, 14 * 11 * 8 + 14 * 4 * 8 + 16),
     "shengji tournament": Cost("deals", 35_000, 520),
     "xianniu odds": Cost("deals", 12_000_000),
     "dingniu odds": Cost("deals", 4_000_000, 4 * 13 * 8 + 8),
