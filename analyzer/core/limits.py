@@ -129,7 +129,7 @@ def check_count(n: int, option: str, cost: Cost, yes: bool = False) -> None:
                     f"give at most {room // cost.held:,} (half of it; --yes allows up to "
                     f"{int(ram * HELD_YES) // cost.held:,})")
             raise ValueError(f"{what} would keep {size(n * cost.held)} in memory "
-                             f"({cost.held} bytes per {_singular(cost.unit)}) and this "
+                             f"({cost.held:,} bytes per {_singular(cost.unit)}) and this "
                              f"machine has {size(ram)}: {most}")
     seconds = n / rate if n < 10**300 else float("inf")  # a float holds up to about 1e308
     here = f"{rate:,.0f} {cost.unit} a second at the most on {cores()} cores"
