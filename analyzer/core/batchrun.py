@@ -67,7 +67,8 @@ def simulate_run(spec: RunSpec, out: str | os.PathLike[str] | None = None, fmt: 
         raise ValueError(f"unknown format {fmt!r} (choose {', '.join(FORMATS)})")
     if fmt == "parquet" and not out:
         raise ValueError("parquet output needs --out")
-    check_out_folder(out)
+    check_out_folder(out, "--out")
+    check_out_folder(records, "--records")  # both before the run, not after it
     ckpt = checkpoint_path(out) if out else None
     done = [0]
 

@@ -13,6 +13,7 @@ import click
 from click.core import ParameterSource
 
 from .batchrun import FORMATS, RunInterrupted
+from .limits import COSTS, Cost, Count, OutFile, backend_option, count_option, with_yes
 
 JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 
@@ -22,13 +23,15 @@ def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
-def batch_options(n_seats: int, policies: Mapping[str, str], default_policy: str = "heuristic",
-                  default_hands: int = 100_000):
+def batch_options(game: str, n_seats: int, policies: Mapping[str, str],
+                  default_policy: str = "heuristic", default_hands: int = 100_000):
     """The options every game's ``simulate`` shares, with one meaning in every game;
-    ``--policy`` and ``--policies`` accept every policy in ``policies`` (the game's)."""
+    ``--policy`` and ``--policies`` accept every policy in ``policies`` (the game's).
+    ``--hands``, ``--out``, ``--records`` and ``--backend`` are checked before any work
+    (:mod:`analyzer.core.limits`: a run over an hour needs ``--yes``)."""
     seats = ",".join("ABCD"[:n_seats])
     options = [
-        click.option("--hands", "n_hands", type=click.IntRange(min=1), default=default_hands,
+        count_option("--hands", "n_hands", default_hands, 1, COSTS[f"{game} simulate"],
                      show_default=True, help="Number of hands to play."),
         policy_option(policies, default_policy),
         policy_option(policies, None, "--policies", "policies",
@@ -36,20 +39,18 @@ def batch_options(n_seats: int, policies: Mapping[str, str], default_policy: str
         click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
                      help="Root seed; the same seed gives the same numbers on any number of "
                           "cores or workers."),
-        click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
+        click.option("--out", "out_path", type=OutFile(), default=None,
                      help="Write the result here (whole or not at all) instead of standard "
                           "output; finished work is checkpointed beside it."),
         click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
                      help="Output format (default: table; --json means json)."),
-        click.option("--backend", type=click.Choice(["local", "dask"]), default="local",
-                     show_default=True,
-                     help="Run the chunks here, or as tasks on a Dask cluster."),
+        backend_option("Run the chunks here, or as tasks on a Dask cluster."),
         click.option("--scheduler", default=None, metavar="ADDRESS",
                      help="Dask scheduler address (default: a LocalCluster on this machine)."),
         click.option("--resume", is_flag=True,
                      help="Continue an interrupted run with the same arguments and --out."),
-        click.option("--records", "records_path", type=click.Path(dir_okay=False),
-                     default=None, help="Also keep every hand's row in this Parquet file."),
+        click.option("--records", "records_path", type=OutFile(), default=None,
+                     help="Also keep every hand's row in this Parquet file."),
         click.option("--quiet", is_flag=True, help="No progress bar."),
         JSON_OPTION,
     ]
@@ -128,14 +129,17 @@ def option_with_alias(name: str, dest: str, alias: str, default: Any, **kwargs):
 
 
 def deals_option(default: int, minimum: int = 2, help: str = "Deals.",
-                 hands_alias: bool = False):
+                 hands_alias: bool = False, cost: Cost | None = None):
     """``--deals N``: the number of deals (a tournament's or a paired experiment's sample
-    size). ``hands_alias`` also reads the hidden ``--hands``, the option's earlier name."""
+    size). ``hands_alias`` also reads the hidden ``--hands``, the option's earlier name.
+    With a ``cost`` (:data:`analyzer.core.limits.COSTS`) a count too large for this
+    machine is refused before any work, and the command takes ``--yes``."""
     if hands_alias:
-        return option_with_alias("--deals", "n_deals", "--hands", default,
-                                 type=click.IntRange(min=minimum), help=help)
-    return click.option("--deals", "n_deals", type=click.IntRange(min=minimum),
-                        default=default, show_default=True, help=help)
+        alias = option_with_alias("--deals", "n_deals", "--hands", default,
+                                  type=Count(minimum, cost), help=help)
+        return alias if cost is None else lambda f: alias(with_yes(f))
+    return count_option("--deals", "n_deals", default, minimum, cost, show_default=True,
+                        help=help)
 
 
 def progress_bar(n: int, label: str = "hands", hidden: bool = False):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import sys
@@ -44,12 +45,32 @@ def parse_json(text: str, source: str) -> Any:
         raise ValueError(f"{name} is nested too deeply to be a xianniu file") from None
 
 
-def check_out_folder(out: str | os.PathLike[str] | None) -> None:
-    """ValueError unless the folder an output file ``out`` goes into exists (a result is
-    written only into an existing folder: none is made behind the user's back)."""
-    if out and not Path(out).parent.is_dir():
-        raise ValueError(f"the folder {Path(out).parent} does not exist: make it first (the "
+def check_out_folder(out: str | os.PathLike[str] | None, option: str | None = None) -> None:
+    """ValueError, naming the folder (and ``option``, the option that gave ``out``), unless
+    the folder an output file ``out`` goes into exists and accepts new files: a result is
+    written only into an existing folder (none is made behind the user's back), and a
+    folder that refuses files is found before the work, not at its end.
+
+    Whether a folder accepts files is tried, not read from its permissions: the superuser
+    passes every permission check, yet cannot create files in ``/proc``."""
+    if not out:
+        return
+    folder = Path(out).parent
+    where = f"{option} {out}: " if option else ""
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"{where}{folder} is a file, not a folder")
+    if not folder.is_dir():
+        raise ValueError(f"{where}the folder {folder} does not exist: make it first (the "
                          f"result is written only into an existing folder)")
+    try:
+        fd, probe = tempfile.mkstemp(prefix=f".{Path(out).name}.", suffix=".probe",
+                                     dir=folder)
+    except OSError as e:  # "no such file" from a folder that exists only confuses: left out
+        why = "" if e.errno == errno.ENOENT else f" ({e.strerror or e})"
+        raise ValueError(f"{where}the folder {folder} does not accept new files{why}: write "
+                         f"the result somewhere else") from None
+    os.close(fd)
+    os.unlink(probe)
 
 
 def _umask() -> int:

@@ -156,6 +156,10 @@ def from_text(game: Game, text: str) -> dict[str, Any]:
     index and token) if the text is malformed or an action is impossible."""
     recs = _codec(game)
     fields, hands, tokens = parse_head(text)
+    if not hands:  # the game's own message would blame the hands' number, not their absence
+        raise ValueError("the text gives no hands: a record in the text notation gives each "
+                         "seat's dealt hand as a line 'hand SEAT CARDS' ('?' for one not "
+                         "known), then 'actions' and the actions (docs/records.md)")
     named = fields.pop("game", game.name)
     if named != game.name:
         raise ValueError(f"this is a {named} record, not one of {game.name}")

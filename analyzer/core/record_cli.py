@@ -6,8 +6,9 @@ from __future__ import annotations
 import click
 
 from .fileio import check_out_folder, parse_json, read_text, write_atomic
+from .limits import OutFile
 from .notation import from_text, game_of_text, to_text
-from .records import dumps
+from .records import dumps, refuse_json_list
 
 
 @click.group(name="record")
@@ -19,7 +20,7 @@ def record() -> None:
 @click.argument("source", metavar="FILE|-")
 @click.option("--to", "to", type=click.Choice(["text", "json"]), default=None,
               help="What to write (default: text for a JSON record, JSON for a text one).")
-@click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--out", "out_path", type=OutFile(), default=None,
               help="Write here (whole or not at all) instead of standard output.")
 def convert(source: str, to: str | None, out_path: str | None) -> None:
     """Convert a game record between JSON and the text notation; every action is replayed,
@@ -28,6 +29,7 @@ def convert(source: str, to: str | None, out_path: str | None) -> None:
 
     check_out_folder(out_path)
     text = read_text(source)
+    refuse_json_list(text, source)
     if text.lstrip().startswith("{"):
         rec = parse_json(text, source)
         game = game_of_record(rec)

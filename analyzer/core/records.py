@@ -76,6 +76,17 @@ def game_of(record: Any, legacy: Legacy | None = None) -> str:
     return game
 
 
+def refuse_json_list(text: str, source: str) -> None:
+    """ValueError when ``text``, read from ``source`` as one record, is a JSON list: read
+    as the text notation, it would be refused for a reason that is not the reason."""
+    if text.lstrip().startswith("["):
+        name = "standard input" if source == "-" else source
+        raise ValueError(f"{name} holds a JSON list, not a record: a record is one JSON "
+                         f"object {{\"game\": …, \"hands\": …, \"actions\": …}}; several "
+                         f"records go in a folder of .json files or in a .jsonl file, one a "
+                         f"line")
+
+
 def open_record(record: Any, game: str, legacy: Legacy | None = None) -> dict[str, Any]:
     """``record`` after checking that it is a record of ``game`` (``legacy`` as in
     :func:`game_of`); RecordError if not."""

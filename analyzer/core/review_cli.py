@@ -21,8 +21,9 @@ import click
 from ..report import fonts
 from .cli_common import JSON_OPTION, emit_json, stacked
 from .fileio import check_out_folder, parse_json, read_text, write_atomic
+from .limits import OutFile, backend_option
 from .notation import from_text
-from .records import read_many
+from .records import read_many, refuse_json_list
 from .review import (
     LABELS,
     Review,
@@ -72,12 +73,11 @@ def review_options(n_seats: int):
         click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
                      help="Root seed: decision k of record i is advised with the seed of "
                           "SeedSequence child k of child i (one record: of the seed itself)."),
-        click.option("--backend", type=click.Choice(["local", "dask"]), default="local",
-                     show_default=True, help="Many records: review them here, one after "
-                     "another, or as tasks on a Dask cluster (the same numbers)."),
+        backend_option("Many records: review them here, one after another, or as tasks "
+                       "on a Dask cluster (the same numbers)."),
         click.option("--scheduler", default=None, metavar="ADDRESS",
                      help="Dask scheduler address (default: a LocalCluster on this machine)."),
-        click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None,
+        click.option("--html", "html_path", type=OutFile(), default=None,
                      help="Also write the review as one self-contained HTML page, worst "
                           "decisions first."),
         click.option("--quiet", is_flag=True, help="No progress bar."),
@@ -94,6 +94,7 @@ def read_records(path: str, game: str, game_of: Callable[[Any], str]) -> tuple[l
     many = path != "-" and (p.is_dir() or p.suffix == ".jsonl")
     if not many:
         text = read_text(path)
+        refuse_json_list(text, path)
         if text.lstrip().startswith("{"):
             return [parse_json(text, path)], False
         from ..games import get_game  # a record in the text notation

@@ -24,6 +24,7 @@ import pandas as pd
 from kernels.rng import states_for_chunks
 
 from .fileio import write_atomic
+from .limits import COSTS, DASK_MISSING, check_count
 
 TASK_HANDS = 131_072  # hands a task, about: large enough to keep a core busy for a while
 
@@ -74,6 +75,9 @@ class RunSpec:
         if not self.chunks_per_task:
             object.__setattr__(self, "chunks_per_task", max(1, TASK_HANDS // self.chunk_size))
         batch.check(self)
+        cost = COSTS.get(f"{self.game} simulate")
+        if cost is not None:  # what no run may ask for, --yes or not (the CLI asks first)
+            check_count(self.n_hands, "hands", cost, yes=True)
 
     @property
     def n_chunks(self) -> int:
@@ -193,7 +197,8 @@ def run(spec: RunSpec, backend: str = "local", scheduler: str | None = None,
     if records and ck is not None and ck.done:
         raise ValueError("--records cannot resume: per-hand rows of finished tasks are not "
                          "kept; run again without --resume")
-    todo = [t for t in range(spec.n_tasks) if ck is None or t not in ck.done]
+    # lazily: a long run's task list would be large before the first task is played
+    todo = (t for t in range(spec.n_tasks) if ck is None or t not in ck.done)
     batch = batch_of(spec.game)
     total = np.zeros(batch.AGG_SIZE, dtype=np.int64)
     if ck is not None:
@@ -218,7 +223,7 @@ def run(spec: RunSpec, backend: str = "local", scheduler: str | None = None,
         for t in todo:
             finished(t, run_task(spec, t, bool(records)))
     else:
-        _run_dask(spec, todo, scheduler, bool(records), finished)
+        _run_dask(spec, list(todo), scheduler, bool(records), finished)
     if records:
         frames.sort(key=lambda f: int(f["hand"].iloc[0]))
         df = pd.concat(frames, ignore_index=True)
@@ -232,11 +237,8 @@ def run(spec: RunSpec, backend: str = "local", scheduler: str | None = None,
 @contextmanager
 def dask_client(scheduler: str | None) -> Iterator[Any]:
     """A Dask client of ``scheduler``, or of a LocalCluster on this machine's cores."""
-    try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError:
-        raise ValueError("the dask backend needs dask.distributed: pip install "
-                         "'xianniu[dask]'") from None
+    distributed = _distributed()
+    Client, LocalCluster = distributed.Client, distributed.LocalCluster
     cluster = None
     if scheduler:
         client = Client(scheduler)
@@ -252,9 +254,18 @@ def dask_client(scheduler: str | None) -> Iterator[Any]:
             cluster.close()
 
 
+def _distributed() -> ModuleType:
+    """``dask.distributed``; ValueError naming the install command when it is missing."""
+    try:
+        import dask.distributed
+    except ImportError:
+        raise ValueError(DASK_MISSING) from None
+    return dask.distributed
+
+
 def _run_dask(spec: RunSpec, todo: list[int], scheduler: str | None, with_rows: bool,
               finished: Callable[[int, object], None]) -> None:
-    from dask.distributed import as_completed
+    as_completed = _distributed().as_completed
 
     with dask_client(scheduler) as client:
         futures = {client.submit(run_task, spec, t, with_rows, pure=False): t for t in todo}
@@ -279,7 +290,7 @@ def map_tasks(tasks: Sequence[Callable[[], Any]], backend: str = "local",
             if progress:
                 progress(1)
         return out
-    from dask.distributed import as_completed
+    as_completed = _distributed().as_completed
 
     with dask_client(scheduler) as client:
         futures = {client.submit(task, pure=False): i for i, task in enumerate(tasks)}

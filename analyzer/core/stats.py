@@ -78,14 +78,17 @@ def format_percent(p: float, digits: int = 3) -> str:
 
 
 def format_estimate(e: Estimate | dict, digits: int = 3, signed: bool = True,
-                    percent: bool = False) -> str:
+                    percent: bool = False, unit: str = "") -> str:
     """``value [low, high] (n=…)``: decimals (``digits`` places, with a sign if ``signed``),
-    or with ``percent`` percentages by :func:`format_percent` (``digits`` significant).
+    or with ``percent`` percentages by :func:`format_percent` (``digits`` significant);
+    ``unit`` names what n counts when it is not what the table says it is.
 
     >>> format_estimate({"value": 0.25, "low": 0.1, "high": 0.4, "n": 1000})
     '+0.250 [+0.100, +0.400] (n=1,000)'
     >>> format_estimate(Estimate(0.0005, 0.0001, 0.002, 20000), percent=True)
     '0.0500% [0.0100%, 0.200%] (n=20,000)'
+    >>> format_estimate({"value": 41.2, "low": 40, "high": 42.4, "n": 20000}, 1, unit="hands")
+    '+41.2 [+40.0, +42.4] (n=20,000 hands)'
     """
     d = e.as_dict() if isinstance(e, Estimate) else e
     if percent:
@@ -96,4 +99,5 @@ def format_estimate(e: Estimate | dict, digits: int = 3, signed: bool = True,
 
         def f(x: float) -> str:
             return format(x, spec)
-    return f"{f(d['value'])} [{f(d['low'])}, {f(d['high'])}] (n={int(d['n']):,})"
+    n = f"{int(d['n']):,}" + (f" {unit}" if unit else "")
+    return f"{f(d['value'])} [{f(d['low'])}, {f(d['high'])}] (n={n})"

@@ -6,6 +6,8 @@ import sys
 
 import click
 
+from ..core.limits import COSTS, count_option
+
 
 def parse_sets(values: tuple[str, ...]) -> dict[str, dict[str, str]]:
     """``--set KEY.NAME=VALUE`` options as ``{KEY: {NAME: VALUE}}``."""
@@ -24,7 +26,7 @@ def parse_sets(values: tuple[str, ...]) -> dict[str, dict[str, str]]:
 @click.option("--rules", default=None,
               help="掀牛 rule preset (lanzhou, kanniutui), or all: both side by side "
                    "[default: all].")
-@click.option("--hands", "n_hands", type=click.IntRange(min=100), default=None,
+@count_option("--hands", "n_hands", None, 100, COSTS["report"],  # None: see --full
               help="Hands (deals) per analysis; the search players play one per 100 to "
                    "2,000 [default: 100000, about three minutes on two cores once the kernels "
                    "are compiled].")

@@ -152,7 +152,23 @@ def throw(cards, others, level, trump, rules=None) -> dict[str, Any]:
     hands = _group(others, 3, "OTHERS")
     _check_copies(CARDS=cards, **{f"OTHERS_{i}": h for i, h in enumerate(hands)})
     stands, played = tricks.check_throw(cards, hands, ctx, r)
-    return {"stands": stands, "played": format_cards(played, ctx)}
+    beaten = [] if stands else _beaten(cards, hands, ctx, r)
+    return {"stands": stands, "played": format_cards(played, ctx), "beaten": beaten}
+
+
+# the three other hands of a throw, in play order from the thrower's 下家
+THROW_SEATS = ("下家 (the next seat)", "对家 (the partner)", "上家 (the seat before)")
+
+
+def _beaten(cards, hands, ctx, r: ShengjiRules) -> list[dict[str, Any]]:
+    """Each unit of a failed throw that another hand beats: whose hand (its index in
+    OTHERS and its seat), the unit, and the highest unit of that hand that beats it."""
+    suit = combos.effective_suit(cards, ctx)
+    return [{"other": i, "seat": THROW_SEATS[i], "kind": u.kind,
+             "unit": format_cards(u.cards, ctx),
+             "beaten_by": format_cards(tricks.beating_cards(
+                 u, ctx.suit_cards(tricks.as_cards(hands[i]), suit), ctx), ctx)}
+            for i, u in tricks.throw_failures(cards, hands, ctx, r)]
 
 
 def _no_declaration(cards, level: int, r: ShengjiRules) -> str:

@@ -22,8 +22,9 @@ from ..core.cli_common import (
     progress_bar,
 )
 from ..core.fileio import read_json
+from ..core.limits import COSTS, count_option
 from . import api
-from .rules import DEFAULT_RULES, PRESETS, with_changes
+from .rules import DEFAULT_RULES, PRESETS, get_rules, with_changes
 from .sim import POLICIES, QUERY_POLICY, is_slow
 
 CARDS_HELP = "Cards such as 'As 10h Td ♠K♠K 5d5d 大王 小王 BJ LJ'."
@@ -58,7 +59,7 @@ def group() -> None:
 
 
 @group.command()
-@batch_options(4, POLICIES, SIMULATE_POLICY)
+@batch_options("shengji", 4, POLICIES, SIMULATE_POLICY)
 @RULES_OPTION
 @click.option("--play-only", "play_only", is_flag=True,
               help="Play-only hands instead: no bidding or bury (level 2, trump ♠, banker "
@@ -137,6 +138,17 @@ def winner(level: str, trump: str, plays: str, rules: str, as_json: bool) -> Non
     click.echo(f"play {res['winner']} wins the trick; {res['points']} points in it")
 
 
+def _and(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+# what a failed throw leads instead, by the rule throw_fail_play (docs/rules/shengji.md §5.2)
+_FAIL_PLAY = {"largest_failed_shape": "the lowest beaten unit of the largest beaten shape",
+              "smallest_card": "the throw's smallest card",
+              "first_failed_unit": "the smallest unit that the first hand to beat one beats"}
+
+
 @group.command()
 @LEVEL_OPTION
 @TRUMP_OPTION
@@ -151,8 +163,16 @@ def throw(level: str, trump: str, cards: str, others: str, rules: str, as_json: 
     if as_json:
         emit_json(res)
         return
-    verdict = "stands" if res["stands"] else "fails"
-    click.echo(f"the throw {verdict}; led: {res['played']}")
+    if res["stands"]:
+        click.echo(f"the throw stands; led: {res['played']}")
+        return
+    by_seat: dict[str, list[str]] = {}
+    for b in res["beaten"]:
+        by_seat.setdefault(b["seat"], []).append(f"{b['beaten_by']} over the {b['kind']} "
+                                                 f"{b['unit']}")
+    why = "; ".join(f"{seat} holds {_and(over)}" for seat, over in by_seat.items())
+    click.echo(f"the throw fails: {why}; led instead: {res['played']} "
+               f"({_FAIL_PLAY[get_rules(rules).throw_fail_play]}, rule throw_fail_play)")
 
 
 @group.command()
@@ -201,12 +221,18 @@ def score(level: str, trump: str, points_before: int, kitty: str, last_trick: st
                f"+{res['levels']} level{'s' if res['levels'] != 1 else ''}")
 
 
-def _mc(row: dict[str, Any], digits: int) -> str:
+def _pct(p: float) -> str:
+    """A probability as a percentage, four decimals (the exact values' six as a fraction),
+    right-aligned so that the columns line up."""
+    return f"{100 * p:8.4f}%"
+
+
+def _mc(row: dict[str, Any]) -> str:
     if "monte_carlo" not in row:
         return ""
-    e, f = row["monte_carlo"], f"{{:.{digits}f}}"
+    e = row["monte_carlo"]
     mark = "  *" if row.get("outside_ci") else ""
-    return f"   {f.format(e['value'])} [{f.format(e['low'])}, {f.format(e['high'])}]{mark}"
+    return f"   {_pct(e['value'])} [{_pct(e['low']).strip()}, {_pct(e['high']).strip()}]{mark}"
 
 
 def _width(text: str) -> int:
@@ -217,9 +243,10 @@ def _width(text: str) -> int:
 def _echo_rows(rows: list[dict[str, Any]], key: str, width: int) -> None:
     shown = [r for r in rows if r["exact"] >= 1e-6]
     for r in shown:
-        click.echo(f"  {r[key]:>{width}}  {r['exact']:.6f}{_mc(r, 6)}")
+        click.echo(f"  {r[key]:>{width}}  {_pct(r['exact'])}{_mc(r)}")
     if len(shown) < len(rows):
-        click.echo(f"  ({len(rows) - len(shown)} rows below 1e-6 not shown; all are in --json)")
+        click.echo(f"  ({len(rows) - len(shown)} rows below 0.0001% not shown; all are in "
+                   f"--json)")
 
 
 @group.command()
@@ -228,7 +255,7 @@ def _echo_rows(rows: list[dict[str, Any]], key: str, width: int) -> None:
 @click.option("--trump", default=None,
               help="Trump spec for the trump length [default: ♠, every suit alike]; NT is "
                    "always shown too.")
-@click.option("--deals", type=click.IntRange(min=0), default=200_000, show_default=True,
+@count_option("--deals", "deals", 200_000, 0, COSTS["shengji odds"], show_default=True,
               help="Monte Carlo deals beside the exact values (0: exact only).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the deals (numpy SeedSequence).")
@@ -241,12 +268,14 @@ def odds(level: str, trump: str | None, deals: int, seed: int, rules: str,
     if as_json:
         emit_json(res)
         return
-    mc = f"; Monte Carlo over {deals} deals, seed {seed}, 95% Wilson CI" if deals else ""
-    click.echo(f"one player's 25 cards, level {level}, rules {res['rules']}: exact{mc}")
+    mc = (f"; Monte Carlo over {deals:,} deals, seed {seed}, 95% Wilson CI (* marks an exact "
+          f"value outside its CI: about 1 in 20 is, by chance)" if deals else "")
+    click.echo(f"one player's 25 cards, level {level}, rules {res['rules']}: chances in %, "
+               f"exact{mc}")
     width = max(_width(row["label"]) for row in res["features"])
     for row in res["features"]:
         pad = " " * (width - _width(row["label"]))
-        click.echo(f"  {row['label']}{pad}  {row['exact']:.6f}{_mc(row, 6)}")
+        click.echo(f"  {row['label']}{pad}  {_pct(row['exact'])}{_mc(row)}")
     pts = res["points"]
     click.echo(f"point total (mean {pts['mean']['exact']:.4f}):")
     _echo_rows(pts["rows"], "points", 3)
@@ -284,7 +313,8 @@ def replay(file: str, as_json: bool) -> None:
 @click.option("--policies", default="heuristic,random", show_default=True,
               help=policy_help(POLICIES, None, "Two policies A,B, A on one team and B on "
                                "the other"))
-@deals_option(20_000, help="Deals; each is played twice, the teams swapped.")
+@deals_option(20_000, help="Deals; each is played twice, the teams swapped.",
+              cost=COSTS["shengji tournament"])
 @rules_with_changes
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the deals and draws (numpy SeedSequence).")

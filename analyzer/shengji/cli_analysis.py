@@ -20,7 +20,7 @@ from ..core.stats import format_estimate
 from .rules import DEFAULT_RULES, PRESETS
 from .sim import POLICIES, is_slow, seat_names
 
-PCT = {"percent": True}
+PCT: dict[str, Any] = {"percent": True}  # format_estimate keywords
 SWITCHES = ("bajiwo", "rebel")  # analysis.SWITCHES, without importing the kernels here
 
 

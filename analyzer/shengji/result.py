@@ -220,7 +220,7 @@ def _ci_cols(e: dict) -> dict:
     return {"value": e["value"], "ci_low": e["low"], "ci_high": e["high"], "n": e["n"]}
 
 
-PCT = {"percent": True}
+PCT: dict[str, Any] = {"percent": True}  # format_estimate keywords
 
 
 def _num(e: dict) -> str:

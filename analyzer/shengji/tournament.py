@@ -167,12 +167,12 @@ def tournament_lines(d: dict[str, Any]) -> list[str]:
     lines = [f"{d['deals']:,} deals x {d['seatings']} seatings (teams swapped) = "
              f"{d['hands_played']:,} whole hands, rules {d['rules']}, seed {d['seed']}, "
              f"team levels {d['levels'][0]} and {d['levels'][1]}, {banker} "
-             f"(95% CIs; n = deals unless marked hands)"]
+             f"(95% CIs; n counts deals unless it says hands)"]
     for row in d["results"]:
         lines.append(f"  {row['policy']:<10} levels gained per hand "
                      f"{format_estimate(row['levels'])}")
         lines.append(f"  {'':<10} attackers' points per hand when attacking "
-                     f"{format_estimate(row['attacker_points_when_attacking'])} (n = hands)")
+                     f"{format_estimate(row['attacker_points_when_attacking'], unit='hands')}")
     for row in d["differences"]:
         for key, label in (("levels", "levels per deal"),
                            ("attacker_points", "attackers' points per deal")):

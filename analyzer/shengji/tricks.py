@@ -58,11 +58,25 @@ def is_throw(cards, ctx: Context) -> bool:
 
 def _beats_unit(unit: Unit, cards, ctx: Context) -> bool:
     """``cards`` (one player's cards in the led suit) hold a higher unit of ``unit``'s shape."""
+    return bool(beating_cards(unit, cards, ctx))
+
+
+def beating_cards(unit: Unit, cards, ctx: Context) -> tuple[int, ...]:
+    """The highest unit of ``unit``'s shape in ``cards`` (one player's cards in the led
+    suit) that beats ``unit``, as its cards; empty when none does."""
     if unit.pairs == 0:
-        return any(ctx.rung[f] > unit.top for f in cards)
+        higher = [f for f in cards if ctx.rung[f] > unit.top]
+        return (max(higher, key=lambda f: (ctx.rung[f], f)),) if higher else ()
+    faces = pair_faces(cards)
     if unit.pairs == 1:
-        return any(ctx.rung[f] > unit.top for f in pair_faces(cards))
-    return any(top > unit.top for top in run_tops(pair_ladder(cards, ctx), unit.pairs))
+        higher = [f for f in faces if ctx.rung[f] > unit.top]
+        return (max(higher, key=lambda f: (ctx.rung[f], f)),) * 2 if higher else ()
+    top = next((t for t in run_tops(pair_ladder(cards, ctx), unit.pairs) if t > unit.top),
+               None)
+    if top is None:
+        return ()
+    face_on = {ctx.rung[f]: f for f in faces}  # a pair's face on each rung
+    return tuple(f for r in range(top, top - unit.pairs, -1) for f in (face_on[r],) * 2)
 
 
 def throw_failures(cards, others, ctx: Context, rules: ShengjiRules) -> list[tuple[int, Unit]]:

@@ -118,7 +118,8 @@ def _card_of_match(m: re.Match[str]) -> int:
 
 def _why_not_a_card(t: str) -> str:
     if t[:1] == "4":
-        return f"unknown card {t!r}: this game has no 4s"
+        return (f"unknown card {t!r}: 掀牛 is played without the fours (no card of rank 4 in "
+                f"any suit; ranks A 2 3 5 6 7 8 9 10 J Q K)")
     if t.lower() in ("joker", "jk", "bj", "rj", "大王", "小王") or "王" in t:
         return f"unknown card {t!r}: this game has no jokers"
     return (f"unknown card {t!r} (expected a rank A 2 3 5 6 7 8 9 10 J Q K and a suit ♠♥♣♦ "

@@ -48,7 +48,8 @@ class DecisionResult:
     rules: str
     policy: str
     seed: int
-    recommendation: str  # the better action, or "close" when the CI holds 0
+    recommendation: str  # the better action, or "close" when the CI holds 0 (shown as
+    # "too close to call": describe.TOO_CLOSE)
     ev_a: float  # mean points after the first action (掀, or 扣 for the banker)
     ev_b: float  # mean points after the other (扣, or lead)
     diff: float

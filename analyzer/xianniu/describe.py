@@ -224,6 +224,19 @@ def replay_lines(out: dict) -> list[str]:
     return lines
 
 
+# not "close": to a 掀牛 player that reads as 扣 (closing the hand)
+TOO_CLOSE = "too close to call (难分高下): the 95% CI of the difference holds 0"
+
+
+def recommendation_text(rec: str, label: dict[str, str]) -> str:
+    """A decision query's recommendation as a player reads it.
+
+    >>> recommendation_text("close", {}), recommendation_text("xian", {"xian": "掀 xian"})
+    ('too close to call (难分高下): the 95% CI of the difference holds 0', '掀 xian')
+    """
+    return TOO_CLOSE if rec == "close" else label.get(rec, rec)
+
+
 def decision_lines(d: dict) -> list[str]:
     """A decision query's JSON (:meth:`analyzer.xianniu.decision.DecisionResult.as_dict`)
     as text."""
@@ -248,7 +261,7 @@ def decision_lines(d: dict) -> list[str]:
     dist = ", ".join(f"{int(k):+d}: {format_percent(v)}"
                      for k, v in d["points_distribution"].items())
     lines.append(f"  my points after {label[a]} (n={d['deals']:,}): {dist}")
-    lines.append(f"  recommendation: {d['recommendation']}")
+    lines.append(f"  recommendation: {recommendation_text(d['recommendation'], label)}")
     lines += continuation_lines(d)
     lines += searched_lines(d)
     return lines

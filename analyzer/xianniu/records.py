@@ -144,6 +144,14 @@ def make_record(rules: str, banker: int, hands: Iterable[int],
 dumps = core.dumps  # a record as JSON text, one action a line
 
 
+def _hands_wrong(hands: Any) -> str:
+    """What is wrong with a record's ``hands``, which is not a list of three."""
+    what = ("there is none" if hands is None else f"it lists {len(hands)}"
+            if isinstance(hands, list) else f"it is a {type(hands).__name__}")
+    return (f"a 掀牛 record lists the three dealt hands under \"hands\" (\"?\" for one not "
+            f"known), and {what}")
+
+
 def start_of(record: Any) -> State:
     """The state right after the deal that ``record`` describes; RecordError if malformed."""
     record = core.open_record(record, GAME, LEGACY)
@@ -154,7 +162,7 @@ def start_of(record: Any) -> State:
     banker = record.get("banker", 0)
     hands = record.get("hands")
     if not isinstance(hands, list) or len(hands) != N_SEATS:
-        raise RecordError("\"hands\" must list the three dealt hands")
+        raise RecordError(_hands_wrong(hands))
     try:
         completion.refuse_unknown(record)
     except ValueError as e:
@@ -195,7 +203,7 @@ def complete(record: Any, seed: int = 0, tries: int = completion.DEFAULT_TRIES,
         return record
     hands = record.get("hands")
     if not isinstance(hands, list) or len(hands) != N_SEATS:
-        raise RecordError("\"hands\" must list the three dealt hands (\"?\" for one not known)")
+        raise RecordError(_hands_wrong(hands))
     try:
         known = completion.known_flags(record, N_SEATS)
     except ValueError as e:

@@ -172,15 +172,28 @@ THROW = [
 def test_throw_98844(capsys, others, rules, stands, played):
     res = js(capsys, "throw", *L10S, "--cards", "♣9♣8♣8♣4♣4", "--others", others,
              "--rules", rules)
-    assert res == {"stands": stands, "played": played}
+    assert (res["stands"], res["played"]) == (stands, played)
+    assert bool(res["beaten"]) is not stands  # a failed throw says which unit is beaten
 
 
 def test_throw_single_unit_stands_and_text(capsys):
     assert js(capsys, "throw", *L10S, "--cards", "♣4♣4♣3♣3", "--others",
-              "♣A♣A♣K♣K | | ") == {"stands": True, "played": "4♣ 4♣ 3♣ 3♣"}
+              "♣A♣A♣K♣K | | ") == {"stands": True, "played": "4♣ 4♣ 3♣ 3♣", "beaten": []}
     out = ok(capsys, "shengji", "throw", *L10S, "--cards", "♣9♣8♣8♣4♣4", "--others",
              "♣J | ♥2 | ♦3")
-    assert out == "the throw fails; led: 9♣\n"
+    assert out.startswith("the throw fails: 下家 (the next seat) holds J♣ over the single "
+                          "9♣; led instead: 9♣ (")
+
+
+def test_a_failed_throw_names_each_beaten_unit_the_hand_and_the_cards_that_beat_it(capsys):
+    out = ok(capsys, "shengji", "throw", *L10S, "--cards", "♣9♣9♣8♣8♣4♣4", "--others",
+             "♣Q♣Q♣J♣J | ♣K | ♦3")
+    assert ("下家 (the next seat) holds Q♣ Q♣ J♣ J♣ over the tractor 9♣ 9♣ 8♣ 8♣ and Q♣ Q♣ "
+            "over the pair 4♣ 4♣;") in out
+    assert "led instead: 9♣ 9♣ 8♣ 8♣ (the lowest beaten unit of the largest" in out
+    res = js(capsys, "throw", *L10S, "--cards", "♣9♣8♣8♣4♣4", "--others", "♣J | ♣K | ♦3")
+    assert [(b["other"], b["kind"], b["unit"], b["beaten_by"]) for b in res["beaten"]] == [
+        (0, "single", "9♣", "J♣"), (1, "single", "9♣", "K♣")]
 
 
 # ---- overcall: §4.1–4.2 at level 2 -------------------------------------------------------------
@@ -396,8 +409,10 @@ def test_bad_input(capsys, args, words):
 
 def test_api_is_the_cli():
     """Every command is one api function; the JSON printed is what it returns."""
-    assert api.throw("♣9♣8♣8♣4♣4", ["♣J", "♥2", "♦3"], 10, "s") == {"stands": False,
-                                                                     "played": "9♣"}
+    assert api.throw("♣9♣8♣8♣4♣4", ["♣J", "♥2", "♦3"], 10, "s") == {
+        "stands": False, "played": "9♣", "beaten": [
+            {"other": 0, "seat": "下家 (the next seat)", "kind": "single", "unit": "9♣",
+             "beaten_by": "J♣"}]}
     assert api.winner(["♣5 ♣4♣4", "♠9 ♠7♠7", "♠8♠8 ♠4", "♣2♣3♣6"], "10", 0) == {
         "winner": 2, "points": 5}
     with pytest.raises(ValueError):

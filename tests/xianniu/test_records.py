@@ -229,8 +229,8 @@ def test_not_an_object(record):
 
 @pytest.mark.parametrize("hands,fragment", [
     ([B0, B1, B2.replace("10♦", "").strip()], "16"),  # 15 cards
-    ([B0, B1, B2 + " 4♠"], "no 4s"),  # a 4 (17 tokens)
-    ([B0, B1, B2.replace("10♦", "4♦")], "no 4s"),  # a 4 in place of a card
+    ([B0, B1, B2 + " 4♠"], "without the fours"),  # a 4 (17 tokens)
+    ([B0, B1, B2.replace("10♦", "4♦")], "without the fours"),  # a 4 in place of a card
     ([B0, B1, B2.replace("10♦", "joker")], "joker"),
     ([B0, B1.replace("K♦", "K♠"), B2], "another seat"),  # K♠ twice across hands
     ([B0, B1.replace("K♦", "A♠"), B2], "duplicate"),  # A♠ twice within a hand
@@ -275,7 +275,7 @@ def test_bad_record_fields(changes, fragment):
     ({"seat": 0, "action": "play"}, "cards"),
     ({"seat": 0, "action": "play", "cards": ["7♠"]}, "cards"),
     ({"seat": 0, "action": "play", "cards": ""}, "no cards"),
-    ({"seat": 0, "action": "play", "cards": "4♠"}, "no 4s"),
+    ({"seat": 0, "action": "play", "cards": "4♠"}, "without the fours"),
     ({"seat": 0, "action": "play", "cards": "7♠ 7♠"}, "duplicate"),
     ({"seat": 0, "action": "kou", "cards": "7♠"}, "takes no cards"),
 ])
