@@ -54,18 +54,18 @@ class Trick:
 
 @dataclass(frozen=True)
 class HandResult:
-    """The end of a hand: the settlement (§6–7) seen per team and per seat."""
+    """The end of a hand: the settlement (§6) seen per team and per seat."""
 
     settlement: Settlement
-    banker: int  # this hand's 庄家 (after §4.5)
+    banker: int  # this hand's 庄家 (after §4.4)
     trick_points: int  # the attackers' points from tricks, before penalties and 抠底
     penalties: int  # failed-throw penalties added to the attackers' points
     winner_team: int  # 0 = seats 0 and 2, 1 = seats 1 and 3
     gain: int  # levels the winner team gains
     levels_before: tuple[int, int]
     levels_after: tuple[int, int]
-    next_banker: int  # the seat that banks the next hand (§7.2)
-    match_won: bool  # the winner team won the match (§7.3)
+    next_banker: int  # the seat that banks the next hand (§6.3)
+    match_won: bool  # the winner team won the match (§6.4)
 
     @property
     def team_gains(self) -> tuple[int, int]:

@@ -213,7 +213,7 @@ def overcall(standing, new, level, same_player: bool = False, rules=None) -> dic
 
 def score(points_before, kitty, level, trump, last_trick=None, last_by: str | None = None,
           rules=None) -> dict[str, Any]:
-    """Score a hand (§6–7): 抠底 multiplier, the attackers' points after it, the winning side
+    """Score a hand (§6): 抠底 multiplier, the attackers' points after it, the winning side
     and the levels it gains.
 
     ``points_before``: the attackers' points from tricks, before 抠底. ``kitty``: the final

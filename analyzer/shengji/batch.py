@@ -113,7 +113,7 @@ def meta(spec) -> dict:
 
 
 def level_changes(points: np.ndarray, r: ShengjiRules) -> tuple[np.ndarray, np.ndarray]:
-    """``(banker_gain, attacker_gain)`` per hand from the attackers' points (§7.1, as
+    """``(banker_gain, attacker_gain)`` per hand from the attackers' points (§6.2, as
     ``scoring.level_result``): one of them is -1, the other the levels gained."""
     p, step, turn = points, r.level_step, r.turnover_at
     hold = p < turn

@@ -1,5 +1,5 @@
 """Declaring (亮主), overcalling (反主), reinforcing (加固) and 造反 eligibility (§4.1–4.2,
-§4.6, §4.8). Rules only: the turn order lives with the engine.
+§4.5, §4.7). Rules only: the turn order lives with the engine.
 
 Classes: 1 single (单亮), 2 pair (对亮), 3 对小王 (NT), 4 对大王 (NT).
 
@@ -38,7 +38,7 @@ class Declaration:
 
 
 def joker_for_suit(suit: int, rules: ShengjiRules) -> int:
-    """The joker a level card of ``suit`` declares with (§4.1, OPEN-2 ``joker_colour``)."""
+    """The joker a level card of ``suit`` declares with (§4.1, R2 ``joker_colour``)."""
     red = suit in (1, 3)
     big = red if rules.joker_colour == "standard" else not red
     return BIG_JOKER if big else SMALL_JOKER
@@ -81,7 +81,7 @@ def verify_overcall(standing: Declaration | None, new: Declaration | None,
     """Raise ValueError with a reason unless ``new`` may follow ``standing`` (§4.2).
 
     ``standing`` None: nothing declared yet (in 扒鸡窝 after a random trump, any declaration
-    counts as stronger than none, OPEN-15). ``same_player``: the standing declarer acts,
+    counts as stronger than none, R15). ``same_player``: the standing declarer acts,
     which may only be 加固 (also inferred from equal seats). ``bajiwo``: during 扒鸡窝.
     ``rules`` None means the default preset.
     """
@@ -154,12 +154,12 @@ def declarable(hand, level: int, rules: ShengjiRules) -> list[Declaration]:
 
 
 def trump_from_kitty_card(f: int) -> int:
-    """§4.5(c) random trump: the drawn card's suit, NT (4) for a joker."""
+    """§4.4.3 random trump: the drawn card's suit, NT (4) for a joker."""
     return NT if f >= 52 else suit_of(f)
 
 
 def qualifies_rebel(hand, rules: ShengjiRules, partner_hand=None) -> bool:
-    """§4.6 造反: a defender whose 25 cards hold fewer than ``rebel_threshold`` points
+    """§4.5 造反: a defender whose 25 cards hold fewer than ``rebel_threshold`` points
     (``rebel_scope="side"``: the two defenders' cards together; pass ``partner_hand``)."""
     if not rules.rebel_enabled:
         return False

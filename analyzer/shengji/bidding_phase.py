@@ -1,7 +1,7 @@
-"""The bidding half of a 双升 hand (SHENGJI-RULES §4): 造反 offers, declaring rounds
-(亮主 / 反主 / 加固), the kitty (底牌) pick-up and bury, and 扒鸡窝.
+"""The bidding half of a 双升 hand (docs/rules/shengji.md §4): 造反 offers, declaring
+rounds (亮主 / 反主 / 加固), the kitty (底牌) pick-up and bury, and 扒鸡窝.
 
-Functions of a :class:`.state.HandState`; the engine calls them by phase. Turn model (§4.4, OPEN-6):
+Functions of a :class:`.state.HandState`; the engine calls them by phase. Turn model (§4.3, R6):
 opportunities go round in play order from the round's first seat, and a declaring round
 ends after four passes in a row; 扒鸡窝 ends when the three seats after the last burier pass.
 """
@@ -37,9 +37,9 @@ from .cards import RANK_NAMES, context, format_cards, rank_of
 from .play_phase import start_play
 from .state import HandState
 
-# Seats from the banker to the one who banks after a 下台 (§4.5b, ``stepdown_banker``).
+# Seats from the banker to the one who banks after a 下台 (§4.4.2, ``stepdown_banker``).
 _STEPDOWN_OFFSET = {"next_seat": 1}
-# First seat of a declaring round, from the priority seat (§4.4, ``declare_start``).
+# First seat of a declaring round, from the priority seat (§4.3, ``declare_start``).
 _START_OFFSET = {"banker": 0, "banker_next": 1}
 
 
@@ -49,12 +49,12 @@ def team_level(st: HandState, seat: int) -> int:
 
 def declare_level(st: HandState, seat: int) -> int:
     """The level ``seat`` declares with: its own team's in a 抢庄局's declaring round, else L
-    (§4.3; 扒鸡窝 overcalls at the hand's L, §4.8.2)."""
+    (§4.2; 扒鸡窝 overcalls at the hand's L, §4.7.2)."""
     return team_level(st, seat) if st.grab and st.phase != BAJIWO_PHASE else st.the_level
 
 
 def start(st: HandState) -> None:
-    """After the deal: offer 造反 in a normal hand (§4.6), else open declaring."""
+    """After the deal: offer 造反 in a normal hand (§4.5), else open declaring."""
     if not st.grab:
         st.rebel_queue = rebel_candidates(st)
         if st.rebel_queue:
@@ -64,7 +64,7 @@ def start(st: HandState) -> None:
 
 
 def rebel_candidates(st: HandState) -> list[int]:
-    """Defenders offered 造反, asked from the banker's 下家 (OPEN-10, OPEN-11)."""
+    """Defenders offered 造反, asked from the banker's 下家 (R10, R11)."""
     rules = st.rules
     if not rules.rebel_enabled:
         return []
@@ -77,7 +77,7 @@ def rebel_candidates(st: HandState) -> list[int]:
 
 
 def open_round(st: HandState) -> None:
-    """Start a declaring round from the priority seat (§4.4)."""
+    """Start a declaring round from the priority seat (§4.3)."""
     st.phase, st.passes, st.standing = DECLARE_PHASE, 0, None
     st.round_declarers = set()
     offset = _START_OFFSET.get(st.rules.declare_start)
@@ -131,7 +131,7 @@ def _check_held(st: HandState, seat: int, cards) -> None:
 
 def declaration_of(st: HandState, seat: int, cards) -> Declaration:
     """The declaration ``seat`` makes by showing ``cards``; ValueError with the reason if
-    the cards make none or it may not follow the standing one (§4.1–4.2, §4.8)."""
+    the cards make none or it may not follow the standing one (§4.1–4.2, §4.7)."""
     if not cards:
         raise ValueError("a declaration shows cards")
     _check_held(st, seat, cards)
@@ -173,7 +173,7 @@ def _apply_rebel(st: HandState, seat: int, action: Action) -> None:
         else:
             open_round(st)
         return
-    hands, kitty = st.chance.redeal()  # 造反: a new deal and a 抢庄局 from the rebel (§4.6)
+    hands, kitty = st.chance.redeal()  # 造反: a new deal and a 抢庄局 from the rebel (§4.5)
     st.deals.append((hands, kitty))
     st.hands, st.kitty = list(hands), kitty
     st.rebel, st.grab, st.priority = seat, True, seat
@@ -208,11 +208,11 @@ def _declare(st: HandState, seat: int, cards) -> Declaration:
 
 
 def end_round(st: HandState) -> None:
-    """§4.5: the standing declaration sets T and who takes the kitty; with none, 下台 and a
+    """§4.4: the standing declaration sets T and who takes the kitty; with none, 下台 and a
     second round (normal hand, first round) or a random kitty-card trump."""
     d = st.standing
     if st.grab:
-        # OPEN-9: the priority seat banks when nobody declared
+        # R9: the priority seat banks when nobody declared
         banker = st.priority if d is None or d.seat is None else d.seat
         st.banker, st.level = banker, team_level(st, banker)
     elif d is None and st.round == 1:
@@ -225,7 +225,7 @@ def end_round(st: HandState) -> None:
     taker = st.the_banker
     partner = (taker + 2) % N_SEATS
     if (d is not None and not st.grab and d.seat == partner
-            and taker not in st.round_declarers):  # OPEN-7
+            and taker not in st.round_declarers):  # R7
         taker = partner
         if st.rules.partner_declarer_becomes_banker:
             st.banker = partner
@@ -244,7 +244,7 @@ def set_trump(st: HandState, trump: int) -> None:
 
 
 def pick_up(st: HandState, seat: int) -> None:
-    """``seat`` takes the kitty into its hand and must bury 8 (§4.7)."""
+    """``seat`` takes the kitty into its hand and must bury 8 (§4.6)."""
     st.picked_up = st.kitty
     st.hands[seat] = tuple(sorted(st.hands[seat] + st.kitty))
     st.kitty = ()
@@ -268,11 +268,11 @@ def _apply_bury(st: HandState, seat: int, action: Action) -> None:
 def _apply_bajiwo(st: HandState, seat: int, action: Action) -> None:
     if action.kind == PASS:
         st.passes += 1
-        if st.passes == N_SEATS - 1:  # the three seats after the burier passed (§4.8.4)
+        if st.passes == N_SEATS - 1:  # the three seats after the burier passed (§4.7.4)
             start_play(st)
         else:
             st.turn = (seat + 1) % N_SEATS
         return
-    d = _declare(st, seat, action.cards)  # the overcaller swaps the kitty (OPEN-13)
+    d = _declare(st, seat, action.cards)  # the overcaller swaps the kitty (R13)
     set_trump(st, d.suit)
     pick_up(st, seat)

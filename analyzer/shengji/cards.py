@@ -1,4 +1,4 @@
-"""Cards, notation, points and the trump context (SHENGJI-RULES §1–2, §11).
+"""Cards, notation, points and the trump context (docs/rules/shengji.md §1–2).
 
 A face is ``f = 13*suit + (rank - 2)`` with ♠0 ♥1 ♣2 ♦3 and ranks 2..14 (J=11 … A=14);
 52 is 小王 and 53 is 大王. The 108-card deck holds two copies of each face. A card multiset

@@ -5,7 +5,7 @@ kitty bury — 扣底 (``bury``), 扒鸡窝 (``bajiwo``), tricks (``play``), the
 are the game contract's (:mod:`analyzer.core.game`): ``current_player``, ``legal_actions``
 (the rebel, declare and 扒鸡窝 choices; a bury or a play has too many to list:
 :class:`~analyzer.core.game.NotListed`), ``verify`` / ``can`` / ``apply``, ``is_terminal``,
-``returns``, ``clone`` and ``view``. Sections (§) refer to SHENGJI-RULES.
+``returns``, ``clone`` and ``view``. Sections (§) refer to docs/rules/shengji.md.
 
 Seats 0–3 sit in play order: the 下家 of seat i is i + 1, its partner (对家) i + 2; the teams
 are {0, 2} (team 0) and {1, 3} (team 1). Cards are sorted face tuples (:mod:`.cards`). The

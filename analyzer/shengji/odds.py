@@ -1,4 +1,4 @@
-"""Deal odds for one player's 25 cards (SHENGJI-RULES §1, §4.1, §4.6): exact by counting,
+"""Deal odds for one player's 25 cards (docs/rules/shengji.md §1, §4.1, §4.5): exact by counting,
 beside a Monte Carlo estimate with its 95% Wilson interval from the Numba deal kernel
 (``kernel_monte_carlo``); ``monte_carlo`` is an independent numpy sampler kept to cross-check
 the kernel and the counting.
@@ -148,7 +148,7 @@ def _points_distribution(hand: int) -> tuple[tuple[int, Fraction], ...]:
 
 
 def rebel_probability(rules: ShengjiRules, hand: int = HAND) -> Fraction:
-    """P(a given defender qualifies for 造反): points < ``rebel_threshold`` (§4.6); 0 when
+    """P(a given defender qualifies for 造反): points < ``rebel_threshold`` (§4.5); 0 when
     ``rebel_enabled`` is off; with ``rebel_scope="side"`` the pair's 2·``hand`` cards."""
     if not rules.rebel_enabled:
         return Fraction(0)

@@ -1,5 +1,6 @@
-"""The play half of a 双升 hand (SHENGJI-RULES §5–7): leads and throws (甩牌) with the stand
-check against the actual other hands, follows, the trick winner, 抠底 and the settlement.
+"""The play half of a 双升 hand (docs/rules/shengji.md §5–6): leads and throws (甩牌) with
+the stand check against the actual other hands, follows, the trick winner, 抠底 and the
+settlement.
 
 Functions of a :class:`.state.HandState`; the rule work is done by the primitives of
 :mod:`.combos`, :mod:`.tricks` and :mod:`.scoring`.
@@ -25,7 +26,7 @@ from .scoring import (
 from .state import HandState
 from .tricks import check_throw, trick_points, trick_winner, verify_lead
 
-# Seats from this hand's banker to the next hand's (§7.2, ``Settlement.next_banker``).
+# Seats from this hand's banker to the next hand's (§6.3, ``Settlement.next_banker``).
 _NEXT_BANKER_OFFSET = {"partner": 2, "next_seat": 1}
 
 
@@ -110,7 +111,7 @@ def _end_trick(st: HandState, trick: Trick) -> None:
 
 
 def _finish(st: HandState, last: Trick, i: int) -> None:
-    """Score the hand (§6.2 抠底 from the last trick, §7.1 levels, §7.2 next banker)."""
+    """Score the hand (§6.1 抠底 from the last trick, §6.2 levels, §6.3 next banker)."""
     rules, banker = st.rules, st.the_banker
     banker_team = banker % 2
     basis = kitty_basis_cards(last.plays[0], last.plays[i], rules)

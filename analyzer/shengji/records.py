@@ -17,7 +17,7 @@ deal, every random outcome and every action::
 - ``banker`` null: a 抢庄局 (the first hand). ``rule_changes`` (optional): rule parameters
   that differ from the named preset.
 - ``redeals``: the new deal ``{"hands": [...], "kitty": "..."}`` after a 造反.
-- ``random_trump_card``: when nobody declared (§4.5c), the index of the drawn card in the
+- ``random_trump_card``: when nobody declared (§4.4.3), the index of the drawn card in the
   kitty of the last deal, counted in the order the record writes that kitty.
 - ``start_seats`` (optional): first seats drawn under ``declare_start="random"``.
 - ``play_only`` (optional): ``{"level": 10, "trump": "s"}`` for a hand that starts at

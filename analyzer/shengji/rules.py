@@ -1,7 +1,8 @@
-"""郑州双升 rules as data: one frozen preset per reading of the rules (SHENGJI-RULES §9, §13).
+"""郑州双升 rules as data: one frozen preset per reading (docs/rules/shengji.md §7–8).
 
-Every field is one parameter of §9 (plus ``level_cards_need_joker``, §13). Code branches on
-fields, never on a preset's name.
+Every field is one rule parameter of the doc: a reading of §7 (R1–R25), or
+``nt_level_joker_tractor`` (§2) or ``level_cards_need_joker`` (§4.1); §8 gives the presets.
+Code branches on fields, never on a preset's name.
 
 >>> get_rules("classic").kitty_multiplier
 'pow_size'
@@ -15,50 +16,50 @@ from dataclasses import dataclass, fields, replace
 
 # Allowed values of the enum-like fields; the first one is the zhengzhou default.
 CHOICES: dict[str, tuple[str, ...]] = {
-    "joker_colour": ("standard", "swapped"),  # 大王↔♥♦ 小王↔♠♣, or the reverse (§4.1 OPEN-2)
-    "suit_rank": ("SHCD", "DCHS"),  # pair-vs-pair order, highest first (§4.2 OPEN-4)
-    "declare_start": ("banker", "banker_next", "random"),  # §4.4 OPEN-6
-    "stepdown_banker": ("next_seat",),  # §4.5 OPEN-8
-    "rebel_scope": ("player", "side"),  # §4.6 OPEN-10
-    "throw_check_players": ("all_others", "opponents"),  # §5.2 OPEN-17
-    "throw_fail_play": ("largest_failed_shape", "smallest_card", "first_failed_unit"),  # OPEN-18
-    "follow_rule": ("maximal",),  # §5.3 OPEN-19
-    "ruff_rule": ("match", "count"),  # §5.4 OPEN-20
-    "trick_compare": ("largest_unit", "all_units", "highest_card"),  # §5.5 OPEN-21
-    "kitty_basis": ("winning_play", "lead_shape"),  # §6.2 OPEN-22
-    "kitty_multiplier": ("pow2_pairs", "times_size", "pow_size"),  # §6.2
+    "joker_colour": ("standard", "swapped"),  # 大王↔♥♦ 小王↔♠♣, or the reverse (§4.1 R2)
+    "suit_rank": ("SHCD", "DCHS"),  # pair-vs-pair order, highest first (§4.2 R4)
+    "declare_start": ("banker", "banker_next", "random"),  # §4.3 R6
+    "stepdown_banker": ("next_seat",),  # §4.4 R8
+    "rebel_scope": ("player", "side"),  # §4.5 R10
+    "throw_check_players": ("all_others", "opponents"),  # §5.2 R17
+    "throw_fail_play": ("largest_failed_shape", "smallest_card", "first_failed_unit"),  # R18
+    "follow_rule": ("maximal",),  # §5.3 R19
+    "ruff_rule": ("match", "count"),  # §5.4 R20
+    "trick_compare": ("largest_unit", "all_units", "highest_card"),  # §5.5 R21
+    "kitty_basis": ("winning_play", "lead_shape"),  # §6.1 R22
+    "kitty_multiplier": ("pow2_pairs", "times_size", "pow_size"),  # §6.1
 }
 
 
 @dataclass(frozen=True)
 class ShengjiRules:
-    """One 双升 preset; each field is a rule parameter of SHENGJI-RULES §9."""
+    """One 双升 preset (docs/rules/shengji.md §8); each field is a rule parameter of the doc."""
 
     name: str = "zhengzhou"
     title: str = "郑州双升"
     # §4.1 declaring (亮主)
     joker_colour: str = "standard"
-    joker_pair_may_open: bool = True  # 对王 may be the first declaration (OPEN-3)
-    level_cards_need_joker: bool = True  # a level card declares only beside its joker (§13)
+    joker_pair_may_open: bool = True  # 对王 may be the first declaration (R3)
+    level_cards_need_joker: bool = True  # a level card declares only beside its joker (§4.1)
     # §4.2 overcalling (反主)
-    pair_overcall_by_suit: bool = True  # class 2 displaces class 2 of a lower suit (OPEN-4)
+    pair_overcall_by_suit: bool = True  # class 2 displaces class 2 of a lower suit (R4)
     suit_rank: str = "SHCD"
-    partner_may_overcall: bool = True  # OPEN-5
-    # §4.4–4.5 turn model, 下台
+    partner_may_overcall: bool = True  # R5
+    # §4.3–4.4 turn model, 下台
     declare_start: str = "banker"
-    partner_declarer_becomes_banker: bool = True  # OPEN-7
+    partner_declarer_becomes_banker: bool = True  # R7
     stepdown_banker: str = "next_seat"
-    # §4.6 造反
+    # §4.5 造反
     rebel_enabled: bool = True
     rebel_scope: str = "player"
     rebel_threshold: int = 15  # strictly fewer points than this qualifies
-    # §4.8 扒鸡窝
+    # §4.7 扒鸡窝
     bajiwo_enabled: bool = True
-    bajiwo_reinforce: bool = False  # OPEN-14
+    bajiwo_reinforce: bool = False  # R14
     # §2–3 ladder
     nt_level_joker_tractor: bool = False  # NT level cards on rung 13, next to 小王
     # §5.2 throws (甩牌)
-    throw_whole_suit_only: bool = False  # OPEN-16
+    throw_whole_suit_only: bool = False  # R16
     throw_check_players: str = "all_others"
     throw_fail_play: str = "largest_failed_shape"
     throw_fail_penalty_per_card: int = 0
@@ -66,10 +67,10 @@ class ShengjiRules:
     follow_rule: str = "maximal"
     ruff_rule: str = "match"
     trick_compare: str = "largest_unit"
-    # §6.2 抠底
+    # §6.1 抠底
     kitty_basis: str = "winning_play"
     kitty_multiplier: str = "pow2_pairs"
-    # §7 levels
+    # §6.2–6.4 levels
     level_step: int = 40
     turnover_at: int = 80
     attacker_gain_cap: int | None = None
@@ -114,7 +115,7 @@ class ShengjiRules:
 
 ZHENGZHOU = ShengjiRules()
 
-# §13: the common 拖拉机 reading most online implementations play.
+# §8: the common 拖拉机 reading most online implementations play.
 CLASSIC = ShengjiRules(
     name="classic",
     title="拖拉机 (classic)",

@@ -1,4 +1,4 @@
-"""抠底, the level table, banker rotation and level advance (SHENGJI-RULES §6–7).
+"""抠底, the level table, banker rotation and level advance (docs/rules/shengji.md §6).
 
 >>> from analyzer.shengji.cards import context, parse_cards
 >>> from analyzer.shengji.rules import ZHENGZHOU
@@ -27,7 +27,7 @@ def kitty_unit(cards, ctx: Context) -> Unit:
 
 
 def kitty_multiplier(cards, ctx: Context, rules: ShengjiRules) -> int:
-    """m for 抠底 from the deciding cards (§6.2, ``kitty_multiplier``).
+    """m for 抠底 from the deciding cards (§6.1, ``kitty_multiplier``).
 
     pow2_pairs: 2^(1+p), p pairs in the largest unit (2, 4, 8, 16 …); times_size: 2n,
     n its cards (2, 4, 8, 12 …); pow_size: 2^n (2, 4, 16, 64 …).
@@ -41,7 +41,7 @@ def kitty_multiplier(cards, ctx: Context, rules: ShengjiRules) -> int:
 
 
 def kitty_basis_cards(lead, winning_play, rules: ShengjiRules) -> tuple[int, ...]:
-    """The last trick's cards that decide m (``kitty_basis``, OPEN-22): the winning play or
+    """The last trick's cards that decide m (``kitty_basis``, R22): the winning play or
     the lead (the forced unit after a failed throw)."""
     return as_cards(winning_play if rules.kitty_basis == "winning_play" else lead)
 
@@ -59,7 +59,7 @@ class Settlement:
 
 
 def level_result(attacker_points: int, rules: ShengjiRules) -> tuple[str, int]:
-    """``(winner, levels)`` from the attackers' points (§7.1, OPEN-24).
+    """``(winner, levels)`` from the attackers' points (§6.2, R24).
 
     Below ``turnover_at`` the banker side gains one level per ``level_step`` short of it,
     plus one for a shutout (P ≤ 0): +1, +2, +3 at 40–75, 5–35, 0. From ``turnover_at`` the
@@ -79,7 +79,7 @@ def level_result(attacker_points: int, rules: ShengjiRules) -> tuple[str, int]:
 
 def settle(attacker_points: int, kitty, last_trick_by_attackers: bool, last_units_cards,
            ctx: Context, rules: ShengjiRules) -> Settlement:
-    """Score a finished hand (§6–7).
+    """Score a finished hand (§6).
 
     ``attacker_points``: the attackers' points from tricks (and any throw penalties);
     ``kitty``: the final kitty; ``last_units_cards``: the cards that decide m, normally
@@ -94,7 +94,7 @@ def settle(attacker_points: int, kitty, last_trick_by_attackers: bool, last_unit
 
 
 def advance_level(level: int, gain: int, rules: ShengjiRules) -> int:
-    """The team's level after gaining ``gain`` (§7.3): with ``must_defend_A`` a gain stops
+    """The team's level after gaining ``gain`` (§6.4): with ``must_defend_A`` a gain stops
     at A (14); without it the result may pass 14, which means the team passed A."""
     if not 2 <= level <= ACE or gain < 0:
         raise ValueError(f"level must be 2..14 and the gain ≥ 0 (got {level}, {gain})")
@@ -104,7 +104,7 @@ def advance_level(level: int, gain: int, rules: ShengjiRules) -> int:
 
 def wins_match(level: int, was_banker_side: bool, won_hand: bool, gain: int,
                rules: ShengjiRules) -> bool:
-    """True if this hand ends the match for the team (§7.3, OPEN-25): it won as banker side
+    """True if this hand ends the match for the team (§6.4, R25): it won as banker side
     at A, or (``must_defend_A`` False) its gain carried it past A."""
     if won_hand and was_banker_side and level == ACE:
         return True

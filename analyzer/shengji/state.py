@@ -1,9 +1,9 @@
 """The data of one 双升 hand: the deal, the random outcomes, what each phase has left, and
-the public facts (SHENGJI-RULES §4–7). No verbs: the engine (:mod:`.engine`) plays a
+the public facts (docs/rules/shengji.md §4–6). No verbs: the engine (:mod:`.engine`) plays a
 :class:`HandState` through the phase modules (:mod:`.bidding_phase`, :mod:`.play_phase`),
 which import this module and not the engine.
 
-Every random choice — the redeal after a 造反, the random kitty-card trump (§4.5c), the first
+Every random choice — the redeal after a 造反, the random kitty-card trump (§4.4.3), the first
 seat when ``declare_start="random"`` — comes from the hand's :class:`Chance` and is logged
 there, so a record of the deal, those outcomes and the actions fixes the hand.
 """
@@ -129,8 +129,8 @@ class HandState:
     chance: Chance
     phase: str = DECLARE_PHASE
     turn: int = 0  # the seat to act; -1 (``game.TERMINAL``) once the hand is over
-    grab: bool = False  # 抢庄局: own-team levels, the declarer banks (§4.3)
-    priority: int = 0  # priority seat of the declaring round (§4.4)
+    grab: bool = False  # 抢庄局: own-team levels, the declarer banks (§4.2, §4.4)
+    priority: int = 0  # priority seat of the declaring round (§4.3)
     banker: int | None = None  # this hand's 庄家 (None in a 抢庄局 until it is settled)
     level: int | None = None  # L (None in a 抢庄局 until it is settled)
     trump: int | None = None  # T, once known

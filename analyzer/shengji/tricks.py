@@ -1,4 +1,4 @@
-"""Leads, throws (甩牌), the trick winner and trick points (SHENGJI-RULES §5.1–5.2, §5.5).
+"""Leads, throws (甩牌), the trick winner and trick points (docs/rules/shengji.md §5).
 
 >>> from analyzer.shengji.cards import context, parse_cards
 >>> from analyzer.shengji.rules import ZHENGZHOU

@@ -1,12 +1,12 @@
 """Declaring (亮主), overcalling (反主), reinforcing (加固) and 造反 on planes
-(SHENGJI-RULES §4.1–4.2, §4.6, §4.8). Rules only; the turn order lives in ``game``.
+(docs/rules/shengji.md §4.1–4.2, §4.5, §4.7). Rules only; the turn order lives in ``game``.
 
 A declaration is two integers: its class ``cls`` (0 none, 1 single 单亮, 2 pair 对亮,
 3 对小王, 4 对大王) and its trump spec ``suit`` (0..3 ♠♥♣♦, 4 NT). Every rule parameter is
-read from the rule vector (``params``): joker colours (OPEN-2), 对王 opening (OPEN-3), pair
-against pair by suit and the suit order (OPEN-4), the partner overcalling (OPEN-5),
-reinforcing during 扒鸡窝 (OPEN-14), whether level cards need a joker (§13) and the 造反
-scope and threshold (OPEN-10).
+read from the rule vector (``params``): joker colours (R2), 对王 opening (R3), pair
+against pair by suit and the suit order (R4), the partner overcalling (R5),
+reinforcing during 扒鸡窝 (R14), whether level cards need a joker (§4.1) and the 造反
+scope and threshold (R10).
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ def suit_strength(suit, params):
 @njit(cache=True, inline="always")
 def overcall_ok(st_cls, st_suit, st_seat, cls, suit, seat, bajiwo, params):
     """Whether ``seat`` may show declaration (cls, suit) over the standing one (class
-    ``st_cls`` 0 when none) — §4.2, and §4.8 during 扒鸡窝 (OPEN-15: anything beats none)."""
+    ``st_cls`` 0 when none) — §4.2, and §4.7 during 扒鸡窝 (R15: anything beats none)."""
     if st_cls == CLS_NONE:
         return cls < CLS_SMALL_JOKERS or params[P_JOKER_PAIR_MAY_OPEN] != 0 or bajiwo
     if seat == st_seat:  # only 加固: a single made a pair of the same suit
@@ -136,7 +136,7 @@ def shown_cards(cls, suit, level, params):
 
 @njit(cache=True)
 def rebel_candidates(hands, banker, params, out):
-    """Defenders offered 造反 in a normal hand (§4.6, OPEN-10/11), asked from the banker's
+    """Defenders offered 造反 in a normal hand (§4.5, R10/11), asked from the banker's
     下家: writes their seats to ``out`` and returns how many."""
     if params[P_REBEL_ENABLED] == 0:
         return 0
@@ -176,5 +176,5 @@ def nth_card(one, two, k):
 
 @njit(cache=True)
 def trump_of_card(f):
-    """§4.5(c): the drawn card's suit, NT for a joker."""
+    """§4.4.3: the drawn card's suit, NT for a joker."""
     return NT if f >= 52 else f // 13

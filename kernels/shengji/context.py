@@ -1,4 +1,4 @@
-"""Trump context tables (SHENGJI-RULES §2, §11): effective suit (门) and ladder rung per face.
+"""Trump context tables (docs/rules/shengji.md §2): effective suit (门) and ladder rung per face.
 
 A context is one int64 array built from integers (trump T 0..3 or 4 = 无主 NT, level L
 2..14, the ``nt_level_joker_tractor`` flag), cheap enough to rebuild when 扒鸡窝 changes T

@@ -1,4 +1,4 @@
-"""Dealing (发牌) and deal features for odds studies (SHENGJI-RULES §1, §4.1, §4.6).
+"""Dealing (发牌) and deal features for odds studies (docs/rules/shengji.md §1, §4.1, §4.5).
 
 A deal is ``hands[5, 2]``: rows 0..3 are the seats' 25-card hands, row 4 the 8-card kitty
 (底牌), columns the planes ``(one, two)``. It is a partial Fisher–Yates shuffle of the 108
@@ -34,7 +34,7 @@ DS_CAN_DECLARE = 0  # can open a declaration: suited, or a joker pair when that 
 DS_SUITED = 1  # can declare a suit (class 1 or 2)
 DS_SUITED_PAIR = 2  # can declare a suit with a pair of level cards (class 2)
 DS_JOKER_PAIR = 3  # holds 对小王 or 对大王
-DS_REBEL = 4  # fewer points than rebel_threshold (would qualify for 造反, §4.6, enabled or not)
+DS_REBEL = 4  # fewer points than rebel_threshold (would qualify for 造反, §4.5, enabled or not)
 DS_POINTS = 5  # Σ points
 DS_POINTS_SQ = 6  # Σ points²
 DS_TRUMP = 7  # Σ trump length for the given (L, T)

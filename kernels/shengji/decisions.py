@@ -172,7 +172,7 @@ def _begin(scratch, dealt, res, chance, levels, banker, standing):
 @njit(cache=True)
 def _rounds_from(seat, passes, levels, params, rng, out, pols, scratch):
     """The declaring round on from ``seat`` with ``passes`` passes in a row so far, then
-    (§4.5) a second round after 下台; returns the kitty-taker."""
+    (§4.4) a second round after 下台; returns the kitty-taker."""
     hs = bidding_state(scratch)
     st = hs[1]
     while passes < 4:
@@ -317,7 +317,7 @@ def bury_chunks(pos, ask, chunks, params, pols, out):
 @njit(cache=True)
 def _rebel_option(choice, levels, params, rng, dealing, out, pols, scratch):
     """``seat`` calls 造反 or declines (``choice`` = (seat, rebel)); the defenders asked
-    after it choose by policy (§4.6), then the hand is played from the declaring round on
+    after it choose by policy (§4.5), then the hand is played from the declaring round on
     (``dealing`` = (deck, deals): the redeal's room)."""
     seat, rebel = choice
     deck, deals = dealing

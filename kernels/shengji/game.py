@@ -1,21 +1,21 @@
-"""The state machine of a whole 双升 hand from the deal (SHENGJI-RULES §4–7), as the
-reference engine plays it (``analyzer.shengji.engine``); its chunk drivers are ``batch``'s:
+"""The state machine of a whole 双升 hand from the deal (docs/rules/shengji.md §4–6), as
+the reference engine plays it (``analyzer.shengji.engine``); its chunk drivers are ``batch``'s:
 
-1. **造反** (§4.6): in a normal hand the defenders with fewer than ``rebel_threshold``
+1. **造反** (§4.5): in a normal hand the defenders with fewer than ``rebel_threshold``
    points are asked in turn from the banker's 下家; a 造反 redeals and makes the hand a 抢庄局
    with the rebel as priority seat.
-2. **Declaring** (§4.4): turns in play order from the round's first seat (``declare_start``:
+2. **Declaring** (§4.3): turns in play order from the round's first seat (``declare_start``:
    the priority seat, the seat after it, or a random seat); four passes in a row end the
    round. In a 抢庄局 each seat declares at its own team's level, else at L.
-3. **End of the round** (§4.5): in a 抢庄局 the declarer banks (nobody: the priority seat);
+3. **End of the round** (§4.4): in a 抢庄局 the declarer banks (nobody: the priority seat);
    in a normal hand with nobody declaring the banker steps down (下台) to its 下家 and a
    second round follows; the banker's partner who alone declared takes the kitty (and the
    bank with ``partner_declarer_becomes_banker``); with nobody declaring T comes from a
    uniformly drawn kitty card.
-4. **Kitty and 扒鸡窝** (§4.7–4.8): the taker buries 8; with ``bajiwo_enabled`` the seats
+4. **Kitty and 扒鸡窝** (§4.6–4.7): the taker buries 8; with ``bajiwo_enabled`` the seats
    after the last burier may overcall at L, and an overcaller takes the kitty and buries.
 5. **Play** (``hand.play_hand_in``), 抠底, the level table, the levels after and the next
-   banker (§6–7).
+   banker (§6).
 
 **The random policy.** Every decision is uniform over the choices the engine lists: a
 造反 offer is taken with probability 1/2; at a declaring or 扒鸡窝 turn with k legal
@@ -79,7 +79,7 @@ from .units import new_units, new_work
 W_BANKER = 0  # this hand's 庄家 (after 造反, 下台 and the partner rule)
 W_LEVEL = 1  # L
 W_TRUMP = 2  # final T: 0..3 ♠♥♣♦, 4 NT (after any 扒鸡窝)
-W_RANDOM_TRUMP = 3  # 1: nobody declared, T was drawn from the kitty (§4.5c)
+W_RANDOM_TRUMP = 3  # 1: nobody declared, T was drawn from the kitty (§4.4.3)
 W_DECLARATIONS = 4  # declarations, overcalls and 加固 shown, 扒鸡窝 included
 W_REBEL = 5  # the rebel's seat, -1 without 造反
 W_STEPPED_DOWN = 6  # 1: 下台, nobody declared in a normal hand's first round
@@ -138,7 +138,7 @@ def _legal_set(dcls, dsuit, k):
 
 @njit(cache=True)
 def _open_round(st, params, rng, chance):
-    """A declaring round from the priority seat (§4.4); returns its first seat."""
+    """A declaring round from the priority seat (§4.3); returns its first seat."""
     st[ST_PASSES], st[ST_CLS], st[ST_SUIT], st[ST_SEAT], st[ST_DECLARERS] = 0, 0, 0, -1, 0
     rule = params[P_DECLARE_START]
     if rule == DECLARE_START_RANDOM:
@@ -192,7 +192,7 @@ def _declare_turn(hs, levels, seat, bajiwo, params, rng, out, pols):
 
 @njit(cache=True)
 def _declare_round(hs, levels, params, rng, out, pols):
-    """Turns until four passes in a row (§4.4)."""
+    """Turns until four passes in a row (§4.3)."""
     st = hs[1]
     seat = _open_round(st, params, rng, out[2])
     passes = 0
@@ -207,17 +207,17 @@ def _declare_round(hs, levels, params, rng, out, pols):
 
 @njit(cache=True)
 def _end_round(hs, levels, params, rng, out):
-    """§4.5: banker, L and T after a round; returns the kitty taker, or -1 when the banker
+    """§4.4: banker, L and T after a round; returns the kitty taker, or -1 when the banker
     stepped down (下台) and a second round is due."""
     hands, st = hs[0], hs[1]
     res, chance = out[0], out[2]
     declared = st[ST_CLS] != CLS_NONE
     if st[ST_GRAB]:
-        st[ST_BANKER] = st[ST_SEAT] if declared else st[ST_PRIORITY]  # OPEN-9
+        st[ST_BANKER] = st[ST_SEAT] if declared else st[ST_PRIORITY]  # R9
         st[ST_LEVEL] = levels[st[ST_BANKER] % 2]
     elif not declared and st[ST_ROUND] == 1:
         res[W_STEPPED_DOWN] = 1
-        # stepdown_banker (OPEN-8) has one value so far, next_seat: the banker's 下家
+        # stepdown_banker (R8) has one value so far, next_seat: the banker's 下家
         st[ST_BANKER] = (st[ST_BANKER] + 1) % 4
         st[ST_LEVEL] = levels[st[ST_BANKER] % 2]
         st[ST_PRIORITY], st[ST_ROUND] = st[ST_BANKER], 2
@@ -225,7 +225,7 @@ def _end_round(hs, levels, params, rng, out):
     taker = st[ST_BANKER]
     partner = (taker + 2) % 4
     if declared and not st[ST_GRAB] and st[ST_SEAT] == partner \
-            and (st[ST_DECLARERS] >> taker) & 1 == 0:  # OPEN-7
+            and (st[ST_DECLARERS] >> taker) & 1 == 0:  # R7
         if params[P_PARTNER_DECLARER_BECOMES_BANKER] != 0:
             st[ST_BANKER] = partner
         taker = partner
@@ -241,7 +241,7 @@ def _end_round(hs, levels, params, rng, out):
 
 @njit(cache=True)
 def _take_and_bury(hs, seat, params, rng, out, pols):
-    """``seat`` picks up the kitty and buries 8 of its 33 cards (§4.7): a uniform 8 under
+    """``seat`` picks up the kitty and buries 8 of its 33 cards (§4.6): a uniform 8 under
     the random policy, the heuristic's choice at the trump of the moment otherwise."""
     hands, st, kn, contexts, _, _, buf = hs
     alog, chance = out[1], out[2]
@@ -261,7 +261,7 @@ def _take_and_bury(hs, seat, params, rng, out, pols):
 
 @njit(cache=True)
 def _bajiwo(hs, levels, burier, params, rng, out, pols):
-    """§4.8: the seats after the last burier may overcall at L; an overcaller sets T, takes
+    """§4.7: the seats after the last burier may overcall at L; an overcaller sets T, takes
     the kitty and buries; ends when three pass in a row. Returns the last burier."""
     st, res = hs[1], out[0]
     passes = 0
@@ -280,7 +280,7 @@ def _bajiwo(hs, levels, burier, params, rng, out, pols):
 
 @njit(cache=True)
 def _rebel_phase(hs, deals, params, rng, deck, out, pols):
-    """§4.6: offer 造反 to the qualifying defenders (their seats in ``hs``' declaration
+    """§4.5: offer 造反 to the qualifying defenders (their seats in ``hs``' declaration
     room); a 造反 redeals into ``deals[1]`` and makes the hand a 抢庄局 from the rebel."""
     hands, st, seats = hs[0], hs[1], hs[4]
     res, alog, chance, _ = out
@@ -305,7 +305,7 @@ def _rebel_phase(hs, deals, params, rng, deck, out, pols):
 
 @njit(cache=True)
 def level_result(p, params):
-    """``(banker_side_wins, levels)`` from the attackers' points P (§7.1, OPEN-24)."""
+    """``(banker_side_wins, levels)`` from the attackers' points P (§6.2, R24)."""
     step, turn = params[P_LEVEL_STEP], params[P_TURNOVER_AT]
     if p < turn:
         if p <= 0:
@@ -320,8 +320,8 @@ def level_result(p, params):
 
 @njit(cache=True)
 def _settle(levels, banker, params, res):
-    """Winner, levels gained, the team levels after (§7.3 stops at A with must_defend_A)
-    and the next banker (§7.2)."""
+    """Winner, levels gained, the team levels after (§6.4 stops at A with must_defend_A)
+    and the next banker (§6.3)."""
     holds, gain = level_result(res[W_PLAY + R_ATTACKER_POINTS], params)
     team = banker % 2 if holds else 1 - banker % 2
     res[W_WINNER_TEAM], res[W_GAIN], res[W_BANKER_HOLDS] = team, gain, holds

@@ -1,15 +1,15 @@
-"""The play of a 双升 hand (SHENGJI-RULES §5–6), from trick 1 to 抠底: ``play_hand_in`` plays
-it with a policy per seat (``policies``), for whole hands (``game``) and play-only hands
-(L, T and the banker given, bidding and the bury skipped, every seat on the random policy of
-``random_policy``; §8 "may simplify"; their chunk drivers are ``batch``'s). Its pimc scratch
-is None when no seat plays pimc: Numba then prunes the pimc branches, and kernels without
-pimc seats compile without the pimc search.
+"""The play of a 双升 hand (docs/rules/shengji.md §5, §6.1), from trick 1 to 抠底:
+``play_hand_in`` plays it with a policy per seat (``policies``), for whole hands (``game``)
+and play-only hands (L, T and the banker given, bidding and the bury skipped, every seat on
+the random policy of ``random_policy``; §9 "may simplify"; their chunk drivers are
+``batch``'s). Its pimc scratch is None when no seat plays pimc: Numba then prunes the pimc
+branches, and kernels without pimc seats compile without the pimc search.
 
 The banker (庄家) leads the first trick; the winner of each trick leads the next. A lead
 that fails its stand check (§5.2) is replaced by the forced unit, and the thrower's side
 pays throw_fail_penalty_per_card per attempted card. The attackers (抓分方, the team
 without the banker) score the point cards of the tricks they win, and if they win the last
-trick also kitty points × the 抠底 multiplier (§6.2).
+trick also kitty points × the 抠底 multiplier (§6.1).
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The heuristic policy's leads and follows (SHENGJI-RULES §5), from what its seat knows.
+"""The heuristic policy's leads and follows (docs/rules/shengji.md §5), from what its
+seat knows.
 
 It reads its own hand, the cards played, the voids shown and the kitty if it buried it
 (``policies`` knowledge); its unknown cards are the rest. A unit **stands** when no unit of

@@ -1,5 +1,5 @@
-"""The heuristic policy's 造反, declarations, 扒鸡窝 and bury (SHENGJI-RULES §4), from the
-seat's own cards and the declarations shown.
+"""The heuristic policy's 造反, declarations, 扒鸡窝 and bury (docs/rules/shengji.md §4),
+from the seat's own cards and the declarations shown.
 
 - **Trump value** of a declaration for a hand: the cards that would be trump (its suit, the
   jokers and the level cards; 无主: jokers and level cards only), plus ``high_weight`` per

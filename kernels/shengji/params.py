@@ -1,4 +1,5 @@
-"""The rule vector: one int64 per rule parameter of SHENGJI-RULES §9, read by every kernel.
+"""The rule vector: one int64 per rule parameter (docs/rules/shengji.md §7–8), read by every
+kernel.
 
 ``PARAM_NAMES[i]`` is the parameter at index ``i`` (the ``P_*`` constants). Booleans are
 0/1, counts are themselves, ``attacker_gain_cap`` None is -1, and each enum-like parameter
@@ -23,13 +24,13 @@ PARAM_NAMES: tuple[str, ...] = (
     "pair_overcall_by_suit",  # §4.2
     "suit_rank",
     "partner_may_overcall",
-    "declare_start",  # §4.4
-    "partner_declarer_becomes_banker",  # §4.5
+    "declare_start",  # §4.3
+    "partner_declarer_becomes_banker",  # §4.4
     "stepdown_banker",
-    "rebel_enabled",  # §4.6
+    "rebel_enabled",  # §4.5
     "rebel_scope",
     "rebel_threshold",
-    "bajiwo_enabled",  # §4.8
+    "bajiwo_enabled",  # §4.7
     "bajiwo_reinforce",
     "nt_level_joker_tractor",  # §2
     "throw_whole_suit_only",  # §5.2
@@ -39,9 +40,9 @@ PARAM_NAMES: tuple[str, ...] = (
     "follow_rule",  # §5.3
     "ruff_rule",  # §5.4
     "trick_compare",  # §5.5
-    "kitty_basis",  # §6.2
+    "kitty_basis",  # §6.1
     "kitty_multiplier",
-    "level_step",  # §7
+    "level_step",  # §6.2–6.4
     "turnover_at",
     "attacker_gain_cap",
     "must_defend_A",

@@ -1,5 +1,6 @@
 """The pimc policy's leads and follows: perfect-information Monte Carlo over the hidden
-cards, play-outs by the heuristic (SHENGJI-RULES §8, "hard parts" 1).
+cards, play-outs by the heuristic; what the seat may know is docs/rules/shengji.md §9
+and docs/policies.md, '双升'.
 
 At a lead or a follow with more than one candidate, the seat deals the cards it cannot place
 ``pimc_samples`` times (``sample_hidden``): each other seat gets as many cards as it holds

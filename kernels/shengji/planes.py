@@ -1,4 +1,4 @@
-"""Card multisets as two bit planes (SHENGJI-RULES §11).
+"""Card multisets of the 54 faces (docs/rules/shengji.md §1) as two bit planes.
 
 A face is ``f = 13*suit + (rank - 2)`` (♠0 ♥1 ♣2 ♦3, ranks 2..14), 52 = 小王, 53 = 大王.
 A multiset of the 108 cards is ``(one, two)``: bit ``f`` of ``one`` is set when the set

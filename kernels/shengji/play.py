@@ -1,4 +1,5 @@
-"""Follow duty, matching, the trick winner, throws and 抠底 on planes (SHENGJI-RULES §5–6).
+"""Follow duty, matching, the trick winner, throws and 抠底 on planes
+(docs/rules/shengji.md §5, §6.1).
 
 Plays are planes ``(one, two)``; several plays are int64[k, 2] in play order. ``ctx`` is a
 context array (``context``) and ``params`` the rule vector (``params``). A "lead" is the
@@ -388,7 +389,7 @@ def throw_units_in(th_one, th_two, others, ctx, params, forced, units, work):
 # it allocates, and the uncounted hand.play_hand_in calls it
 @njit_counted
 def kitty_multiplier(one, two, ctx, params):
-    """抠底 multiplier m from the deciding cards (§6.2): their largest canonical unit has p
+    """抠底 multiplier m from the deciding cards (§6.1): their largest canonical unit has p
     pairs and n cards; pow2_pairs 2^(1+p), times_size 2n, pow_size 2^n."""
     units = new_units()
     nu = decompose(one, two, ctx, units)

@@ -1,4 +1,4 @@
-"""双升 policies by id, their parameter vector, and what a seat knows (SHENGJI-RULES §8).
+"""双升 policies by id, their parameter vector, and what a seat knows (docs/rules/shengji.md §9).
 
 A policy is an integer per seat (``pol``, int64[4]): ``POLICY_RANDOM`` (the random policy
 of ``random_policy`` and ``game``, whose draws are unchanged), ``POLICY_HEURISTIC``

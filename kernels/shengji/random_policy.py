@@ -1,4 +1,4 @@
-"""The random policy: a random legal lead and a random legal follow (SHENGJI-RULES §5).
+"""The random policy: a random legal lead and a random legal follow (docs/rules/shengji.md §5).
 
 Draws come from an xoshiro256** state (``kernels.rng``) and are defined exactly, so a
 stream replays the same plays:

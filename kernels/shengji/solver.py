@@ -1,5 +1,5 @@
 """Exact 双升 play with all four hands open: the attackers' points still to come, by
-alpha-beta (SHENGJI-RULES §5–6).
+alpha-beta (docs/rules/shengji.md §5, §6.1).
 
 The play phase with every hand visible is a two-team zero-sum game: the attackers (the
 team without the banker) maximise, the banker's team minimises, the points the attackers

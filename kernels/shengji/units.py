@@ -1,5 +1,5 @@
 """Units (牌型) on planes: canonical decomposition, pair ladders and tractor packings
-(SHENGJI-RULES §3, §5.3–5.5, §11).
+(docs/rules/shengji.md §3, §5.3–5.5).
 
 A unit array is int64[MAX_UNITS, 3], one row per unit: ``U_PAIRS`` (0 single 单牌, 1 pair
 对子, k ≥ 2 tractor 拖拉机 of k pairs), ``U_TOP`` (highest rung) and ``U_FACES`` (mask of its

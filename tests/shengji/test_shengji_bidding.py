@@ -1,4 +1,4 @@
-"""双升 declaring, overcalling, 加固 and 造反 eligibility (§4.1–4.2, §4.6, §4.8)."""
+"""双升 declaring, overcalling, 加固 and 造反 eligibility (§4.1–4.2, §4.5, §4.7)."""
 
 from __future__ import annotations
 

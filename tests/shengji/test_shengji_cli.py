@@ -1,5 +1,5 @@
 """The ``xianniu shengji`` rule commands, run through ``analyzer.cli.main`` with capsys: exact
-JSON shapes for the rules reading's worked examples (§3, §5.3, §5.2 98844, §5.6, §4, §6–7),
+JSON shapes for the rules reading's worked examples (§3, §5.3, §5.2 98844, §5.5, §4, §6),
 both presets where they differ, and bad input (exit 2, one stderr line, no traceback)."""
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ def test_legal_text(capsys):
     assert out.startswith("illegal: ") and "tractor" in out
 
 
-# ---- winner: §5.6 trumping rows at L=10 T=♠ ---------------------------------------------------
+# ---- winner: §5.5 trumping rows at L=10 T=♠ ---------------------------------------------------
 
 WINNER = [
     # 9988 72 可斃 AK5544
@@ -236,12 +236,12 @@ def test_overcall_not_a_declaration(capsys):
     assert ok(capsys, "shengji", "overcall", "--level", "2", "--new", "大王 2h") == "valid\n"
 
 
-# ---- score: §6.2 抠底 and §7.1 levels -----------------------------------------------------------
+# ---- score: §6.1 抠底 and §6.2 levels -----------------------------------------------------------
 
 KITTY = "♣10 ♦5 ♥K ♣3 ♣4 ♦6 ♦7 ♥2"  # 25 points
 SETTLE = [
     (("--points", "0", "--kitty", KITTY, "--last-trick", "♠K♠K", "--last-by", "attackers"),
-     "zhengzhou", (4, 100, "attackers", 0)),  # §6.2's example
+     "zhengzhou", (4, 100, "attackers", 0)),  # §6.1's example
     (("--points", "60", "--kitty", KITTY), "zhengzhou", (0, 60, "banker", 1)),
     (("--points", "60", "--kitty", KITTY, "--last-trick", "♠K♠K", "--last-by", "banker"),
      "zhengzhou", (0, 60, "banker", 1)),

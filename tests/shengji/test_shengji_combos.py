@@ -310,7 +310,7 @@ def test_legal_follow_always_exists_for_random_deals(seed, ctx):
         assert Counter(held) <= Counter(play)
 
 
-# ---- §5.4–5.6 matching and the trick winner ---------------------------------------------------
+# ---- §5.4–5.5 matching and the trick winner ---------------------------------------------------
 
 SECTION56 = [  # L=10 T=♠, lead in ♣; plays in order; winner under largest_unit
     ("♣A ♣K ♣5♣5♣4♣4", ["♠9♠9♠8♠8 ♠7 ♠2"], 1),
@@ -353,7 +353,7 @@ def test_trick_compare_options(lead, plays, expected):
 
 
 @pytest.mark.parametrize("lead, ruff, match, count", [
-    # a 3-pair tractor led: 2-pair tractor + pair counts but does not match (OPEN-20)
+    # a 3-pair tractor led: 2-pair tractor + pair counts but does not match (R20)
     ("♣3♣3♣4♣4♣5♣5", "♠9♠9♠8♠8 ♠3♠3", False, True),
     ("♣3♣3♣4♣4♣5♣5", "♠9♠9♠8♠8♠7♠7", True, True),
     # two 2-pair tractors led: a 4-pair tractor splits into both
@@ -370,7 +370,7 @@ def test_ruff_rule_match_vs_count(lead, ruff, match, count):
 
 
 def test_equal_plays_keep_the_earlier_one():
-    # OPEN-1: an identical copy or another 副级 never beats
+    # R1: an identical copy or another 副级 never beats
     assert trick_winner(["♥5", "♣5", "♦5", "♥5"], L5S, ZHENGZHOU) == 0
     assert trick_winner(["♣3", "♥5", "♣5", "♠5"], L5S, ZHENGZHOU) == 3
     assert trick_winner(["♣3♣3", "♥5♥5", "♦5♦5", "♠A♠A"], L5S, ZHENGZHOU) == 1

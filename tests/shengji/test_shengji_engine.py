@@ -1,5 +1,5 @@
-"""The 双升 whole-hand engine (SHENGJI-RULES §4–7): bidding paths rule by rule, play and
-public information, and random whole hands of a rule variant checked for invariants at every
+"""The 双升 whole-hand engine (docs/rules/shengji.md §4–6): bidding paths rule by rule, play
+and public information, and random whole hands of a rule variant checked for invariants at every
 step (the presets' are the contract suite's)."""
 
 from __future__ import annotations
@@ -137,7 +137,7 @@ def test_legal_actions_list_every_declaration_pass_first():
         "declare 小王 小王"]
 
 
-# -- §4.2 overcalls and 加固, §4.4 turns ------------------------------------------------------
+# -- §4.2 overcalls and 加固, §4.3 turns ------------------------------------------------------
 
 OVERCALL_DEAL = {0: "大王 2h 2h", 1: "小王 2s 2s", 2: "大王 2d 2d 2c", 3: "小王 2c"}
 OVERCALL_CASES = [  # steps, error (index, fragment) or None, standing (seat, class, suit)
@@ -200,11 +200,11 @@ def test_declare_start(start, first):
     assert st.current_player() == 1 and st.chance.start_seats == [1]
 
 
-# -- §4.5 outcomes ------------------------------------------------------------------------
+# -- §4.4 outcomes ------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("rules, steps, banker, taker, leader", [
-    # the partner declares and the banker made none: the partner banks (OPEN-7)
+    # the partner declares and the banker made none: the partner banks (R7)
     (QUIET, [(0, "pass"), (1, "pass"), (2, "大王 2d")], 2, 2, 2),
     (QUIET.with_(partner_declarer_becomes_banker=False), [(0, "pass"), (1, "pass"),
                                                           (2, "大王 2d")], 0, 2, 0),
@@ -276,7 +276,7 @@ def test_grab_hand_nobody_declares_priority_seat_banks():
     assert st.random_trump_card is not None
 
 
-# -- §4.6 造反 --------------------------------------------------------------------------------
+# -- §4.5 造反 --------------------------------------------------------------------------------
 
 
 def test_rebel_offer_and_redeal():
@@ -317,7 +317,7 @@ def test_no_rebel_in_a_grab_hand():
     assert st.phase == "declare"
 
 
-# -- §4.8 扒鸡窝 ------------------------------------------------------------------------------
+# -- §4.7 扒鸡窝 ------------------------------------------------------------------------------
 
 BAJIWO_DEAL = {0: "小王 2c", 1: "大王 2h 2h", 3: "小王 2s 2s"}
 
@@ -407,7 +407,7 @@ def test_failed_throw_is_revealed_and_the_forced_unit_led(rules, thrower, penalt
     st.apply(Action("play", attempt))
     trick = st.tricks[-1]
     assert trick.failed and trick.attempt == attempt
-    assert trick.plays[0] == parse_cards("Kc")  # only the single K fails (OPEN-18)
+    assert trick.plays[0] == parse_cards("Kc")  # only the single K fails (R18)
     view = st.view((thrower + 1) % 4)
     assert view.failed_throws == ((thrower, attempt, parse_cards("Kc")),)
     assert Counter(view.known_cards[thrower]) == Counter(parse_cards("5c 5c 4c 4c"))

@@ -163,7 +163,7 @@ def test_deal_chunks_do_not_depend_on_the_thread_count():
 
 
 def test_declaring_and_rebel_rates_at_level_2():
-    """§4.5–4.6 sizes: no suited declaration ≈3.5 %, nothing declarable ≈1.2 %, some
+    """§4.4–4.5 sizes: no suited declaration ≈3.5 %, nothing declarable ≈1.2 %, some
     defender under 15 points ≈2.2 %."""
     agg = run_chunks(10, 200000)
     n = agg[kd.DT + kd.DT_DEALS]

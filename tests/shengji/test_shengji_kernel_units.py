@@ -1,4 +1,7 @@
-"""双升 play kernels on the rules' own examples (SHENGJI-RULES §3, §5, §6), pinned by hand."""
+"""双升 play kernels on the rules' own examples, pinned by hand.
+
+The examples are those of docs/rules/shengji.md §3, §5 and §6.1.
+"""
 
 from __future__ import annotations
 
@@ -107,7 +110,7 @@ def test_two_shared_rung_pairs_serve_two_subtractors():
     assert not kp.is_legal_follow(*lead, *hand, *pl("♠A♠A ♥5♥5 ♣5♣5 ♠5 ♠2"), L5S, ZZ)
 
 
-TRUMPING = [  # §5.6, L = 10, T = ♠, lead in ♣
+TRUMPING = [  # §5.5, L = 10, T = ♠, lead in ♣
     (["♣A ♣K ♣5♣5♣4♣4", "♠9♠9♠8♠8 ♠7 ♠2"], 1),
     (["♣A♣A ♣5♣5♣4♣4", "♠9♠9♠8♠8 ♠7 ♠2"], 0),
     (["♣5 ♣4♣4", "♠9 ♠7♠7", "♠8♠8 ♠4"], 2),

@@ -1,4 +1,4 @@
-"""双升 抠底, the level table, banker rotation and level advance (§6–7)."""
+"""双升 抠底, the level table, banker rotation and level advance (§6)."""
 
 from __future__ import annotations
 

@@ -27,8 +27,8 @@ B0 = "Q♠ Q♥ Q♣ Q♦ J♠ J♥ J♣ J♦ K♠ K♥ K♣ 10♠ 8♠ 7♠ 7�
 B1 = "A♠ A♥ A♣ 2♠ 2♥ 2♣ 3♠ 3♥ 3♣ 9♠ 9♣ 5♠ 6♠ 6♥ 8♥ K♦"
 B2 = "A♦ 2♦ 3♦ 5♥ 5♣ 5♦ 6♣ 6♦ 7♦ 8♣ 8♦ 9♥ 9♦ 10♥ 10♣ 10♦"
 
-# RULES.md §4 worked example: A (seat 0) captures 13 cards with 999 and two 喜 pairs; B
-# (seat 1) was the last (and only) to 掀 A.
+# docs/rules/xianniu.md §4.5 worked example: A (seat 0) captures 13 cards with 999 and two
+# 喜 pairs; B (seat 1) was the last (and only) to 掀 A.
 WORKED = {"rules": "kanniutui",
           "captured": [["9♠ 9♥ 9♣", "5♠ 5♥", "5♣ 5♦", "7♠ 7♥ 7♣", "8♠ 8♥", "Q♠"], [], []],
           "xian": [[1, 0]]}

@@ -1,6 +1,6 @@
-"""Combinations: classification and the beat relation, table-driven from RULES.md §2.
+"""Combinations: classification and the beat relation, table-driven from docs/rules/xianniu.md §2.
 
-Every expectation below is read off RULES.md §2 (and docs/rules/xianniu.md §2), not off the code.
+Every expectation below is read off docs/rules/xianniu.md §2, not off the code.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The reference engine (analyzer.xianniu.engine) against RULES.md §3 and docs/rules/xianniu.md §3/§5.
+"""The reference engine (analyzer.xianniu.engine) against docs/rules/xianniu.md §3 and §5.
 
 Crafted deals, written out card by card, walk the engine through the rules of play: 扣 /
 掀, 有吃必吃, one round per trick, the table cap, 紧牌, 抢刺, and illegal actions (each must

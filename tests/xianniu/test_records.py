@@ -326,7 +326,7 @@ def test_golden_playthrough(rules_name):
 
 
 def test_golden_values_by_hand():
-    """Cross-check the two goldens against RULES.md scoring, worked by hand.
+    """Cross-check the two goldens against docs/rules/xianniu.md §4 (scoring), worked by hand.
 
     lanzhou: seat 2 captured 6 cards (够) including 9♣ 9♦ (牛 2) and no 亮; seats 0 and 1
     are not 够 and each pay 2. The 掀 [0, 1] costs nothing: its target is not 够.

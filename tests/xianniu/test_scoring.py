@@ -1,7 +1,7 @@
-"""Settling a hand (RULES.md §4, docs/rules/xianniu.md §4).
+"""Settling a hand (docs/rules/xianniu.md §4).
 
-Every expected number is computed by hand from RULES.md §4; the arithmetic is in the
-comment beside each case. Seats: A = 0, B = 1, C = 2.
+Every expected number is computed by hand from docs/rules/xianniu.md §4; the arithmetic is in
+the comment beside each case. Seats: A = 0, B = 1, C = 2.
 """
 
 from __future__ import annotations
@@ -381,7 +381,7 @@ def hands(draw):
 
 
 def _reference(captured, events, rules):
-    """RULES.md §4 written out once more, independently of analyzer.xianniu.scoring."""
+    """docs/rules/xianniu.md §4 written out once more, independently of analyzer.xianniu.scoring."""
     lanzhou = rules.name == "lanzhou"
     n, niu, xi, liang = [], [], [], []
     for plays in captured:
