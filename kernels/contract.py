@@ -9,7 +9,10 @@ the verbs below and so are written once for every game.
 
 Verbs (``rules`` first, arrays and integers after it):
 
-- ``new_state(rules)``: an empty state (any array or tuple of arrays the game chooses);
+- ``new_state(rules, policies)``: an empty state (any array or tuple of arrays the game
+  chooses) for hands played by ``policies`` (a policies bundle, or a stack of them: the
+  game may read its flags, e.g. whether a seat searches, to size its work buffers; None
+  where no policy acts);
 - ``copy_state(rules, dst, src)``; ``load_state(rules, state, row)``: the state whose state
   row (one int64 array: all that is needed to resume the hand) is ``row``;
 - ``deal(rules, rng, state)``: a new hand dealt from the stream ``rng``, nothing played;
@@ -36,10 +39,14 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
+from numba.core.errors import NumbaTypeError
 from numba.extending import overload
 
-VERBS = ("new_state", "copy_state", "load_state", "deal", "start_from", "read_deal", "to_act",
-         "legal", "apply", "play_until", "returns", "redeal_hidden")
+# what the play driver needs, and what the paired play-outs and the replay need besides
+PLAY_VERBS = ("new_state", "copy_state", "load_state", "deal", "start_from", "read_deal",
+              "play_until", "returns")
+STEP_VERBS = ("to_act", "legal", "apply", "redeal_hidden")
+VERBS = PLAY_VERBS + STEP_VERBS
 
 # rules class -> verb name -> a Python function Numba compiles in the caller (typically a
 # one-line call of the game's own jit-compiled function)
@@ -47,17 +54,23 @@ _GAMES: dict[type, dict[str, Callable]] = {}
 
 
 def register(rules_class: type, **verbs: Callable) -> None:
-    """Make ``rules_class`` (the game's rules ``NamedTuple``) speak the contract."""
-    missing = sorted(set(VERBS) - set(verbs))
+    """Make ``rules_class`` (the game's rules ``NamedTuple``) speak the contract: every play
+    verb, and the step verbs all or none (a game without them plays in the play driver
+    only)."""
+    missing = sorted(set(PLAY_VERBS) - set(verbs))
+    step = set(STEP_VERBS) & set(verbs)
+    if step and step != set(STEP_VERBS):
+        missing += sorted(set(STEP_VERBS) - step)
     unknown = sorted(set(verbs) - set(VERBS))
     if missing or unknown:
         raise TypeError(f"{rules_class.__name__}: missing verbs {missing}, unknown {unknown}")
     _GAMES[rules_class] = dict(verbs)
 
 
-def registered() -> tuple[type, ...]:
-    """The rules classes of every game registered so far."""
-    return tuple(_GAMES)
+def registered(steps: bool = False) -> tuple[type, ...]:
+    """The rules classes of every game registered so far (with ``steps``: those that
+    speak the step verbs too)."""
+    return tuple(c for c, v in _GAMES.items() if not steps or "legal" in v)
 
 
 def _typed(stub: Callable) -> Callable:
@@ -66,7 +79,13 @@ def _typed(stub: Callable) -> Callable:
     @functools.wraps(stub)
     def typer(rules, *args):
         impls = _GAMES.get(getattr(rules, "instance_class", None))
-        return None if impls is None else impls[stub.__name__]
+        if impls is None:
+            return None
+        if stub.__name__ not in impls:
+            raise NumbaTypeError(f"{rules.instance_class.__name__} of "
+                                 f"{rules.instance_class.__module__} has no verb "
+                                 f"{stub.__name__}: this driver does not play that game")
+        return impls[stub.__name__]
     overload(stub)(typer)
     return stub
 
@@ -76,7 +95,7 @@ def _python(name: str) -> NotImplementedError:
 
 
 @_typed
-def new_state(rules):
+def new_state(rules, policies):
     raise _python("new_state")
 
 

@@ -21,6 +21,7 @@ from numba import njit, types
 from numba.extending import overload
 
 from . import contract as game
+from .arrays import copy_into
 from .parallel import for_each_chunk
 from .rng import next_u64, seed_state
 
@@ -30,6 +31,12 @@ KEPT = 1  # dealt from the chunk's stream, the deal row written to ``deals[g]``
 GIVEN = 2  # the deal row ``deals[g]``
 POSITION = 3  # the position ``deals[g]`` (a state row), played on from there
 SOURCES = {"drawn": DRAWN, "kept": KEPT, "given": GIVEN, "position": POSITION}
+# how the seatings of a hand share their randomness
+ALONE = 0  # one seating, playing on from the chunk's stream
+SPAWN = 1  # a stream of the hand's own drawn after the deal, the same for every seating
+COPY = 2  # every seating from the chunk's stream as it is after the deal; the chunk's stream
+#           then goes on from where the last seating left it
+PAIRINGS = {False: ALONE, True: SPAWN, "spawn": SPAWN, "copy": COPY}
 
 
 def seating(bundle, j):
@@ -55,8 +62,8 @@ def _play_chunk(c, rules, seatings, rngs, chunk_size, n_hands, deals, source, pa
                 log):
     """Chunk ``c`` of :func:`play`."""
     rng = rngs[c].copy()
-    dealt = game.new_state(rules)
-    state = game.new_state(rules)
+    dealt = game.new_state(rules, seatings)
+    state = game.new_state(rules, seatings)
     base = np.empty(4, dtype=np.uint64)
     n_seatings = seatings[0].shape[0]
     for g in range(c * chunk_size, min((c + 1) * chunk_size, n_hands)):
@@ -68,11 +75,18 @@ def _play_chunk(c, rules, seatings, rngs, chunk_size, n_hands, deals, source, pa
             game.deal(rules, rng, dealt)
             if source == KEPT:
                 game.read_deal(rules, dealt, deals[g])
-        if paired:
+        if paired == SPAWN:
             seed_state(next_u64(rng), base)  # the hand's own stream, the same per seating
+        elif paired == COPY:
+            copy_into(base, rng)
         for j in range(n_seatings):
             game.copy_state(rules, state, dealt)
-            r = base.copy() if paired else rng
+            if paired == SPAWN:
+                r = base.copy()
+            else:
+                if paired == COPY:
+                    copy_into(rng, base)
+                r = rng
             game.play_until(rules, seating(seatings, j), state, r, -1, log,
                             g if n_seatings == 1 else -1)
             game.returns(rules, state, out[g, j])
@@ -86,10 +100,12 @@ def play(rules, seatings, out, *, streams, chunk_size, n_hands=None, deals=None,
     ``seatings``: the game's policies bundle with a leading seating axis (each array of it
     stacked ``J`` times); ``streams[c]``: chunk ``c``'s stream (hands ``c * chunk_size …``);
     ``source``: ``drawn``, ``kept`` (the deal rows go to ``deals``), ``given`` (deal rows
-    read from ``deals``) or ``position`` (state rows read from ``deals``); ``paired``: each
-    hand's seatings play from one stream of its own drawn after the deal (duplicate play),
-    else a single seating plays on from the chunk's stream; ``log``: the game's log bundle,
-    written for each hand when there is one seating.
+    read from ``deals``) or ``position`` (state rows read from ``deals``); ``paired``: how
+    the seatings of a hand share their randomness (duplicate play): True (or ``spawn``),
+    one stream of the hand's own drawn after the deal; ``copy``, the chunk's stream as it
+    is after the deal (:data:`COPY`); False, a single seating plays on from the chunk's
+    stream; ``log``: the game's log bundle, written for each hand when there is one
+    seating.
     """
     n_hands = out.shape[0] if n_hands is None else int(n_hands)
     if deals is None:
@@ -97,7 +113,7 @@ def play(rules, seatings, out, *, streams, chunk_size, n_hands=None, deals=None,
     if log is None:
         log = rules.log_rows(0)
     for_each_chunk(_play_chunk, streams.shape[0], rules, seatings, streams, int(chunk_size),
-                   n_hands, deals, SOURCES[source], bool(paired), out, log)
+                   n_hands, deals, SOURCES[source], PAIRINGS[paired], out, log)
 
 
 @njit(nogil=True, cache=True)
@@ -105,8 +121,8 @@ def _paired_chunk(c, rules, policies, positions, seat, options, rngs, chunk_size
                   redeal, out, log):
     """Chunk ``c`` of :func:`paired`."""
     rng = rngs[c].copy()
-    start = game.new_state(rules)
-    state = game.new_state(rules)
+    start = game.new_state(rules, policies)
+    state = game.new_state(rules, policies)
     base = np.empty(4, dtype=np.uint64)
     for i in range(c * chunk_size, min((c + 1) * chunk_size, n_samples)):
         if redeal:
@@ -148,7 +164,7 @@ def paired(rules, policies, positions, seat, options, out, *, streams, n_samples
 @njit(nogil=True, cache=True)
 def _replay_chunk(c, rules, deals, actions, n_actions, seats, legal, n_legal, out):
     """Chunk ``c`` (one hand) of :func:`replay`."""
-    state = game.new_state(rules)
+    state = game.new_state(rules, None)
     game.start_from(rules, deals[c], state)
     for i in range(n_actions[c]):
         seats[c, i] = game.to_act(rules, state)

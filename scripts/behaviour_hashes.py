@@ -65,12 +65,30 @@ def xianniu_lines(hands: int, deals: int):
             yield f"xianniu {preset} tournament {pair}", _h(t.per_deal)
 
 
+def shengji_lines(hands: int, deals: int):
+    from analyzer.shengji import analysis, sim, tournament
+    from analyzer.shengji.rules import PRESETS
+
+    for preset in PRESETS:
+        yield f"shengji {preset} whole random", _h(sim.whole_hands(hands // 4, preset, 7))
+        for policy in ("heuristic", "tuned", "net"):
+            yield f"shengji {preset} whole {policy}", _h(
+                analysis.whole_rows(hands // 8, preset, policy, 7))
+        for pair, n in ((("tuned", "heuristic"), deals), (("net", "tuned"), deals // 2),
+                        (("pimc", "heuristic"), 2)):
+            yield f"shengji {preset} tournament {','.join(pair)}", _h(
+                tournament.play_duplicate(list(pair), n, PRESETS[preset], 3,
+                                          pimc_samples=2 if "pimc" in pair else None))
+
+
 @click.command()
-@click.option("--game", type=click.Choice(["dingniu", "xianniu"]), default="dingniu")
+@click.option("--game", type=click.Choice(["dingniu", "xianniu", "shengji"]),
+              default="dingniu")
 @click.option("--hands", default=20_000, show_default=True)
 @click.option("--deals", default=500, show_default=True)
 def main(game: str, hands: int, deals: int) -> None:
-    for name, h in {"dingniu": dingniu_lines, "xianniu": xianniu_lines}[game](hands, deals):
+    for name, h in {"dingniu": dingniu_lines, "xianniu": xianniu_lines,
+                    "shengji": shengji_lines}[game](hands, deals):
         click.echo(f"{h}  {name}")
 
 

@@ -19,20 +19,17 @@ import time
 import numba
 import numpy as np
 
-from analyzer.shengji.sim import CHUNK, check_n, rule_arrays, seat_policies
+from analyzer.shengji.sim import CHUNK, check_n, kernel_rules, seat_policies, whole_hand_rows
 from kernels.rng import states_from_seed
-from kernels.shengji.batch import whole_chunks
-from kernels.shengji.game import N_WHOLE
 
 
 def rate(policy: str, rules: str, hands: int, seed: int) -> float:
     """Whole hands/s of ``hands`` hands with every seat on ``policy``."""
     pols = seat_policies(policy, rules)
     states = states_from_seed(seed, -(-hands // CHUNK))
-    out = np.empty((hands, N_WHOLE), dtype=np.int64)
-    start = (np.array([2, 2], dtype=np.int64), 0)
+    kr = kernel_rules(rules, np.array([2, 2], dtype=np.int64), 0)
     t = time.perf_counter()
-    whole_chunks(states, CHUNK, hands, start, rule_arrays(rules), out, pols)
+    whole_hand_rows(kr, pols, states, CHUNK, hands)
     return hands / (time.perf_counter() - t)
 
 

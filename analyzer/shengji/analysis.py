@@ -21,7 +21,6 @@ import numba
 import numpy as np
 
 from kernels.rng import states_from_seed
-from kernels.shengji import batch as kb
 from kernels.shengji import game as kw
 from kernels.shengji import hand as kh
 from kernels.shengji import stats as ks
@@ -36,9 +35,11 @@ from .sim import (
     SLOW_MAX,
     check_n,
     is_slow,
+    kernel_rules,
     rule_arrays,
     seat_names,
     seat_policies,
+    whole_hand_rows,
 )
 
 LEVELS = (2, 2)  # team levels going in
@@ -102,12 +103,11 @@ def whole_rows(n: int, rules=None, policy: str = "heuristic", seed: int = 0,
     n_chunks = -(-n // chunk)
     states = states_from_seed(_check_seed(seed), n_chunks)
     out = np.empty((n, kw.N_WHOLE), dtype=np.int64)
-    params = rule_arrays(rules)
+    kr = kernel_rules(rules, lv, START_BANKER)
     # with ``progress``, a few streams a thread at a time, ``progress(k)`` after k hands
     step = n_chunks if progress is None else 4 * numba.get_num_threads()
     for a, z, lo, hi in chunk_batches(n, chunk, step):
-        kb.whole_chunks(states[a:z], chunk, hi - lo, (lv, START_BANKER), params, out[lo:hi],
-                        (pol, hp))
+        out[lo:hi] = whole_hand_rows(kr, (pol, hp), states[a:z], chunk, hi - lo)
         if progress is not None:
             progress(hi - lo)
     return out

@@ -84,7 +84,7 @@ from .result import (
     Result,
 )
 from .rules import ShengjiRules, get_rules
-from .sim import CHUNK, policy_ids, rule_arrays, seat_policies
+from .sim import CHUNK, kernel_rules, policy_ids, rule_arrays, seat_policies, whole_hand_rows
 
 CHUNK_SIZE = CHUNK
 OPTIONS = {"play_only": False}  # RunSpec.options of a 双升 run: play-only hands instead
@@ -186,12 +186,11 @@ def whole_counts_of(res: np.ndarray, r: ShengjiRules) -> np.ndarray:
 def _whole(spec, states: np.ndarray, n: int, with_deals: bool):
     params = rule_arrays(spec.rules)
     levels = np.array(LEVELS, dtype=np.int64)
-    res = np.empty((n, N_WHOLE), dtype=np.int64)
     pol, hp = seat_policies(spec.policies, spec.rules)
     if not with_deals:
-        kb.whole_chunks(states, spec.chunk_size, n, (levels, START_BANKER), params, res,
-                        (pol, hp))
-        return None, res
+        return None, whole_hand_rows(kernel_rules(spec.rules, levels, START_BANKER), (pol, hp),
+                                states, spec.chunk_size, n)
+    res = np.empty((n, N_WHOLE), dtype=np.int64)
     deals = np.empty((n, 2, 5, 2), dtype=np.int64)
     kb.whole_dealt_chunks(states, spec.chunk_size, n, (levels, START_BANKER), params, deals,
                           res, (pol, hp))

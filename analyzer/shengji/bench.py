@@ -1,7 +1,7 @@
 """Throughput benchmark of the 双升 kernels against the reference engine, in one run.
 
 Kernel figures: deals/s (``deal_chunks``), play-only random hands/s (``play_chunks``),
-whole random hands/s from the deal, bidding included (``whole_chunks``: team levels 2 and 2,
+whole random hands/s from the deal, bidding included (the play driver: team levels 2 and 2,
 seat 0 banker going in) and the same whole hands with every seat on the heuristic policy
 (a quarter as many hands), on all threads and on one, each the median of ``repeats``. The
 reference engine plays the same kinds of hand (``engine.play_only`` / ``engine.new_hand``
@@ -21,17 +21,17 @@ import numba
 import numpy as np
 
 from kernels.rng import states_from_seed
-from kernels.shengji.batch import play_chunks, whole_chunks
+from kernels.shengji.batch import play_chunks
 from kernels.shengji.deal import DEAL_AGG_SIZE, deal_chunks
-from kernels.shengji.game import N_WHOLE
 from kernels.shengji.hand import N_RESULT
 from kernels.shengji.policies import POLICY_HEURISTIC, default_params
+from kernels.shengji.policies import seat_policies as kernel_seats
 
 from ..core.bench import cold_and_warm, rates_all_and_one
 from .batch import BANKER, LEVEL, LEVELS, START_BANKER, TRUMP
 from .engine import deal, new_hand, play_only, play_random
 from .rules import get_rules
-from .sim import CHUNK, rule_arrays
+from .sim import CHUNK, kernel_rules, rule_arrays, whole_hand_rows
 
 REFERENCE_CAP = 20  # reference-engine hands a repeat, at most
 _FIRST_CALL = ("import time; t = time.perf_counter(); "
@@ -74,7 +74,6 @@ def run_bench(rules: str | None = None, deals: int = 4_000_000, hands: int = 400
     agg = np.empty((len(deal_states), DEAL_AGG_SIZE), dtype=np.int64)
     hand_states = states_from_seed(seed, -(-hands // CHUNK))
     out = np.empty((hands, N_RESULT), dtype=np.int64)
-    whole_out = np.empty((hands, N_WHOLE), dtype=np.int64)
     levels = np.array(LEVELS, dtype=np.int64)
     heuristic_hands = max(1, hands // 4)
     heuristic = np.full(4, POLICY_HEURISTIC, dtype=np.int64)
@@ -85,12 +84,13 @@ def run_bench(rules: str | None = None, deals: int = 4_000_000, hands: int = 400
     def run_hands():
         play_chunks(hand_states, CHUNK, hands, (LEVEL, TRUMP, BANKER), params, out)
 
+    kr = kernel_rules(r, levels, START_BANKER)
+
     def run_whole():
-        whole_chunks(hand_states, CHUNK, hands, (levels, START_BANKER), params, whole_out)
+        whole_hand_rows(kr, kernel_seats(), hand_states, CHUNK, hands)
 
     def run_heuristic():
-        whole_chunks(hand_states, CHUNK, heuristic_hands, (levels, START_BANKER), params,
-                     whole_out, (heuristic, default_params()))
+        whole_hand_rows(kr, (heuristic, default_params()), hand_states, CHUNK, heuristic_hands)
 
     b: dict[str, Any] = {"game": "shengji", "rules": r.name,
                          # numba.config sets its attributes when imported: no stub has them

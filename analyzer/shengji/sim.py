@@ -24,8 +24,12 @@ from kernels.shengji.policies import (
     P_PIMC_Z,
     POLICY_HEURISTIC,
     POLICY_NAMES,
+    pimc_flag,
 )
+from kernels.shengji.policies import seat_policies as kernel_seats
+from kernels.shengji.verbs import Rules as KernelRules
 
+from ..core.drive import play_rows, seatings_of
 from .cards import NT, parse_level, parse_trump
 from .rules import ShengjiRules, get_rules
 
@@ -59,6 +63,26 @@ def rule_arrays(rules: str | ShengjiRules | None) -> np.ndarray:
     """The kernels' int64 rule vector (``kernels.shengji.params``) of a preset."""
     r = get_rules(rules)
     return param_vector({f.name: getattr(r, f.name) for f in fields(r)})
+
+
+def kernel_rules(rules: str | ShengjiRules | None, levels: np.ndarray, banker: int) -> KernelRules:
+    """The drivers' rules bundle: the rule vector of ``rules`` and the start of the hand
+    (the teams' ``levels``, ``banker`` going in, -1 for a 抢庄局)."""
+    return KernelRules(rule_arrays(rules), np.ascontiguousarray(levels, dtype=np.int64),
+                       int(banker))
+
+
+def driver_policies(pol: np.ndarray, hp: np.ndarray) -> tuple:
+    """The play driver's policies bundle: ``(ids, parameters, pimc)`` (``pimc``: True when
+    a seat searches or plays net, else None: the search is then not compiled in)."""
+    return pol, hp, pimc_flag(pol)
+
+
+def whole_hand_rows(rules: KernelRules, pols: tuple[np.ndarray, np.ndarray], streams: np.ndarray,
+               chunk: int, n: int) -> np.ndarray:
+    """Whole-hand rows (``game.W_*``) of ``n`` hands dealt and played by the play driver,
+    chunk ``c`` from ``streams[c]`` (``pols``: ``(ids, parameters)``, one row per seat)."""
+    return play_rows(rules, seatings_of(driver_policies(*pols)), streams, chunk, n)[:, 0]
 
 
 def is_slow(names) -> bool:
@@ -203,15 +227,10 @@ def whole_hands(n: int, rules=None, seed: int = 0, levels=(2, 2),
                 banker: int | None = 0) -> np.ndarray:
     """Result rows (``kernels.shengji.game.W_*``) of ``n`` whole random hands from the deal
     (造反, bidding, bury, 扒鸡窝, play) with team ``levels`` and start ``banker``."""
-    from kernels.shengji.batch import whole_chunks
-    from kernels.shengji.game import N_WHOLE
-
     n = check_n(n)
     lv, b = check_start(levels, banker)
     states = states_from_seed(seed, -(-n // CHUNK))
-    out = np.empty((n, N_WHOLE), dtype=np.int64)
-    whole_chunks(states, CHUNK, n, (lv, b), rule_arrays(rules), out)
-    return out
+    return whole_hand_rows(kernel_rules(rules, lv, b), kernel_seats(), states, CHUNK, n)
 
 
 def seat0_joker_pairs(n: int, seed: int = 0) -> tuple[int, int]:

@@ -25,10 +25,10 @@ import numpy as np
 from kernels.rng import states_from_seed
 from kernels.shengji import game as kw
 from kernels.shengji import hand as kh
-from kernels.shengji.batch import duplicate_chunks
-from kernels.shengji.policies import P_PIMC_SAMPLES
+from kernels.shengji.policies import P_PIMC_SAMPLES, pimc_flag
 
 from ..core.batches import chunk_batches
+from ..core.drive import play_rows
 from ..core.stats import format_estimate, mean_ci
 from ..core.tournament import TournamentResult
 from .rules import ShengjiRules, get_rules
@@ -40,8 +40,8 @@ from .sim import (
     check_n,
     check_start,
     is_slow,
+    kernel_rules,
     policy_row,
-    rule_arrays,
     stack_rows,
 )
 
@@ -82,10 +82,11 @@ def play_duplicate(names: list[str], n_deals: int, rules: ShengjiRules, seed: in
     lv, b = check_start(levels, banker)
     states = states_from_seed(seed, -(-n_deals // chunk))
     out = np.empty((n_deals, len(SEATINGS), kw.N_WHOLE), dtype=np.int64)
-    params = rule_arrays(rules)
+    kr = kernel_rules(rules, lv, b)
+    seated = (seat_pol, seat_hp, pimc_flag(seat_pol))
     for a, z, lo, hi in chunk_batches(n_deals, chunk, 4 * numba.get_num_threads()):
-        duplicate_chunks(states[a:z], chunk, hi - lo, (lv, b), params, (seat_pol, seat_hp),
-                         out[lo:hi])
+        # each seating from the chunk's stream as it is after the deal
+        out[lo:hi] = play_rows(kr, seated, states[a:z], chunk, hi - lo, paired="copy")
         if progress is not None:
             progress(hi - lo)
     return out

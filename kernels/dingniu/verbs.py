@@ -147,7 +147,7 @@ def _copy(rules, dst, src):
 
 contract.register(
     Rules,
-    new_state=lambda rules: new_state(),
+    new_state=lambda rules, policies: new_state(),
     copy_state=_copy,
     load_state=_copy,
     deal=lambda rules, rng, state: deal(rng, rules.tiles, state),

@@ -1,14 +1,12 @@
-"""The chunk drivers of 双升: many hands, one random stream per chunk, on every thread
-(``kernels.parallel.for_each_chunk``).
+"""双升's own chunk kernels beside the shared drivers (:mod:`kernels.drivers`, where whole
+hands and duplicate whole hands are played): many hands, one random stream per chunk, on
+every thread (``kernels.parallel.for_each_chunk``).
 
-- whole hands from the deal (``game.whole_hand_in``): :func:`whole_chunks`, the same with
-  the deals kept (:func:`whole_dealt_chunks`) and with every log kept on one thread
+- whole hands from the deal (``game.whole_hand_in``) with the deals kept, the redeal after
+  a 造反 included (:func:`whole_dealt_chunks`), and with every log kept on one thread
   (:func:`whole_logged`, for replays in the reference engine);
 - play-only hands (``hand.play_hand_in``, every seat random): :func:`play_chunks` and
-  :func:`dealt_chunks`;
-- duplicate whole hands, each deal once per seating of the policies from the same stream
-  state after the deal, so that the luck of the cards cancels when seatings are compared
-  (:func:`duplicate_chunks`, for ``analyzer.shengji.tournament``).
+  :func:`dealt_chunks`.
 
 Chunk ``c`` plays hands ``c * n_per_chunk …`` from stream ``states[c]``; ``out[h]`` receives
 the result row of hand ``h`` (``game.W_*`` or ``hand.R_*``). A chunk kernel takes
@@ -23,7 +21,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..arrays import copy_into
 from ..parallel import for_each_chunk
 from .context import new_context
 from .deal import deal
@@ -39,27 +36,6 @@ def _pols(pols):
 
 
 @njit(nogil=True, cache=True)
-def _whole_chunk(c, chunks, start, params, pols, out, pimc):
-    """Chunk ``c`` of :func:`whole_chunks`."""
-    states, n_per_chunk, n_hands = chunks
-    rng = states[c].copy()
-    deck, deals, chance, alog, tlog, scratch = chunk_buffers(pimc)
-    for i in range(c * n_per_chunk, min((c + 1) * n_per_chunk, n_hands)):
-        deal(rng, deck, deals[0])
-        whole_hand_in(deals, start, params, rng, deck, (out[i], alog, chance, tlog), scratch,
-                      pols)
-
-
-def whole_chunks(states, n_per_chunk, n_hands, start, params, out, pols=None):
-    """Deal and play ``n_hands`` whole hands from ``start``; ``out[h]`` receives the result
-    row of hand ``h`` (``W_*``). ``pols``: each seat's policy and parameters
-    (``policies.seat_policies``; default every seat random)."""
-    pols = _pols(pols)
-    for_each_chunk(_whole_chunk, states.shape[0], (states, n_per_chunk, n_hands), start,
-                   params, pols, out, pimc_flag(pols[0]))
-
-
-@njit(nogil=True, cache=True)
 def _whole_dealt_chunk(c, chunks, start, params, pols, deals, out, pimc):
     """Chunk ``c`` of :func:`whole_dealt_chunks`."""
     states, n_per_chunk, n_hands = chunks
@@ -72,7 +48,7 @@ def _whole_dealt_chunk(c, chunks, start, params, pols, deals, out, pimc):
 
 
 def whole_dealt_chunks(states, n_per_chunk, n_hands, start, params, deals, out, pols=None):
-    """``whole_chunks`` that also keeps each hand's deals in ``deals[h]``
+    """Whole hands as the play driver plays them, that also keep each hand's deals in ``deals[h]``
     (int64[2, 5, 2]: the deal and, after a 造反, the redeal): the same hands from the same
     streams."""
     pols = _pols(pols)
@@ -82,10 +58,10 @@ def whole_dealt_chunks(states, n_per_chunk, n_hands, start, params, deals, out, 
 
 @njit(cache=True)
 def whole_logged(chunks, start, params, pols, logs, pimc):
-    """``whole_chunks`` on one thread that also keeps every log, for replays: ``logs`` =
-    (``out``, ``deals``, ``alogs``, ``chances``, ``tlogs``), per hand ``h`` its result row,
-    its deals (int64[2, 5, 2]), action log, chance log and trick log; ``pimc`` as for
-    ``game.new_whole_scratch``."""
+    """Whole hands as the play driver plays them, on one thread, that also keep every log,
+    for replays: ``logs`` = (``out``, ``deals``, ``alogs``, ``chances``, ``tlogs``), per
+    hand ``h`` its result row, its deals (int64[2, 5, 2]), action log, chance log and
+    trick log; ``pimc`` as for ``game.new_whole_scratch``."""
     states, n_per_chunk, n_hands = chunks
     out, deals, alogs, chances, tlogs = logs
     deck = np.empty(108, dtype=np.uint8)
@@ -147,29 +123,3 @@ def dealt_chunks(states, n_per_chunk, n_hands, setting, params, deals, out):
     hands from the same streams."""
     for_each_chunk(_dealt_chunk, states.shape[0], (states, n_per_chunk, n_hands), setting,
                    params, deals, out)
-
-
-@njit(nogil=True, cache=True)
-def _duplicate_chunk(c, chunks, start, params, seatings, out, pimc):
-    """Chunk ``c`` of :func:`duplicate_chunks`."""
-    states, n_per_chunk, n_deals = chunks
-    seat_pol, seat_hp = seatings
-    rng = states[c].copy()
-    saved = np.empty(4, dtype=np.uint64)
-    deck, deals, chance, alog, tlog, scratch = chunk_buffers(pimc)
-    for i in range(c * n_per_chunk, min((c + 1) * n_per_chunk, n_deals)):
-        deal(rng, deck, deals[0])
-        copy_into(saved, rng)
-        for s in range(seat_pol.shape[0]):
-            copy_into(rng, saved)
-            whole_hand_in(deals, start, params, rng, deck, (out[i, s], alog, chance, tlog),
-                          scratch, (seat_pol[s], seat_hp[s]))
-
-
-def duplicate_chunks(states, n_per_chunk, n_deals, start, params, seatings, out):
-    """Deal ``n_deals`` times and play each deal once per seating ``s`` of ``seatings`` =
-    (``seat_pol``, ``seat_hp``): policy per seat ``seat_pol[s]`` int64[4], parameters
-    ``seat_hp[s]`` float64[4, N_HEURISTIC]; ``out[d, s]`` receives the whole-hand row
-    (``game.W_*``) of deal ``d`` under seating ``s``."""
-    for_each_chunk(_duplicate_chunk, states.shape[0], (states, n_per_chunk, n_deals), start,
-                   params, seatings, out, pimc_flag(seatings[0]))

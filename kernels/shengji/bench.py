@@ -1,5 +1,6 @@
 """Throughput of the 双升 kernels: deals/s of ``deal.deal_chunks``, play-only hands/s of
-``batch.play_chunks`` and whole hands/s (bidding included) of ``batch.whole_chunks``.
+``batch.play_chunks`` and whole hands/s (bidding included) of the play driver
+(``kernels.drivers.play``).
 
     python -m kernels.shengji.bench [--deals N] [--hands N] [--threads T] [--repeat R]
 
@@ -15,12 +16,15 @@ import time
 import numba
 import numpy as np
 
+from ..drivers import play
 from ..rng import states_from_seed
-from .batch import play_chunks, whole_chunks
+from .batch import play_chunks
 from .deal import DEAL_AGG_SIZE, deal_chunks
 from .game import N_WHOLE
 from .hand import N_RESULT
 from .params import param_vector
+from .policies import default_params
+from .verbs import Rules
 
 
 def _best(run, repeat):
@@ -40,8 +44,9 @@ def measure(n_deals: int, n_hands: int, repeat: int = 3, seed: int = 1) -> dict[
     states = states_from_seed(seed, chunks)
     agg = np.zeros((chunks, DEAL_AGG_SIZE), dtype=np.int64)
     rows = np.zeros((n_hands, N_RESULT), dtype=np.int64)
-    whole_rows = np.zeros((n_hands, N_WHOLE), dtype=np.int64)
-    levels = np.array([2, 2], dtype=np.int64)
+    whole_rows = np.zeros((n_hands, 1, N_WHOLE), dtype=np.int64)
+    rules = Rules(params, np.array([2, 2], dtype=np.int64), 0)
+    every_seat_random = (np.zeros((1, 4), dtype=np.int64), default_params()[None], None)
 
     def deals(n):
         deal_chunks(states, -(-n // chunks), n, 2, 0, 0, params, agg)
@@ -50,7 +55,8 @@ def measure(n_deals: int, n_hands: int, repeat: int = 3, seed: int = 1) -> dict[
         play_chunks(states, -(-n // chunks), n, (2, 0, 0), params, rows)
 
     def whole(n):
-        whole_chunks(states, -(-n // chunks), n, (levels, 0), params, whole_rows)
+        play(rules, every_seat_random, whole_rows, streams=states, chunk_size=-(-n // chunks),
+             n_hands=n)
 
     deals(chunks)  # compile or load, then warm
     hands(chunks)
@@ -79,7 +85,7 @@ def main(argv: list[str] | None = None) -> None:
           f"({r['deals_per_cpu_s'] / 1e6:.2f} M per CPU-second)")
     print(f"play_chunks  {r['hands_per_s']:9.0f} hands/s  "
           f"({r['hands_per_cpu_s']:.0f} per CPU-second)")
-    print(f"whole_chunks {r['whole_per_s']:9.0f} hands/s  "
+    print(f"whole hands  {r['whole_per_s']:9.0f} hands/s  "
           f"({r['whole_per_cpu_s']:.0f} per CPU-second)")
 
 

@@ -190,7 +190,7 @@ def _load(rules, state, row):
 
 contract.register(
     Rules,
-    new_state=lambda rules: new_scratch(),
+    new_state=lambda rules, policies: new_scratch(),
     copy_state=_copy,
     load_state=_load,
     deal=lambda rules, rng, state: deal_hand(rng, rules.params, state),

@@ -9,6 +9,7 @@ The games whose kernels speak the contract give a ``BRIDGE`` in their ``sim`` pa
 from __future__ import annotations
 
 import random
+from typing import NamedTuple
 
 import numpy as np
 import pytest
@@ -66,7 +67,30 @@ def _replay(rules, hands):
 def test_every_game_with_kernels_is_bridged():
     assert {"dingniu", "xianniu"} <= set(BRIDGED)
     assert all(type(get_game(g).part("sim").BRIDGE.rules(get_game(g).facts.presets[0]))
-               in contract.registered() for g in BRIDGED)
+               in contract.registered(steps=True) for g in BRIDGED)
+
+
+def test_a_game_without_step_verbs_is_refused_by_the_step_drivers():
+    """双升 plays whole hands only: the replay driver refuses its rules by name."""
+    from numba.core.errors import TypingError
+
+    from analyzer.shengji.sim import kernel_rules
+
+    rules = kernel_rules("zhengzhou", np.array([2, 2]), 0)
+    assert type(rules) in contract.registered() and \
+        type(rules) not in contract.registered(steps=True)
+    with pytest.raises(TypingError, match="has no verb"):
+        drivers.replay(rules, rules.deal_rows(1), np.zeros((1, 1), dtype=np.int64),
+                       np.zeros(1, dtype=np.int64))
+
+
+def test_register_refuses_a_partial_step_set():
+    class Rules(NamedTuple):
+        params: np.ndarray
+
+    play = {v: (lambda *a: None) for v in contract.PLAY_VERBS}
+    with pytest.raises(TypeError, match="missing verbs"):
+        contract.register(Rules, **play, legal=lambda rules, state, out: 0)
 
 
 @pytest.mark.parametrize("game,preset", CASES)

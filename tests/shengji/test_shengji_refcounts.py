@@ -9,18 +9,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analyzer.shengji.sim import CHUNK, rule_arrays, seat_policies
+from analyzer.shengji.sim import CHUNK, kernel_rules, seat_policies, whole_hand_rows
 from kernels.rng import states_from_seed
-from kernels.shengji.batch import whole_chunks
 from kernels.shengji.game import N_WHOLE
 
 
 def _play(n, seating, rules, seed):
     states = states_from_seed(seed, -(-n // CHUNK))
-    out = np.empty((n, N_WHOLE), dtype=np.int64)
-    whole_chunks(states, CHUNK, n, (np.array([2, 2], dtype=np.int64), 0), rule_arrays(rules),
-                 out, seat_policies(seating, rules))
-    return out
+    return whole_hand_rows(kernel_rules(rules, np.array([2, 2]), 0),
+                           seat_policies(seating, rules), states, CHUNK, n)
 
 
 @pytest.mark.parametrize("rules", ["zhengzhou", "classic"])
