@@ -49,6 +49,7 @@ def selfplay_chunks(chunks, start, params, pols, outs):
     ``start`` (team levels and banker, as in ``verbs.Rules``) with ``pols`` = (ids, rows),
     the rows net's with exploration and logging set; ``outs`` = (``xs`` float32[n_hands,
     rows, NET_IN], ``ys`` float32[n_hands, rows], ``counts`` int64[n_hands]): hand ``h``
-    logs ``counts[h]`` inputs and targets (at most ``rows``; a decision that would not fit is not logged)."""
+    logs ``counts[h]`` inputs and targets (at most ``rows``; a decision that would not
+    fit is not logged)."""
     assert outs[0].shape[2] == NET_IN
     for_each_chunk(_selfplay_chunk, chunks[0].shape[0], chunks, start, params, pols, outs)
