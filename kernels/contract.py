@@ -37,6 +37,7 @@ game's log bundle; ``log_rows(0)`` for hands that keep none) and
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 
 from numba.core.errors import NumbaTypeError
@@ -64,6 +65,11 @@ def register(rules_class: type, **verbs: Callable) -> None:
     unknown = sorted(set(verbs) - set(VERBS))
     if missing or unknown:
         raise TypeError(f"{rules_class.__name__}: missing verbs {missing}, unknown {unknown}")
+    for name, impl in verbs.items():  # Numba types an overload only under the stub's names
+        want = list(inspect.signature(globals()[name]).parameters)
+        got = list(inspect.signature(impl).parameters)
+        if got != want:
+            raise TypeError(f"{rules_class.__name__}.{name} takes {got}, the verb {want}")
     _GAMES[rules_class] = dict(verbs)
 
 

@@ -145,11 +145,15 @@ def _copy(rules, dst, src):
     copy_into(dst, src)
 
 
+def _load(rules, state, row):
+    copy_into(state, row)
+
+
 contract.register(
     Rules,
     new_state=lambda rules, policies: new_state(),
     copy_state=_copy,
-    load_state=_copy,
+    load_state=_load,
     deal=lambda rules, rng, state: deal(rng, rules.tiles, state),
     start_from=lambda rules, deal, state: start_from(deal, state),
     read_deal=lambda rules, state, deal: read_deal(state, deal),

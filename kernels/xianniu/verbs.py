@@ -202,5 +202,6 @@ contract.register(
     play_until=lambda rules, policies, state, rng, seat, log, g: play_until(
         rules, policies[0], policies[1], policies[2], state, rng, log),
     returns=lambda rules, state, row: finish_hand(rules.params, state[2], row),
-    redeal_hidden=redeal_hidden,
+    redeal_hidden=lambda rules, state, seat, rng, out: redeal_hidden(rules, state, seat, rng,
+                                                                     out),
 )

@@ -124,3 +124,13 @@ def test_the_replay_check_has_teeth(game):
                for g, (deal, _, r) in enumerate(hands)]
     with pytest.raises(AssertionError):
         _compare(bridge, hands, _replay(rules, crossed))
+
+
+def test_register_refuses_a_verb_whose_arguments_are_named_otherwise():
+    class Rules(NamedTuple):
+        params: np.ndarray
+
+    play = {v: getattr(contract, v) for v in contract.PLAY_VERBS}
+    play["load_state"] = lambda rules, dst, src: None
+    with pytest.raises(TypeError, match="load_state takes"):
+        contract.register(Rules, **play)
