@@ -51,6 +51,24 @@ def test_the_quick_start_is_the_ci_command():
     assert quick[0].endswith(".venv/bin/pip install . && .venv/bin/xianniu report")
 
 
+def test_the_quick_start_puts_the_tours_command_on_the_path():
+    """The tour calls ``xianniu`` bare: the quick start activates the venv that holds it."""
+    blocks = dict(_sh_blocks(README.read_text(encoding="utf-8")))
+    quick = [line.split("#")[0].strip() for line in blocks[QUICK_START].splitlines()]
+    assert ". .venv/bin/activate" in quick or "source .venv/bin/activate" in quick
+    assert all(line.startswith("xianniu ") for line in tour_commands())
+
+
+def test_the_readme_states_the_sizes_the_report_plays():
+    """The README's sentence on the report's sizes is the one the sections' sizes give."""
+    from analyzer.report.sizes import plays, sentence
+
+    text = " ".join(README.read_text(encoding="utf-8").split())
+    assert sentence() in text
+    sizes = [n for game in plays().values() for n in game.values()]
+    assert min(sizes) < 100_000 // 10  # shares of --hands, as the sentence says
+
+
 @pytest.mark.parametrize("line", tour_commands(),
                          ids=lambda line: " ".join(shlex.split(line, comments=True)[1:3]))
 def test_every_readme_command_runs_as_shown(line, tmp_path, monkeypatch, capsys):
