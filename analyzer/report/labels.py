@@ -65,6 +65,13 @@ TEXT: dict[str, tuple[str, str]] = {
     # progress lines
     "step": ("[{i}/{total}] {what}", "[{i}/{total}] {what}"),
     "glossary": ("术语", "Terms"),
+    "progress_note": ("    … 第 {i}/{total} 步已用 {into}{units}；整份报告约完成 {pct}，约剩 {left}",
+                      "    … {into} into step {i}/{total}{units}; the whole report {pct} done, "
+                      "about {left} left"),
+    "progress_note_first": ("    … 第 {i}/{total} 步已用 {into}{units}；整份报告还要多久，第一步结束后"
+                            "才能估计",
+                            "    … {into} into step {i}/{total}{units}; the whole report's time "
+                            "left is known once a step has ended"),
     "step_plots": ("作图", "plots"),
     "step_write": ("写入 {path}", "writing {path}"),
     # units and columns the games share
