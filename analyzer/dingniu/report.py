@@ -349,6 +349,10 @@ class DingniuSection:
     def check(self, spec: ReportSpec) -> None:
         pass  # 顶牛 plays both its presets and both policies; the section has no options
 
+    def plays(self, hands: int) -> dict[str, int]:
+        """Hands or deals of each analysis at ``--hands`` (analyzer/report/sizes.py)."""
+        return dict(sizes(hands))
+
     def steps(self, spec: ReportSpec) -> int:
         return 1 + 2 * len(RULE_NAMES)
 

@@ -2,36 +2,27 @@
 
 ``--hands`` is the size of the largest analyses; the others play a share of it (the ladders'
 rungs, the search players, 双升's whole hands). The sizes come from the sections' own size
-functions, so the sentence :func:`sentence` writes (the README's) cannot drift from them;
-``tests/core/test_readme.py`` checks the README against it.
+functions (each section's ``plays``), so the sentence :func:`sentence` writes (the
+README's) cannot drift from them; ``tests/core/test_readme.py`` checks the README against it.
 """
 
 from __future__ import annotations
 
-from .section import DEFAULT_HANDS, FULL_HANDS
+from .section import DEFAULT_HANDS, FULL_HANDS, registered
 
 GAME_NAMES = {"xianniu": "掀牛", "dingniu": "顶牛", "shengji": "双升"}
 
 
 def plays(hands: int = DEFAULT_HANDS) -> dict[str, dict[str, int]]:
-    """Hands or deals of each analysis (by name) of each game's section at ``--hands``
-    (the 掀牛 players' timing rounds left out: they time, they estimate nothing)."""
-    from ..dingniu.report import sizes as dingniu_sizes
-    from ..shengji.report_data import sizes as shengji_sizes
-    from ..xianniu.ladder import ladder_sizes
-    from ..xianniu.sensitivity import search_sizes
-
-    h = int(hands)
-    xianniu = {"odds": h, "play": h, "values": h, "xian": h, "sensitivity": h,
-               **ladder_sizes(h),
-               **{f"search_{k}": v for k, v in search_sizes(h).items() if v}}
-    return {"xianniu": xianniu, "dingniu": dict(dingniu_sizes(h)),
-            "shengji": dict(shengji_sizes(h))}
+    """Hands or deals of each analysis (by name) of each registered section at ``--hands``
+    (its ``plays``; 掀牛's timing rounds left out: they time, they estimate nothing)."""
+    return {s.key: dict(s.plays(int(hands))) for s in registered()
+            if hasattr(s, "plays")}
 
 
 def sentence(hands: int = DEFAULT_HANDS, full: int = FULL_HANDS) -> str:
     """The README's sentence on what the report plays at the default size."""
-    ranges = ", ".join(f"{GAME_NAMES[g]}'s {min(n.values()):,} to {max(n.values()):,}"
+    ranges = ", ".join(f"{GAME_NAMES.get(g, g)}'s {min(n.values()):,} to {max(n.values()):,}"
                        for g, n in plays(hands).items())
     return (f"`--hands` (default {hands:,}) is the size of the largest analyses and the "
             f"others play a share of it (the ladders' rungs, the search players, 双升's whole "
