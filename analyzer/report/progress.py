@@ -26,6 +26,8 @@ from typing import Any, TextIO
 
 import click
 
+from ..core.limits import clock_text
+
 Advance = Callable[[int], None]
 StepFn = Callable[..., Advance]  # (what: str, total: int = 0) -> Advance
 INTERVAL = 10.0  # seconds: no longer than this without a line
@@ -39,18 +41,6 @@ def _nothing(n: int) -> None:
 def silent(what: str, total: int = 0) -> Advance:
     """A step function that shows nothing."""
     return _nothing
-
-
-def clock_text(seconds: float) -> str:
-    """``seconds`` as ``mm:ss`` (``h:mm:ss`` from an hour on).
-
-    >>> clock_text(7), clock_text(754.4), clock_text(3725)
-    ('00:07', '12:34', '1:02:05')
-    """
-    s = max(0, int(round(seconds)))
-    h, s = divmod(s, 3600)
-    m, s = divmod(s, 60)
-    return f"{h}:{m:02d}:{s:02d}" if h else f"{m:02d}:{s:02d}"
 
 
 def english_note(into: str, i: int, total: int, units: str, pct: str, left: str | None) -> str:
