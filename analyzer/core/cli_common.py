@@ -5,15 +5,25 @@ from __future__ import annotations
 import functools
 import json
 import sys
+import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TextIO
 
 import click
 from click.core import ParameterSource
 
 from .batchrun import FORMATS, RunInterrupted
-from .limits import COSTS, Cost, Count, OutFile, backend_option, count_option, with_yes
+from .limits import (
+    COSTS,
+    Cost,
+    Count,
+    OutFile,
+    backend_option,
+    clock_text,
+    count_option,
+    with_yes,
+)
 
 JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 
@@ -148,24 +158,76 @@ def progress_bar(n: int, label: str = "hands", hidden: bool = False):
 
 
 class LazyProgressBar:
-    """:func:`progress_bar` drawn from the first ``update`` on, so that input refused before
-    any work leaves one line on standard error, not a bar above it."""
+    """Progress on standard error, drawn from the first ``update`` on, so that input refused
+    before any work leaves one line on standard error, not a bar above it. On a terminal a
+    bar with units done, percent and time left; in a log (no terminal) no bar, whose label
+    alone would stand there as a stray line, but a line ``label: done/total, elapsed,
+    about left`` at most every ``interval`` seconds as units are done. ``expect(total)``
+    moves the end (a query that stops at a precision, not at its cap); calling the object
+    is ``update``."""
 
-    def __init__(self, n: int, label: str = "hands", hidden: bool = False):
-        self._args = (n, label, hidden)
+    def __init__(self, n: int, label: str = "hands", hidden: bool = False, *,
+                 interval: float = 10.0, file: TextIO | None = None,
+                 clock: Callable[[], float] = time.monotonic):
+        self.length, self.label, self.hidden = max(1, int(n)), label, hidden
+        self.file = file if file is not None else sys.stderr
+        self.interval, self.clock = interval, clock
+        self.pos = 0
         self._bar: Any = None
+        self._tty = bool(getattr(self.file, "isatty", lambda: False)())
+        self._begun: float | None = None
+        self._last = 0.0
+
+    def expect(self, total: int) -> None:
+        """The work now expected in all (never below what is done)."""
+        self.length = max(1, int(total), self.pos)
+        if self._bar is not None:
+            self._bar.length = self.length
+
+    def done_of(self, done: int, total: int) -> None:
+        """Progress as ``done`` of ``total``."""
+        self.expect(total)
+        self.update(done - self.pos)
 
     def update(self, n: int) -> None:
-        if self._bar is None:
-            self._bar = progress_bar(*self._args).__enter__()
-        self._bar.update(n)
+        if self.hidden:
+            self.pos += int(n)
+            return
+        now = self.clock()
+        if self._begun is None:
+            self._begun = self._last = now
+            if self._tty:
+                self._bar = click.progressbar(length=self.length, label=self.label,
+                                              file=self.file, show_eta=True, show_pos=True)
+                self._bar.__enter__()
+        self.pos += int(n)
+        self.length = max(self.length, self.pos)
+        if self._bar is not None:
+            self._bar.length = self.length
+            self._bar.update(int(n))
+        elif now - self._last >= self.interval:
+            self._line(now)
+
+    __call__ = update
+
+    def _line(self, now: float) -> None:
+        spent = now - (self._begun if self._begun is not None else now)
+        left = spent * (self.length - self.pos) / self.pos if self.pos else None
+        click.echo(f"{self.label}: {self.pos:,}/{self.length:,}, {clock_text(spent)} spent"
+                   + (f", about {clock_text(left)} left" if left is not None else ""),
+                   file=self.file)
+        self._last = now
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(None, None, None)
+            self._bar = None
 
     def __enter__(self) -> LazyProgressBar:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self._bar is not None:
-            self._bar.__exit__(*exc)
+        self.close()
 
 
 @contextmanager

@@ -85,6 +85,18 @@ def physical_memory() -> int | None:
         return None
 
 
+def clock_text(seconds: float) -> str:
+    """``seconds`` as ``mm:ss`` (``h:mm:ss`` from an hour on).
+
+    >>> clock_text(7), clock_text(754.4), clock_text(3725)
+    ('00:07', '12:34', '1:02:05')
+    """
+    s = max(0, int(round(seconds)))
+    h, s = divmod(s, 3600)
+    m, s = divmod(s, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m:02d}:{s:02d}"
+
+
 def duration(seconds: float) -> str:
     """``seconds`` as a person says it.
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import base64
 import html
 import re
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,7 @@ from typing import Any
 import click
 
 from ..report import fonts
-from .cli_common import JSON_OPTION, emit_json, stacked
+from .cli_common import JSON_OPTION, LazyProgressBar, emit_json, stacked
 from .fileio import check_out_folder, parse_json, read_text, write_atomic
 from .limits import OutFile, backend_option
 from .notation import from_text
@@ -123,31 +122,11 @@ def read_records(path: str, game: str, game_of: Callable[[Any], str]) -> tuple[l
     return records, True
 
 
-class _Bar:
-    """A progress bar on standard error with the time left, opened at the first progress
-    (so input found bad before any work leaves its one line alone)."""
-
-    def __init__(self, label: str, quiet: bool):
-        self.label, self.quiet = label, quiet
-        self.bar: Any = None
-
-    def _open(self, total: int) -> Any:
-        if self.bar is None:
-            self.bar = click.progressbar(length=max(total, 1), label=self.label,
-                                         file=sys.stderr, show_eta=True, show_pos=True,
-                                         hidden=self.quiet)
-            self.bar.__enter__()
-        return self.bar
-
-    def done_of(self, done: int, total: int) -> None:
-        """Progress as ``done`` of ``total``."""
-        bar = self._open(total)
-        bar.length = max(total, 1)
-        bar.update(done - bar.pos)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(None, None, None)
+def _Bar(label: str, quiet: bool) -> LazyProgressBar:
+    """Progress on standard error with the time left (a bar on a terminal, a line every ten
+    seconds in a log), opened at the first progress (so input found bad before any work
+    leaves its one line alone)."""
+    return LazyProgressBar(1, label, hidden=quiet)
 
 
 def run(game: str, path: str, seat: str | None, n_seats: int, *, seed: int, backend: str,
@@ -165,7 +144,7 @@ def run(game: str, path: str, seat: str | None, n_seats: int, *, seed: int, back
         if backend != "local" or scheduler:
             raise ValueError("--backend and --scheduler are for many records (a folder or "
                              "a .jsonl file)")
-        bar = _Bar("decisions", quiet)
+        bar = _Bar("decisions reviewed", quiet)
         try:
             rv = review_one(records[0], seats, seed=seed, progress=bar.done_of, **advice)
         finally:
@@ -177,7 +156,7 @@ def run(game: str, path: str, seat: str | None, n_seats: int, *, seed: int, back
         else:
             click.echo("\n".join(text_lines(rv, text)))
         return
-    bar = _Bar("records", quiet)
+    bar = _Bar("records reviewed", quiet)
     bar.done_of(0, len(records))
     count = [0]
 

@@ -111,8 +111,34 @@ TEXT: dict[str, tuple[str, str]] = {
     "dn_seat_table": ("规则 {preset}：", "Preset {preset}:"),
     "fd_dn_lead": ("顶牛（{preset}）：{seat}（先出的一家）每局平均多得",
                    "Dingniu ({preset}): the first seat, who leads, gains per hand"),
+    "g_dn_tou": ("头牌：先出的一家（0 号位），其后依次为二牌、三牌、末牌",
+                 "tou pai 头牌: the seat that leads first (seat 0); 二牌, 三牌 and 末牌 follow "
+                 "in play order"),
+    "g_dn_shu": ("竖牌：两端点数不同的牌；横牌：两端相同的牌（对子）",
+                 "shu pai 竖牌: a tile whose two ends differ; heng pai 横牌: a double"),
+    "g_dn_kou": ("扣：没有能接上的牌时，把一张手牌扣在自己面前；有牌能上时不能扣（不能扣活牌）；"
+                 "扣下的点数越少越好",
+                 "kou 扣: with no tile that fits an open end, turn one tile face down in front of "
+                 "you (never while one fits); the fewer pips turned down, the better"),
+    "g_dn_zhuang": ("庄：顶牛没有庄家座位；扣下点数最少的一家赢（+6），其余按点数从多到少为大庄"
+                    "（−3）、二庄（−2）、小庄（−1）",
+                    "zhuang 庄: dingniu has no banker seat; the fewest pips turned down wins "
+                    "(+6), the others, most pips first, are 大庄 (−3), 二庄 (−2), 小庄 (−1)"),
+    "g_dn_suan": ("算帐：有别的牌可上，却上了一张让其他三家的竖牌都上不去的牌；手中加扣下的点数"
+                  "比其他三家都少则成功，三家按大庄、二庄、小庄加倍付 6、4、2 分",
+                  "suan zhang 算帐: laying, when another play was open, a tile that shuts the "
+                  "other seats' 竖牌 out; it succeeds when the layer's pips (hand and 扣) are "
+                  "below each other seat's, who then pay double: 6, 4, 2"),
+    "g_dn_bao": ("包庄：算帐失败，算帐的一家独自付 12 分给点数最少的一家",
+                 "bao zhuang 包庄: a failed 算帐; its maker alone pays 12 to the seat with the "
+                 "fewest pips"),
+    "g_dn_si": ("死砸：每一张能上的牌都会封死时的被迫封死，不算算帐，也不包庄",
+                "si za 死砸: a lock forced because every legal tile locks: no 算帐, no 包庄"),
 }
 T = Labels(TEXT, base=SHARED)
+# the 顶牛 terms the report defines, in the order it lists them (docs/guides/dingniu.md too)
+GLOSSARY = ("g_dn_tou", "g_dn_shu", "g_dn_kou", "g_dn_zhuang", "g_dn_suan", "g_dn_bao",
+            "g_dn_si")
 
 
 def _none(n: int) -> None:
@@ -281,6 +307,8 @@ def blocks(data: DingniuData, lang: str) -> list[Block]:
     t, n, s = page.t, sizes(data.spec.hands), data.seeds
     page.h2(t("sec_dingniu"), "dingniu")
     page.p(t("intro_dingniu"))
+    page.p(t("glossary"))
+    page.add("ul", [t(k) for k in GLOSSARY])
     page.figure("dingniu", t("sec_dingniu"))
     page.p(t("dn_caption", hands=f"{n['hands']:,}", deals=f"{n['deals']:,}",
              pimc=f"{n['pimc']:,}", open=f"{n['open']:,}",
@@ -320,6 +348,10 @@ class DingniuSection:
 
     def check(self, spec: ReportSpec) -> None:
         pass  # 顶牛 plays both its presets and both policies; the section has no options
+
+    def plays(self, hands: int) -> dict[str, int]:
+        """Hands or deals of each analysis at ``--hands`` (analyzer/report/sizes.py)."""
+        return dict(sizes(hands))
 
     def steps(self, spec: ReportSpec) -> int:
         return 1 + 2 * len(RULE_NAMES)

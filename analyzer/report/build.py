@@ -163,19 +163,25 @@ def build_report(hands: int = DEFAULT_HANDS, seed: int = 0,
     """Run the report's sections and write its files into the folder ``out``.
 
     ``progress`` (a file such as standard error; None: silent) gets a line per step
-    (``[3/15] ...``) and, on a terminal, the step's bar with its time left (see
-    :mod:`.progress`). ``sections`` picks sections by
-    game name (default: every game that has one); ``options`` gives sections their own
-    options by key (``{"shengji": {"policy": "random"}}``). ValueError on bad arguments and
-    when ``out`` cannot be written, both before any work is done.
+    (``[3/15] ...``), on a terminal the step's bar with its time left, and at least every
+    ten seconds a line with the whole report's time left (see :mod:`.progress`).
+    ``sections`` picks sections by game name (default: every game that has one);
+    ``options`` gives sections their own options by key
+    (``{"shengji": {"policy": "random"}}``). ValueError on bad arguments and when ``out``
+    cannot be written, both before any work is done.
     """
     spec = ReportSpec(hands, seed, lang, timings, options or {})
     chosen = choose(sections)
     for s in chosen:
         s.check(spec)
     total = sum(s.steps(spec) for s in chosen) + 2
+    def note(left: str | None, **fields: Any) -> str:
+        return t("progress_note" if left is not None else "progress_note_first", lang,
+                 left=left, **fields)
+
     step: StepFn = silent if progress is None else \
-        Bars(total, lambda i, n, what: t("step", lang, i=i, total=n, what=what), progress)
+        Bars(total, lambda i, n, what: t("step", lang, i=i, total=n, what=what), progress,
+             note=note)
 
     stage = Staging(out)
     try:
@@ -213,5 +219,5 @@ def build_report(hands: int = DEFAULT_HANDS, seed: int = 0,
         raise
     finally:
         if isinstance(step, Bars):
-            step.close()
+            step.stop()
     return Report(stage.out, files, data)

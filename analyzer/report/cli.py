@@ -27,12 +27,13 @@ def parse_sets(values: tuple[str, ...]) -> dict[str, dict[str, str]]:
               help="掀牛 rule preset (lanzhou, kanniutui), or all: both side by side "
                    "[default: all].")
 @count_option("--hands", "n_hands", None, 100, COSTS["report"],  # None: see --full
-              help="Hands (deals) per analysis; the search players play one per 100 to "
-                   "2,000 [default: 100000, about three minutes on two cores once the kernels "
-                   "are compiled].")
+              help="Hands (deals) of the largest analyses; the others play a share of it "
+                   "(the ladders' rungs, the search players, 双升's whole hands; the README "
+                   "says how many) [default: 100000; docs/bench.md gives its time as measured "
+                   "there, warm and on a fresh install, which compiles the kernels first].")
 @click.option("--full", is_flag=True,
-              help="The full report: 400,000 hands per analysis (the CIs half as wide; about "
-                   "four times as long).")
+              help="The full report: 400,000 hands for the largest analyses, the others "
+                   "their share (the CIs half as wide; about four times as long).")
 @click.option("--policy", default=None,
               help="掀牛 policy of every seat for hands, values and 掀 EV (net, learned, "
                    "heuristic, heuristic2, tuned, tuned2, random, or A,B,C) [default: net]; "

@@ -19,6 +19,7 @@ from .analysis import PATTERNS
 from .cards import level_name
 from .report_data import (
     BY_LEVEL,
+    GLOSSARY,
     KOU_PARTS,
     LADDERS,
     ODDS_LEVEL,
@@ -405,6 +406,8 @@ def blocks(data: ShengjiData, lang: str) -> list[Block]:
     hands, deals = t("unit_hands"), t("unit_deals")
     page.h2(t("sec_shengji"), "shengji")
     page.p(t("intro_shengji", policy=policy_of(spec)))
+    page.p(t("glossary"))
+    page.add("ul", [t(k) for k in GLOSSARY])
     page.p(t("sj_h_odds", level=ODDS_LEVEL) + t("sj_colon") + t("sj_odds_text"))
     _odds_table(page, tb["shengji_odds"])
     _caption(page, data, ("odds",), fmt_n(n["odds"], deals))

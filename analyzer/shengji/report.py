@@ -218,6 +218,10 @@ class ShengjiSection:
             raise ValueError(f"the 双升 section plays one kernel policy at every seat "
                              f"({', '.join(KERNEL_POLICIES)}), not {p!r}{why}")
 
+    def plays(self, hands: int) -> dict[str, int]:
+        """Hands or deals of each analysis at ``--hands`` (analyzer/report/sizes.py)."""
+        return dict(sizes(hands))
+
     def steps(self, spec: ReportSpec) -> int:
         return len(RULE_NAMES) * len(parts(spec))
 

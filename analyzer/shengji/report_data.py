@@ -272,8 +272,44 @@ TEXT: dict[str, tuple[str, str]] = {
     "feat_big_joker_pair": ("有对大王", "holds the big joker pair"),
     "feat_small_joker_pair": ("有对小王", "holds the small joker pair"),
     "feat_rebel": ("分不足 15，可造反", "under 15 points (may zao fan)"),
+    "g_sj_banker": ("庄家：本局坐庄的一家，与对家为庄家方，先出第一墩；每局可变。"
+                    "掀牛的庄家是 0 号位，顶牛没有庄家座位",
+                    "banker 庄家: the seat holding the bank this hand, with its partner the "
+                    "banker side; it leads the first trick and may change from hand to hand. "
+                    "(In xianniu the banker is seat 0; dingniu has no banker seat.)"),
+    "g_sj_attack": ("闲家（抓分方）：另一队，抓分；抓到 80 分或更多就上台坐庄",
+                    "attackers 闲家 (抓分方): the other team, who catch points; 80 or more "
+                    "take the bank"),
+    "g_sj_trump": ("主：大小王、级牌（本局级数的牌）与亮出的花色；亮主：亮出级牌定主花色（郑州须"
+                   "带同色的王）",
+                   "trumps 主: the jokers, the level cards (the hand's level rank) and the "
+                   "declared suit; declaring 亮主: showing level cards to name the trump suit "
+                   "(zhengzhou: beside the joker of its colour)"),
+    "g_sj_kitty": ("底牌：8 张；拿底的一家加进手里，再扣回 8 张（扣底）",
+                   "kitty 底牌: 8 cards the kitty-taker adds to the hand before burying 8 "
+                   "(扣底)"),
+    "g_sj_koudi": ("抠底：闲家赢最后一墩时，底牌里的分按倍数加给闲家（单张 ×2、对子 ×4、拖拉机"
+                   "更多）；庄家方赢最后一墩则底分不算",
+                   "kou di 抠底: when the attackers win the last trick, the kitty's points times "
+                   "a multiplier (single ×2, pair ×4, a tractor more) go to them; when the "
+                   "banker side wins it they count for nobody"),
+    "g_sj_bajiwo": ("扒鸡窝：扣底之后别家可以反主，拿走底牌重扣；庄家与第一墩的首出不变",
+                    "ba ji wo 扒鸡窝 (raiding the hen's nest): after the bury another seat may "
+                    "overcall, take the kitty and bury anew; the banker and the first lead stay"),
+    "g_sj_zaofan": ("造反：发牌后、亮主前，手中分不足 15 的闲家可以要求重发，这一局改为抢庄局",
+                    "zao fan 造反 (rebellion): after the deal, before declaring, an attacker "
+                    "holding under 15 points may call a redeal, which becomes a grab-the-bank "
+                    "hand (抢庄局)"),
+    "g_sj_tractor": ("拖拉机：同花色（或都是主）相连的两对或更多对；甩牌：一次出同一花色的几个单元，"
+                     "别家能管住其中一个就失败、受罚",
+                     "tractor 拖拉机: two or more consecutive pairs of one suit (or of trumps); "
+                     "throw 甩牌: several units of one suit led at once, which fails (and costs "
+                     "points) when another seat can beat one of them"),
 }
 T = Labels(TEXT, base=SHARED)
+# the 双升 terms the report defines, in the order it lists them (docs/guides/shengji.md too)
+GLOSSARY = ("g_sj_banker", "g_sj_attack", "g_sj_trump", "g_sj_kitty", "g_sj_koudi",
+            "g_sj_bajiwo", "g_sj_zaofan", "g_sj_tractor")
 
 
 def sizes(hands: int) -> dict[str, int]:

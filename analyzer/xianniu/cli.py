@@ -214,9 +214,10 @@ def _decision_options(f):
 
 
 def _decision_bar(max_deals: int, policy: str, opponents: str, quiet: bool):
-    """Kept deals against ``--max-deals`` on stderr (the query may stop sooner, at its
-    precision); shown for pimc, whose play-outs take minutes, not for the heuristic."""
-    return LazyProgressBar(max_deals, "deals (stops at the precision)",
+    """Kept deals on stderr, against the number the query is expected to stop at (from the
+    precision reached so far; ``--max-deals`` at most); shown for pimc, whose play-outs
+    take minutes, not for the heuristic."""
+    return LazyProgressBar(max_deals, "deals kept",
                            hidden=quiet or not {*policy.split(","), opponents} & set(SEARCH))
 
 
@@ -241,7 +242,7 @@ def should_xian(hand: tuple[str, ...], seat: int, record_path: str | None, rules
     record = read_json(record_path) if record_path else None
     with _decision_bar(max_deals, policy, opponents, quiet) as bar:
         res = api.should_xian(" ".join(hand), seat, rules, policy, precision, max_deals, seed,
-                              record, progress=bar.update, opponents=opponents,
+                              record, progress=bar, opponents=opponents,
                               budget=budget)
     _print_decision(res, as_json)
 
@@ -254,7 +255,7 @@ def should_kou(hand: tuple[str, ...], rules: str | None, policy: str, budget: in
     """The banker holds HAND (16 cards) at its first decision: 扣 or lead?"""
     with _decision_bar(max_deals, policy, opponents, quiet) as bar:
         res = api.should_kou(" ".join(hand), rules, policy, precision, max_deals, seed,
-                             progress=bar.update, opponents=opponents, budget=budget)
+                             progress=bar, opponents=opponents, budget=budget)
     _print_decision(res, as_json)
 
 

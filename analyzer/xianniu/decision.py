@@ -8,6 +8,7 @@ actions are played from each kept deal with one random stream, and sampling stop
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -214,7 +215,12 @@ def _sample(question: str, hand: int, seat: int, position: np.ndarray | None, rk
 
     The best play-on of each action is chosen on the first ``PILOT`` kept deals; the others
     then stop playing (their rows hold those deals only), so a slow play-on that values
-    neither action costs one pilot, not the whole query."""
+    neither action costs one pilot, not the whole query.
+
+    ``progress(n)`` after each batch of ``n`` kept deals; a ``progress`` with an ``expect``
+    method is first told the kept deals the query is expected to stop at
+    (:func:`expected_deals`, from the precision reached so far), so that its bar's length
+    follows the stopping rule rather than ``max_hands``."""
     # one compiled query for every play-on: with a search among them, all take the pimc path
     # (a seat without pimc never enters it), so the query compiles once, not twice
     with_pimc = any(bool((ids == POLICY_PIMC).any()) for ids, _ in pols)
@@ -236,8 +242,7 @@ def _sample(question: str, hand: int, seat: int, position: np.ndarray | None, rk
         tries += dealt
         batch += 1
         n = sum(len(x) for x in rows[active[0]])
-        if progress is not None:
-            progress(len(rows[active[0]][-1]))
+        done = False
         if n >= 2:
             if pick is None:
                 pilot = [np.concatenate(x)[:PILOT] for x in rows]
@@ -245,12 +250,32 @@ def _sample(question: str, hand: int, seat: int, position: np.ndarray | None, rk
                 if n >= PILOT:
                     pick, active = (ka, kb), sorted({ka, kb})
             d = mean_ci(np.concatenate(rows[ka])[:, kd.Q_A] - np.concatenate(rows[kb])[:, kd.Q_B])
-            if (d.high - d.low) / 2 <= precision or n >= max_hands:
-                break
+            half = (d.high - d.low) / 2
+            done = half <= precision or n >= max_hands
+            expect = getattr(progress, "expect", None)
+            if expect is not None:
+                expect(n if done else expected_deals(n, half, precision, max_hands))
+        if progress is not None:
+            progress(len(rows[active[0]][-1]))
+        if done:
+            break
         if n == 0 and tries > 50 * chunks * PER_CHUNK:
             raise ValueError("no deal fits this position: the other seats' policies never "
                              "reach it with this hand")
     return [np.concatenate(x) for x in rows], tries, (ka, kb)
+
+
+def expected_deals(n: int, half: float, precision: float, max_hands: int) -> int:
+    """The kept deals the query will stop at, estimated after ``n`` whose CI half-width is
+    ``half``: a half-width falls as 1 / sqrt(n), so it reaches ``precision`` at about
+    n (half / precision)², never beyond ``max_hands`` (a progress bar's length).
+
+    >>> expected_deals(1024, 0.2, 0.1, 20_000), expected_deals(1024, 1.0, 0.1, 20_000)
+    (4096, 20000)
+    """
+    if not half > 0:
+        return n
+    return int(min(max_hands, max(n, math.ceil(n * (half / precision) ** 2))))
 
 
 def _check_same_deals(batch_rows: list[np.ndarray]) -> None:

@@ -18,7 +18,15 @@ from ..report import plots
 from ..report.formats import fmt_ci, fmt_n, fmt_pct, minus
 from ..report.render import Block, Page
 from .ladder import MATCHES
-from .report_data import COMPARE_METRICS, ODDS_FEATURES, PATTERN_IDS, PRESET_ORDER, T, XianniuData
+from .report_data import (
+    COMPARE_METRICS,
+    GLOSSARY,
+    ODDS_FEATURES,
+    PATTERN_IDS,
+    PRESET_ORDER,
+    T,
+    XianniuData,
+)
 from .sensitivity import SEARCH_ALL_FROM
 
 XIAN_MIN_N = 30  # heat-map cells with fewer positions stay blank
@@ -356,8 +364,7 @@ class _Writer(_View):
         self.page.table(df[["rule", *self.presets]].rename(
             columns={"rule": self.t("col_rule"), **{p: self.t(p) for p in self.presets}}))
         self.page.p(self.t("glossary"))
-        self.add("ul", [self.t(k) for k in ("g_xian", "g_kou", "g_gou", "g_ci", "g_niu", "g_xi",
-                                            "g_liang", "g_banker", "g_k")])
+        self.add("ul", [self.t(k) for k in GLOSSARY])
         self.page.csv("rules")
 
     def odds(self) -> None:

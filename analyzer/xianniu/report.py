@@ -23,7 +23,7 @@ from ..report.progress import Advance, StepFn
 from ..report.section import ReportSpec
 from .analysis import banker_advantage, pattern_values, xian_ev
 from .findings import findings
-from .ladder import RUNGS, play_rungs, time_policies
+from .ladder import RUNGS, ladder_sizes, play_rungs, time_policies
 from .odds import odds
 from .report_data import (
     ANALYSES,
@@ -44,6 +44,7 @@ from .sensitivity import (
     other_policy,
     run_other,
     run_search,
+    search_sizes,
     search_table,
     search_work,
     sensitivity_table,
@@ -282,6 +283,13 @@ class XianniuSection:
             raise ValueError("the report's hands, values and 掀 EV play kernel policies "
                              "(net, learned, heuristic, heuristic2, random); pimc and pimc2 play "
                              "in the policy ladder")
+
+    def plays(self, hands: int) -> dict[str, int]:
+        """Hands or deals of each analysis at ``--hands`` (analyzer/report/sizes.py)."""
+        h = int(hands)
+        return {"odds": h, "play": h, "values": h, "xian": h, "sensitivity": h,
+                **ladder_sizes(h),
+                **{f"search_{k}": v for k, v in search_sizes(h).items() if v}}
 
     def steps(self, spec: ReportSpec) -> int:
         return len(Plan(spec).presets) * len(ANALYSES)

@@ -177,7 +177,6 @@ TEXT: dict[str, tuple[str, str]] = {
     "rule_tighten_v": ("桌面 ≥ {n} 张时可紧", "when the table holds ≥ {n}"),
     "rule_tighten_holder": ("紧牌者自己也扔牌", "the caller of tighten discards too"),
     "rule_kkk": ("KKK 与 K+10+8 同归一家算亮", "KKK and K+10+8 by one seat count as liang"),
-    "glossary": ("术语", "Terms"),
     "g_xian": ("掀：不同意扣，逼出牌者继续出牌", "xian 掀: refuse a kou and make the lead holder lead"),
     "g_kou": ("扣：要求结束本局", "kou 扣: ask to end the hand"),
     "g_gou": ("够：占牌 6 张以上，不输分", "gou 够: 6+ captured cards, never pays"),
@@ -187,6 +186,17 @@ TEXT: dict[str, tuple[str, str]] = {
     "g_liang": ("亮子：四张同点", "liang 亮子: four of a kind"),
     "g_banker": ("庄家（头家）：0 号位，先出牌", "banker 庄家 (头家): seat 0, leads first"),
     "g_k": ("K：又叫天", "K: called 天 tian (heaven)"),
+    "g_sure": ("稳牌：成组的整点牌，以及外面的牌压不住的牛或喜",
+               "sure cards 稳牌: cards in whole-rank groups, and a niu or xi that no card "
+               "outside the hand can beat"),
+    "g_k_from": ("“n 张 K 起”：手中至少 n 张 K",
+                 "“from n K” (n 张 K 起): holding n K or more"),
+    "g_banker_games": ("庄家在三种游戏里指的不是同一家：掀牛是 0 号位；顶牛没有庄家座位，"
+                       "大庄、二庄、小庄是按扣下点数排的输家；双升是本局坐庄、拿底的一家",
+                       "the banker 庄家 is a different seat in each game: in xianniu seat 0; "
+                       "dingniu has no banker seat, its 大庄, 二庄, 小庄 are the losers by "
+                       "扣 pips; in shengji the seat that holds the bank this hand and takes "
+                       "the kitty"),
     # patterns and features
     "niu": ("牛", "niu"),
     "xi": ("喜", "xi"),
@@ -345,3 +355,7 @@ COMPARE_SOURCES = {"banker_points": ("play", "points"), "p_ci_any_seat": ("play"
                    "heuristic_random": ("ladder", "points"),
                    "pimc_tuned2": ("pimc", "points")}
 COMPARE_METRICS = tuple(COMPARE_SOURCES)
+
+# the 掀牛 terms the report defines, in the order it lists them (docs/guides/xianniu.md too)
+GLOSSARY = ("g_xian", "g_kou", "g_gou", "g_ci", "g_niu", "g_xi", "g_liang", "g_banker", "g_k",
+            "g_sure", "g_k_from", "g_banker_games")

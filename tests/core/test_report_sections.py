@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import io
 import re
+import time
 import zlib
 from pathlib import Path
 
@@ -231,3 +232,83 @@ def test_progress_on_a_log_is_one_line_a_step_and_its_time():
     bars("b")
     bars.close()
     assert re.fullmatch(r"\[1/2\] a\n    \d+\.\d s\n\[2/2\] b\n    \d+\.\d s\n", out.getvalue())
+
+
+class _Clock:
+    """A fake clock the test moves by hand."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+class _Stamped(io.StringIO):
+    """A log that notes the fake time of every line written."""
+
+    def __init__(self, clock, tty=False):
+        super().__init__()
+        self.clock, self.tty, self.stamps = clock, tty, []
+
+    def isatty(self):
+        return self.tty
+
+    def write(self, s):
+        self.stamps += [self.clock()] * s.count("\n")
+        return super().write(s)
+
+
+@pytest.mark.parametrize("tty", [False, True], ids=["log", "terminal"])
+def test_a_long_report_writes_a_line_every_ten_seconds_with_the_time_left(tty):
+    """Steps of 3 s to 3 minutes, some counting their units and some silent until they end:
+    no gap between lines is over 10 s of (fake) time, and once a step has ended every
+    watcher line gives the whole report's share done and time left."""
+    from analyzer.report.progress import INTERVAL, Bars
+
+    clock = _Clock()
+    out = _Stamped(clock, tty)
+    bars = Bars(4, lambda i, n, what: f"[{i}/{n}] {what}", out, clock=clock, heartbeat=False)
+    for seconds, units in ((95, 1000), (3, 0), (180, 50), (46, 0)):
+        advance = bars(f"{seconds} s", units)
+        for _ in range(seconds):
+            clock.now += 1
+            if units:
+                advance(units // seconds)
+            bars.poll()
+    bars.stop()
+    stamps = [0.0, *out.stamps]
+    assert max(b - a for a, b in zip(stamps, stamps[1:])) <= INTERVAL
+    notes = [ln for ln in out.getvalue().replace("\r\x1b[K", "\n").splitlines()
+             if ln.startswith("    … ")]
+    assert len(notes) >= (95 + 180 + 46) // INTERVAL - 4
+    later = [ln for ln in notes if "into step 1/" not in ln]
+    assert later and all(re.search(r"the whole report \d+% done, about \d\d:\d\d left", ln)
+                         for ln in later)
+    # after the first step (95 s, a quarter of four): about 95 s a step, 3 steps left
+    third = next(ln for ln in notes if "into step 3/4" in ln)
+    left = re.search(r"about (\d\d):(\d\d) left", third)
+    assert 60 <= int(left[1]) * 60 + int(left[2]) <= 300
+
+
+def test_the_time_left_follows_the_units_of_the_running_step():
+    from analyzer.report.progress import Bars
+
+    clock = _Clock()
+    bars = Bars(2, lambda i, n, what: what, io.StringIO(), clock=clock, heartbeat=False)
+    advance = bars("a", 100)
+    clock.now = 50.0
+    advance(50)  # half of step 1 of 2 in 50 s: a quarter of the report, 150 s left
+    assert bars.fraction() == 0.25 and bars.left(clock.now) == pytest.approx(150.0)
+    bars.stop()
+
+
+def test_the_watcher_thread_writes_the_lines_by_itself():
+    from analyzer.report.progress import Bars
+
+    out = io.StringIO()
+    bars = Bars(1, lambda i, n, what: what, out, interval=0.2)
+    bars("slow", 10)
+    time.sleep(1.0)
+    bars.stop()
+    assert out.getvalue().count("    … ") >= 2

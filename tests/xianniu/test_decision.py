@@ -180,3 +180,26 @@ def test_the_opponents_play_as_asked_and_are_named():
     assert strong.details["points_a"][:n].tolist() != weak_others.details["points_a"][:n].tolist()
     with pytest.raises(ValueError, match="opponents"):
         should_xian(STRONG, 1, "lanzhou", opponents="oracle")
+
+
+class _Expecting:
+    """A progress that notes the units done and every end it is told to expect."""
+
+    def __init__(self):
+        self.done, self.expected = 0, []
+
+    def __call__(self, n):
+        self.done += n
+
+    def expect(self, total):
+        self.expected.append(total)
+
+
+def test_the_bar_follows_the_precision_not_the_cap():
+    """A query told to stop at its precision tells its bar where it expects to stop, from the
+    half-width reached so far, and ends at the deals it kept, far below --max-deals."""
+    bar = _Expecting()
+    res = should_xian(STRONG, 1, "lanzhou", FAST, seed=1, max_hands=1_000_000, progress=bar)
+    assert bar.done >= res.hands and bar.expected[-1] == bar.done
+    assert all(e < 1_000_000 for e in bar.expected)
+    assert bar.expected[0] <= 10 * res.hands  # the first estimate is of the right size
