@@ -17,7 +17,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from .. import contract
 from ..arrays import copy_into
@@ -57,6 +58,18 @@ class Rules(NamedTuple):
         if n:
             raise NotImplementedError("双升 hands keep their logs through whole_logged")
         return (np.empty((0, 1), dtype=np.int64),)
+
+
+def pimc_of(policies):
+    """The pimc flag of a policies bundle (or stack of them); None for no policies."""
+    return None if policies is None else policies[2]
+
+
+@overload(pimc_of)
+def _pimc_of(policies):
+    if isinstance(policies, types.NoneType):
+        return lambda policies: None
+    return lambda policies: policies[2]
 
 
 @njit(cache=True)
@@ -101,7 +114,7 @@ def play_whole(rules, pol, hp, state, rng):
 
 contract.register(
     Rules,
-    new_state=lambda rules, policies: new_state(policies[2]),
+    new_state=lambda rules, policies: new_state(pimc_of(policies)),
     copy_state=lambda rules, dst, src: copy_deal(dst[1][0], src[1][0]),
     load_state=lambda rules, state, row: start_from(row, state[1]),
     deal=lambda rules, rng, state: deal(rng, state[0], state[1][0]),
