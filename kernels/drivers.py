@@ -57,6 +57,8 @@ def _seating(bundle, j):
     return scope["impl"]
 
 
+# the chunk, then one argument per part of a setup: the setups are data, so that one
+# compiled driver serves them all
 @njit(nogil=True, cache=True)
 def _play_chunk(c, rules, seatings, rngs, chunk_size, n_hands, deals, source, paired, out,
                 log):
@@ -92,6 +94,7 @@ def _play_chunk(c, rules, seatings, rngs, chunk_size, n_hands, deals, source, pa
             game.returns(rules, state, out[g, j])
 
 
+# keywords: a setup names each of its parts
 def play(rules, seatings, out, *, streams, chunk_size, n_hands=None, deals=None,
          source="drawn", paired=False, log=None):
     """Play ``n_hands`` hands under each seating; ``out[g, j]`` gets the result row of hand
@@ -116,6 +119,7 @@ def play(rules, seatings, out, *, streams, chunk_size, n_hands=None, deals=None,
                    n_hands, deals, SOURCES[source], PAIRINGS[paired], out, log)
 
 
+# as _play_chunk: the chunk, then one argument per part of a setup
 @njit(nogil=True, cache=True)
 def _paired_chunk(c, rules, policies, positions, seat, options, rngs, chunk_size, n_samples,
                   redeal, out, log):
@@ -141,6 +145,7 @@ def _paired_chunk(c, rules, policies, positions, seat, options, rngs, chunk_size
             game.returns(rules, state, out[i, j])
 
 
+# keywords: a setup names each of its parts
 def paired(rules, policies, positions, seat, options, out, *, streams, n_samples=None,
            redeal=False, chunk_size=16):
     """Value ``options`` (the acting seat's actions) on sampled deals: ``out[i, j]`` is the
@@ -161,6 +166,7 @@ def paired(rules, policies, positions, seat, options, out, *, streams, n_samples
                    rules.log_rows(0))
 
 
+# the chunk, the hands' deals and actions, and the four answers
 @njit(nogil=True, cache=True)
 def _replay_chunk(c, rules, deals, actions, n_actions, seats, legal, n_legal, out):
     """Chunk ``c`` (one hand) of :func:`replay`."""

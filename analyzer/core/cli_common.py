@@ -15,7 +15,6 @@ from click.core import ParameterSource
 
 from .batchrun import FORMATS, RunInterrupted
 from .limits import (
-    COSTS,
     Cost,
     Count,
     OutFile,
@@ -33,15 +32,16 @@ def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
-def batch_options(game: str, n_seats: int, policies: Mapping[str, str],
+def batch_options(cost: Cost, n_seats: int, policies: Mapping[str, str],
                   default_policy: str = "heuristic", default_hands: int = 100_000):
     """The options every game's ``simulate`` shares, with one meaning in every game;
-    ``--policy`` and ``--policies`` accept every policy in ``policies`` (the game's).
+    ``--policy`` and ``--policies`` accept every policy in ``policies`` (the game's);
+    ``cost``: what a hand of the game's ``simulate`` costs (its batch part's ``COSTS``).
     ``--hands``, ``--out``, ``--records`` and ``--backend`` are checked before any work
     (:mod:`analyzer.core.limits`: a run over an hour needs ``--yes``)."""
     seats = ",".join("ABCD"[:n_seats])
     options = [
-        count_option("--hands", "n_hands", default_hands, 1, COSTS[f"{game} simulate"],
+        count_option("--hands", "n_hands", default_hands, 1, cost,
                      show_default=True, help="Number of hands to play."),
         policy_option(policies, default_policy),
         policy_option(policies, None, "--policies", "policies",
@@ -142,8 +142,9 @@ def deals_option(default: int, minimum: int = 2, help: str = "Deals.",
                  hands_alias: bool = False, cost: Cost | None = None):
     """``--deals N``: the number of deals (a tournament's or a paired experiment's sample
     size). ``hands_alias`` also reads the hidden ``--hands``, the option's earlier name.
-    With a ``cost`` (:data:`analyzer.core.limits.COSTS`) a count too large for this
-    machine is refused before any work, and the command takes ``--yes``."""
+    With a ``cost`` (:class:`analyzer.core.limits.Cost`, from a game's batch part's
+    ``COSTS``) a count too large for this machine is refused before any work, and the
+    command takes ``--yes``."""
     if hands_alias:
         alias = option_with_alias("--deals", "n_deals", "--hands", default,
                                   type=Count(minimum, cost), help=help)

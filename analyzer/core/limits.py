@@ -29,7 +29,7 @@ CEILING_SECONDS = 366 * 86_400  # no run longer than a year here is started, eve
 # a run's arrays may take half the memory, 80% with --yes: never all of it, since what else
 # runs on the machine would be killed with it
 HELD_SHARE, HELD_YES = 0.5, 0.8
-_YES = "xianniu.yes"  # where --yes is kept on the click context
+_YES = "limits.yes"  # where --yes is kept on the click context
 
 
 @dataclass(frozen=True)
@@ -42,28 +42,11 @@ class Cost:
     held: int = 0
 
 
-# Rates: docs/bench.md's fastest policy on 2 threads, halved and rounded up (random 掀牛 and
-# 顶牛 hands about 1.0 M/s, 双升 play-only about 120 k/s; deals 19.5 M, 5.6 M and 0.92 M/s); a
-# tournament's deal is played once per seating (掀牛 6, 顶牛 14, 双升 2). Held bytes: the
-# per-deal arrays the command keeps, with the temporaries made from them (掀牛 tournament:
-# [deals, 6 seatings, 3 seats] int64 twice and [deals, 3] float64; 顶牛: the play driver's
-# result rows [deals, 14, 11] int64 and a [deals, 14, 4] product; 双升: [deals, 2, 26] and
-# [deals, 2] rows; 顶牛 odds: every deal's [4 seats, 13 kinds]). Re-derive them when a
-# command's arrays change: too small a figure lets the out-of-memory killer in.
-COSTS = {
-    "xianniu simulate": Cost("hands", 600_000),
-    "dingniu simulate": Cost("hands", 600_000),
-    "shengji simulate": Cost("hands", 70_000),
-    "xianniu tournament": Cost("deals", 100_000, 320),
-    "dingniu tournament": Cost("deals", 43_000, 14 * 11 * 8 + 14 * 4 * 8 + 16),
-    "shengji tournament": Cost("deals", 35_000, 520),
-    "xianniu odds": Cost("deals", 12_000_000),
-    "dingniu odds": Cost("deals", 4_000_000, 4 * 13 * 8 + 8),
-    "shengji odds": Cost("deals", 600_000),
-    # the report plays every analysis at --hands: a warm quick report (100,000) takes 88 s
-    # on two cores, about 570 hands per analysis a core-second, rounded up to 1,000
-    "report": Cost("hands per analysis", 1_000),
-}
+# Each game's batch part declares the costs of its commands (``COSTS``: ``simulate``,
+# ``tournament``, ``odds``) from docs/bench.md's figures; the report's is the core's own: it
+# plays every analysis at --hands, and a warm quick report (100,000) takes 88 s on two
+# cores, about 570 hands per analysis a core-second, rounded up to 1,000.
+REPORT_COST = Cost("hands per analysis", 1_000)
 
 
 def cores() -> int:

@@ -24,7 +24,7 @@ import pandas as pd
 from kernels.rng import states_for_chunks
 
 from .fileio import write_atomic
-from .limits import COSTS, DASK_MISSING, check_count
+from .limits import DASK_MISSING, check_count
 
 TASK_HANDS = 131_072  # hands a task, about: large enough to keep a core busy for a while
 
@@ -75,7 +75,7 @@ class RunSpec:
         if not self.chunks_per_task:
             object.__setattr__(self, "chunks_per_task", max(1, TASK_HANDS // self.chunk_size))
         batch.check(self)
-        cost = COSTS.get(f"{self.game} simulate")
+        cost = getattr(batch, "COSTS", {}).get("simulate")
         if cost is not None:  # what no run may ask for, --yes or not (the CLI asks first)
             check_count(self.n_hands, "hands", cost, yes=True)
 

@@ -14,6 +14,7 @@ import pandas as pd
 
 from kernels.dingniu import game as kd
 
+from ..core.limits import Cost
 from ..core.records import envelope
 from .engine import NORMAL, SUAN
 from .records import GAME, action_to_json
@@ -35,6 +36,14 @@ from .tiles import format_tiles
 
 OPTIONS: dict[str, Any] = {}  # 顶牛 runs have no options of their own
 CHUNK_SIZE = CHUNK
+# What a unit of each command costs at the most (analyzer.core.limits): docs/bench.md's
+# fastest policy on 2 threads, halved and rounded up (random hands about 1.0 M/s, deals
+# 5.6 M/s); a tournament's deal is played once per seating (14) and keeps the play driver's
+# result rows [deals, 14, 11] int64 and a [deals, 14, 4] product; odds keep every deal's
+# [4 seats, 13 kinds]. Re-derive them when a command's arrays change.
+COSTS = {"simulate": Cost("hands", 600_000),
+         "tournament": Cost("deals", 43_000, 14 * 11 * 8 + 14 * 4 * 8 + 16),
+         "odds": Cost("deals", 4_000_000, 4 * 13 * 8 + 8)}
 END_CODES = {0: "blocked or out", 1: "all tiles played", 2: "算帐"}
 
 

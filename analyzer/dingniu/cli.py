@@ -18,9 +18,9 @@ from ..core.cli_common import (
     progress_bar,
 )
 from ..core.fileio import read_json
-from ..core.limits import COSTS
 from ..core.review_cli import review_options
 from . import api
+from .batch import COSTS
 from .describe import advise_lines, odds_lines, replay_lines, solve_line, tournament_lines
 from .rules import ALIASES, N_SEATS, PRESETS
 from .sim import POLICIES
@@ -45,7 +45,7 @@ def _hidden_alias(cmd: click.Command, name: str) -> None:
 
 
 @group.command()
-@batch_options("dingniu", 4, POLICIES)
+@batch_options(COSTS["simulate"], 4, POLICIES)
 @RULES_OPTION
 def simulate(n_hands: int, rules: str | None, policy: str, policies: str | None, seed: int,
              out_path: str | None, fmt: str | None, backend: str, scheduler: str | None,
@@ -61,7 +61,7 @@ def simulate(n_hands: int, rules: str | None, policy: str, policies: str | None,
 
 @group.command()
 @deals_option(200_000, minimum=1, help="Deals for the Monte Carlo estimates.",
-              cost=COSTS["dingniu odds"])
+              cost=COSTS["odds"])
 @SEED_OPTION
 @RULES_OPTION
 @JSON_OPTION
@@ -79,7 +79,7 @@ def odds(n_deals: int, seed: int, rules: str | None, as_json: bool) -> None:
               help=policy_help(POLICIES, "heuristic,random", "The two policies compared, "
                                "A,B"))
 @deals_option(20_000, help="Deals; each is played under the 14 seatings with both "
-                          "policies.", cost=COSTS["dingniu tournament"])
+                          "policies.", cost=COSTS["tournament"])
 @click.option("--pimc-samples", type=click.IntRange(min=1), default=None,
               help="Hidden deals pimc samples per decision (default 24).")
 @click.option("--pimc-leaf", type=click.IntRange(min=0, max=16), default=None,

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from ..core.limits import COSTS, count_option
+from ..core.limits import REPORT_COST, count_option
 
 
 def parse_sets(values: tuple[str, ...]) -> dict[str, dict[str, str]]:
@@ -26,7 +26,7 @@ def parse_sets(values: tuple[str, ...]) -> dict[str, dict[str, str]]:
 @click.option("--rules", default=None,
               help="掀牛 rule preset (lanzhou, kanniutui), or all: both side by side "
                    "[default: all].")
-@count_option("--hands", "n_hands", None, 100, COSTS["report"],  # None: see --full
+@count_option("--hands", "n_hands", None, 100, REPORT_COST,  # None: see --full
               help="Hands (deals) of the largest analyses; the others play a share of it "
                    "(the ladders' rungs, the search players, 双升's whole hands; the README "
                    "says how many) [default: 100000; docs/bench.md gives its time as measured "

@@ -25,6 +25,7 @@ from kernels.shengji import hand as kh
 from kernels.shengji.game import N_WHOLE
 from kernels.shengji.planes import cards_of
 
+from ..core.limits import Cost
 from .cards import context, format_cards
 from .result import (
     A_ATTACKER_GAIN,
@@ -87,6 +88,12 @@ from .rules import ShengjiRules, get_rules
 from .sim import CHUNK, kernel_rules, policy_ids, rule_arrays, seat_policies, whole_hand_rows
 
 CHUNK_SIZE = CHUNK
+# What a unit of each command costs at the most (analyzer.core.limits): docs/bench.md's
+# fastest policy on 2 threads, halved and rounded up (play-only hands about 120 k/s, deals
+# 0.92 M/s); a tournament's deal is played once per seating (2) and keeps [deals, 2, 26]
+# and [deals, 2] rows. Re-derive them when a command's arrays change.
+COSTS = {"simulate": Cost("hands", 70_000), "tournament": Cost("deals", 35_000, 520),
+         "odds": Cost("deals", 600_000)}
 OPTIONS = {"play_only": False}  # RunSpec.options of a 双升 run: play-only hands instead
 
 

@@ -22,8 +22,9 @@ from ..core.cli_common import (
     progress_bar,
 )
 from ..core.fileio import read_json
-from ..core.limits import COSTS, count_option
+from ..core.limits import count_option
 from . import api
+from .batch import COSTS
 from .rules import DEFAULT_RULES, PRESETS, get_rules, with_changes
 from .sim import POLICIES, QUERY_POLICY, is_slow
 
@@ -59,7 +60,7 @@ def group() -> None:
 
 
 @group.command()
-@batch_options("shengji", 4, POLICIES, SIMULATE_POLICY)
+@batch_options(COSTS["simulate"], 4, POLICIES, SIMULATE_POLICY)
 @RULES_OPTION
 @click.option("--play-only", "play_only", is_flag=True,
               help="Play-only hands instead: no bidding or bury (level 2, trump ♠, banker "
@@ -255,7 +256,7 @@ def _echo_rows(rows: list[dict[str, Any]], key: str, width: int) -> None:
 @click.option("--trump", default=None,
               help="Trump spec for the trump length [default: ♠, every suit alike]; NT is "
                    "always shown too.")
-@count_option("--deals", "deals", 200_000, 0, COSTS["shengji odds"], show_default=True,
+@count_option("--deals", "deals", 200_000, 0, COSTS["odds"], show_default=True,
               help="Monte Carlo deals beside the exact values (0: exact only).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the deals (numpy SeedSequence).")
@@ -314,7 +315,7 @@ def replay(file: str, as_json: bool) -> None:
               help=policy_help(POLICIES, None, "Two policies A,B, A on one team and B on "
                                "the other"))
 @deals_option(20_000, help="Deals; each is played twice, the teams swapped.",
-              cost=COSTS["shengji tournament"])
+              cost=COSTS["tournament"])
 @rules_with_changes
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the deals and draws (numpy SeedSequence).")

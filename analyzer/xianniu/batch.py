@@ -7,12 +7,20 @@ import pandas as pd
 
 from kernels.xianniu import batch as kb
 
+from ..core.limits import Cost
 from .result import Result
 from .rules import get_rules
 from .sim import CHUNK_SIZE, aggregate, play_hands, policy_arrays, policy_names, rule_arrays
 
 AGG_SIZE = kb.AGG_SIZE
-__all__ = ["AGG_SIZE", "CHUNK_SIZE", "check", "meta", "result", "task_counts", "task_rows"]
+# What a unit of each command costs at the most (analyzer.core.limits): docs/bench.md's
+# fastest policy on 2 threads, halved and rounded up (random hands about 1.0 M/s, deals
+# 19.5 M/s); a tournament's deal is played once per seating (6), and keeps [deals, 6
+# seatings, 3 seats] int64 twice and [deals, 3] float64. Re-derive them when a command's
+# arrays change: too small a figure lets the out-of-memory killer in.
+COSTS = {"simulate": Cost("hands", 600_000), "tournament": Cost("deals", 100_000, 320),
+         "odds": Cost("deals", 12_000_000)}
+__all__ = ["AGG_SIZE", "CHUNK_SIZE", "COSTS", "check", "meta", "result", "task_counts", "task_rows"]
 
 
 def check(spec) -> None:

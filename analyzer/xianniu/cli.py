@@ -23,10 +23,10 @@ from ..core.cli_common import (
     stacked,
 )
 from ..core.fileio import read_json
-from ..core.limits import COSTS
 from ..core.review_cli import review_options
 from ..core.tournament import tournament_lines
 from . import api
+from .batch import COSTS
 from .cards import N_SEATS
 from .defaults import ADVICE_OPPONENTS, ADVICE_POLICY, DECISION_BUDGET, DECISION_POLICY
 from .describe import (
@@ -143,7 +143,7 @@ def solve(file: str, rules: str | None, engine: str, max_positions: int,
 
 
 @group.command()
-@batch_options("xianniu", 3, POLICIES)
+@batch_options(COSTS["simulate"], 3, POLICIES)
 @RULES_OPTION
 @_engine_option("kernel: the Numba kernels; reference: the slow pure-Python engine (random "
                 "play only).")
@@ -168,7 +168,7 @@ def simulate(n_hands: int, rules: str | None, policy: str, policies: str | None,
                                                "heuristic,random") +
               " heuristic:LABEL plays the heuristic on --heuristic-params LABEL.")
 @deals_option(20_000, help="Deals; each is played once per seating (6 seatings).",
-              hands_alias=True, cost=COSTS["xianniu tournament"])
+              hands_alias=True, cost=COSTS["tournament"])
 @RULES_OPTION
 @SEED_OPTION
 @click.option("--pimc-samples", type=click.IntRange(min=1), default=None,
@@ -346,7 +346,7 @@ def stats(what: str, n_deals: int, rules: str | None, policy: str, policies: str
 @group.command()
 @RULES_OPTION
 @deals_option(1_000_000, minimum=1, help="Deals for the Monte Carlo estimates.",
-              cost=COSTS["xianniu odds"])
+              cost=COSTS["odds"])
 @SEED_OPTION
 @JSON_OPTION
 def odds(rules: str | None, n_deals: int, seed: int, as_json: bool) -> None:

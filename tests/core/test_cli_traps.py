@@ -14,6 +14,7 @@ from cli_checks import bad, write_json
 
 from analyzer.cli import main
 from analyzer.core import limits
+from analyzer.xianniu import batch as xianniu_batch
 
 GAMES = {"xianniu": [], "dingniu": ["dingniu"], "shengji": ["shengji"]}
 BY_GAME = pytest.mark.parametrize("game", list(GAMES))
@@ -124,7 +125,7 @@ def test_the_learned_tournament_of_the_issue_is_refused_too(capsys, no_work):
 
 
 def test_yes_lifts_the_memory_bound_to_80_percent_not_beyond(capsys, no_work):
-    most = int(16 * 2**30 * limits.HELD_YES) // limits.COSTS["xianniu tournament"].held
+    most = int(16 * 2**30 * limits.HELD_YES) // xianniu_batch.COSTS["tournament"].held
     bad(capsys, "tournament", "--deals", str(most), "--quiet")  # over half without --yes
     with pytest.raises(Started):
         main(["tournament", "--deals", str(most), "--quiet", "--yes"])
