@@ -54,8 +54,10 @@ _ANNOUNCING: list[bool] = []
 
 
 def _say_compiling(game: str) -> None:
-    click.echo(f"xianniu: compiling the {game} kernels, once (this takes a while; later runs "
-               f"load them from the cache; `xianniu warmup` compiles them ahead)", err=True)
+    click.echo(f"xianniu: compiling the {game} kernels this command needs (up to a few minutes; "
+               f"they are cached, so a later run of it starts at once, and another command "
+               f"may compile kernels of its own; `xianniu warmup` compiles them all ahead)",
+               err=True)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -310,25 +310,38 @@ def thresholds_line(thresholds: dict[str, float], unit: str) -> str:
             f"{th['mistake']:g} a mistake, above {th['blunder']:g} a blunder")
 
 
+def _width(texts: Iterable[str], least: int = 22) -> int:
+    """The terminal columns of the widest of ``texts``, at least ``least``."""
+    return max([least, *(sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in t)
+                         for t in texts)])
+
+
 def text_lines(rv: Review, text: Callable[[dict[str, Any]], str] = entry_text) -> list[str]:
     """The review as a table: each decision (the action taken and its EV, the best and its
-    EV, the loss), then each seat's summary and the labels' rule."""
+    EV, the loss with its 95% CI and the simultaneous bound its label rests on), then each
+    seat's summary and the labels' rule. The action columns are as wide as their widest
+    entry, so a long bury keeps the columns aligned."""
+    valued = [r for r in rv.rows if not r["forced"]]
+    wt = _width(text(r["taken"]) for r in rv.rows)
+    wb = _width("= taken" if r["rank"] == 1 else text(r["best"]) for r in valued)
     lines = [f"review of {rv.game} ({rv.rules}), seat{'s' if len(rv.seats) > 1 else ''} "
              f"{', '.join(map(str, rv.seats))}; seed {rv.seed}; {rv.hidden}",
              f"EV: the acting seat's {rv.unit} per hand, ± 95% CI (n deals); loss = best − "
-             f"taken on paired play-outs, 95% CI (n)",
-             f"  {'#':>3} {'seat':>4}  {'kind':<8} {'taken':<22} {'EV taken':<22} "
-             f"{'best':<22} {'EV best':<22} {'loss':<32} label"]
+             f"taken on paired play-outs, 95% CI (n); surely ≥: the loss's lower bound made "
+             f"simultaneous over the actions compared, which the label reads",
+             f"  {'#':>3} {'seat':>4}  {'kind':<8} {_pad('taken', wt)} {'EV taken':<22} "
+             f"{_pad('best', wb)} {'EV best':<22} {'loss':<32} {'surely ≥':<9} label"]
     for r in rv.rows:
         head = (f"  {r['index']:>3} {r['seat']:>4}  {_pad(r['kind'], 8)} "
-                f"{_pad(text(r['taken']), 22)} ")
+                f"{_pad(text(r['taken']), wt)} ")
         if r["forced"]:
             lines.append(head + "(forced)")
             continue
         best = "= taken" if r["rank"] == 1 else text(r["best"])
-        lines.append(f"{head}{_short(r['taken_ev']):<22} {_pad(best, 22)} "
-                     f"{_short(r['best_ev']):<22} {_est(r['loss']):<32} {r['label'] or ''}"
-                     .rstrip())
+        surely = "—" if r["rank"] == 1 else f"{r.get('loss_low_all', 0.0):+.2f}"
+        lines.append(f"{head}{_short(r['taken_ev']):<22} {_pad(best, wb)} "
+                     f"{_short(r['best_ev']):<22} {_est(r['loss']):<32} {surely:<9} "
+                     f"{r['label'] or ''}".rstrip())
     lines.extend(summary_lines(rv))
     lines.append(thresholds_line(rv.thresholds, rv.unit))
     return lines

@@ -220,18 +220,23 @@ def _decisions_table(rows: list[tuple[str, dict[str, Any]]], text: Text) -> str:
     hands = any(where for where, _ in rows)
     out = ["<table><tr>" + ("<th>hand</th>" if hands else "") + "<th>#</th><th>seat</th>"
            "<th>kind</th><th>taken</th><th>EV taken</th><th>best</th><th>EV best</th>"
-           "<th>loss = best − taken</th><th>label</th></tr>"]
+           "<th>loss = best − taken</th><th title=\"the loss's lower bound made simultaneous "
+           "over the actions compared: what the label reads\">surely ≥</th><th>label</th>"
+           "</tr>"]
     for where, r in valued + forced:
         cls = f' class="{r["label"]}"' if r.get("label") else ""
         head = ((f'<td class="num">{where}</td>' if hands else "")
                 + f'<td class="num">{r["index"]}</td><td class="num">{r["seat"]}</td>'
                 f"<td>{html.escape(r['kind'])}</td><td>{_cards(r['taken'], text)}</td>")
         if r["forced"]:
-            out.append(f"<tr>{head}<td></td><td>(forced)</td><td></td><td></td><td></td></tr>")
+            out.append(f"<tr>{head}<td></td><td>(forced)</td><td></td><td></td><td></td>"
+                       "<td></td></tr>")
             continue
         best = "= taken" if r["rank"] == 1 else _cards(r["best"], text)
+        surely = "—" if r["rank"] == 1 else f"{r.get('loss_low_all', 0.0):+.2f}"
         out.append(f"<tr{cls}>{head}{_num(r['taken_ev'])}<td>{best}</td>{_num(r['best_ev'])}"
-                   f"{_num(r['loss'])}<td>{r['label'] or ''}</td></tr>")
+                   f"{_num(r['loss'])}<td class=\"num\">{surely}</td>"
+                   f"<td>{r['label'] or ''}</td></tr>")
     out.append("</table>")
     return "\n".join(out)
 

@@ -227,6 +227,13 @@ def _num(e: dict) -> str:
     return format_estimate(e, 2, False)
 
 
+def _kou_di_note(points: dict) -> str:
+    """Why 抠底 may add nothing although it happens: it adds the kitty's point cards."""
+    if points["value"] == 0:
+        return " (抠底 adds the kitty's point cards times its multiplier: no kitty held any)"
+    return " (the kitty's point cards times its multiplier)"
+
+
 def _play_only_text(s: dict) -> str:
     turn = get_rules(s["rules"]).turnover_at
     lines = [f"{s['hands']:,} play-only hands of 双升 (bidding not simulated), rules "
@@ -240,7 +247,8 @@ def _play_only_text(s: dict) -> str:
              f"{format_estimate(s['play_only_p_attackers_take_bank'], **PCT)}",
              f"  P(抠底: attackers take the last trick) "
              f"{format_estimate(s['play_only_p_kou_di'], **PCT)}",
-             f"  抠底 points added per hand {_num(s['play_only_kou_di_points'])}",
+             f"  抠底 points added per hand {_num(s['play_only_kou_di_points'])}"
+             f"{_kou_di_note(s['play_only_kou_di_points'])}",
              "  level change (team 0 banker side / team 1 attackers):"]
     for e in s["play_only_level_change"]:
         if e["value"] > 0:
@@ -258,7 +266,8 @@ def _whole_text(s: dict) -> str:
              f"  P(banker side holds, P<{turn}) {format_estimate(s['p_banker_holds'], **PCT)}",
              f"  P(attackers take the bank) {format_estimate(s['p_attackers_take_bank'], **PCT)}",
              f"  P(抠底)                    {format_estimate(s['p_kou_di'], **PCT)}",
-             f"  抠底 points added per hand {_num(s['kou_di_points'])}",
+             f"  抠底 points added per hand {_num(s['kou_di_points'])}"
+             f"{_kou_di_note(s['kou_di_points'])}",
              f"  P(造反, redeal)            {format_estimate(s['p_rebel'], **PCT)}",
              f"  P(下台, nobody declared)   {format_estimate(s['p_step_down'], **PCT)}",
              f"  P(random kitty trump)     {format_estimate(s['p_random_trump'], **PCT)}",
