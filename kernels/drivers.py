@@ -67,6 +67,7 @@ def _play_chunk(c, rules, seatings, rngs, chunk_size, n_hands, deals, source, pa
     dealt = game.new_state(rules, seatings)
     state = game.new_state(rules, seatings)
     base = np.empty(4, dtype=np.uint64)
+    spawned = np.empty(4, dtype=np.uint64)
     n_seatings = seatings[0].shape[0]
     for g in range(c * chunk_size, min((c + 1) * chunk_size, n_hands)):
         if source == GIVEN:
@@ -82,16 +83,20 @@ def _play_chunk(c, rules, seatings, rngs, chunk_size, n_hands, deals, source, pa
         elif paired == COPY:
             copy_into(base, rng)
         for j in range(n_seatings):
-            game.copy_state(rules, state, dealt)
+            # the last seating plays the dealt hand itself: one seating copies nothing
+            hand = dealt if j == n_seatings - 1 else state
+            if j < n_seatings - 1:
+                game.copy_state(rules, state, dealt)
             if paired == SPAWN:
-                r = base.copy()
+                copy_into(spawned, base)
+                r = spawned
             else:
                 if paired == COPY:
                     copy_into(rng, base)
                 r = rng
-            game.play_until(rules, seating(seatings, j), state, r, -1, log,
+            game.play_until(rules, seating(seatings, j), hand, r, -1, log,
                             g if n_seatings == 1 else -1)
-            game.returns(rules, state, out[g, j])
+            game.returns(rules, hand, out[g, j])
 
 
 # keywords: a setup names each of its parts
@@ -128,6 +133,7 @@ def _paired_chunk(c, rules, policies, positions, seat, options, rngs, chunk_size
     start = game.new_state(rules, policies)
     state = game.new_state(rules, policies)
     base = np.empty(4, dtype=np.uint64)
+    r = np.empty(4, dtype=np.uint64)
     for i in range(c * chunk_size, min((c + 1) * chunk_size, n_samples)):
         if redeal:
             game.load_state(rules, state, positions[0])
@@ -138,7 +144,7 @@ def _paired_chunk(c, rules, policies, positions, seat, options, rngs, chunk_size
             base[:] = rng
         for j in range(options.shape[0]):
             game.copy_state(rules, state, start)
-            r = base.copy()  # common random numbers across the options
+            copy_into(r, base)  # common random numbers across the options
             game.apply(rules, state, options[j])
             if game.to_act(rules, state) >= 0:
                 game.play_until(rules, policies, state, r, -1, log, -1)

@@ -26,6 +26,21 @@ def seatings_of(*bundles: tuple) -> tuple:
     return tuple(out)
 
 
+def no_seating(policies: tuple) -> tuple:
+    """The seatings of none, shaped as ``policies``' stack: the play driver then deals
+    only."""
+    return tuple(np.zeros((0, *a.shape), dtype=a.dtype) if isinstance(a, np.ndarray) else a
+                 for a in policies)
+
+
+def deal_rows(rules, policies: tuple, streams: np.ndarray, chunk: int, n: int) -> np.ndarray:
+    """The deal rows of ``n`` hands the play driver deals (chunk ``c`` from ``streams[c]``)
+    and plays under no seating: the deals alone, as every seating would get them."""
+    deals = rules.deal_rows(n)
+    play_rows(rules, no_seating(policies), streams, chunk, n, deals=deals, source="kept")
+    return deals
+
+
 def play_rows(rules, seatings: tuple, streams: np.ndarray, chunk: int, n: int,
               **setup: Any) -> np.ndarray:
     """Result rows ``[n, seatings, width]`` of ``n`` hands played by the play driver, chunk

@@ -16,15 +16,14 @@ import time
 from typing import Any
 
 import numba
-import numpy as np
 
 from kernels import drivers
-from kernels.dingniu.pimc import N_VECTOR
 from kernels.rng import states_from_seed
 
 from ..core.bench import cold_and_warm, rates_all_and_one
+from ..core.drive import no_seating
 from .engine import random_action, random_start
-from .rules import N_SEATS, get_rules
+from .rules import get_rules
 from .sim import CHUNK, policy_arrays, rule_arrays, seatings_of
 
 DEAL_CHUNK = 16_384  # deals per chunk of the deals benchmark
@@ -53,7 +52,6 @@ def run_bench(rules: str | None = None, deals: int = 4_000_000, hands: int = 400
     r = get_rules(rules)
     rk = rule_arrays(r)
     deal_states = states_from_seed(seed, -(-deals // DEAL_CHUNK))
-    no_seating = (np.zeros((0, N_SEATS), dtype=np.int64), np.zeros((0, N_SEATS, N_VECTOR)))
     dealt_only = rk.result_rows(deals, 0)
     hand_states = states_from_seed(seed, -(-hands // CHUNK))
     out = rk.result_rows(hands)
@@ -61,7 +59,8 @@ def run_bench(rules: str | None = None, deals: int = 4_000_000, hands: int = 400
     heur = seatings_of(policy_arrays("heuristic", r))
 
     def run_deals() -> None:  # the play driver under no seating: dealing alone
-        drivers.play(rk, no_seating, dealt_only, streams=deal_states, chunk_size=DEAL_CHUNK)
+        drivers.play(rk, no_seating(policy_arrays("random", r)), dealt_only,
+                     streams=deal_states, chunk_size=DEAL_CHUNK)
 
     def run_random() -> None:
         drivers.play(rk, rand, out, streams=hand_states, chunk_size=CHUNK)

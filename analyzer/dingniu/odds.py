@@ -10,12 +10,12 @@ from typing import Any
 
 import numpy as np
 
-from kernels.dingniu.pimc import N_VECTOR
 from kernels.rng import states_from_seed
 
+from ..core import drive
 from ..core.stats import proportion_ci
 from .rules import N_KINDS, N_SEATS, DingniuRules, get_rules
-from .sim import play_rows, rule_arrays
+from .sim import policy_arrays, rule_arrays
 
 Feature = Callable[[np.ndarray], np.ndarray]
 
@@ -58,11 +58,8 @@ def _all_hands(r: DingniuRules) -> tuple[np.ndarray, np.ndarray]:
 
 def deal_rows(r: DingniuRules, n: int, seed: int) -> np.ndarray:
     """``[n, 4, 13]``: ``n`` deals from the play driver, played under no seating."""
-    kr = rule_arrays(r)
-    deals = kr.deal_rows(n)
-    none = (np.zeros((0, N_SEATS), dtype=np.int64), np.zeros((0, N_SEATS, N_VECTOR)))
-    play_rows(kr, none, states_from_seed(seed, -(-n // 4096)), 4096, n, deals=deals,
-              source="kept")
+    deals = drive.deal_rows(rule_arrays(r), policy_arrays("random"),
+                            states_from_seed(seed, -(-n // 4096)), 4096, n)
     return deals.reshape(n, N_SEATS, N_KINDS)
 
 

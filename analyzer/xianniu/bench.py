@@ -12,13 +12,12 @@ import time
 from typing import Any
 
 import numba
-import numpy as np
 
 from kernels import drivers
 from kernels.rng import states_from_seed
 
 from ..core.bench import cold_and_warm, rates_all_and_one
-from ..core.drive import seatings_of
+from ..core.drive import no_seating, seatings_of
 from .reference_sim import random_hands
 from .rules import get_rules
 from .sim import CHUNK_SIZE, driver_policies, policy_arrays, rule_arrays
@@ -40,14 +39,14 @@ def run_bench(rules: str | None = None, deals: int = 2_000_000, hands: int = 400
 
     deal_states = states_from_seed(seed, -(-deals // CHUNK_SIZE))
     dealt_only = rk.result_rows(deals, 0)
-    no_seating = (np.zeros((0, *pol[0].shape), dtype=np.int64), np.zeros((0, *pol[1].shape)), None)
     hand_states = states_from_seed(seed, -(-hands // CHUNK_SIZE))
     out = rk.result_rows(hands)
     rand = seatings_of(driver_policies(pol))
     heur = seatings_of(driver_policies(policy_arrays("heuristic")))
 
     def run_deals():  # the play driver under no seating: dealing alone
-        drivers.play(rk, no_seating, dealt_only, streams=deal_states, chunk_size=CHUNK_SIZE)
+        drivers.play(rk, no_seating(driver_policies(pol)), dealt_only,
+                     streams=deal_states, chunk_size=CHUNK_SIZE)
 
     def run_hands():
         drivers.play(rk, rand, out, streams=hand_states, chunk_size=CHUNK_SIZE)

@@ -5,15 +5,9 @@ from __future__ import annotations
 import io
 import re
 
+from fakes import FakeClock
+
 from analyzer.core.cli_common import LazyProgressBar
-
-
-class _Clock:
-    def __init__(self):
-        self.now = 0.0
-
-    def __call__(self):
-        return self.now
 
 
 class _Tty(io.StringIO):
@@ -22,7 +16,7 @@ class _Tty(io.StringIO):
 
 
 def test_a_log_gets_a_line_every_ten_seconds_with_the_time_left_and_no_stray_label():
-    clock, out = _Clock(), io.StringIO()
+    clock, out = FakeClock(), io.StringIO()
     with LazyProgressBar(20_000, "deals kept", file=out, clock=clock) as bar:
         bar.expect(1_000)
         bar(0)  # the work starts

@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from fakes import FakeClock
 from matplotlib.figure import Figure
 
 import analyzer.report as report_pkg
@@ -234,16 +235,6 @@ def test_progress_on_a_log_is_one_line_a_step_and_its_time():
     assert re.fullmatch(r"\[1/2\] a\n    \d+\.\d s\n\[2/2\] b\n    \d+\.\d s\n", out.getvalue())
 
 
-class _Clock:
-    """A fake clock the test moves by hand."""
-
-    def __init__(self):
-        self.now = 0.0
-
-    def __call__(self):
-        return self.now
-
-
 class _Stamped(io.StringIO):
     """A log that notes the fake time of every line written."""
 
@@ -266,7 +257,7 @@ def test_a_long_report_writes_a_line_every_ten_seconds_with_the_time_left(tty):
     watcher line gives the whole report's share done and time left."""
     from analyzer.report.progress import INTERVAL, Bars
 
-    clock = _Clock()
+    clock = FakeClock()
     out = _Stamped(clock, tty)
     bars = Bars(4, lambda i, n, what: f"[{i}/{n}] {what}", out, clock=clock, heartbeat=False)
     for seconds, units in ((95, 1000), (3, 0), (180, 50), (46, 0)):
@@ -294,7 +285,7 @@ def test_a_long_report_writes_a_line_every_ten_seconds_with_the_time_left(tty):
 def test_the_time_left_follows_the_units_of_the_running_step():
     from analyzer.report.progress import Bars
 
-    clock = _Clock()
+    clock = FakeClock()
     bars = Bars(2, lambda i, n, what: what, io.StringIO(), clock=clock, heartbeat=False)
     advance = bars("a", 100)
     clock.now = 50.0
