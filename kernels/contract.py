@@ -25,8 +25,10 @@ Verbs (``rules`` first, arrays and integers after it):
   until ``seat`` must decide (-1: to the end); when ``log`` has a row ``g``, every decision
   is written there; returns the seat to act, or -1 at the end;
 - ``returns(rules, state, row)``: the result row (int64[result_width]) of a finished hand;
-- ``redeal_hidden(rules, state, seat, rng, out)``: ``out`` is ``state`` with what ``seat``
-  cannot see dealt anew, consistently with all it saw.
+- ``sample(rules, policies, view, seat, rng, state, stream)``: into ``state`` a position
+  drawn from ``rng`` that fits ``view`` (the game's int64 rows saying what ``seat`` has
+  seen, and under which conditions a draw is kept), the stream to play on from it seeded
+  into ``stream``; returns False when the draw is rejected (the caller draws again).
 
 The rules class also gives the arrays the drivers are handed, in Python:
 ``deal_rows(n)``, ``state_rows(n)``, ``result_rows(n, seatings)``, ``log_rows(n)`` (the
@@ -46,7 +48,7 @@ from numba.extending import overload
 # what the play driver needs, and what the paired play-outs and the replay need besides
 PLAY_VERBS = ("new_state", "copy_state", "load_state", "deal", "start_from", "read_deal",
               "play_until", "returns")
-STEP_VERBS = ("to_act", "legal", "apply", "redeal_hidden")
+STEP_VERBS = ("to_act", "legal", "apply", "sample")
 VERBS = PLAY_VERBS + STEP_VERBS
 
 # rules class -> verb name -> a Python function Numba compiles in the caller (typically a
@@ -92,7 +94,8 @@ def _typed(stub: Callable) -> Callable:
                                  f"{rules.instance_class.__module__} has no verb "
                                  f"{stub.__name__}: this driver does not play that game")
         return impls[stub.__name__]
-    overload(stub)(typer)
+    # inlined into the driver: an overload compiled apart re-optimizes all it reaches
+    overload(stub, inline="always")(typer)
     return stub
 
 
@@ -156,6 +159,6 @@ def returns(rules, state, row):
 
 
 @_typed
-def redeal_hidden(rules, state, seat, rng, out):
-    raise _python("redeal_hidden")
+def sample(rules, policies, view, seat, rng, state, stream):
+    raise _python("sample")
 

@@ -36,7 +36,8 @@ ALONE = 0  # one seating, playing on from the chunk's stream
 SPAWN = 1  # a stream of the hand's own drawn after the deal, the same for every seating
 COPY = 2  # every seating from the chunk's stream as it is after the deal; the chunk's stream
 #           then goes on from where the last seating left it
-PAIRINGS = {False: ALONE, True: SPAWN, "spawn": SPAWN, "copy": COPY}
+OWN = 3  # every seating from the hand's own given stream (``rngs[g]``: one stream per hand)
+PAIRINGS = {False: ALONE, True: SPAWN, "spawn": SPAWN, "copy": COPY, "own": OWN}
 
 
 def seating(bundle, j):
@@ -80,6 +81,8 @@ def _play_chunk(c, rules, seatings, rngs, chunk_size, n_hands, deals, source, pa
                 game.read_deal(rules, dealt, deals[g])
         if paired == SPAWN:
             seed_state(next_u64(rng), base)  # the hand's own stream, the same per seating
+        elif paired == OWN:
+            copy_into(base, rngs[g])
         elif paired == COPY:
             copy_into(base, rng)
         for j in range(n_seatings):
@@ -87,7 +90,7 @@ def _play_chunk(c, rules, seatings, rngs, chunk_size, n_hands, deals, source, pa
             hand = dealt if j == n_seatings - 1 else state
             if j < n_seatings - 1:
                 game.copy_state(rules, state, dealt)
-            if paired == SPAWN:
+            if paired == SPAWN or paired == OWN:
                 copy_into(spawned, base)
                 r = spawned
             else:
@@ -111,9 +114,10 @@ def play(rules, seatings, out, *, streams, chunk_size, n_hands=None, deals=None,
     read from ``deals``) or ``position`` (state rows read from ``deals``); ``paired``: how
     the seatings of a hand share their randomness (duplicate play): True (or ``spawn``),
     one stream of the hand's own drawn after the deal; ``copy``, the chunk's stream as it
-    is after the deal (:data:`COPY`); False, a single seating plays on from the chunk's
-    stream; ``log``: the game's log bundle, written for each hand when there is one
-    seating.
+    is after the deal (:data:`COPY`); ``own``, the hand's own stream given in
+    ``streams[g]`` (one stream per hand, e.g. for deals altered from one dealt from that
+    stream); False, a single seating plays on from the chunk's stream; ``log``: the
+    game's log bundle, written for each hand when there is one seating.
     """
     n_hands = out.shape[0] if n_hands is None else int(n_hands)
     if deals is None:
@@ -126,22 +130,32 @@ def play(rules, seatings, out, *, streams, chunk_size, n_hands=None, deals=None,
 
 # as _play_chunk: the chunk, then one argument per part of a setup
 @njit(nogil=True, cache=True)
-def _paired_chunk(c, rules, policies, positions, seat, options, rngs, chunk_size, n_samples,
-                  redeal, out, log):
+def _paired_chunk(c, rules, policies, views, seat, options, rngs, chunk_size, n_samples,
+                  max_tries, outs, log):
     """Chunk ``c`` of :func:`paired`."""
+    out, dealt, kept, tries = outs
     rng = rngs[c].copy()
     start = game.new_state(rules, policies)
     state = game.new_state(rules, policies)
     base = np.empty(4, dtype=np.uint64)
     r = np.empty(4, dtype=np.uint64)
+    tries[c] = 0
     for i in range(c * chunk_size, min((c + 1) * chunk_size, n_samples)):
-        if redeal:
-            game.load_state(rules, state, positions[0])
-            game.redeal_hidden(rules, state, seat, rng, start)
-            seed_state(next_u64(rng), base)
+        kept[i] = 0
+        if max_tries > 0:
+            for _ in range(max_tries):
+                tries[c] += 1
+                if game.sample(rules, policies, views, seat, rng, start, base):
+                    kept[i] = 1
+                    break
+            if kept[i] == 0:
+                continue  # no draw fitted: the sample is missing
         else:
-            game.load_state(rules, start, positions[i])
-            base[:] = rng
+            tries[c] += 1
+            game.load_state(rules, start, views[i])
+            copy_into(base, rng)
+            kept[i] = 1
+        game.read_deal(rules, start, dealt[i])
         for j in range(options.shape[0]):
             game.copy_state(rules, state, start)
             copy_into(r, base)  # common random numbers across the options
@@ -152,24 +166,34 @@ def _paired_chunk(c, rules, policies, positions, seat, options, rngs, chunk_size
 
 
 # keywords: a setup names each of its parts
-def paired(rules, policies, positions, seat, options, out, *, streams, n_samples=None,
-           redeal=False, chunk_size=16):
-    """Value ``options`` (the acting seat's actions) on sampled deals: ``out[i, j]`` is the
-    result row after option ``j`` on sample ``i``, the rest played by ``policies``; every
+def paired(rules, policies, views, seat, options, out, *, streams, n_samples=None,
+           max_tries=0, chunk_size=16):
+    """Value ``options`` (the acting seat's actions) on sampled positions: ``out[i, j]`` is
+    the result row after option ``j`` on sample ``i``, the rest played by ``policies``; every
     option of a sample plays from the same state and the same stream.
 
-    Either the samples are given (``positions[i]``, state rows with the hidden cards already
-    dealt; ``streams[i]`` is sample ``i``'s stream), or, with ``redeal``, they are drawn in
-    the kernel from ``positions[0]`` by ``seat``'s view (``redeal_hidden``), ``chunk_size``
-    samples a chunk, each chunk from its stream ``streams[c]``.
+    Either the samples are given (``max_tries`` 0: ``views[i]``, state rows with the hidden
+    cards already dealt; ``streams[i]`` is sample ``i``'s stream), or they are drawn in the
+    kernel by the game's ``sample`` verb from ``views`` (what ``seat`` has seen), at most
+    ``max_tries`` draws a sample, ``chunk_size`` samples a chunk, chunk ``c`` from its stream
+    ``streams[c]``.
+
+    Returns ``(dealt, kept, tries)``: each sample's deal row as the game reads it at the
+    position (``read_deal``), whether the sample was found (1) or every draw was rejected
+    (0: its rows of ``out`` are left as they were), and each chunk's draws.
     """
     n_samples = out.shape[0] if n_samples is None else int(n_samples)
-    chunk = int(chunk_size) if redeal else 1
-    if not redeal and streams.shape[0] < n_samples:
+    chunk = int(chunk_size) if max_tries else 1
+    if not max_tries and streams.shape[0] < n_samples:
         raise ValueError("given samples need one stream each")
-    for_each_chunk(_paired_chunk, -(-n_samples // chunk), rules, policies, positions,
-                   int(seat), options, streams, chunk, n_samples, bool(redeal), out,
+    n_chunks = -(-n_samples // chunk)
+    dealt = rules.deal_rows(n_samples)
+    kept = np.zeros(n_samples, dtype=np.int64)
+    tries = np.zeros(n_chunks, dtype=np.int64)
+    for_each_chunk(_paired_chunk, n_chunks, rules, policies, views, int(seat), options,
+                   streams, chunk, n_samples, int(max_tries), (out, dealt, kept, tries),
                    rules.log_rows(0))
+    return dealt, kept, tries
 
 
 # the chunk, the hands' deals and actions, and the four answers

@@ -63,6 +63,46 @@ def xianniu_lines(hands: int, deals: int):
             t = tournament.tournament(pair, n, preset, 3,
                                       pimc_samples=2 if "pimc" in pair else None)
             yield f"xianniu {preset} tournament {pair}", _h(t.per_deal)
+        yield from _xianniu_queries(preset)
+        from analyzer.xianniu.analysis import pattern_values, xian_ev
+
+        for policy, n in (("heuristic", 3000), ("net", 500)):
+            yield f"xianniu {preset} pattern-values {policy}", _h(
+                pattern_values(n, preset, policy, seed=4, chunk_size=256).to_numpy(float))
+            yield f"xianniu {preset} xian-ev {policy}", _h(
+                xian_ev(n, preset, policy, seed=4, chunk_size=256).to_numpy(float))
+
+
+XIANNIU_HAND = "Ks Qh Qc Js 10h 9s 9d 8c 7h 6s 5d 3c 3h 2s Ad Ac"
+
+
+def _xianniu_queries(preset: str):
+    """The decision queries (from a hand and from a record) and advice, at fixed seeds."""
+    from analyzer.xianniu.advise import advise
+    from analyzer.xianniu.decision import should_kou, should_xian, should_xian_record
+    from analyzer.xianniu.records import replay
+    from analyzer.xianniu.sim import hand_records
+
+    def q(r):
+        return _h(np.array([r.ev_a, r.ev_b, r.diff, r.hands, r.dealt, r.kept]),
+                  r.details.to_numpy())
+
+    yield f"xianniu {preset} should-xian 1", q(should_xian(
+        XIANNIU_HAND, 1, preset, max_hands=2000, precision=0.01, seed=3))
+    yield f"xianniu {preset} should-xian 2 net", q(should_xian(
+        XIANNIU_HAND, 2, preset, policy="net", max_hands=1500, precision=0.01, seed=4))
+    yield f"xianniu {preset} should-kou", q(should_kou(
+        XIANNIU_HAND, preset, max_hands=1200, precision=0.01, seed=5))
+    records = hand_records(40, preset, "heuristic", 7)
+    asked = next({**rec, "actions": rec["actions"][:cut]} for rec in records
+                 for cut in range(len(rec["actions"]))
+                 if replay({**rec, "actions": rec["actions"][:cut]}).phase == "kou_ask")
+    yield f"xianniu {preset} should-xian record", q(should_xian_record(
+        asked, policy="heuristic", max_hands=600, precision=0.01, seed=8))
+    for k, rec in enumerate(records[:2]):
+        a = advise({**rec, "actions": []}, samples=300, seed=9).to_json()
+        yield f"xianniu {preset} advise {k}", _h(np.array(
+            [[x["ev"], x["n"]] for x in a["actions"]]), np.array([a["deals"]]))
 
 
 def shengji_lines(hands: int, deals: int):

@@ -30,8 +30,13 @@ from typing import Any
 
 import numpy as np
 
+from kernels import drivers
 from kernels.rng import states_for_chunks
 from kernels.xianniu import advise as ka
+from kernels.xianniu import views
+from kernels.xianniu.game import R_PTS0
+from kernels.xianniu.verbs import TYPE_SHIFT
+from kernels.xianniu.views import MAX_TRIES_PER_DEAL
 
 from ..core.race import Race, ranked_lines
 from ..core.stats import Estimate, mean_ci
@@ -55,6 +60,7 @@ from .records import action_to_json, record_of, replay, start_of
 from .sim import POLICIES, policy_arrays, rule_arrays
 
 DEFAULT_POLICY = ADVICE_POLICY
+NOT_PLAYED = -(1 << 40)  # an entry for an action out of the race
 DEFAULT_PRECISION = 0.1  # points: CI half-width of the paired differences still racing
 DEFAULT_SAMPLES = 20_000  # deals at most
 CHUNKS = 8  # random streams per batch: fixed, so the numbers depend on the seed alone
@@ -238,17 +244,18 @@ def qiangci_known(state: State) -> np.ndarray:
     return known
 
 
-def _picks(position: np.ndarray, rules, groups: list[list[Action]]) -> np.ndarray:
-    """The kernel's list index of each group's first action; the kernel's list must hold
+def _options(position: np.ndarray, rules, groups: list[list[Action]]) -> np.ndarray:
+    """The kernels' action code of each group's first action; the kernels' list must hold
     exactly the engine's legal actions."""
     types = np.empty(1024, dtype=np.int64)
     masks = np.empty(1024, dtype=np.int64)
     n = ka.list_actions(position, rules, types, masks)
-    index = {(ACTION_KINDS[int(types[i])], int(masks[i])): i for i in range(n)}
+    listed = {(ACTION_KINDS[int(types[i])], int(masks[i])) for i in range(n)}
     engine = {(a.kind, a.cards) for g in groups for a in g}
-    if set(index) != engine or n != len(engine):
+    if listed != engine or n != len(engine):
         raise RuntimeError("the kernels list other actions than the reference engine here")
-    return np.array([index[(g[0].kind, g[0].cards)] for g in groups], dtype=np.int64)
+    return np.array([g[0].cards | ACTION_KINDS.index(g[0].kind) << TYPE_SHIFT
+                     for g in groups], dtype=np.int64)
 
 
 def _check_args(samples: int | None, precision: float, policy: str,
@@ -268,22 +275,30 @@ def _check_args(samples: int | None, precision: float, policy: str,
     return int(samples), float(precision), int(seed)
 
 
-def _run_race(position, seat, picks, known, rk, pol, samples, precision, seed,
+def _batch(view, seat, options, active, rk, pol, states) -> tuple[np.ndarray, int]:
+    """One batch of paired play-outs: ``seat``'s points per kept deal (rows) and option
+    (columns; ``NOT_PLAYED`` where the option is out of the race), and the deals drawn."""
+    racing = np.flatnonzero(active)
+    out = rk.result_rows(CHUNKS * PER_CHUNK, len(racing))
+    _, kept, tries = drivers.paired(rk, (*pol, True), view, seat, options[racing], out,
+                                    streams=states, max_tries=MAX_TRIES_PER_DEAL,
+                                    chunk_size=PER_CHUNK)
+    got = np.full((int(kept.sum()), len(options)), NOT_PLAYED, dtype=np.int64)
+    got[:, racing] = out[kept == 1][:, :, R_PTS0 + seat]
+    return got, int(tries.sum())
+
+
+def _run_race(position, seat, options, known, rk, pol, samples, precision, seed,
               progress) -> tuple[Race, int, str]:
-    k = len(picks)
-    race = Race(k)
+    race = Race(len(options))
     per_batch = CHUNKS * PER_CHUNK
+    view = views.view_rows(views.RECORDED, position, qiangci=known)
     dealt, batch = 0, 0
     while True:
         states = states_for_chunks(seed, batch * CHUNKS, CHUNKS)
-        out = np.empty((CHUNKS, PER_CHUNK, k), dtype=np.int64)
-        tries = np.empty(CHUNKS, dtype=np.int64)
-        ka.advise_chunks((position, seat, picks, race.active.copy(), known), states,
-                         PER_CHUNK, rk, pol, (out, tries))
-        got = out.reshape(-1, k)
-        got = got[got[:, race.leader()] != ka.NOT_PLAYED][:samples - race.n]
-        race.add(got)
-        dealt += int(tries.sum())
+        got, tries = _batch(view, seat, options, race.active, rk, pol, states)
+        race.add(got[:samples - race.n])
+        dealt += tries
         batch += 1
         if progress is not None:
             progress(race.n, samples)
@@ -301,7 +316,7 @@ def _values(race: Race, groups: list[list[Action]], seat: int,
     vals = []
     for a, g in enumerate(groups):
         col = rows[:, a]
-        n_a = int(np.count_nonzero(col != ka.NOT_PLAYED))  # a prefix: racing stops for good
+        n_a = int(np.count_nonzero(col != NOT_PLAYED))  # a prefix: racing stops for good
         e = mean_ci(col[:n_a])
         d = Estimate(0.0, 0.0, 0.0, n_a) if a == best else mean_ci(rows[:n_a, best] - col[:n_a])
         vals.append(ActionValue(action_to_json(seat, g[0]),
@@ -333,8 +348,8 @@ def advise(record: Any, *, samples: int | None = None, precision: float = DEFAUL
     names = [opponents] * 3
     names[seat] = policy
     pol = policy_arrays(names, rules=state.rules)
-    picks = _picks(position, rk, groups)
-    race, dealt, stop = _run_race(position, seat, picks, qiangci_known(state), rk, pol,
+    options = _options(position, rk, groups)
+    race, dealt, stop = _run_race(position, seat, options, qiangci_known(state), rk, pol,
                                   samples, precision, seed, progress)
     best = race.leader()
     vals = _values(race, groups, seat, best)

@@ -5,7 +5,7 @@ hands dealt the pattern with those dealt without it (observational), and the cou
 the same deals: one swap with another seat makes or breaks the pattern and everything else
 stays as dealt, both versions played from one random stream. ``xian_ev`` plays, after the
 banker's opening 扣, seat 1's 掀 and 扣 from one stream and bins the difference by seat 1's
-hand (see :func:`kernels.xianniu.experiments.xian_ev_chunks` for the features).
+hand: its sure cards and its number of K (:func:`kernels.xianniu.experiments.xian_ev_cells`).
 """
 
 from __future__ import annotations
@@ -17,14 +17,20 @@ import numba
 import numpy as np
 import pandas as pd
 
+from kernels import drivers
 from kernels.rng import states_from_seed
 from kernels.xianniu import experiments as kx
+from kernels.xianniu import views
+from kernels.xianniu.bits import KING, POP4
+from kernels.xianniu.game import R_PTS0
 
 from ..core.batches import chunk_batches
+from ..core.drive import play_rows, seatings_of
 from ..core.stats import Z95, mean_ci_from_sums, proportion_ci
 from .cards import RANKS
+from .decision import XIAN_KOU
 from .rules import Rules, get_rules
-from .sim import SEARCH, policy_arrays, policy_names, rule_arrays
+from .sim import SEARCH, driver_policies, policy_arrays, policy_names, rule_arrays
 
 PATTERN_NAMES = ["niu 牛", "xi 喜", "K 天"] + [f"liang {r} 亮子" for r in RANKS]
 
@@ -33,6 +39,7 @@ PATTERN_NAMES = ["niu 牛", "xi 喜", "K 天"] + [f"liang {r} 亮子" for r in R
 # capped, and cut into small chunks so that both cores share even a short run
 MAX_SEARCH_DEALS = 10_000
 SEARCH_CHUNK = 8
+PLAY_CHUNK = 64  # hands a chunk of the play driver, for the altered deals
 
 
 def _chunk_size(n_deals: int, policies: str, chunk_size: int) -> int:
@@ -73,9 +80,9 @@ def pattern_values(n_deals: int, rules: str | Rules | None = None,
     obs = np.zeros((n_chunks, kx.N_PATTERNS, 2, 3), dtype=np.int64)
     kobs = np.zeros((n_chunks, 5, 3), dtype=np.int64)
     states, rk = states_from_seed(seed, n_chunks), rule_arrays(r)
-    pol = policy_arrays(policies, rules=r)
-    _in_batches(lambda a, b, n, o: kx.counterfactual_chunks(states[a:b], chunk_size, n, rk,
-                                                            pol, *o),
+    seatings = seatings_of(driver_policies(policy_arrays(policies, rules=r)))
+    _in_batches(lambda a, b, n, o: _pattern_batch(states[a:b], chunk_size, n, rk, seatings,
+                                                  o),
                 n_chunks, chunk_size, int(n_deals), progress, (cf, obs, kobs))
     cf, obs, kobs = cf.sum(axis=0), obs.sum(axis=0), kobs.sum(axis=0)
     rows = []
@@ -118,8 +125,8 @@ def xian_ev(n_deals: int, rules: str | Rules | None = None, policies: str = "heu
     n_chunks = -(-int(n_deals) // chunk_size)
     out = np.zeros((n_chunks, kx.SURE_BINS, 5, kx.XE_COLS), dtype=np.int64)
     states, rk = states_from_seed(seed, n_chunks), rule_arrays(r)
-    pol = policy_arrays(policies, rules=r)
-    _in_batches(lambda a, b, n, o: kx.xian_ev_chunks(states[a:b], chunk_size, n, rk, pol, *o),
+    pol = (*policy_arrays(policies, rules=r), True)
+    _in_batches(lambda a, b, n, o: _xian_ev_batch(states[a:b], chunk_size, n, rk, pol, o[0]),
                 n_chunks, chunk_size, int(n_deals), progress, (out,))
     out = out.sum(axis=0)
     rows = []
@@ -147,6 +154,67 @@ def xian_ev(n_deals: int, rules: str | Rules | None = None, policies: str = "heu
                         total).as_dict(),
                     share_of_deals=proportion_ci(total, int(n_deals)).as_dict())
     return df
+
+
+def _pattern_batch(states: np.ndarray, chunk_size: int, n: int, rk, seatings: tuple,
+                   outs: tuple[np.ndarray, ...]) -> None:
+    """``n`` deals of the pattern experiment summed into ``outs[k][0]`` (``cf``, ``obs``,
+    ``kobs``): the deals altered in the kernels, then every row played by the play driver
+    from its deal's stream."""
+    cf, obs, kobs = (o[0] for o in outs)
+    deals = rk.deal_rows(n * kx.CF_ROWS)
+    streams = np.zeros((len(deals), 4), dtype=np.uint64)
+    meta = np.zeros((len(deals), 4), dtype=np.int64)
+    kx.counterfactual_deals(states, chunk_size, n, deals, streams, meta)
+    rows = np.flatnonzero(meta[:, kx.M_SIGN] != 0)
+    res = play_rows(rk, seatings, streams[rows], PLAY_CHUNK, len(rows),
+                    deals=np.ascontiguousarray(deals[rows]), source="given",
+                    paired="own")[:, 0, R_PTS0:R_PTS0 + 3]
+    m = meta[rows]
+    base = m[:, kx.M_PATTERN] < 0
+    pts = res[base]  # the deals as dealt, in deal order
+    hands = deals[rows[base], :3]
+    held = np.empty((len(hands) * 3, kx.N_PATTERNS), dtype=np.int64)
+    kx.holds_table(np.ascontiguousarray(hands.reshape(-1)), held)
+    p = pts.reshape(-1)
+    for pattern in range(kx.N_PATTERNS):
+        for hold in (0, 1):
+            sel = held[:, pattern] == hold
+            obs[pattern, hold] += (int(sel.sum()), int(p[sel].sum()), int((p[sel] ** 2).sum()))
+    kings = POP4[hands.reshape(-1) >> 4 * KING & 15]
+    for k in range(5):
+        sel = kings == k
+        kobs[k] += (int(sel.sum()), int(p[sel].sum()), int((p[sel] ** 2).sum()))
+    alt = ~base
+    first = np.searchsorted(m[base, kx.M_DEAL], m[alt, kx.M_DEAL])  # each one's dealt row
+    seat = m[alt, kx.M_SEAT]
+    sign = m[alt, kx.M_SIGN]
+    diff = (res[alt][np.arange(len(seat)), seat] - pts[first, seat]) * sign  # with − without
+    pattern = m[alt, kx.M_PATTERN]
+    np.add.at(cf[:, kx.CF_N], pattern, 1)
+    np.add.at(cf[:, kx.CF_SUM], pattern, diff)
+    np.add.at(cf[:, kx.CF_SUMSQ], pattern, diff * diff)
+    np.add.at(cf[:, kx.CF_MADE], pattern, (sign > 0).astype(np.int64))
+
+
+def _xian_ev_batch(states: np.ndarray, chunk_size: int, n: int, rk, pol: tuple,
+                   out: np.ndarray) -> None:
+    """``n`` deals of the 掀 experiment (paired play-outs, one draw a deal) summed into the
+    cells of ``out[0]``."""
+    view = views.view_rows(views.FIRST_KOU)
+    res = rk.result_rows(n, 2)
+    dealt, kept, _ = drivers.paired(rk, pol, view, 1, XIAN_KOU, res, streams=states,
+                                    n_samples=n, max_tries=1, chunk_size=chunk_size)
+    got = np.flatnonzero(kept)
+    p_xian, p_kou = res[got, 0, R_PTS0 + 1], res[got, 1, R_PTS0 + 1]
+    cells = np.empty((len(got), 2), dtype=np.int64)
+    kx.xian_ev_cells(np.ascontiguousarray(dealt[got, 1]), rk.beaters, cells)
+    d = p_xian - p_kou
+    at = (np.zeros(len(got), dtype=np.int64), cells[:, 0], cells[:, 1])
+    for col, v in ((kx.XE_N, 1), (kx.XE_SUM, d), (kx.XE_SUMSQ, d * d), (kx.XE_XIAN, p_xian),
+                   (kx.XE_KOU, p_kou), (kx.XE_XIAN_SQ, p_xian * p_xian),
+                   (kx.XE_KOU_SQ, p_kou * p_kou)):
+        np.add.at(out[..., col], at, v)
 
 
 def banker_advantage(agg_summary: dict[str, Any]) -> dict[str, Any]:

@@ -16,9 +16,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from kernels import drivers
 from kernels.rng import states_for_chunks
-from kernels.xianniu import decisions as kd
-from kernels.xianniu.policies import POLICY_PIMC
+from kernels.xianniu import views
+from kernels.xianniu.game import R_CAP0, R_PTS0
+from kernels.xianniu.tables import ACT_KOU, ACT_XIAN, P_CI
+from kernels.xianniu.verbs import FORGO_KOU, TYPE_SHIFT
+from kernels.xianniu.verbs import Rules as KernelRules
+from kernels.xianniu.views import MAX_TRIES_PER_DEAL
 
 from ..core.stats import Estimate, mean_ci, proportion_ci
 from .cards import format_cards, parse_hand
@@ -28,6 +33,13 @@ from .records import replay
 from .rules import Rules, get_rules
 from .sim import POLICIES, SEARCH, policy_arrays, rule_arrays
 
+# Per kept deal: points after action A and after action B, cards captured and 刺 flags, and
+# the three seats' hands at the decision.
+Q_A, Q_B, Q_CAP_A, Q_OPP_CI_A, Q_HAND0, N_Q = 0, 1, 2, 3, 4, 7
+# the options compared: 掀 then 扣 where a seat answers a 扣; 扣 then a lead with 扣 not
+# offered (the policy's lead) at the banker's first decision
+XIAN_KOU = np.array([ACT_XIAN << TYPE_SHIFT, ACT_KOU << TYPE_SHIFT], dtype=np.int64)
+KOU_LEAD = np.array([ACT_KOU << TYPE_SHIFT, FORGO_KOU], dtype=np.int64)
 CHUNKS = 8  # random streams per batch: fixed, so where the precision stops depends on the seed
 # alone, not on the number of threads
 PER_CHUNK = 128
@@ -124,25 +136,34 @@ def continuation_names(policy: str) -> list[str]:
     return names
 
 
-def _query_rows(question: str, hand: int, seat: int, position: np.ndarray | None,
-                states: np.ndarray, per_chunk: int, rk: tuple, pol: tuple, with_pimc: bool
-                ) -> tuple[np.ndarray, int]:
-    """One batch of the kernels' kept deals (rows ``kd.Q_*``) and the deals dealt;
-    ``with_pimc``: compiled with the pimc machinery whatever ``pol`` plays."""
-    chunks = states.shape[0]
-    out = np.empty((chunks, per_chunk, kd.N_Q), dtype=np.int64)
-    t = np.empty(chunks, dtype=np.int64)
-    pinned = np.zeros(3, dtype=np.int64)
+def query_rows(question: str, hand: int, seat: int, position: np.ndarray | None,
+               states: np.ndarray, per_chunk: int, rk: KernelRules, pol: tuple,
+               pinned: np.ndarray | None = None) -> tuple[np.ndarray, int]:
+    """One batch of kept deals, ``per_chunk`` a chunk, chunk ``c`` from ``states[c]``: rows
+    of ``Q_*`` columns (the asking seat's points after each action, its cards captured and
+    whether an opponent reached 刺 after the first, the three hands at the decision), and
+    the deals dealt, kept or not. ``pinned[s]``: cards known to lie with seat ``s``."""
     if position is not None:
-        kd.xian_at_position_chunks(position, seat, states, per_chunk, rk, pol, (out, t),
-                                   with_pimc)
+        view, options = views.view_rows(views.RECORDED, position), XIAN_KOU
     elif question == "xian":
-        kd.xian_query_chunks(hand, seat, pinned, states, per_chunk, rk, pol, (out, t),
-                             with_pimc)
+        view, options = views.view_rows(views.ANSWER, hand=hand, pinned=pinned), XIAN_KOU
     else:
-        kd.kou_query_chunks(hand, pinned, states, per_chunk, rk, pol, (out, t), with_pimc)
-    got = out.reshape(-1, kd.N_Q)
-    return got[got[:, kd.Q_A] != -999], int(t.sum())
+        view, options = views.view_rows(views.BANKER, hand=hand, pinned=pinned), KOU_LEAD
+    n = states.shape[0] * per_chunk
+    out = rk.result_rows(n, len(options))
+    dealt, kept, tries = drivers.paired(rk, (*pol, True), view, seat, options, out,
+                                        streams=states, max_tries=MAX_TRIES_PER_DEAL,
+                                        chunk_size=per_chunk)
+    got = np.flatnonzero(kept)
+    a, b = out[got, 0], out[got, 1]
+    rows = np.empty((len(got), N_Q), dtype=np.int64)
+    rows[:, Q_A] = a[:, R_PTS0 + seat]
+    rows[:, Q_B] = b[:, R_PTS0 + seat]
+    rows[:, Q_CAP_A] = a[:, R_CAP0 + seat]
+    others = [s for s in range(3) if s != seat]
+    rows[:, Q_OPP_CI_A] = (a[:, [R_CAP0 + s for s in others]] >= rk.params[P_CI]).any(axis=1)
+    rows[:, Q_HAND0:Q_HAND0 + 3] = dealt[got, :3]
+    return rows, int(tries.sum())
 
 
 def _better(rows: list[np.ndarray], column: int) -> int:
@@ -178,21 +199,21 @@ def _run(question: str, hand_text: str | int, seat: int, rules: str | Rules | No
                                     max_hands, progress)
     kept = len(rows[ka])
     every = [x[:max_hands] for x in rows]
-    a, b = every[ka][:, kd.Q_A], every[kb][:, kd.Q_B]
+    a, b = every[ka][:, Q_A], every[kb][:, Q_B]
     d, ea, eb = mean_ci(a - b), mean_ci(a), mean_ci(b)
     first, second = ("xian", "kou") if question == "xian" else ("kou", "lead")
     rec = "close" if d.low <= 0 <= d.high else (first if d.value > 0 else second)
     chosen = every[ka]
     details = pd.DataFrame({"points_a": a, "points_b": b,
-                            "captured_a": chosen[:, kd.Q_CAP_A],
-                            "opponent_ci_a": chosen[:, kd.Q_OPP_CI_A],
-                            **{f"hand_{s}": chosen[:, kd.Q_HAND0 + s].astype(np.uint64)
+                            "captured_a": chosen[:, Q_CAP_A],
+                            "opponent_ci_a": chosen[:, Q_OPP_CI_A],
+                            **{f"hand_{s}": chosen[:, Q_HAND0 + s].astype(np.uint64)
                                for s in range(3)}})
     details.attrs.update(question=question, actions=(first, second), rules=r.name,
                          policy=policy, seed=seed, seat=seat)
     n = len(a)
-    by_policy = {name: {first: mean_ci(e[:, kd.Q_A]).as_dict(),
-                        second: mean_ci(e[:, kd.Q_B]).as_dict()}
+    by_policy = {name: {first: mean_ci(e[:, Q_A]).as_dict(),
+                        second: mean_ci(e[:, Q_B]).as_dict()}
                  for name, e in zip(plays_on, every, strict=True)}
     return DecisionResult(
         question, format_cards(hand), seat, r.name, policy, seed, rec, ea.value, eb.value,
@@ -221,9 +242,6 @@ def _sample(question: str, hand: int, seat: int, position: np.ndarray | None, rk
     method is first told the kept deals the query is expected to stop at
     (:func:`expected_deals`, from the precision reached so far), so that its bar's length
     follows the stopping rule rather than ``max_hands``."""
-    # one compiled query for every play-on: with a search among them, all take the pimc path
-    # (a seat without pimc never enters it), so the query compiles once, not twice
-    with_pimc = any(bool((ids == POLICY_PIMC).any()) for ids, _ in pols)
     chunks = CHUNKS
     # a query capped below one full batch deals only what it can keep
     per_chunk = min(PER_CHUNK, -(-max_hands // chunks))
@@ -235,8 +253,8 @@ def _sample(question: str, hand: int, seat: int, position: np.ndarray | None, rk
     while True:
         states = states_for_chunks(seed, batch * chunks, chunks)
         for k in active:
-            got, dealt = _query_rows(question, hand, seat, position, states, per_chunk, rk,
-                                     pols[k], with_pimc)
+            got, dealt = query_rows(question, hand, seat, position, states, per_chunk, rk,
+                                    pols[k])
             rows[k].append(got)
         _check_same_deals([rows[k][-1] for k in active])
         tries += dealt
@@ -246,10 +264,10 @@ def _sample(question: str, hand: int, seat: int, position: np.ndarray | None, rk
         if n >= 2:
             if pick is None:
                 pilot = [np.concatenate(x)[:PILOT] for x in rows]
-                ka, kb = _better(pilot, kd.Q_A), _better(pilot, kd.Q_B)
+                ka, kb = _better(pilot, Q_A), _better(pilot, Q_B)
                 if n >= PILOT:
                     pick, active = (ka, kb), sorted({ka, kb})
-            d = mean_ci(np.concatenate(rows[ka])[:, kd.Q_A] - np.concatenate(rows[kb])[:, kd.Q_B])
+            d = mean_ci(np.concatenate(rows[ka])[:, Q_A] - np.concatenate(rows[kb])[:, Q_B])
             half = (d.high - d.low) / 2
             done = half <= precision or n >= max_hands
             expect = getattr(progress, "expect", None)
@@ -280,9 +298,9 @@ def expected_deals(n: int, half: float, precision: float, max_hands: int) -> int
 
 def _check_same_deals(batch_rows: list[np.ndarray]) -> None:
     """Every continuation's batch holds the same kept deals (the pairing rests on it)."""
-    first = batch_rows[0][:, kd.Q_HAND0:kd.Q_HAND0 + 3]
+    first = batch_rows[0][:, Q_HAND0:Q_HAND0 + 3]
     for other in batch_rows[1:]:
-        if not np.array_equal(first, other[:, kd.Q_HAND0:kd.Q_HAND0 + 3]):
+        if not np.array_equal(first, other[:, Q_HAND0:Q_HAND0 + 3]):
             raise RuntimeError("the play-on policies were given different deals")
 
 

@@ -6,7 +6,8 @@ which game they play. The policies bundle is ``(ids, hps)``: a policy id per sea
 (:mod:`.policies`, :data:`.pimc.PIMC`) and each seat's parameter vector. A deal row is the
 tile counts ``[seat * 13 + kind]``; a state row is the state array itself; a log bundle is
 ``(actions[n, MAX_MOVES, 2], legal[n, MAX_MOVES, 2] (uint64), moves[n])``: decision ``i``
-of hand ``g`` as ``(seat, action)``, its legal set as two 64-bit masks, and the count.
+of hand ``g`` as ``(seat, action)``, its legal set as two 64-bit masks, and the count. A
+view (the ``sample`` verb's) is one row, the position's state row.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from numba import njit
 
 from .. import contract
 from ..arrays import copy_into
+from ..rng import next_u64, seed_state
 from .game import (
     MAX_MOVES,
     N_KINDS,
@@ -141,6 +143,15 @@ def apply_action(state, tiles, params, a):
     apply(state, tiles, params, a, scratch)
 
 
+@njit(cache=True)
+def sample_view(position, tiles, seat, rng, state, stream):
+    """``state``: ``position`` with the tiles ``seat`` cannot see dealt anew (every draw
+    fits); its play-on stream seeded from ``rng``."""
+    sample_hidden(position, tiles, seat, rng, state)
+    seed_state(next_u64(rng), stream)
+    return True
+
+
 def _copy(rules, dst, src):
     copy_into(dst, src)
 
@@ -163,6 +174,6 @@ contract.register(
     play_until=lambda rules, policies, state, rng, seat, log, g: play_until(
         state, rules.tiles, rules.params, policies, rng, seat, log, g),
     returns=lambda rules, state, row: settle(state, rules.tiles, rules.params, row),
-    redeal_hidden=lambda rules, state, seat, rng, out: sample_hidden(
-        state, rules.tiles, seat, rng, out),
+    sample=lambda rules, policies, view, seat, rng, state, stream: sample_view(
+        view[0], rules.tiles, seat, rng, state, stream),
 )

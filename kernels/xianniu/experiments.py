@@ -1,7 +1,9 @@
-"""Paired experiments on the same deals: what a card pattern is worth, and 掀 against 扣.
+"""What the paired experiments need besides the drivers: a deal's patterns made or broken
+by one swap, and the cells of the 掀 experiment.
 
-Both play a deal twice from one random stream (common random numbers) and keep the
-difference, so the luck of the rest of the deal cancels.
+Both experiments play a deal twice from one random stream (common random numbers) and keep
+the difference, so the luck of the rest of the deal cancels: the pattern experiment plays
+the altered deals in the play driver, the 掀 experiment its two answers in the paired one.
 """
 
 from __future__ import annotations
@@ -11,12 +13,9 @@ from numba import njit
 
 from ..parallel import for_each_chunk
 from ..rng import bounded, next_u64, seed_state
-from .batch import no_log
 from .bits import FIVE, KING, NINE, POP4, nib, popcount
-from .decisions import pair_buffers
-from .game import N_RESULT, PH_LEAD, R_PTS0, S_PHASE, advance, deal, new_scratch, start_hand
-from .hand import pimc_flag, play_both, play_hand
-from .policies import POLICY_PIMC, sure_cards
+from .game import deal
+from .policies import sure_cards
 from .tables import N_SEATS
 
 # Patterns whose value is measured; LIANG_BASE + r is the 亮子 of rank r.
@@ -123,70 +122,59 @@ def holds(h, pattern):
     return nib(h, pattern - LIANG_BASE) == 15
 
 
+# Per deal of the pattern experiment: the dealt hands, then each pattern made or broken by
+# one swap; a row's meta: (deal, pattern or -1 for the deal as dealt, seat, sign)
+CF_ROWS = N_PATTERNS + 1
+M_DEAL, M_PATTERN, M_SEAT, M_SIGN = range(4)
+
+
 @njit(nogil=True, cache=True)
-def _counterfactual_chunk(c, states, span, rules, policies, outs, pimc):
-    """Chunk ``c`` of :func:`counterfactual_chunks` (``span``: the chunk size and the deals;
-    ``outs``: ``cf``, ``obs``, ``kobs``)."""
+def _counterfactual_deals_chunk(c, states, span, deals, streams, meta):
+    """Chunk ``c`` of :func:`counterfactual_deals` (``span``: the chunk size, the deals)."""
     chunk_size, n_deals = span
-    cf, obs, kobs = outs
     rng = states[c].copy()
-    play_rng = np.empty(4, dtype=np.uint64)
     hands = np.empty(3, dtype=np.int64)
     alt = np.empty(3, dtype=np.int64)
-    scratch = new_scratch()
-    logbuf = no_log()
-    res = np.empty(N_RESULT, dtype=np.int64)
-    base = np.empty(3, dtype=np.int64)
-    cf[c, :, :] = 0
-    obs[c, :, :, :] = 0
-    kobs[c, :, :] = 0
-    start = c * chunk_size
-    stop = min(start + chunk_size, n_deals)
-    for _ in range(start, stop):
+    for d in range(c * chunk_size, min((c + 1) * chunk_size, n_deals)):
+        row = d * CF_ROWS
         deal(rng, hands)
         word = next_u64(rng)
-        seed_state(word, play_rng)
-        play_hand(hands, np.int64(0), rules, policies, play_rng, scratch, logbuf, np.int64(0), res,
-                  pimc)
+        for k in range(CF_ROWS):
+            meta[row + k, M_SIGN] = 0
         for s in range(N_SEATS):
-            p = res[R_PTS0 + s]
-            base[s] = p
-            for pattern in range(N_PATTERNS):
-                hold = 1 if holds(hands[s], pattern) else 0
-                obs[c, pattern, hold, 0] += 1
-                obs[c, pattern, hold, 1] += p
-                obs[c, pattern, hold, 2] += p * p
-            k = POP4[nib(hands[s], KING)]
-            kobs[c, k, 0] += 1
-            kobs[c, k, 1] += p
-            kobs[c, k, 2] += p * p
+            deals[row, s] = hands[s]
+        meta[row, M_DEAL], meta[row, M_PATTERN], meta[row, M_SIGN] = d, -1, 1
+        seed_state(word, streams[row])
         for pattern in range(N_PATTERNS):
             seat = bounded(rng, 3)
             sign = counterfactual(hands, seat, pattern, rng, alt)
             if sign == 0:
                 continue
-            seed_state(word, play_rng)
-            play_hand(alt, np.int64(0), rules, policies, play_rng, scratch, logbuf, np.int64(0),
-                      res, pimc)
-            diff = (res[R_PTS0 + seat] - base[seat]) * sign  # with − without
-            cf[c, pattern, CF_N] += 1
-            cf[c, pattern, CF_SUM] += diff
-            cf[c, pattern, CF_SUMSQ] += diff * diff
-            if sign > 0:
-                cf[c, pattern, CF_MADE] += 1
+            r = row + 1 + pattern
+            for s in range(N_SEATS):
+                deals[r, s] = alt[s]
+            meta[r, M_DEAL], meta[r, M_PATTERN], meta[r, M_SEAT], meta[r, M_SIGN] = \
+                d, pattern, seat, sign
+            seed_state(word, streams[r])  # the altered deal plays from the dealt one's stream
 
 
-def counterfactual_chunks(states, chunk_size, n_deals, rules, policies, cf, obs, kobs):
-    """Play every deal once, then once per pattern with that pattern made or broken in one
-    random seat's hand by a single swap, from the same stream.
+def counterfactual_deals(states, chunk_size, n_deals, deals, streams, meta):
+    """Deal ``n_deals`` hands (chunk ``c`` from ``states[c]``) and alter each once per
+    pattern, the pattern made or broken in one random seat's hand by a single swap
+    (:func:`counterfactual`). Row ``d * CF_ROWS`` is deal ``d`` as dealt, row
+    ``d * CF_ROWS + 1 + pattern`` its alteration (``meta`` sign 0 where one swap cannot do
+    it); ``deals`` the deal rows (banker 0), ``streams`` the stream each row plays from
+    (the dealt deal's, for all its rows)."""
+    for_each_chunk(_counterfactual_deals_chunk, states.shape[0], states, (chunk_size, n_deals),
+                   deals, streams, meta)
 
-    Per chunk ``c``: ``cf[c, pattern]`` = (pairs, Σ diff, Σ diff², pairs made) with
-    diff = points with the pattern − without; ``obs[c, pattern, holds]`` = (seat-hands, Σ
-    points, Σ points²) of the unchanged deals by whether the seat holds the pattern;
-    ``kobs[c, k]`` the same by number of K.
-    """
-    for_each_chunk(_counterfactual_chunk, states.shape[0], states, (chunk_size, n_deals),
-                   rules, policies, (cf, obs, kobs), pimc_flag(policies[0]))
+
+@njit(nogil=True, cache=True)
+def holds_table(hands, out):
+    """``out[i, pattern]``: does hand ``hands[i]`` hold each pattern (:func:`holds`)?"""
+    for i in range(hands.shape[0]):
+        for pattern in range(N_PATTERNS):
+            out[i, pattern] = 1 if holds(hands[i], pattern) else 0
 
 
 # 掀 EV cells: sure cards 0..SURE_BINS-1 (the last bin holds that many or more) × K count 0..4.
@@ -195,55 +183,10 @@ XE_N, XE_SUM, XE_SUMSQ, XE_XIAN, XE_KOU, XE_XIAN_SQ, XE_KOU_SQ, XE_COLS = range(
 
 
 @njit(nogil=True, cache=True)
-def _xian_ev_chunk(c, states, chunk_size, n_deals, rules, policies, out, pimc):
-    """Chunk ``c`` of :func:`xian_ev_chunks`."""
-    params, set_beats, beaters = rules
-    ids, weights = policies
-    asked = ids.copy()
-    asked[1] = POLICY_PIMC  # stop where seat 1 must answer the 扣
-    rng = states[c].copy()
-    play_rng, hands, scratch, saved, logbuf, res, res_b = pair_buffers()
-    ws = scratch[2]
-    out[c, :, :, :] = 0
-    start = c * chunk_size
-    stop = min(start + chunk_size, n_deals)
-    for _ in range(start, stop):
-        deal(rng, hands)
-        start_hand(hands, np.int64(0), params, ws)
-        if ws[S_PHASE] != PH_LEAD:
-            continue  # a 抢刺 comes first: not the position asked about
-        word = next_u64(rng)
-        seed_state(word, play_rng)
-        # the banker 扣s (entry 0 at its first decision); stop when seat 1 is asked
-        if advance(rules, (asked, weights), play_rng, scratch, logbuf, np.int64(0),
-                   np.int64(0)) != 1:
-            continue
-        # 掀 is entry 1 of seat 1's answer, 扣 entry 0
-        play_both(rules, policies, play_rng, scratch, logbuf, (np.int64(1), np.int64(0)),
-                  (saved, res, res_b), pimc)
-        p_xian = res[R_PTS0 + 1]
-        p_kou = res_b[R_PTS0 + 1]
-        h = hands[1]
-        sb = min(sure_cards(h, 0xFFFFFFFFFFFF & ~h, beaters), SURE_BINS - 1)
-        kc = POP4[nib(h, KING)]
-        d = p_xian - p_kou
-        out[c, sb, kc, XE_N] += 1
-        out[c, sb, kc, XE_SUM] += d
-        out[c, sb, kc, XE_SUMSQ] += d * d
-        out[c, sb, kc, XE_XIAN] += p_xian
-        out[c, sb, kc, XE_KOU] += p_kou
-        out[c, sb, kc, XE_XIAN_SQ] += p_xian * p_xian
-        out[c, sb, kc, XE_KOU_SQ] += p_kou * p_kou
-
-
-def xian_ev_chunks(states, chunk_size, n_deals, rules, policies, out):
-    """When the banker 扣s at its first decision, seat 1's points after 掀 minus after 扣.
-
-    Each deal without 抢刺 is played twice from the moment seat 1 is asked, from one stream.
-    ``out[c, sure_bin, k_count]`` accumulates (deals, Σ diff, Σ diff², Σ 掀 points, Σ 扣
-    points, Σ 掀 points², Σ 扣 points²), binned by seat 1's hand: cards in whole-rank groups
-    nobody could beat knowing only this hand (:func:`kernels.xianniu.policies.sure_cards`),
-    and its number of K.
-    """
-    for_each_chunk(_xian_ev_chunk, states.shape[0], states, chunk_size, n_deals, rules,
-                   policies, out, pimc_flag(policies[0]))
+def xian_ev_cells(hands, beaters, cells):
+    """Each hand's cell of the 掀 experiment into ``cells``: sure cards (capped at
+    ``SURE_BINS - 1``) and number of K."""
+    for i in range(hands.shape[0]):
+        h = hands[i]
+        cells[i, 0] = min(sure_cards(h, 0xFFFFFFFFFFFF & ~h, beaters), SURE_BINS - 1)
+        cells[i, 1] = POP4[nib(h, KING)]

@@ -11,7 +11,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..arrays import copy_into
 from .game import R_ACTIONS, S_TRACK, advance, finish_hand, new_scratch, start_hand
 from .pimc import pimc_pick, seat_to_act
 from .policies import POLICY_PIMC
@@ -56,25 +55,6 @@ def play_on(rules, policies, rng, scratch, logbuf, log_mode, forced_pick, pimc):
 
 
 @njit(cache=True, inline="always")  # as play_on
-def play_both(rules, policies, rng, scratch, logbuf, picks, rows, pimc):
-    """From the position in ``scratch``, play on twice from one stream: with entry ``pick_a``
-    at the first decision into result row ``res_a``, then, position and stream restored, with
-    ``pick_b`` into ``res_b`` (common random numbers). ``picks`` is ``(pick_a, pick_b)``,
-    ``rows`` is ``(saved, res_a, res_b)``, ``saved`` a work copy of the state words."""
-    pick_a, pick_b = picks
-    saved, res_a, res_b = rows
-    ws = scratch[2]
-    copy_into(saved, ws)
-    branch_rng = rng.copy()
-    play_on(rules, policies, rng, scratch, logbuf, np.int64(0), pick_a, pimc)
-    finish_hand(rules[0], ws, res_a)
-    copy_into(ws, saved)
-    copy_into(rng, branch_rng)
-    play_on(rules, policies, rng, scratch, logbuf, np.int64(0), pick_b, pimc)
-    finish_hand(rules[0], ws, res_b)
-
-
-@njit(cache=True)
 def play_hand(deal, banker, rules, policies, rng, scratch, logbuf, log_mode, res, pimc):
     # 10 parameters: advance's own seven (its bundles: rules, policies, scratch, logbuf) with
     # the deal, the banker and the result row of the hand. ``pimc`` must stay an argument of

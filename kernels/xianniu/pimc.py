@@ -219,7 +219,7 @@ def rollout_setup(params_row, n):
     return n_samples, ids, weights, res, logbuf
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined: a layer compiled apart re-optimizes all it reaches
 def pimc_pick(rules, params_row, rng, scratch, work):
     """Index of the pimc choice among the ``ws[S_N_LIST]`` actions listed in ``scratch``: the
     best total of :func:`pimc_totals` (the first on a tie; 0 when no deal could be sampled)."""
@@ -233,7 +233,7 @@ def pimc_pick(rules, params_row, rng, scratch, work):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined: a layer compiled apart re-optimizes all it reaches
 def pimc_totals(rules, params_row, rng, scratch, work, total):
     """pimc's evaluation of the ``ws[S_N_LIST]`` actions listed in ``scratch``: adds each
     action's points for the seat to act, summed over the hidden deals sampled (each times its

@@ -10,7 +10,8 @@ An action is one int64, ``cards | type << 48`` (``type``: the index of its kind 
 pimc)``: ``pimc`` is True when a seat may search, else None, so that drivers that never
 meet a pimc seat compile without the search (:mod:`.hand`). A log bundle is
 :func:`.game.advance`'s ``(log, legal, legal_off)``; the drivers keep no 掀牛 log yet
-(``recorded_chunks`` in :mod:`.batch` keeps the records of a run).
+(``recorded_chunks`` in :mod:`.batch` keeps the records of a run). A view (the ``sample``
+verb's) is the two rows of :mod:`.views`.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from .game import (
     PASS_COLS,
     PH_OVER,
     S_BANKER,
+    S_MUST_LEAD,
     S_N_ACT,
     S_N_CHOICE,
     S_N_PASS,
@@ -51,11 +53,14 @@ from .game import (
     start_hand,
 )
 from .hand import play_on, track_passes
-from .pimc import sample_hidden, seat_to_act
+from .pimc import seat_to_act
 from .plays import INFO_COLS
 from .tables import N_SEATS
+from .views import sample_view
 
 TYPE_SHIFT = 48
+# not an action: the option "lead as the policy would, 扣 not offered" of the banker's query
+FORGO_KOU = -2
 DEAL_WIDTH = N_SEATS + 1
 
 
@@ -146,12 +151,16 @@ def legal_codes(rules, scratch, out):
 
 @njit(cache=True)
 def apply_code(rules, scratch, a):
-    """Play the action ``a`` of the seat to act; False (nothing played) if it is not legal."""
+    """Play the action ``a`` of the seat to act; False (nothing played) if it is not legal.
+    :data:`FORGO_KOU` takes 扣 off the lead holder's choices instead (its policy then leads)."""
     params, set_beats, _ = rules
     am, ai, ws = scratch
     phase = ws[S_PHASE]
     if phase == PH_OVER:
         return False
+    if a == FORGO_KOU:
+        ws[S_MUST_LEAD] = 1
+        return True
     seat = seat_to_act(ws)
     typ, mask = a >> TYPE_SHIFT, a & FULL_DECK
     n, _ = _list_actions(ws, params, set_beats, phase, seat, False, am, ai)
@@ -165,19 +174,13 @@ def apply_code(rules, scratch, a):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # a layer compiled apart re-optimizes all below it
 def play_until(rules, ids, parameters, pimc, scratch, rng, logbuf):
     """Let every seat's policy act to the end of the hand (the searching seats too when
     ``pimc`` is True); returns -1."""
     track_passes(ids, scratch[2])
     play_on(rules, (ids, parameters), rng, scratch, logbuf, np.int64(0), np.int64(-1), pimc)
     return -1
-
-
-@njit(cache=True)
-def redeal_hidden(rules, scratch, seat, rng, out):
-    copy_into(out[2], scratch[2])
-    sample_hidden(scratch[2], seat, rules[1], rng, out[2])
 
 
 def _copy(rules, dst, src):
@@ -202,6 +205,6 @@ contract.register(
     play_until=lambda rules, policies, state, rng, seat, log, g: play_until(
         rules, policies[0], policies[1], policies[2], state, rng, log),
     returns=lambda rules, state, row: finish_hand(rules.params, state[2], row),
-    redeal_hidden=lambda rules, state, seat, rng, out: redeal_hidden(rules, state, seat, rng,
-                                                                     out),
+    sample=lambda rules, policies, view, seat, rng, state, stream: sample_view(
+        rules, policies[0], policies[1], view, seat, rng, state, stream),
 )

@@ -15,8 +15,8 @@ from analyzer.xianniu.engine import action_key, new_hand
 from analyzer.xianniu.kernel_state import ws_from_state
 from analyzer.xianniu.records import action_from_json, action_to_json, record_of, replay
 from analyzer.xianniu.sim import hand_records, rule_arrays
-from kernels.xianniu import advise as ka
 from kernels.xianniu import game as kg
+from kernels.xianniu import views as kv
 from tests.cli_checks import bad, ok, write_json
 
 RULES = ["lanzhou", "kanniutui"]
@@ -65,10 +65,10 @@ def test_listed_actions_are_the_engines_up_to_the_grouping(rules, policies, hand
                 assert all(_equivalent(g[0], a) for a in g)
             for i, g in enumerate(groups):  # maximal: no two groups could merge
                 assert not any(_equivalent(g[0], h[0]) for h in groups[i + 1:])
-            # the kernels list the same actions (else _picks raises)
-            picks = adv._picks(ws_from_state(state), rule_arrays(state.rules),
-                               adv._groups(state))
-            assert len(set(picks.tolist())) == len(groups)
+            # the kernels list the same actions (else _options raises)
+            options = adv._options(ws_from_state(state), rule_arrays(state.rules),
+                                   adv._groups(state))
+            assert len(set(options.tolist())) == len(groups)
             seen += 1
     assert seen > 0
 
@@ -132,8 +132,8 @@ def test_the_sure_ci_lead_ranks_first_and_separated(rules):
 
 def test_a_mislabelled_ranking_is_caught(monkeypatch):
     """Teeth: with the play-outs assigned to the wrong actions, the sure 刺 is not first."""
-    real = adv._picks
-    monkeypatch.setattr(adv, "_picks", lambda *a: np.roll(real(*a), 1))
+    real = adv._options
+    monkeypatch.setattr(adv, "_options", lambda *a: np.roll(real(*a), 1))
     res = adv.advise(_sure_ci_record("lanzhou"), seed=3, samples=2000)
     assert res.best.action != {"seat": 0, "action": "play", "cards": "Q♦"}
 
@@ -186,12 +186,12 @@ def test_qiangci_facts_are_read_from_the_record_and_enforced():
     assert adv.qiangci_known(state).tolist() == [-1, 1, 0]
     ws = ws_from_state(state)
     params = rule_arrays(state.rules)[0]
-    assert ka.qiangci_consistent(ws, np.array([-1, 1, 0]), params)
+    assert kv.qiangci_consistent(ws, np.array([-1, 1, 0]), params)
     # teeth: the true deal breaks each contrary fact
-    assert not ka.qiangci_consistent(ws, np.array([-1, 0, 0]), params)
+    assert not kv.qiangci_consistent(ws, np.array([-1, 0, 0]), params)
     swapped = ws.copy()
     swapped[kg.WS_HANDS + 1], swapped[kg.WS_HANDS + 2] = ws[kg.WS_HANDS + 2], ws[kg.WS_HANDS + 1]
-    assert not ka.qiangci_consistent(swapped, np.array([-1, 1, 0]), params)
+    assert not kv.qiangci_consistent(swapped, np.array([-1, 1, 0]), params)
     # mandatory (kanniutui): seat 1 plays it; seat 0 before it held none, seat 2 unknown
     forced = new_hand(deal, "kanniutui")
     forced.apply(forced.legal_actions()[0])

@@ -11,7 +11,7 @@ from analyzer.cli import main
 from analyzer.xianniu.cards import FULL_DECK, count, parse_hand, parse_mask
 from analyzer.xianniu.decision import should_kou, should_xian
 from kernels.rng import states_from_seed
-from kernels.xianniu import decisions as kd
+from kernels.xianniu import views as kv
 
 STRONG = "Ks Kh Kc Kd Qs Qh Qc 9s 9h 9c 10s 10h 8s 8h As Ah"
 WEAK = "As Ah 2s 2h 3s 3c 5s 6h 6c 7s 7h 8c Jd 10d Qd 2d"
@@ -74,7 +74,7 @@ def test_hidden_cards_never_go_to_the_known_seat():
         pins[o2] = parse_mask("Kc")
         for pinned in (np.zeros(3, dtype=np.int64), pins):
             for _ in range(1000):
-                kd._deal_around(hand, seat, pinned, rng, out)
+                kv.deal_around(hand, seat, pinned, rng, out)
                 assert int(out[seat]) == hand
                 others = [int(out[s]) for s in range(3) if s != seat]
                 assert all(count(h) == 16 for h in others)

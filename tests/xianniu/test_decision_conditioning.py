@@ -16,11 +16,11 @@ import math
 import numpy as np
 import pytest
 
+from analyzer.xianniu.decision import Q_HAND0, query_rows
 from analyzer.xianniu.engine import KOU, QIANGCI, Action, new_hand
 from analyzer.xianniu.rules import get_rules
 from analyzer.xianniu.sim import deal_hands, logged_hands, policy_arrays, rule_arrays
 from kernels.rng import states_for_chunks
-from kernels.xianniu import decisions as kd
 
 N_FREE_EACH = 3  # cards left free in each hidden seat: C(6, 3) = 20 splits
 
@@ -115,22 +115,18 @@ def test_kept_deals_follow_brute_force_enumeration(seat, names, rules):
     o1 = (seat + 1) % 3
     index = {a: k for k, (a, _) in enumerate(_splits(free))}
     chunks, per_chunk = 4, 3000
-    out = np.empty((chunks, per_chunk, kd.N_Q), dtype=np.int64)
-    tries = np.empty(chunks, dtype=np.int64)
-    kd.xian_query_chunks(deal[seat], seat, np.array(pinned, dtype=np.int64),
-                         states_for_chunks(5, 0, chunks), per_chunk,
-                         rule_arrays(get_rules(rules)), policy_arrays(names), (out, tries))
-    rows = out.reshape(-1, kd.N_Q)
-    rows = rows[rows[:, kd.Q_A] != -999]
+    rows, n = query_rows("xian", deal[seat], seat, None, states_for_chunks(5, 0, chunks),
+                         per_chunk, rule_arrays(get_rules(rules)), policy_arrays(names),
+                         pinned=np.array(pinned, dtype=np.int64))
     assert len(rows) > chunks * per_chunk // 2  # a slot gives up after 64 rejected deals
-    assert np.all(rows[:, kd.Q_HAND0 + seat] == deal[seat])
+    assert np.all(rows[:, Q_HAND0 + seat] == deal[seat])
     counts = np.zeros(len(probs))
-    for h in rows[:, kd.Q_HAND0 + o1]:
+    for h in rows[:, Q_HAND0 + o1]:
         counts[index[int(h) & sum(free)]] += 1
     stat, df = _chi2(counts, probs)
     assert _chi2_below_quantile(stat, df), (stat, df, counts, probs)
     # the acceptance rate is the mean probability over the uniformly dealt splits
-    p, n = probs.mean(), int(tries.sum())
+    p = probs.mean()
     assert abs(len(rows) / n - p) < 4.5 * math.sqrt(p * (1 - p) / n)
     # the case discriminates: kept deals are far from the unconditioned (uniform) deal
     flat = _chi2(counts, np.ones(len(probs)))[0]

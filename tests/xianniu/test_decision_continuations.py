@@ -124,27 +124,29 @@ def test_the_robustness_script_compares_play_ons_on_the_same_hands(tmp_path, cap
         capsys.readouterr().out
 
 
-def test_a_query_compiled_with_the_search_plays_the_same_without_a_search_seat():
-    # with a search among the play-ons, every play-on takes the pimc-compiled query; a
-    # play-on without a pimc seat must play exactly as in the query compiled without it
+def test_the_paired_driver_with_the_search_plays_the_same_without_a_search_seat():
+    # the queries run the paired driver compiled with the pimc machinery whatever they play;
+    # a play-on without a pimc seat must play exactly as in the driver compiled without it
     from analyzer.xianniu.cards import parse_hand
+    from analyzer.xianniu.decision import XIAN_KOU
     from analyzer.xianniu.rules import get_rules
     from analyzer.xianniu.sim import policy_arrays, rule_arrays
+    from kernels import drivers
     from kernels.rng import states_for_chunks
-    from kernels.xianniu import decisions as kd
+    from kernels.xianniu import views
 
     r = get_rules("kanniutui")
     rk, pol = rule_arrays(r), policy_arrays(["net", "tuned2", "heuristic"], rules=r)
-    states = states_for_chunks(4, 0, 2)
-    rows = []
-    for with_pimc in (False, True):
-        out = np.empty((2, 64, kd.N_Q), dtype=np.int64)
-        tries = np.empty(2, dtype=np.int64)
-        kd.xian_query_chunks(parse_hand(HAND), 1, np.zeros(3, dtype=np.int64), states, 64, rk,
-                             pol, (out, tries), with_pimc)
-        rows.append((out.copy(), tries.copy()))
-    assert (rows[0][0][:, :, kd.Q_A] != -999).sum() > 20  # deals were kept and played
-    assert np.array_equal(rows[0][0], rows[1][0]) and np.array_equal(rows[0][1], rows[1][1])
+    view = views.view_rows(views.ANSWER, hand=parse_hand(HAND))
+    got = []
+    for pimc in (None, True):
+        out = rk.result_rows(128, 2)
+        kept = drivers.paired(rk, (*pol, pimc), view, 1, XIAN_KOU, out,
+                              streams=states_for_chunks(4, 0, 2), max_tries=64,
+                              chunk_size=64)[1]
+        got.append((out, kept))
+    assert got[0][1].sum() > 20  # deals were kept and played
+    assert np.array_equal(got[0][0], got[1][0]) and np.array_equal(got[0][1], got[1][1])
 
 
 def test_the_best_play_on_is_chosen_on_the_pilot_and_the_others_stop():
