@@ -86,7 +86,8 @@ def _typed(stub: Callable) -> Callable:
     class of its ``rules`` (typing sees the stub's own signature, through ``wraps``)."""
     @functools.wraps(stub)
     def typer(rules, *args):
-        impls = _GAMES.get(getattr(rules, "instance_class", None))
+        cls = getattr(rules, "instance_class", None)
+        impls = _GAMES.get(cls) if cls is not None else None
         if impls is None:
             return None
         if stub.__name__ not in impls:

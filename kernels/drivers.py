@@ -16,6 +16,8 @@ own their streams and their output rows, so results depend on the seed alone.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit, types
 from numba.extending import overload
@@ -50,8 +52,9 @@ def seating(bundle, j):
 def _seating(bundle, j):
     if not isinstance(bundle, types.BaseTuple):
         return None
+    members: Any = bundle  # a Numba tuple type: its members' types
     names = [f"bundle[{i}][j]" if isinstance(t, types.Array) else f"bundle[{i}]"
-             for i, t in enumerate(bundle)]
+             for i, t in enumerate(members)]
     src = f"def impl(bundle, j):\n    return ({', '.join(names)}{',' if len(names) == 1 else ''})\n"
     scope: dict = {}
     exec(src, scope)  # a tuple of any length, built in one expression Numba can type

@@ -10,6 +10,8 @@ exactly as the scalar ``fma`` would), the sums kept in registers and stored once
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
@@ -23,18 +25,22 @@ def _contiguous_f64(t) -> bool:
         and t.layout == "C"
 
 
-@intrinsic
-def fma(typingctx, a, b, c):
-    """``a * b + c`` rounded once (float64)."""
-    if not all(isinstance(t, (types.Float, types.Integer)) for t in (a, b, c)):
-        return None
+if TYPE_CHECKING:  # as compiled code calls it: an intrinsic's own first argument is
+    # Numba's typing context
+    def fma(a: float, b: float, c: float) -> float: ...
+else:
+    @intrinsic
+    def fma(typingctx, a, b, c):
+        """``a * b + c`` rounded once (float64)."""
+        if not all(isinstance(t, (types.Float, types.Integer)) for t in (a, b, c)):
+            return None
 
-    def codegen(context, builder, sig, args):
-        vals = [context.cast(builder, v, t, types.float64) for v, t in zip(args, sig.args)]
-        fn = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(_F64, [_F64] * 3), "llvm.fma.f64")
-        return builder.call(fn, vals)
-    return types.float64(a, b, c), codegen
+        def codegen(context, builder, sig, args):
+            vals = [context.cast(builder, v, t, types.float64) for v, t in zip(args, sig.args)]
+            fn = cgutils.get_or_insert_function(
+                builder.module, ir.FunctionType(_F64, [_F64] * 3), "llvm.fma.f64")
+            return builder.call(fn, vals)
+        return types.float64(a, b, c), codegen
 
 
 def _f64_row(context, builder, aty, arr, base, bty):

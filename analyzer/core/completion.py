@@ -23,9 +23,11 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
+
+Card = TypeVar("Card", bound=Hashable)  # a card or tile of any game
 
 UNKNOWN = "?"
 DEFAULT_TRIES = 20_000  # proposals at most before a record is found impossible
@@ -95,9 +97,9 @@ def copies_weight(pinned: Sequence[Sequence[Hashable]], drawn: Sequence[Sequence
     return w
 
 
-def deal_places(sizes: Sequence[int], pinned: Sequence[Sequence[Hashable]],
-                pool: Sequence[Hashable], rng: np.random.Generator
-                ) -> list[list[Hashable]] | None:
+def deal_places(sizes: Sequence[int], pinned: Sequence[Sequence[Card]],
+                pool: Sequence[Card], rng: np.random.Generator
+                ) -> list[list[Card]] | None:
     """Each place's cards: its ``pinned`` ones and the next of the shuffled ``pool`` up to
     its size; None when :func:`copies_weight` rejects the proposal. ValueError if the
     sizes do not add up."""

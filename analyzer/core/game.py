@@ -124,7 +124,9 @@ class GameEngine(Protocol):
 
 
 class GameRecords(Protocol):
-    """What a game's ``records`` module offers: its records in the shared envelope."""
+    """What a game's ``records`` module offers: its records in the shared envelope, and
+    their text notation (``docs/records.md``). Every game's module has all of it
+    (``tests/core/test_records_protocol.py``), so callers never probe."""
 
     def record_of(self, state: GameState) -> dict[str, Any]:
         """The record of a hand so far (the envelope, the deal, every action)."""
@@ -133,11 +135,37 @@ class GameRecords(Protocol):
         """The hand a record describes, every action checked (ValueError naming the first
         illegal one)."""
 
+    def start_of(self, record: Any) -> GameState:
+        """The state right after the deal a record describes."""
+
     def action_to_json(self, seat: int, action: Any) -> dict[str, Any]:
         """One record entry."""
 
     def action_from_json(self, entry: Any, index: int) -> tuple[int, Any]:
         """``(seat, action)`` of one record entry (ValueError if malformed)."""
+
+    def complete(self, record: Any, seed: int = 0, tries: int = ...,
+                 going_on: bool = False) -> Any:
+        """``record`` with every hand written ``"?"`` dealt to fit its actions (itself when
+        it has none)."""
+
+    def action_token(self, state: Any, seat: int, action: Any) -> str:
+        """One action as a token of the text notation."""
+
+    def token_action(self, state: Any, token: str) -> Any:
+        """The action a token stands for at ``state`` (ValueError if it names none)."""
+
+    def text_head(self, head: dict[str, Any]) -> list[str]:
+        """The head lines of a record in the text notation."""
+
+    def head_of_text(self, fields: dict[str, str], hands: list[str]) -> dict[str, Any]:
+        """The record's head read back from its text's fields and hands."""
+
+    def hidden_token(self, entry: dict[str, Any]) -> str | None:
+        """The token of an entry that hides what was played (None: the game has none)."""
+
+    def hidden_entry(self, seat: int, token: str) -> dict[str, Any] | None:
+        """The entry of a token that hides what was played, or None for any other."""
 
 
 @dataclass(frozen=True)

@@ -265,7 +265,7 @@ class OutFile(click.Path):
         path = super().convert(value, param, ctx)
         option = param.opts[0] if param is not None and param.opts else "the output"
         try:
-            check_out_folder(path, option)
+            check_out_folder(os.fsdecode(path), option)
         except ValueError as e:
             raise click.UsageError(str(e), ctx) from None
         return path

@@ -28,20 +28,18 @@ from typing import Any
 import numpy as np
 
 from . import completion
+from .game import GameRecords
 from .records import FORMAT, VERSION, RecordError
 from .registry import Game
 
 
-def _codec(game: Game) -> Any:
-    recs = game.part("records")
-    if not hasattr(recs, "action_token"):
-        raise ValueError(f"{game.name} has no text notation for its records yet")
-    return recs
+def _codec(game: Game) -> GameRecords:
+    return game.part("records")
 
 
-def _complete(recs: Any, record: dict[str, Any], seed: int = 0) -> dict[str, Any]:
+def _complete(recs: GameRecords, record: dict[str, Any], seed: int = 0) -> dict[str, Any]:
     """``record`` with its unknown hands dealt (itself when it has none)."""
-    return recs.complete(record, seed) if hasattr(recs, "complete") else record
+    return recs.complete(record, seed)
 
 
 def _known_line(record: dict[str, Any], n_seats: int) -> str | None:
@@ -64,15 +62,7 @@ def to_text(game: Game, record: dict[str, Any], per_line: int = 12) -> str:
     # the head with what the replay drew (a game's random outcomes), the unknown kept unknown
     head = completion.mask_unknown(recs.record_of(final), record)
     lines = [f"game {game.name}", f"rules {head['rules']}"]
-    if hasattr(recs, "text_head"):  # the game writes its own head fields
-        lines += recs.text_head(head)
-    else:
-        for key, value in head.items():
-            if key in ("format", "version", "game", "rules", "actions", "hands", "result",
-                       "known"):
-                continue
-            lines.append(f"{key} {value}")
-        lines += [f"hand {i} {h}" for i, h in enumerate(head["hands"])]
+    lines += recs.text_head(head)
     known = _known_line(record, len(head["hands"]))
     if known:
         lines.append(known)
@@ -81,10 +71,10 @@ def to_text(game: Game, record: dict[str, Any], per_line: int = 12) -> str:
     given = record.get("actions", [])
     for i, (seat, action) in enumerate(final.history):
         entry = recs.action_to_json(seat, action)
-        if i < len(given) and given[i] != entry and hasattr(recs, "hidden_token"):
-            tokens.append(recs.hidden_token(given[i]))  # face down in the record
-        else:
-            tokens.append(recs.action_token(replayed, seat, action))
+        hidden = recs.hidden_token(given[i]) if i < len(given) and given[i] != entry else None
+        # face down in the record, or as the action is written
+        tokens.append(hidden if hidden is not None else recs.action_token(replayed, seat,
+                                                                          action))
         replayed.apply(action)
     lines.append("actions")
     lines += [" ".join(tokens[i:i + per_line]) for i in range(0, len(tokens), per_line)]
@@ -165,11 +155,7 @@ def from_text(game: Game, text: str) -> dict[str, Any]:
         raise ValueError(f"this is a {named} record, not one of {game.name}")
     rules = fields.pop("rules", None)
     known = _known_flags(fields.pop("known", None), hands)
-    if hasattr(recs, "head_of_text"):  # the game reads its own head fields
-        body = recs.head_of_text(fields, hands)
-    else:
-        body = {k: int(v) if re.fullmatch(r"-?\d+", v) else v for k, v in fields.items()}
-        body["hands"] = hands
+    body = recs.head_of_text(fields, hands)
     head = {"format": FORMAT, "version": VERSION, "game": game.name,
             "rules": rules, **body, "actions": []}
     if head["rules"] is None:
@@ -200,7 +186,8 @@ _REPAIR_STEPS = 200  # swaps tried to fit an action before a deal from scratch
 _FRESH_TRIES = 2000  # deals from scratch tried then (then longer swaps)
 
 
-def _from_tokens_unknown(recs: Any, head: dict[str, Any], tokens: list[str]) -> dict[str, Any]:
+def _from_tokens_unknown(recs: GameRecords, head: dict[str, Any],
+                         tokens: list[str]) -> dict[str, Any]:
     """The record of ``tokens`` on a deal with unknown hands: each token is read on a deal
     of the unknown hands that fits the actions before it, dealt again when it does not fit
     this one (the record keeps the hands unknown, and names no result)."""
@@ -222,7 +209,7 @@ def _from_tokens_unknown(recs: Any, head: dict[str, Any], tokens: list[str]) -> 
         seat = state.current_player()
         why = None
         try:
-            entry = recs.hidden_entry(seat, token) if hasattr(recs, "hidden_entry") else None
+            entry = recs.hidden_entry(seat, token)
             if entry is None:
                 action = recs.token_action(state, token)
                 entry = recs.action_to_json(seat, action)

@@ -34,7 +34,7 @@ def convert(source: str, to: str | None, out_path: str | None) -> None:
         rec = parse_json(text, source)
         game = game_of_record(rec)
         recs = game.part("records")
-        recs.replay(recs.complete(rec, 0) if hasattr(recs, "complete") else rec)  # checked
+        recs.replay(recs.complete(rec, 0))  # checked
     else:
         game = get_game(game_of_text(text, DEFAULT_GAME))
         rec = from_text(game, text)

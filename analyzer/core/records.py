@@ -16,6 +16,7 @@ shared (version 1, and the per-game format names) are still read.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -177,3 +178,20 @@ def read_many(path: str | Path) -> list[Any]:
             except json.JSONDecodeError as e:
                 raise RecordError(f"{path} line {n}: not JSON: {e}") from None
     return out
+
+
+def plain_text_head(head: dict[str, Any]) -> list[str]:
+    """The head lines of a record in the text notation, for a game with no head fields of
+    its own: each further field as ``key value``, then a line per hand."""
+    lines = [f"{key} {value}" for key, value in head.items()
+             if key not in ("format", "version", "game", "rules", "actions", "hands", "result",
+                            "known")]
+    return lines + [f"hand {i} {h}" for i, h in enumerate(head["hands"])]
+
+
+def plain_head_of_text(fields: dict[str, str], hands: list[str]) -> dict[str, Any]:
+    """The record's head fields read back from :func:`plain_text_head`'s lines."""
+    body: dict[str, Any] = {k: int(v) if re.fullmatch(r"-?\d+", v) else v
+                            for k, v in fields.items()}
+    body["hands"] = hands
+    return body

@@ -183,8 +183,7 @@ def review(game: Game, record: Any, seats: Iterable[int] | None = None, *,
     known = completion.known_flags(record, facts.n_seats) if isinstance(record, dict) else \
         [True] * facts.n_seats
     given = record
-    if hasattr(recs, "complete"):  # the unknown hands dealt to fit the play, seeded
-        record = recs.complete(record, seed)
+    record = recs.complete(record, seed)  # the unknown hands dealt to fit the play, seeded
     final = recs.replay(record)
     chosen = sorted(set(range(facts.n_seats) if seats is None else seats))
     for s in chosen:

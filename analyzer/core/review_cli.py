@@ -116,7 +116,7 @@ def read_records(path: str, game: str, game_of: Callable[[Any], str]) -> tuple[l
     recs = get_game(game).part("records")
     for i, rec in enumerate(records):  # every record checked before any is reviewed
         try:
-            recs.replay(recs.complete(rec, 0) if hasattr(recs, "complete") else rec)
+            recs.replay(recs.complete(rec, 0))
         except ValueError as e:
             raise ValueError(f"{path}, record {i}: {e}") from None
     return records, True

@@ -23,6 +23,7 @@ import pandas as pd
 
 from kernels.rng import states_for_chunks
 
+from .checks import check_seed
 from .fileio import write_atomic
 from .limits import DASK_MISSING, check_count
 
@@ -61,8 +62,7 @@ class RunSpec:
                 or self.n_hands < 1:
             raise ValueError(f"the number of hands must be a positive integer, got "
                              f"{self.n_hands!r}")
-        if self.seed < 0:
-            raise ValueError(f"the seed must be at least 0, got {self.seed}")
+        check_seed(self.seed)
         batch = batch_of(self.game)
         known = getattr(batch, "OPTIONS", {})
         unknown = sorted(set(self.options) - set(known))

@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from ..core import completion
+from ..core import records as core_records
 from ..core.records import Legacy, RecordError, envelope, open_record, replay_actions
 from .engine import State, new_hand
 from .rules import N_SEATS, TILES, DingniuRules, get_rules
@@ -269,3 +270,8 @@ def complete(record: Any, seed: int = 0, tries: int = completion.DEFAULT_TRIES,
                                                  seed, tries)
     except ValueError as e:
         raise RecordError(str(e)) from None
+
+
+# the text notation's head: no fields of the game's own
+text_head = core_records.plain_text_head
+head_of_text = core_records.plain_head_of_text

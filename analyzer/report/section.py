@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
+from ..core.checks import check_seed
 from .labels import LANGS, SHARED, Labels
 from .progress import StepFn
 
@@ -124,8 +125,7 @@ class ReportSpec:
         if (not isinstance(self.hands, (int, np.integer)) or isinstance(self.hands, bool)
                 or self.hands < MIN_HANDS):
             raise ValueError(f"the report needs at least {MIN_HANDS} hands, got {self.hands!r}")
-        if not isinstance(self.seed, (int, np.integer)) or self.seed < 0:
-            raise ValueError(f"the seed must be an integer of at least 0, got {self.seed!r}")
+        check_seed(self.seed)
         if self.lang not in LANGS:
             raise ValueError(f"unknown language {self.lang!r} (choose zh or en)")
         known = {s.key: s for s in registered()}

@@ -39,13 +39,13 @@ from __future__ import annotations
 import json
 import math
 import random
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from ..core.checks import check_seed
 from ..core.race import Race, ranked_lines
 from ..core.stats import Estimate, mean_ci
 from .actions import (
@@ -239,11 +239,7 @@ def _check_args(samples, precision, policy, opponents, seed) -> tuple[int, float
     if (not isinstance(precision, (int, float)) or isinstance(precision, bool)
             or not math.isfinite(precision) or precision <= 0):
         raise ValueError(f"precision must be a positive number of levels, got {precision!r}")
-    if seed is None:
-        seed = secrets.randbits(63)
-    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    return int(samples), float(precision), int(seed)
+    return int(samples), float(precision), check_seed(seed, fresh=True)
 
 
 def _setting(state: State) -> dict[str, Any]:

@@ -156,7 +156,7 @@ def _declaration_pairs(state: State, options: list[Action], lv: int, pos: Any,
 
 
 def _declare_caller(state: State, options: list[Action], pols, seed: int) -> Caller:
-    from kernels.shengji import advise as ka
+    from kernels.shengji import decisions as kd
     from kernels.shengji.decisions import Q_VALUES
 
     from .bidding_phase import declare_level
@@ -179,7 +179,7 @@ def _declare_caller(state: State, options: list[Action], pols, seed: int) -> Cal
 
     def call(active: np.ndarray, batch: int) -> np.ndarray:
         out = np.empty((CHUNKS, PER_CHUNK, Q_VALUES + k), dtype=np.int64)
-        ka.declare_chunks(pos.kernel(), ask, _chunks(seed, batch), params, pols, out)
+        kd.declare_chunks(pos.kernel(), ask, _chunks(seed, batch), params, pols, out)
         return _values_of(out, k)
 
     return call

@@ -26,6 +26,7 @@ from kernels.shengji import hand as kh
 from kernels.shengji import stats as ks
 
 from ..core.batches import chunk_batches
+from ..core.checks import check_seed
 from ..core.stats import mean_ci, mean_ci_from_sums, proportion_ci
 from .cards import parse_level
 from .rules import ShengjiRules, get_rules
@@ -77,12 +78,6 @@ def check_policy(policy: str, rules=None, slow_hands: int = 0) -> tuple[np.ndarr
     return pol, hp
 
 
-def _check_seed(seed) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be an integer ≥ 0, got {seed!r}")
-    return int(seed)
-
-
 def _head(analysis: str, r: ShengjiRules, policy: str, seed: int, n: int, **more) -> dict:
     return {"game": "shengji", "analysis": analysis, "rules": r.name, "policy": policy,
             "seed": seed, "deals": n, "levels": list(LEVELS), "start_banker": START_BANKER,
@@ -101,7 +96,7 @@ def whole_rows(n: int, rules=None, policy: str = "heuristic", seed: int = 0,
         raise ValueError(f"levels are two team levels 2..14 (A), got {levels!r}")
     chunk = SLOW_CHUNK if is_slow(seat_names(policy)) else CHUNK
     n_chunks = -(-n // chunk)
-    states = states_from_seed(_check_seed(seed), n_chunks)
+    states = states_from_seed(check_seed(seed), n_chunks)
     out = np.empty((n, kw.N_WHOLE), dtype=np.int64)
     kr = kernel_rules(rules, lv, START_BANKER)
     # with ``progress``, a few streams a thread at a time, ``progress(k)`` after k hands
@@ -125,7 +120,7 @@ def paired_rows(n: int, variants, policy: str = "heuristic", seed: int = 0) -> n
         raise ValueError(f"levels are two team levels 2..14 (A), got "
                          f"{[v[1] for v in variants]!r}")
     params = np.stack([rule_arrays(r) for r, _ in variants])
-    states = states_from_seed(_check_seed(seed), -(-n // CHUNK))
+    states = states_from_seed(check_seed(seed), -(-n // CHUNK))
     out = np.empty((n, len(variants), kw.N_WHOLE), dtype=np.int64)
     ks.paired_chunks(states, CHUNK, n, (lv, START_BANKER), params, out, (pol, hp))
     return out
@@ -235,7 +230,7 @@ def values(n_deals: int = 5_000, rules=None, policy: str = "heuristic",
     pol, hp = check_policy(policy, r)
     n_chunks = -(-n // VALUE_CHUNK)
     out = np.zeros((n_chunks, ks.N_PATTERNS, 2, ks.CF_SIZE), dtype=np.int64)
-    ks.values_chunks(states_from_seed(_check_seed(seed), n_chunks), VALUE_CHUNK, n,
+    ks.values_chunks(states_from_seed(check_seed(seed), n_chunks), VALUE_CHUNK, n,
                      (np.array(LEVELS, dtype=np.int64), START_BANKER), rule_arrays(r), out,
                      (pol, hp))
     return {**_head("values", r, policy, int(seed), n), "rows": value_rows(out.sum(axis=0))}

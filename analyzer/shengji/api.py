@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from ..core.checks import check_seed
 from . import bidding, combos, scoring, tricks
 from . import odds as odds_module
 from .cards import (
@@ -365,10 +366,8 @@ def tournament(policies: str = "heuristic,random", n_deals: int = 20_000,
     from .tournament import tournament as run
     from .tournament import tournament_dict
 
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be an integer ≥ 0, got {seed!r}")
-    return tournament_dict(*run(policies, n_deals, rules, seed, pimc_samples=pimc_samples,
-                                progress=progress))
+    return tournament_dict(*run(policies, n_deals, rules, check_seed(seed),
+                                pimc_samples=pimc_samples, progress=progress))
 
 
 def should_declare(hand, level, seat: int = 0, banker: int = 0, standing=None,

@@ -34,6 +34,7 @@ from kernels.shengji.context import new_context
 from kernels.shengji.planes import cards_of, planes_of
 from kernels.shengji.policies import H_BURY_POINTS, H_BURY_VOID, HEURISTIC_DEFAULTS
 
+from ..core.checks import check_seed
 from ..core.stats import Estimate, mean_ci
 from .bidding import CLASS_NAMES, classify_declaration
 from .cards import (
@@ -190,8 +191,7 @@ def _check_run(policy: str, precision: float, max_deals: int, seed: int) -> None
     if isinstance(max_deals, bool) or not isinstance(max_deals, int) \
             or max_deals < MIN_SAMPLES:
         raise ValueError(f"max samples must be an integer ≥ {MIN_SAMPLES}, got {max_deals!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be an integer ≥ 0, got {seed!r}")
+    check_seed(seed)
 
 
 DEFAULT_SAMPLING = Sampling()  # net at every seat, 0.1 levels, at most 200,000 deals, seed 0
@@ -345,7 +345,8 @@ def should_declare(hand, level, seat: int = 0, banker: int = 0, standing=None,
     pols = _pols(seat, run, r)
 
     def call(chunks, out):
-        kd.declare_chunks(pos.kernel(), (passes, options), chunks, params, pols, out)
+        kd.declare_chunks(pos.kernel(), kd.first_round_ask(pos.kernel(), passes, options),
+                          chunks, params, pols, out)
 
     rows, ref = _sample(call, kd.Q_VALUES + len(options), len(options), lambda _: 0, run,
                         progress)

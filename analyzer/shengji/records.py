@@ -614,3 +614,13 @@ def _proposer(record: dict, places: list[tuple[str, int]], pins: list[list[int]]
         return {**record, "hands": out_hands, "kitty": out_kitty, "known": known}
 
     return propose
+
+
+def hidden_token(entry: dict[str, Any]) -> str | None:
+    """None: no action of this game is recorded face down."""
+    return None
+
+
+def hidden_entry(seat: int, token: str) -> dict[str, Any] | None:
+    """None: no token of this game hides what was played."""
+    return None

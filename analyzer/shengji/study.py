@@ -31,6 +31,7 @@ from kernels.shengji.context import new_context
 from kernels.shengji.planes import planes_of
 from kernels.shengji.policies import H_BURY_SAFE, HEURISTIC_DEFAULTS
 
+from ..core.checks import check_seed
 from ..core.stats import mean_ci, proportion_ci
 from .decision import (
     BURY_VARIANTS,
@@ -62,9 +63,7 @@ def _trump_count(cards: np.ndarray, suit: int) -> int:
 
 
 def _hand_rngs(seed: int, n: int) -> list[np.random.SeedSequence]:
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be an integer ≥ 0, got {seed!r}")
-    return np.random.SeedSequence(seed).spawn(n)
+    return np.random.SeedSequence(check_seed(seed)).spawn(n)
 
 
 def _deal(child: np.random.SeedSequence, n_cards: int) -> np.ndarray:
@@ -155,7 +154,8 @@ def declare_study(hands: int, rules=None, seed: int = 0, deals: int = 64) -> dic
         width = kd.Q_VALUES + 2
         out = np.empty((chunks, PER_CHUNK, width), dtype=np.int64)
         pos = Position(fixed, sizes, seat, 0, levels, st)
-        kd.declare_chunks(pos.kernel(), ((seat - first) % 4, options),
+        kd.declare_chunks(pos.kernel(), kd.first_round_ask(pos.kernel(), (seat - first) % 4,
+                                                           options),
                           (states_for_chunks(int(play_seq.generate_state(1)[0]), 0, chunks),
                            PER_CHUNK), params, (pol, hp), out)
         v = out.reshape(-1, width)[:, kd.Q_VALUES:].astype(np.float64).mean(axis=0)

@@ -51,11 +51,6 @@ def lead_ok(lead, hand, ctx: Context, rules: ShengjiRules) -> tuple[bool, str]:
     return True, ""
 
 
-def is_throw(cards, ctx: Context) -> bool:
-    """Two or more units from one effective suit."""
-    return len(decompose(cards, ctx)) > 1
-
-
 def _beats_unit(unit: Unit, cards, ctx: Context) -> bool:
     """``cards`` (one player's cards in the led suit) hold a higher unit of ``unit``'s shape."""
     return bool(beating_cards(unit, cards, ctx))

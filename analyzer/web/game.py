@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Protocol
 
+from ..core.checks import check_seed
+
 Progress = Callable[[int, int], None]
 Task = Callable[[Progress], Any]
 MAX_SEED = 2**63 - 1
@@ -22,9 +24,7 @@ def parse_seed(value: Any) -> int:
         return secrets.randbits(32)
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value)
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_SEED:
-        raise ValueError(f"the seed must be an integer 0-{MAX_SEED}, got {value!r}")
-    return value
+    return check_seed(value, upper=MAX_SEED)
 
 
 def parse_choice(options: dict, key: str, choices: Iterable[str], default: str) -> str:

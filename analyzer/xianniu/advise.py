@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import math
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +37,7 @@ from kernels.xianniu.game import R_PTS0
 from kernels.xianniu.verbs import TYPE_SHIFT
 from kernels.xianniu.views import MAX_TRIES_PER_DEAL
 
+from ..core.checks import check_seed
 from ..core.race import Race, ranked_lines
 from ..core.stats import Estimate, mean_ci
 from .cards import FIVE, NINE, cards_of, format_cards
@@ -268,11 +268,7 @@ def _check_args(samples: int | None, precision: float, policy: str,
     if (not isinstance(precision, (int, float)) or isinstance(precision, bool)
             or not math.isfinite(precision) or precision <= 0):
         raise ValueError(f"precision must be a positive number of points, got {precision!r}")
-    if seed is None:
-        seed = secrets.randbits(63)  # reported in the answer, so it can be replayed
-    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    return int(samples), float(precision), int(seed)
+    return int(samples), float(precision), check_seed(seed, fresh=True)
 
 
 def _batch(view, seat, options, active, rk, pol, states) -> tuple[np.ndarray, int]:

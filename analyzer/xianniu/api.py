@@ -42,12 +42,6 @@ def _two_plays(top: str, challenger: str, r: Rules) -> tuple[Play, Play]:
     return top_play, ch_play
 
 
-def can_beat(top: str, challenger: str, rules: str | Rules | None = None) -> bool:
-    """May ``challenger`` be played to beat ``top``? ValueError if either is no play."""
-    r = get_rules(rules)
-    return beats(*_two_plays(top, challenger, r), r)
-
-
 def beat_check(top: str, challenger: str, rules: str | Rules | None = None) -> dict[str, Any]:
     """``xianniu beats``: may ``challenger`` beat ``top``, and the reason in words, with
     both plays described as by :func:`classify_cards`."""

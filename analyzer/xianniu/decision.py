@@ -227,7 +227,7 @@ def _run(question: str, hand_text: str | int, seat: int, rules: str | Rules | No
         details=details)
 
 
-def _sample(question: str, hand: int, seat: int, position: np.ndarray | None, rk: tuple,
+def _sample(question: str, hand: int, seat: int, position: np.ndarray | None, rk: KernelRules,
             pols: list[tuple], seed: int, precision: float, max_hands: int,
             progress: Callable[[int], None] | None
             ) -> tuple[list[np.ndarray], int, tuple[int, int]]:

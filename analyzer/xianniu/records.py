@@ -246,3 +246,18 @@ def complete(record: Any, seed: int = 0, tries: int = completion.DEFAULT_TRIES,
                                                  seed, tries)
     except ValueError as e:
         raise RecordError(str(e)) from None
+
+
+# the text notation's head: no fields of the game's own
+text_head = core.plain_text_head
+head_of_text = core.plain_head_of_text
+
+
+def hidden_token(entry: dict[str, Any]) -> str | None:
+    """None: no action of this game is recorded face down."""
+    return None
+
+
+def hidden_entry(seat: int, token: str) -> dict[str, Any] | None:
+    """None: no token of this game hides what was played."""
+    return None

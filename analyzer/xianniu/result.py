@@ -129,11 +129,6 @@ class Result(RunCounts):
         return format_summary(self.summary())
 
 
-def summarize(df: pd.DataFrame) -> dict[str, Any]:
-    """Summary of per-hand rows: see :meth:`Result.summary`."""
-    return Result.from_frame(df).summary()
-
-
 def format_summary(s: dict[str, Any]) -> str:
     """The summary as a short text table: points as signed decimals, probabilities in
     percent (:func:`analyzer.core.stats.format_percent`), each with its 95% CI."""

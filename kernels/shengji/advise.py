@@ -32,7 +32,6 @@ from .decisions import (
     Q_DEAL,
     Q_VALUES,
     _begin,
-    _declare_option,
     _policy_lead,
     _store_deal,
     _swing,
@@ -43,11 +42,8 @@ from .game import (
     N_WHOLE,
     ST_BANKER,
     ST_CLS,
-    ST_DECLARERS,
     ST_GRAB,
     ST_LEVEL,
-    ST_PRIORITY,
-    ST_ROUND,
     ST_SEAT,
     ST_SIZE,
     ST_SUIT,
@@ -270,50 +266,6 @@ def search_play(who, trick, where, h, rules, rng):
     their sizes (the search reads only their sizes). Returns the play as planes."""
     pst = new_pimc_scratch()
     return search_choose(who, trick, where, h, rules, rng, pst, (new_units(), new_work()))
-
-
-@njit(nogil=True, cache=True)
-def _declare_chunk(c, pos, ask, chunks, params, pols, out, pimc):
-    """Chunk ``c`` of :func:`declare_chunks`."""
-    fixed, sizes, seat, banker, levels, standing = pos
-    passes, options, shown, declarers, setting = ask
-    grab, priority, rnd, level = setting
-    states, per_chunk = chunks
-    rng = states[c].copy()
-    saved = np.empty(4, dtype=np.uint64)
-    _, dealt, chance, alog, tlog, scratch = chunk_buffers(pimc)
-    res = np.empty(N_WHOLE, dtype=np.int64)
-    buf = np.empty(108, dtype=np.int64)
-    logs = (res, alog, chance, tlog)
-    for i in range(per_chunk):
-        row = out[c, i]
-        deal_rest(fixed, sizes, rng, dealt[0], buf)
-        _store_deal(row, dealt[0])
-        copy_into(saved, rng)
-        for k in range(options.shape[0]):
-            copy_into(rng, saved)
-            _begin(scratch, dealt[0], res, chance, levels, banker, standing)
-            st = scratch[0][:ST_SIZE]
-            st[ST_DECLARERS] = declarers
-            st[ST_GRAB], st[ST_PRIORITY], st[ST_ROUND] = grab, priority, rnd
-            st[ST_BANKER] = -1 if grab else banker
-            st[ST_LEVEL] = level
-            for s in range(4):
-                if shown[s, 0] != 0:
-                    note_shown(scratch[6], s, shown[s, 0], shown[s, 1])
-            _declare_option((seat, passes), (options[k, 0], options[k, 1]), levels, params,
-                            rng, logs, pols, scratch)
-            row[Q_VALUES + k] = _swing(res, levels, seat % 2)
-
-
-def declare_chunks(pos, ask, chunks, params, pols, out):
-    """The declaring query of ``decisions.declare_chunks`` at any declaring turn: ``ask`` =
-    (``passes``, ``options``, ``shown`` int64[4, 2]: the cards each seat has shown in its
-    declarations, ``declarers``: the bit set of the seats that declared this round,
-    ``setting`` = (``grab``: a 抢庄局, the ``priority`` seat, the round 1 or 2, the hand's
-    level, 0 in a 抢庄局)); ``pos``'s banker is the priority seat in a 抢庄局."""
-    for_each_chunk(_declare_chunk, chunks[0].shape[0], pos, ask, chunks, params, pols, out,
-                   pimc_flag(pols[0]))
 
 
 @njit(cache=True)

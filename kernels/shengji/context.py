@@ -78,27 +78,9 @@ def new_context(trump, level, nt_flag):
 
 
 @njit(cache=True)
-def esuit_of(ctx, f):
-    """Effective suit of face ``f``."""
-    return ctx[CX_ESUIT + f]
-
-
-@njit(cache=True)
-def rung_of(ctx, f):
-    """Rung of face ``f`` inside its effective suit."""
-    return ctx[CX_RUNG + f]
-
-
-@njit(cache=True)
 def suit_mask(ctx, e):
     """Mask of the faces of effective suit ``e``."""
     return ctx[CX_SUIT_MASK + e]
-
-
-@njit(cache=True)
-def rung_faces(ctx, e, r):
-    """Mask of the faces of effective suit ``e`` on rung ``r``."""
-    return ctx[CX_RUNG_FACES + N_RUNGS * e + r]
 
 
 @njit(cache=True)

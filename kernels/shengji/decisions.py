@@ -169,7 +169,7 @@ def _begin(scratch, dealt, res, chance, levels, banker, standing):
         res[W_DECLARATIONS] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: a layer compiled apart re-optimizes all below it
 def _rounds_from(seat, passes, levels, params, rng, out, pols, scratch):
     """The declaring round on from ``seat`` with ``passes`` passes in a row so far, then
     (§4.4) a second round after 下台; returns the kitty-taker."""
@@ -189,7 +189,7 @@ def _rounds_from(seat, passes, levels, params, rng, out, pols, scratch):
     return taker
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # a layer compiled apart re-optimizes all below it
 def _kitty_and_play(taker, buried, levels, params, rng, out, pols, scratch):
     """The kitty (taken and buried by ``taker`` unless ``buried``: already done), 扒鸡窝,
     the play, 抠底 and the settlement into ``out``'s result row."""
@@ -212,7 +212,7 @@ def _kitty_and_play(taker, buried, levels, params, rng, out, pols, scratch):
     _settle(levels, banker, params, res)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # a layer compiled apart re-optimizes all below it
 def _declare_option(turn, option, levels, params, rng, out, pols, scratch):
     """``seat`` declares ``option`` = (cls, suit) (cls > 0) or passes at its turn (``turn``
     = (seat, passes in a row before it)), and the hand goes on."""
@@ -242,11 +242,12 @@ def _store_deal(row, dealt):
 def _declare_chunk(c, pos, ask, chunks, params, pols, out, pimc):
     """Chunk ``c`` of :func:`declare_chunks`."""
     fixed, sizes, seat, banker, levels, standing = pos
-    passes, options = ask
+    passes, options, shown, declarers, setting = ask
+    grab, priority, rnd, level = setting
     states, per_chunk = chunks
     rng = states[c].copy()
     saved = np.empty(4, dtype=np.uint64)
-    deck, dealt, chance, alog, tlog, scratch = chunk_buffers(pimc)
+    _, dealt, chance, alog, tlog, scratch = chunk_buffers(pimc)
     res = np.empty(N_WHOLE, dtype=np.int64)
     buf = np.empty(108, dtype=np.int64)
     logs = (res, alog, chance, tlog)
@@ -258,17 +259,38 @@ def _declare_chunk(c, pos, ask, chunks, params, pols, out, pimc):
         for k in range(options.shape[0]):
             copy_into(rng, saved)
             _begin(scratch, dealt[0], res, chance, levels, banker, standing)
+            st = scratch[0][:ST_SIZE]
+            st[ST_DECLARERS] = declarers
+            st[ST_GRAB], st[ST_PRIORITY], st[ST_ROUND] = grab, priority, rnd
+            st[ST_BANKER] = -1 if grab else banker
+            st[ST_LEVEL] = level
+            for s in range(4):
+                if shown[s, 0] != 0:
+                    note_shown(scratch[6], s, shown[s, 0], shown[s, 1])
             _declare_option((seat, passes), (options[k, 0], options[k, 1]), levels, params,
                             rng, logs, pols, scratch)
             row[Q_VALUES + k] = _swing(res, levels, seat % 2)
 
 
+def first_round_ask(pos, passes, options):
+    """The ``ask`` of :func:`declare_chunks` in the first declaring round of a normal hand
+    (the standing declaration, if any, is ``pos``'s and counts as shown)."""
+    _, _, _, banker, levels, standing = pos
+    declarers = 1 << int(standing[2]) if standing[0] != CLS_NONE else 0
+    return (int(passes), options, np.zeros((4, 2), dtype=np.int64), declarers,
+            (0, int(banker), 1, int(levels[banker % 2])))
+
+
 def declare_chunks(pos, ask, chunks, params, pols, out):
-    """Samples of the declaring query: ``pos`` (module docstring): its ``seat`` is to act in
-    the first declaring round of a normal hand banked by ``banker``, with ``ask`` =
-    (``passes``, ``options``): ``passes`` passes in a row before it, each deal
-    (``deal_rest`` of ``fixed``, ``sizes``) played once per option ``options[k]`` = (cls,
-    suit), (0, 0) passing; ``out[c, i]`` receives the row (``Q_*``)."""
+    """Samples of the declaring query at any declaring turn: ``pos`` (module docstring): its
+    ``seat`` is to act, with ``ask`` = (``passes``: passes in a row before it, ``options``:
+    (cls, suit) each, (0, 0) passing, ``shown`` int64[4, 2]: the cards each seat has shown
+    in its declarations besides ``pos``'s standing one, ``declarers``: the bit set of the
+    seats that declared this round, ``setting`` = (``grab``: a 抢庄局, the ``priority``
+    seat, the round 1 or 2, the hand's level, 0 in a 抢庄局)) (:func:`first_round_ask` for
+    the first round of a normal hand); ``pos``'s banker is the priority seat in a 抢庄局.
+    Each deal (``deal_rest`` of ``fixed``, ``sizes``) is played once per option;
+    ``out[c, i]`` receives the row (``Q_*``)."""
     for_each_chunk(_declare_chunk, chunks[0].shape[0], pos, ask, chunks, params, pols, out,
                    pimc_flag(pols[0]))
 

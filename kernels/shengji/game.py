@@ -400,7 +400,7 @@ def whole_hand(deals, start, params, rng, deck, out, pols):
     whole_hand_in(deals, start, params, rng, deck, out, new_whole_scratch(True), pols)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # a layer compiled apart re-optimizes all below it
 def whole_hand_in(deals, start, params, rng, deck, out, scratch, pols):
     """whole_hand with caller-owned scratch (``new_whole_scratch``)."""
     levels = start[0]

@@ -151,7 +151,7 @@ def sample_hidden(seat, hand_one, hand_two, kn, ctx, rng, ps, buf):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: a layer compiled apart re-optimizes all below it
 def _place(seat, n, kn, ctx, rng, ps, buf):
     # one random placement of buf[:n]; False at a dead end
     caps = buf[BUF_FREE:BUF_FREE + 5]

@@ -9,6 +9,8 @@ mixed uint64/int64 arithmetic into floats, and 54 bits fit in a non-negative int
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
@@ -23,38 +25,44 @@ FIVES = sum(1 << (13 * s + 3) for s in range(4))
 TENS_KINGS = sum((1 << (13 * s + 8)) | (1 << (13 * s + 11)) for s in range(4))
 
 
-@intrinsic
-def popcount(typingctx, x):
-    """Number of set bits of an int64 (one machine instruction)."""
-    if not isinstance(x, types.Integer):
-        return None
+if TYPE_CHECKING:  # as compiled code calls them: an intrinsic's own first argument is
+    # Numba's typing context
+    def popcount(x: int | np.integer) -> int: ...
+    def lowest_bit(x: int | np.integer) -> int: ...
+    def highest_bit(x: int | np.integer) -> int: ...
+else:
+    @intrinsic
+    def popcount(typingctx, x):
+        """Number of set bits of an int64 (one machine instruction)."""
+        if not isinstance(x, types.Integer):
+            return None
 
-    def codegen(context, builder, sig, args):
-        return builder.ctpop(args[0])
-    return types.int64(types.int64), codegen
-
-
-@intrinsic
-def lowest_bit(typingctx, x):
-    """Index of the lowest set bit of a non-zero int64."""
-    if not isinstance(x, types.Integer):
-        return None
-
-    def codegen(context, builder, sig, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
-    return types.int64(types.int64), codegen
+        def codegen(context, builder, sig, args):
+            return builder.ctpop(args[0])
+        return types.int64(types.int64), codegen
 
 
-@intrinsic
-def highest_bit(typingctx, x):
-    """Index of the highest set bit of a non-zero int64."""
-    if not isinstance(x, types.Integer):
-        return None
+    @intrinsic
+    def lowest_bit(typingctx, x):
+        """Index of the lowest set bit of a non-zero int64."""
+        if not isinstance(x, types.Integer):
+            return None
 
-    def codegen(context, builder, sig, args):
-        lz = builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
-        return builder.sub(ir.Constant(ir.IntType(64), 63), lz)
-    return types.int64(types.int64), codegen
+        def codegen(context, builder, sig, args):
+            return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+        return types.int64(types.int64), codegen
+
+
+    @intrinsic
+    def highest_bit(typingctx, x):
+        """Index of the highest set bit of a non-zero int64."""
+        if not isinstance(x, types.Integer):
+            return None
+
+        def codegen(context, builder, sig, args):
+            lz = builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+            return builder.sub(ir.Constant(ir.IntType(64), 63), lz)
+        return types.int64(types.int64), codegen
 
 
 @njit(cache=True)

@@ -105,7 +105,7 @@ def random_lead_in(hand_one, hand_two, ctx, params, rng, units):
         if params[P_THROW_WHOLE_SUIT_ONLY] != 0:
             keep = (np.int64(1) << n) - 1
         while popcount(keep) < 2:
-            keep = 0
+            keep = np.int64(0)
             for i in range(n):
                 if bounded(rng, 2):
                     keep |= np.int64(1) << i

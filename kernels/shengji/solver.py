@@ -38,7 +38,6 @@ from .params import (
     KITTY_BASIS_LEAD_SHAPE,
     P_KITTY_BASIS,
     P_THROW_CHECK_PLAYERS,
-    P_THROW_FAIL_PENALTY_PER_CARD,
     THROW_CHECK_OPPONENTS,
 )
 from .planes import add, count, lowest_bit, points, subtract
@@ -544,9 +543,4 @@ def stack_depth(hands):
         n = max(n, count(hands[s, 0], hands[s, 1]))
     return 4 * n + 4
 
-
-@njit(cache=True)
-def penalty_per_card(params):
-    """The failed-throw penalty per attempted card (the solver needs it ≥ 0)."""
-    return params[P_THROW_FAIL_PENALTY_PER_CARD]
 

@@ -102,7 +102,7 @@ def read_deal(deals, row):
         row[2 * i + 1] = deals[0, i, 1]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: a layer compiled apart re-optimizes all below it
 def play_whole(rules, pol, hp, state, rng):
     """Play the dealt hand in ``state`` whole, every seat on its policy; its row to
     ``state[6]``."""

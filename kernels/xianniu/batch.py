@@ -57,8 +57,9 @@ def _play_logged(hands, banker, rules, policies, rng, logbuf, res, pimc):
 def play_logged(hands, banker, rules, policies, rng, logbuf, res):
     """Play one given deal with the full log (actions and every legal set) into ``logbuf =
     (log, legal, legal_off)`` (as :func:`kernels.xianniu.game.advance` takes it)."""
-    return _play_logged(hands, np.int64(banker), rules, policies, rng, logbuf, res,
-                        pimc_flag(policies[0]))
+    # compiled once, with the search (a seat without it never enters it): logs are for
+    # checks and records, where a second compilation costs more than it saves
+    return _play_logged(hands, np.int64(banker), rules, policies, rng, logbuf, res, True)
 
 
 # A logged action packed in one int64: the card mask (48 bits), its type, its seat.

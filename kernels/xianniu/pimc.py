@@ -225,12 +225,12 @@ def pimc_pick(rules, params_row, rng, scratch, work):
     best total of :func:`pimc_totals` (the first on a tie; 0 when no deal could be sampled)."""
     total = np.zeros(scratch[2][S_N_LIST], dtype=np.float64)
     if pimc_totals(rules, params_row, rng, scratch, work, total)[0] == 0:
-        return 0
+        return np.int64(0)  # int64 however it returns: its caller's advance() compiles once
     best = 0
     for a in range(1, total.shape[0]):
         if total[a] > total[best]:
             best = a
-    return best
+    return np.int64(best)
 
 
 @njit(cache=True, inline="always")  # inlined: a layer compiled apart re-optimizes all it reaches

@@ -143,7 +143,10 @@ def legal_codes(rules, scratch, out):
     phase = ws[S_PHASE]
     if phase == PH_OVER:
         return 0
-    n, _ = _list_actions(ws, rules[0], rules[1], phase, seat_to_act(ws), False, am, ai)
+    # np.bool_ and np.int64, not literals: the types advance() calls these with, so that
+    # they compile once
+    n, _ = _list_actions(ws, rules[0], rules[1], phase, seat_to_act(ws), np.bool_(False), am,
+                         ai)
     for j in range(n):
         out[j] = am[j] | (ai[j, 0] << TYPE_SHIFT)
     return n
@@ -163,11 +166,12 @@ def apply_code(rules, scratch, a):
         return True
     seat = seat_to_act(ws)
     typ, mask = a >> TYPE_SHIFT, a & FULL_DECK
-    n, _ = _list_actions(ws, params, set_beats, phase, seat, False, am, ai)
+    n, _ = _list_actions(ws, params, set_beats, phase, seat, np.bool_(False), am, ai)
     for j in range(n):
         if am[j] == mask and ai[j, 0] == typ:
             info = ws[WS_INFO:WS_INFO + INFO_COLS]
-            _picked(ws, params, set_beats, phase, ws[WS_HANDS + seat], (n, 0), j, am, ai, info)
+            _picked(ws, params, set_beats, phase, ws[WS_HANDS + seat], (n, np.int64(0)), j, am, ai,
+                    info)
             ws[S_N_ACT] += 1
             apply_action(ws, params, phase, seat, typ, mask)
             return True

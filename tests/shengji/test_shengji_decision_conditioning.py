@@ -129,7 +129,8 @@ def test_declaring_query_deals_follow_brute_force_enumeration(rules):
     options = np.zeros((1, 2), dtype=np.int64)  # passing: the deals are what is checked
     chunks, per_chunk = 4, 800
     out = np.empty((chunks, per_chunk, kd.Q_VALUES + 1), dtype=np.int64)
-    kd.declare_chunks((fixed, sizes, seat, banker, levels, standing), (1, options),
+    pos = (fixed, sizes, seat, banker, levels, standing)
+    kd.declare_chunks(pos, kd.first_round_ask(pos, 1, options),
                       (states_for_chunks(5, 0, chunks), per_chunk),
                       rule_arrays(get_rules(rules)), (HEURISTIC, default_params()), out)
     _check(out.reshape(-1, out.shape[-1]), fixed, free)

@@ -58,7 +58,7 @@ def test_declaring_the_heuristics_choice_is_the_whole_hand(rules):
         out = np.empty((1, 1, kd.Q_VALUES + 1), dtype=np.int64)
         pos = (deal, np.array([25, 25, 25, 25, 8], dtype=np.int64), 0, 0, LEVELS,
                np.zeros(5, dtype=np.int64))
-        kd.declare_chunks(pos, (0, np.array(option, dtype=np.int64)),
+        kd.declare_chunks(pos, kd.first_round_ask(pos, 0, np.array(option, dtype=np.int64)),
                           (state.reshape(1, 4).copy(), 1), params, (HEURISTIC, hp), out)
         assert out[0, 0, kd.Q_VALUES] == _whole_swing(deal, state, params, 0)
     assert 0 < declared < N_DEALS  # both branches met
