@@ -67,10 +67,10 @@ def xianniu_lines(hands: int, deals: int):
         from analyzer.xianniu.analysis import pattern_values, xian_ev
 
         for policy, n in (("heuristic", 3000), ("net", 500)):
-            yield f"xianniu {preset} pattern-values {policy}", _h(
-                pattern_values(n, preset, policy, seed=4, chunk_size=256).to_numpy(float))
-            yield f"xianniu {preset} xian-ev {policy}", _h(
-                xian_ev(n, preset, policy, seed=4, chunk_size=256).to_numpy(float))
+            yield f"xianniu {preset} pattern-values {policy}", _h(pattern_values(
+                n, preset, policy, seed=4, chunk_size=256).select_dtypes("number").to_numpy())
+            yield f"xianniu {preset} xian-ev {policy}", _h(xian_ev(
+                n, preset, policy, seed=4, chunk_size=256).select_dtypes("number").to_numpy())
 
 
 XIANNIU_HAND = "Ks Qh Qc Js 10h 9s 9d 8c 7h 6s 5d 3c 3h 2s Ad Ac"
