@@ -127,7 +127,9 @@ def play(rules, seatings, out, *, streams, chunk_size, n_hands=None, deals=None,
         deals = rules.deal_rows(0)
     if log is None:
         log = rules.log_rows(0)
-    for_each_chunk(_play_chunk, streams.shape[0], rules, seatings, streams, int(chunk_size),
+    # with a stream per hand, the chunks are the hands' groups of ``chunk_size``
+    n_chunks = -(-n_hands // int(chunk_size)) if paired == "own" else streams.shape[0]
+    for_each_chunk(_play_chunk, n_chunks, rules, seatings, streams, int(chunk_size),
                    n_hands, deals, SOURCES[source], PAIRINGS[paired], out, log)
 
 

@@ -25,7 +25,7 @@ from kernels.xianniu.bits import KING, POP4
 from kernels.xianniu.game import R_PTS0
 
 from ..core.batches import chunk_batches
-from ..core.drive import play_rows, seatings_of
+from ..core.drive import seatings_of
 from ..core.stats import Z95, mean_ci_from_sums, proportion_ci
 from .cards import RANKS
 from .decision import XIAN_KOU
@@ -39,7 +39,8 @@ PATTERN_NAMES = ["niu 牛", "xi 喜", "K 天"] + [f"liang {r} 亮子" for r in R
 # capped, and cut into small chunks so that both cores share even a short run
 MAX_SEARCH_DEALS = 10_000
 SEARCH_CHUNK = 8
-PLAY_CHUNK = 64  # hands a chunk of the play driver, for the altered deals
+PLAY_CHUNK = 1024  # hands a chunk of the play driver, for the altered deals
+PATTERN_ROWS = 1 << 17  # rows (deals and their alterations) made and played at a time
 
 
 def _chunk_size(n_deals: int, policies: str, chunk_size: int) -> int:
@@ -156,20 +157,41 @@ def xian_ev(n_deals: int, rules: str | Rules | None = None, policies: str = "heu
     return df
 
 
+def _sums(groups: np.ndarray, values: np.ndarray, n_groups: int) -> np.ndarray:
+    """Per group: (count, Σ value, Σ value²), exact int64 (the sums stay far below 2⁵³)."""
+    v = values.astype(np.float64)
+    return np.stack([np.bincount(groups, minlength=n_groups),
+                     np.bincount(groups, weights=v, minlength=n_groups),
+                     np.bincount(groups, weights=v * v, minlength=n_groups)],
+                    axis=-1).astype(np.int64)
+
+
 def _pattern_batch(states: np.ndarray, chunk_size: int, n: int, rk, seatings: tuple,
                    outs: tuple[np.ndarray, ...]) -> None:
     """``n`` deals of the pattern experiment summed into ``outs[k][0]`` (``cf``, ``obs``,
-    ``kobs``): the deals altered in the kernels, then every row played by the play driver
-    from its deal's stream."""
+    ``kobs``), a few chunks at a time (each deal makes up to ``CF_ROWS`` rows), in work
+    arrays made once."""
+    group = max(1, PATTERN_ROWS // (chunk_size * kx.CF_ROWS))
+    size = min(n, group * chunk_size) * kx.CF_ROWS
+    work = (rk.deal_rows(size), np.zeros((size, 4), dtype=np.uint64),
+            np.zeros((size, 4), dtype=np.int64), rk.result_rows(size))
+    for g in range(0, len(states), group):
+        part = min(n - g * chunk_size, group * chunk_size)
+        _pattern_part(states[g:g + group], chunk_size, part, rk, seatings, outs, work)
+
+
+def _pattern_part(states: np.ndarray, chunk_size: int, n: int, rk, seatings: tuple,
+                  outs: tuple[np.ndarray, ...], work: tuple[np.ndarray, ...]) -> None:
+    """:func:`_pattern_batch` for one group of chunks: the deals altered in the kernels,
+    then every row played by the play driver from its deal's stream."""
     cf, obs, kobs = (o[0] for o in outs)
-    deals = rk.deal_rows(n * kx.CF_ROWS)
-    streams = np.zeros((len(deals), 4), dtype=np.uint64)
-    meta = np.zeros((len(deals), 4), dtype=np.int64)
+    deals, streams, meta, out = (w[:n * kx.CF_ROWS] for w in work)
     kx.counterfactual_deals(states, chunk_size, n, deals, streams, meta)
     rows = np.flatnonzero(meta[:, kx.M_SIGN] != 0)
-    res = play_rows(rk, seatings, streams[rows], PLAY_CHUNK, len(rows),
-                    deals=np.ascontiguousarray(deals[rows]), source="given",
-                    paired="own")[:, 0, R_PTS0:R_PTS0 + 3]
+    played = out[:len(rows)]
+    drivers.play(rk, seatings, played, streams=streams[rows], chunk_size=PLAY_CHUNK,
+                 deals=deals[rows], source="given", paired="own")
+    res = played[:, 0, R_PTS0:R_PTS0 + 3]
     m = meta[rows]
     base = m[:, kx.M_PATTERN] < 0
     pts = res[base]  # the deals as dealt, in deal order
@@ -178,43 +200,54 @@ def _pattern_batch(states: np.ndarray, chunk_size: int, n: int, rk, seatings: tu
     kx.holds_table(np.ascontiguousarray(hands.reshape(-1)), held)
     p = pts.reshape(-1)
     for pattern in range(kx.N_PATTERNS):
-        for hold in (0, 1):
-            sel = held[:, pattern] == hold
-            obs[pattern, hold] += (int(sel.sum()), int(p[sel].sum()), int((p[sel] ** 2).sum()))
-    kings = POP4[hands.reshape(-1) >> 4 * KING & 15]
-    for k in range(5):
-        sel = kings == k
-        kobs[k] += (int(sel.sum()), int(p[sel].sum()), int((p[sel] ** 2).sum()))
+        obs[pattern] += _sums(held[:, pattern], p, 2)
+    kobs += _sums(POP4[hands.reshape(-1) >> 4 * KING & 15], p, 5)
     alt = ~base
     first = np.searchsorted(m[base, kx.M_DEAL], m[alt, kx.M_DEAL])  # each one's dealt row
     seat = m[alt, kx.M_SEAT]
     sign = m[alt, kx.M_SIGN]
     diff = (res[alt][np.arange(len(seat)), seat] - pts[first, seat]) * sign  # with − without
     pattern = m[alt, kx.M_PATTERN]
-    np.add.at(cf[:, kx.CF_N], pattern, 1)
-    np.add.at(cf[:, kx.CF_SUM], pattern, diff)
-    np.add.at(cf[:, kx.CF_SUMSQ], pattern, diff * diff)
-    np.add.at(cf[:, kx.CF_MADE], pattern, (sign > 0).astype(np.int64))
+    sums = _sums(pattern, diff, kx.N_PATTERNS)
+    cf[:, kx.CF_N] += sums[:, 0]
+    cf[:, kx.CF_SUM] += sums[:, 1]
+    cf[:, kx.CF_SUMSQ] += sums[:, 2]
+    cf[:, kx.CF_MADE] += np.bincount(pattern[sign > 0], minlength=kx.N_PATTERNS)
 
 
 def _xian_ev_batch(states: np.ndarray, chunk_size: int, n: int, rk, pol: tuple,
                    out: np.ndarray) -> None:
     """``n`` deals of the 掀 experiment (paired play-outs, one draw a deal) summed into the
-    cells of ``out[0]``."""
+    cells of ``out[0]``, a few chunks at a time into one work array."""
+    group = max(1, PATTERN_ROWS // chunk_size)
+    res = rk.result_rows(min(n, group * chunk_size), 2)
+    for g in range(0, len(states), group):
+        part = min(n - g * chunk_size, group * chunk_size)
+        _xian_ev_part(states[g:g + group], chunk_size, part, rk, pol, out, res[:part])
+
+
+def _xian_ev_part(states: np.ndarray, chunk_size: int, n: int, rk, pol: tuple,
+                  out: np.ndarray, res: np.ndarray) -> None:
+    """:func:`_xian_ev_batch` for one group of chunks."""
     view = views.view_rows(views.FIRST_KOU)
-    res = rk.result_rows(n, 2)
     dealt, kept, _ = drivers.paired(rk, pol, view, 1, XIAN_KOU, res, streams=states,
                                     n_samples=n, max_tries=1, chunk_size=chunk_size)
     got = np.flatnonzero(kept)
     p_xian, p_kou = res[got, 0, R_PTS0 + 1], res[got, 1, R_PTS0 + 1]
     cells = np.empty((len(got), 2), dtype=np.int64)
     kx.xian_ev_cells(np.ascontiguousarray(dealt[got, 1]), rk.beaters, cells)
-    d = p_xian - p_kou
-    at = (np.zeros(len(got), dtype=np.int64), cells[:, 0], cells[:, 1])
-    for col, v in ((kx.XE_N, 1), (kx.XE_SUM, d), (kx.XE_SUMSQ, d * d), (kx.XE_XIAN, p_xian),
-                   (kx.XE_KOU, p_kou), (kx.XE_XIAN_SQ, p_xian * p_xian),
-                   (kx.XE_KOU_SQ, p_kou * p_kou)):
-        np.add.at(out[..., col], at, v)
+    cell = cells[:, 0] * 5 + cells[:, 1]
+    n_cells = kx.SURE_BINS * 5
+    grid = out[0].reshape(n_cells, kx.XE_COLS)
+    d = _sums(cell, p_xian - p_kou, n_cells)
+    xian, kou = _sums(cell, p_xian, n_cells), _sums(cell, p_kou, n_cells)
+    grid[:, kx.XE_N] += d[:, 0]
+    grid[:, kx.XE_SUM] += d[:, 1]
+    grid[:, kx.XE_SUMSQ] += d[:, 2]
+    grid[:, kx.XE_XIAN] += xian[:, 1]
+    grid[:, kx.XE_XIAN_SQ] += xian[:, 2]
+    grid[:, kx.XE_KOU] += kou[:, 1]
+    grid[:, kx.XE_KOU_SQ] += kou[:, 2]
 
 
 def banker_advantage(agg_summary: dict[str, Any]) -> dict[str, Any]:

@@ -126,7 +126,7 @@ def sample_view(rules, ids, parameters, view, seat, rng, scratch, stream):
             return False
         seed_state(next_u64(rng), stream)
         return True
-    hands = np.empty(N_SEATS, dtype=np.int64)
+    hands = scratch[0][:N_SEATS]  # the action buffer: free until the first decision
     if mode == FIRST_KOU:
         deal(rng, hands)
     else:
