@@ -144,6 +144,13 @@ def apply_action(state, tiles, params, a):
 
 
 @njit(cache=True)
+def to_act(state):
+    """The seat to act, -1 once the hand is over (a function of its own: a branch inside
+    an inlined verb trips Numba's SSA check)."""
+    return -1 if state[S_OVER] != 0 else state[S_TURN]
+
+
+@njit(cache=True)
 def sample_view(position, tiles, seat, rng, state, stream):
     """``state``: ``position`` with the tiles ``seat`` cannot see dealt anew (every draw
     fits); its play-on stream seeded from ``rng``."""
@@ -168,7 +175,7 @@ contract.register(
     deal=lambda rules, rng, state: deal(rng, rules.tiles, state),
     start_from=lambda rules, deal, state: start_from(deal, state),
     read_deal=lambda rules, state, deal: read_deal(state, deal),
-    to_act=lambda rules, state: -1 if state[S_OVER] != 0 else state[S_TURN],
+    to_act=lambda rules, state: to_act(state),
     legal=lambda rules, state, out: legal(state, rules.tiles, rules.params, out),
     apply=lambda rules, state, action: apply_action(state, rules.tiles, rules.params, action),
     play_until=lambda rules, policies, state, rng, seat, log, g: play_until(
