@@ -25,6 +25,16 @@ from .limits import (
 )
 
 JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+ROOT_SEED = "Root seed; the same seed gives the same numbers."
+
+
+def seed_option(help: str = ROOT_SEED, fresh: bool = False):
+    """``--seed``, the same in every command: an integer ≥ 0, 0 by default, or with ``fresh``
+    none by default (the command draws one and shows it)."""
+    if fresh:
+        return click.option("--seed", type=click.IntRange(min=0), default=None, help=help)
+    return click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+                        help=help)
 
 
 def emit_json(data: Any) -> None:

@@ -16,6 +16,7 @@ from ..core.cli_common import (
     policy_help,
     policy_option,
     progress_bar,
+    seed_option,
 )
 from ..core.fileio import read_json
 from ..core.review_cli import review_options
@@ -29,8 +30,7 @@ RULES_OPTION = click.option("--rules", "rules",
                             type=click.Choice(sorted([*PRESETS, *ALIASES]), case_sensitive=False),
                             default=None, help="顶牛 preset: seed (default; former name "
                             "standard) or navpil (docs/rules/dingniu.md).")
-SEED_OPTION = click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-                           help="Root seed (streams spawned from SeedSequence(seed)).")
+SEED_OPTION = seed_option("Root seed (streams spawned from SeedSequence(seed)).")
 
 
 @click.group(name="dingniu")
@@ -174,8 +174,7 @@ def solve(file: str, rules: str | None, as_json: bool) -> None:
 @RULES_OPTION
 @policy_option(POLICIES, "heuristic", name="--opponents", dest="opponents",
                what="The policy of the three bots")
-@click.option("--seed", type=click.IntRange(min=0), default=None,
-              help="Seed of the first hand (default: a fresh seed, shown on the page).")
+@seed_option("Seed of the first hand (default: a fresh seed, shown on the page).", fresh=True)
 @click.option("--port", type=click.IntRange(0, 65535), default=0,
               help="Port on 127.0.0.1 (default: any free one).")
 @click.option("--no-open", is_flag=True, help="Do not open the browser.")

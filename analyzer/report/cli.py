@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from ..core.cli_common import seed_option
 from ..core.limits import REPORT_COST, count_option
 
 
@@ -43,8 +44,7 @@ def parse_sets(values: tuple[str, ...]) -> dict[str, dict[str, str]]:
 @click.option("--set", "sets", multiple=True, metavar="SECTION.OPTION=VALUE",
               help="An option of another game's section, e.g. shengji.policy=random "
                    "(repeatable).")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Root seed; each analysis spawns its own from it.")
+@seed_option("Root seed; each analysis spawns its own from it.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="xianniu-report",
               show_default=True, help="Folder for report.md, report.html, CSVs and PNGs.")
 @click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True,

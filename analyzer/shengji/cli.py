@@ -20,6 +20,7 @@ from ..core.cli_common import (
     policy_help,
     policy_option,
     progress_bar,
+    seed_option,
 )
 from ..core.fileio import read_json
 from ..core.limits import count_option
@@ -258,8 +259,7 @@ def _echo_rows(rows: list[dict[str, Any]], key: str, width: int) -> None:
                    "always shown too.")
 @count_option("--deals", "deals", 200_000, 0, COSTS["odds"], show_default=True,
               help="Monte Carlo deals beside the exact values (0: exact only).")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Seed of the deals (numpy SeedSequence).")
+@seed_option("Seed of the deals (numpy SeedSequence).")
 @rules_with_changes
 @JSON_OPTION
 def odds(level: str, trump: str | None, deals: int, seed: int, rules: str,
@@ -317,8 +317,7 @@ def replay(file: str, as_json: bool) -> None:
 @deals_option(20_000, help="Deals; each is played twice, the teams swapped.",
               cost=COSTS["tournament"])
 @rules_with_changes
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Seed of the deals and draws (numpy SeedSequence).")
+@seed_option("Seed of the deals and draws (numpy SeedSequence).")
 @click.option("--pimc-samples", type=click.IntRange(min=1), default=None,
               help="Hidden deals the pimc policy samples per decision (default 16).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
@@ -346,8 +345,7 @@ _BOT_POLICIES = {name: POLICIES[name] for name in ("net", "tuned", "heuristic", 
 @RULES_OPTION
 @policy_option(_BOT_POLICIES, QUERY_POLICY, name="--opponents", dest="opponents",
                what="The policy of the three bots (your partner too)")
-@click.option("--seed", type=click.IntRange(min=0), default=None,
-              help="Seed of the session's hands (default: a fresh seed, shown on the page).")
+@seed_option("Seed of the session's hands (default: a fresh seed, shown on the page).", fresh=True)
 @click.option("--port", type=click.IntRange(0, 65535), default=0,
               help="Port on 127.0.0.1 (default: any free one).")
 @click.option("--no-open", is_flag=True, help="Do not open the browser.")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import click
 
-from ..core.cli_common import JSON_OPTION, emit_json, policy_option, progress_bar
+from ..core.cli_common import JSON_OPTION, emit_json, policy_option, progress_bar, seed_option
 from ..core.fileio import read_json
 from ..core.review_cli import review_options
 from .actions import N_SEATS
@@ -18,8 +18,7 @@ DEFAULT_POLICY = QUERY_POLICY  # advise.DEFAULT_POLICY (that module loads the ke
 def _advice_options(f):
     f = JSON_OPTION(f)
     f = click.option("--quiet", is_flag=True, help="No progress bar.")(f)
-    f = click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-                     help="Root seed of the sampled deals (numpy SeedSequence).")(f)
+    f = seed_option("Root seed of the sampled deals (numpy SeedSequence).")(f)
     return _advice_options_no_common(f)
 
 

@@ -14,6 +14,7 @@ from ..core.cli_common import (
     emit_json,
     policy_option,
     progress_bar,
+    seed_option,
     stacked,
 )
 from ..core.stats import format_estimate
@@ -46,8 +47,7 @@ def _common(default_deals: int, help: str):
                      default=DEFAULT_RULES, show_default=True, help="双升 preset."),
         policy_option(POLICIES, "heuristic", per_seat=4),
         _seat_policies,
-        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-                     help="Root seed (numpy SeedSequence); the same seed gives the same "
+        seed_option("Root seed (numpy SeedSequence); the same seed gives the same "
                           "numbers on any number of threads."),
         JSON_OPTION,
     ]
@@ -245,8 +245,7 @@ def _study(default_hands: int):
                      help="Deals per hand (a multiple of 32), every option on each."),
         click.option("--rules", "rules", type=click.Choice(sorted(PRESETS)),
                      default=DEFAULT_RULES, show_default=True, help="双升 preset."),
-        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-                     help="Root seed (numpy SeedSequence): one child per hand."),
+        seed_option("Root seed (numpy SeedSequence): one child per hand."),
         JSON_OPTION,
     ]
 

@@ -13,6 +13,7 @@ from ..core.cli_common import (
     option_with_alias,
     policy_option,
     progress_bar,
+    seed_option,
 )
 from ..core.fileio import read_json
 from ..core.stats import format_estimate
@@ -26,8 +27,7 @@ def _options(f):
     f = click.option("--quiet", is_flag=True,
                      help="No progress bar (shown when a seat plays pimc or pimc2).")(f)
     f = JSON_OPTION(f)
-    f = click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-                     help="Seed of the sampled deals and draws (numpy SeedSequence).")(f)
+    f = seed_option("Seed of the sampled deals and draws (numpy SeedSequence).")(f)
     f = option_with_alias("--max-deals", "max_deals", "--max-hands", 200_000,
                           type=click.IntRange(min=256),
                           help="Stop after this many sampled deals.")(f)

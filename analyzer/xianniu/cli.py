@@ -20,6 +20,7 @@ from ..core.cli_common import (
     policy_help,
     policy_option,
     progress_bar,
+    seed_option,
     stacked,
 )
 from ..core.fileio import read_json
@@ -63,8 +64,7 @@ def _engine_option(help: str):
                         help=help)
 
 
-SEED_OPTION = click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-                           help="Root seed; the same seed gives the same numbers.")
+SEED_OPTION = seed_option("Root seed; the same seed gives the same numbers.")
 
 
 @click.group("xianniu", context_settings={"help_option_names": ["-h", "--help"]})
@@ -361,8 +361,7 @@ def odds(rules: str | None, n_deals: int, seed: int, as_json: bool) -> None:
 @group.command()
 @RULES_OPTION
 @policy_option(POLICIES, ADVICE_OPPONENTS, "--opponents", "opponents", "The policy of both bots")
-@click.option("--seed", type=click.IntRange(min=0), default=None,
-              help="Seed of the first hand (default: a fresh seed, shown on the page).")
+@seed_option("Seed of the first hand (default: a fresh seed, shown on the page).", fresh=True)
 @click.option("--port", type=click.IntRange(0, 65535), default=0,
               help="Port on 127.0.0.1 (default: any free one).")
 @click.option("--no-open", is_flag=True, help="Do not open the browser.")
