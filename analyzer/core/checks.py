@@ -14,7 +14,7 @@ def check_seed(seed: Any, *, fresh: bool = False, upper: int | None = None) -> i
     ``upper``). With ``fresh``, None draws a new seed (a result reports it, so that it can be
     replayed)."""
     if seed is None and fresh:
-        return secrets.randbits(63 if upper is None else min(63, upper.bit_length() - 1))
+        return secrets.randbits(63)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0 \
             or (upper is not None and seed > upper):
         bound = "of at least 0" if upper is None else f"from 0 to {upper}"

@@ -29,13 +29,11 @@ from typing import Any
 
 import numpy as np
 
-from kernels import drivers
 from kernels.rng import states_for_chunks
 from kernels.xianniu import advise as ka
 from kernels.xianniu import views
 from kernels.xianniu.game import R_PTS0
 from kernels.xianniu.verbs import TYPE_SHIFT
-from kernels.xianniu.views import MAX_TRIES_PER_DEAL
 
 from ..core.checks import check_seed
 from ..core.race import Race, ranked_lines
@@ -57,7 +55,7 @@ from .engine import (
 )
 from .kernel_state import ws_from_state
 from .records import action_to_json, record_of, replay, start_of
-from .sim import POLICIES, policy_arrays, rule_arrays
+from .sim import POLICIES, paired_playouts, policy_arrays, rule_arrays
 
 DEFAULT_POLICY = ADVICE_POLICY
 NOT_PLAYED = -(1 << 40)  # an entry for an action out of the race
@@ -276,9 +274,8 @@ def _batch(view, seat, options, active, rk, pol, states) -> tuple[np.ndarray, in
     (columns; ``NOT_PLAYED`` where the option is out of the race), and the deals drawn."""
     racing = np.flatnonzero(active)
     out = rk.result_rows(CHUNKS * PER_CHUNK, len(racing))
-    _, kept, tries = drivers.paired(rk, (*pol, True), view, seat, options[racing], out,
-                                    streams=states, max_tries=MAX_TRIES_PER_DEAL,
-                                    chunk_size=PER_CHUNK)
+    _, kept, tries = paired_playouts(rk, pol, view, seat, options[racing], out, states,
+                                     PER_CHUNK)
     got = np.full((int(kept.sum()), len(options)), NOT_PLAYED, dtype=np.int64)
     got[:, racing] = out[kept == 1][:, :, R_PTS0 + seat]
     return got, int(tries.sum())

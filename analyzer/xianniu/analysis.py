@@ -28,9 +28,8 @@ from ..core.batches import chunk_batches
 from ..core.drive import seatings_of
 from ..core.stats import Z95, mean_ci_from_sums, proportion_ci
 from .cards import RANKS
-from .decision import XIAN_KOU
 from .rules import Rules, get_rules
-from .sim import SEARCH, driver_policies, policy_arrays, policy_names, rule_arrays
+from .sim import SEARCH, driver_policies, paired_playouts, policy_arrays, policy_names, rule_arrays
 
 PATTERN_NAMES = ["niu 牛", "xi 喜", "K 天"] + [f"liang {r} 亮子" for r in RANKS]
 
@@ -126,7 +125,7 @@ def xian_ev(n_deals: int, rules: str | Rules | None = None, policies: str = "heu
     n_chunks = -(-int(n_deals) // chunk_size)
     out = np.zeros((n_chunks, kx.SURE_BINS, 5, kx.XE_COLS), dtype=np.int64)
     states, rk = states_from_seed(seed, n_chunks), rule_arrays(r)
-    pol = (*policy_arrays(policies, rules=r), True)
+    pol = policy_arrays(policies, rules=r)
     _in_batches(lambda a, b, n, o: _xian_ev_batch(states[a:b], chunk_size, n, rk, pol, o[0]),
                 n_chunks, chunk_size, int(n_deals), progress, (out,))
     out = out.sum(axis=0)
@@ -166,18 +165,25 @@ def _sums(groups: np.ndarray, values: np.ndarray, n_groups: int) -> np.ndarray:
                     axis=-1).astype(np.int64)
 
 
+def _groups(n_chunks: int, chunk_size: int, n: int, rows_per_deal: int):
+    """The experiments' chunks in groups of at most ``PATTERN_ROWS`` rows: ``(first chunk,
+    last + 1, deals)`` each, and the most deals of a group (for work arrays made once)."""
+    group = max(1, PATTERN_ROWS // (chunk_size * rows_per_deal))
+    spans = [(g, g + group, min(n - g * chunk_size, group * chunk_size))
+             for g in range(0, n_chunks, group)]
+    return spans, min(n, group * chunk_size)
+
+
 def _pattern_batch(states: np.ndarray, chunk_size: int, n: int, rk, seatings: tuple,
                    outs: tuple[np.ndarray, ...]) -> None:
     """``n`` deals of the pattern experiment summed into ``outs[k][0]`` (``cf``, ``obs``,
-    ``kobs``), a few chunks at a time (each deal makes up to ``CF_ROWS`` rows), in work
-    arrays made once."""
-    group = max(1, PATTERN_ROWS // (chunk_size * kx.CF_ROWS))
-    size = min(n, group * chunk_size) * kx.CF_ROWS
+    ``kobs``), a group of chunks at a time (each deal makes up to ``CF_ROWS`` rows)."""
+    spans, most = _groups(len(states), chunk_size, n, kx.CF_ROWS)
+    size = most * kx.CF_ROWS
     work = (rk.deal_rows(size), np.zeros((size, 4), dtype=np.uint64),
             np.zeros((size, 4), dtype=np.int64), rk.result_rows(size))
-    for g in range(0, len(states), group):
-        part = min(n - g * chunk_size, group * chunk_size)
-        _pattern_part(states[g:g + group], chunk_size, part, rk, seatings, outs, work)
+    for a, b, part in spans:
+        _pattern_part(states[a:b], chunk_size, part, rk, seatings, outs, work)
 
 
 def _pattern_part(states: np.ndarray, chunk_size: int, n: int, rk, seatings: tuple,
@@ -219,19 +225,18 @@ def _xian_ev_batch(states: np.ndarray, chunk_size: int, n: int, rk, pol: tuple,
                    out: np.ndarray) -> None:
     """``n`` deals of the 掀 experiment (paired play-outs, one draw a deal) summed into the
     cells of ``out[0]``, a few chunks at a time into one work array."""
-    group = max(1, PATTERN_ROWS // chunk_size)
-    res = rk.result_rows(min(n, group * chunk_size), 2)
-    for g in range(0, len(states), group):
-        part = min(n - g * chunk_size, group * chunk_size)
-        _xian_ev_part(states[g:g + group], chunk_size, part, rk, pol, out, res[:part])
+    spans, most = _groups(len(states), chunk_size, n, 1)
+    res = rk.result_rows(most, 2)
+    for a, b, part in spans:
+        _xian_ev_part(states[a:b], chunk_size, part, rk, pol, out, res[:part])
 
 
 def _xian_ev_part(states: np.ndarray, chunk_size: int, n: int, rk, pol: tuple,
                   out: np.ndarray, res: np.ndarray) -> None:
     """:func:`_xian_ev_batch` for one group of chunks."""
     view = views.view_rows(views.FIRST_KOU)
-    dealt, kept, _ = drivers.paired(rk, pol, view, 1, XIAN_KOU, res, streams=states,
-                                    n_samples=n, max_tries=1, chunk_size=chunk_size)
+    dealt, kept, _ = paired_playouts(rk, pol, view, 1, views.XIAN_KOU, res, states, chunk_size,
+                                     n_samples=n, max_tries=1)
     got = np.flatnonzero(kept)
     p_xian, p_kou = res[got, 0, R_PTS0 + 1], res[got, 1, R_PTS0 + 1]
     cells = np.empty((len(got), 2), dtype=np.int64)

@@ -16,14 +16,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from kernels import drivers
 from kernels.rng import states_for_chunks
 from kernels.xianniu import views
 from kernels.xianniu.game import R_CAP0, R_PTS0
-from kernels.xianniu.tables import ACT_KOU, ACT_XIAN, P_CI
-from kernels.xianniu.verbs import FORGO_KOU, TYPE_SHIFT
+from kernels.xianniu.tables import P_CI
 from kernels.xianniu.verbs import Rules as KernelRules
-from kernels.xianniu.views import MAX_TRIES_PER_DEAL
 
 from ..core.stats import Estimate, mean_ci, proportion_ci
 from .cards import format_cards, parse_hand
@@ -31,15 +28,11 @@ from .defaults import ADVICE_OPPONENTS, ADVICE_POLICY, DECISION_BUDGET, DECISION
 from .kernel_state import ws_from_state
 from .records import replay
 from .rules import Rules, get_rules
-from .sim import POLICIES, SEARCH, policy_arrays, rule_arrays
+from .sim import POLICIES, SEARCH, paired_playouts, policy_arrays, rule_arrays
 
 # Per kept deal: points after action A and after action B, cards captured and 刺 flags, and
 # the three seats' hands at the decision.
 Q_A, Q_B, Q_CAP_A, Q_OPP_CI_A, Q_HAND0, N_Q = 0, 1, 2, 3, 4, 7
-# the options compared: 掀 then 扣 where a seat answers a 扣; 扣 then a lead with 扣 not
-# offered (the policy's lead) at the banker's first decision
-XIAN_KOU = np.array([ACT_XIAN << TYPE_SHIFT, ACT_KOU << TYPE_SHIFT], dtype=np.int64)
-KOU_LEAD = np.array([ACT_KOU << TYPE_SHIFT, FORGO_KOU], dtype=np.int64)
 CHUNKS = 8  # random streams per batch: fixed, so where the precision stops depends on the seed
 # alone, not on the number of threads
 PER_CHUNK = 128
@@ -144,16 +137,14 @@ def query_rows(question: str, hand: int, seat: int, position: np.ndarray | None,
     whether an opponent reached 刺 after the first, the three hands at the decision), and
     the deals dealt, kept or not. ``pinned[s]``: cards known to lie with seat ``s``."""
     if position is not None:
-        view, options = views.view_rows(views.RECORDED, position), XIAN_KOU
+        view, options = views.view_rows(views.RECORDED, position), views.XIAN_KOU
     elif question == "xian":
-        view, options = views.view_rows(views.ANSWER, hand=hand, pinned=pinned), XIAN_KOU
+        view, options = views.view_rows(views.ANSWER, hand=hand, pinned=pinned), views.XIAN_KOU
     else:
-        view, options = views.view_rows(views.BANKER, hand=hand, pinned=pinned), KOU_LEAD
+        view, options = views.view_rows(views.BANKER, hand=hand, pinned=pinned), views.KOU_LEAD
     n = states.shape[0] * per_chunk
     out = rk.result_rows(n, len(options))
-    dealt, kept, tries = drivers.paired(rk, (*pol, True), view, seat, options, out,
-                                        streams=states, max_tries=MAX_TRIES_PER_DEAL,
-                                        chunk_size=per_chunk)
+    dealt, kept, tries = paired_playouts(rk, pol, view, seat, options, out, states, per_chunk)
     got = np.flatnonzero(kept)
     a, b = out[got, 0], out[got, 1]
     rows = np.empty((len(got), N_Q), dtype=np.int64)

@@ -14,6 +14,7 @@ import numba
 import numpy as np
 import pandas as pd
 
+from kernels import drivers
 from kernels.rng import states_from_seed
 from kernels.xianniu import batch as kb
 from kernels.xianniu import game as kg
@@ -35,6 +36,7 @@ from kernels.xianniu.policies import (
     POLICY_PIMC,
 )
 from kernels.xianniu.verbs import Rules as KernelRules
+from kernels.xianniu.views import MAX_TRIES_PER_DEAL
 
 from ..core.batches import chunk_batches
 from ..core.drive import play_rows, seatings_of
@@ -159,6 +161,17 @@ def driver_policies(policies: tuple[np.ndarray, np.ndarray]) -> tuple:
     """The play driver's policies bundle: ``(ids, parameters)`` and the pimc flag (True
     when a seat searches, else None: the search is then not compiled in)."""
     return (*policies, pimc_flag(policies[0]))
+
+
+def paired_playouts(rk: KernelRules, policies: tuple[np.ndarray, np.ndarray], view, seat: int,
+                    options: np.ndarray, out: np.ndarray, streams: np.ndarray, chunk_size: int,
+                    n_samples: int | None = None, max_tries: int = MAX_TRIES_PER_DEAL):
+    """The paired driver (:func:`kernels.drivers.paired`) on positions drawn to fit
+    ``view`` (:mod:`kernels.xianniu.views`), ``chunk_size`` samples from each stream: the
+    queries, advice and the 掀 experiment. Compiled with the search whatever ``policies``
+    play (a seat without it never enters it), so that they all share one compilation."""
+    return drivers.paired(rk, (*policies, True), view, seat, options, out, streams=streams,
+                          n_samples=n_samples, max_tries=max_tries, chunk_size=chunk_size)
 
 
 def play_hands(streams: np.ndarray, chunk_size: int, n_hands: int, rules: KernelRules,

@@ -55,12 +55,10 @@ from .game import (
 from .hand import play_on, track_passes
 from .pimc import seat_to_act
 from .plays import INFO_COLS
-from .tables import N_SEATS
+from .tables import FORGO_KOU, N_SEATS, TYPE_SHIFT
 from .views import sample_view
 
-TYPE_SHIFT = 48
-# not an action: the option "lead as the policy would, 扣 not offered" of the banker's query
-FORGO_KOU = -2
+__all__ = ["FORGO_KOU", "TYPE_SHIFT", "Rules"]  # the action code's facts, from .tables
 DEAL_WIDTH = N_SEATS + 1
 
 

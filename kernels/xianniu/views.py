@@ -26,6 +26,7 @@ import numpy as np
 from numba import njit
 
 from ..rng import bounded, next_u64, seed_state
+from .batch import no_log
 from .bits import popcount
 from .game import (
     PH_KOU,
@@ -45,11 +46,15 @@ from .hand import track_passes
 from .pimc import sample_hidden
 from .plays import has_qiangci
 from .policies import POLICY_PIMC
-from .tables import N_SEATS
+from .tables import ACT_KOU, ACT_XIAN, FORGO_KOU, N_SEATS, TYPE_SHIFT
 
 RECORDED, ANSWER, BANKER, FIRST_KOU = 0, 1, 2, 3
 V_MODE, V_HAND, V_PINNED, V_QIANGCI = 0, 1, 2, 5
 VIEW_WIDTH = WS_SIZE
+# the options the queries compare: 掀 then 扣 where a seat answers a 扣; 扣 then a lead with
+# 扣 not offered (the policy's lead) at the banker's first decision
+XIAN_KOU = np.array([ACT_XIAN << TYPE_SHIFT, ACT_KOU << TYPE_SHIFT], dtype=np.int64)
+KOU_LEAD = np.array([ACT_KOU << TYPE_SHIFT, FORGO_KOU], dtype=np.int64)
 MAX_TRIES_PER_DEAL = 64  # draws per requested deal before it counts as missing
 
 
@@ -140,10 +145,8 @@ def sample_view(rules, ids, parameters, view, seat, rng, scratch, stream):
         return True
     stop_at = ids.copy()
     stop_at[seat] = POLICY_PIMC  # advance() stops where the asked seat must decide
-    logbuf = (np.empty((1, 3), dtype=np.int64), np.empty((1, 2), dtype=np.int64),
-              np.empty(1, dtype=np.int64))
     # FIRST_KOU: the banker's first decision is forced to 扣 (entry 0 of its list)
-    status = advance(rules, (stop_at, parameters), stream, scratch, logbuf, np.int64(0),
+    status = advance(rules, (stop_at, parameters), stream, scratch, no_log(), np.int64(0),
                      np.int64(0 if mode == FIRST_KOU else -1))
     if mode == FIRST_KOU:
         return status == 1

@@ -128,7 +128,6 @@ def test_the_paired_driver_with_the_search_plays_the_same_without_a_search_seat(
     # the queries run the paired driver compiled with the pimc machinery whatever they play;
     # a play-on without a pimc seat must play exactly as in the driver compiled without it
     from analyzer.xianniu.cards import parse_hand
-    from analyzer.xianniu.decision import XIAN_KOU
     from analyzer.xianniu.rules import get_rules
     from analyzer.xianniu.sim import policy_arrays, rule_arrays
     from kernels import drivers
@@ -141,7 +140,7 @@ def test_the_paired_driver_with_the_search_plays_the_same_without_a_search_seat(
     got = []
     for pimc in (None, True):
         out = rk.result_rows(128, 2)
-        kept = drivers.paired(rk, (*pol, pimc), view, 1, XIAN_KOU, out,
+        kept = drivers.paired(rk, (*pol, pimc), view, 1, views.XIAN_KOU, out,
                               streams=states_for_chunks(4, 0, 2), max_tries=64,
                               chunk_size=64)[1]
         got.append((out, kept))
