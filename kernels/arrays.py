@@ -7,7 +7,7 @@ per kernel that holds one. These loops copy without it; callers pass equal lengt
 
 from __future__ import annotations
 
-from numba import njit
+from .jit import njit
 
 
 @njit(cache=True, inline="always")

@@ -2,10 +2,11 @@
 
 The verbs are the reference engine's (``analyzer.core.game``) in kernel form, over a flat
 state. Each takes the game's ``rules`` first: a ``NamedTuple`` of arrays whose class names
-the game (``kernels.dingniu.verbs.Rules``, …), so a driver compiled for one game's rules
-calls that game's verbs and nothing else, and Numba caches it per game. A game registers
-its implementations with :func:`register`; the drivers (:mod:`kernels.drivers`) call only
-the verbs below and so are written once for every game.
+the game (``kernels.dingniu.verbs.Rules``, …). A game registers its implementations with
+:func:`register`; the drivers (:mod:`kernels.drivers`) call only the verbs below, as
+``game.<verb>``, and so are written once for every game. Each driver is built once per game
+with that game's verbs in place of ``game`` (:func:`verbs_of`), inlined where they are
+called: a verb is compiled inside its driver and nowhere else.
 
 Verbs (``rules`` first, arrays and integers after it):
 
@@ -38,12 +39,11 @@ game's log bundle; ``log_rows(0)`` for hands that keep none) and
 
 from __future__ import annotations
 
-import functools
 import inspect
+import types
 from collections.abc import Callable
 
-from numba.core.errors import NumbaTypeError
-from numba.extending import overload
+from .jit import njit
 
 # what the play driver needs, and what the paired play-outs and the replay need besides
 PLAY_VERBS = ("new_state", "copy_state", "load_state", "deal", "start_from", "read_deal",
@@ -54,6 +54,8 @@ VERBS = PLAY_VERBS + STEP_VERBS
 # rules class -> verb name -> a Python function Numba compiles in the caller (typically a
 # one-line call of the game's own jit-compiled function)
 _GAMES: dict[type, dict[str, Callable]] = {}
+# rules class -> the namespace a driver calls as ``game`` (built on first use)
+_MODULES: dict[type, types.ModuleType] = {}
 
 
 def register(rules_class: type, **verbs: Callable) -> None:
@@ -67,12 +69,13 @@ def register(rules_class: type, **verbs: Callable) -> None:
     unknown = sorted(set(verbs) - set(VERBS))
     if missing or unknown:
         raise TypeError(f"{rules_class.__name__}: missing verbs {missing}, unknown {unknown}")
-    for name, impl in verbs.items():  # Numba types an overload only under the stub's names
+    for name, impl in verbs.items():  # every game's verb reads as the stub does
         want = list(inspect.signature(globals()[name]).parameters)
         got = list(inspect.signature(impl).parameters)
         if got != want:
             raise TypeError(f"{rules_class.__name__}.{name} takes {got}, the verb {want}")
     _GAMES[rules_class] = dict(verbs)
+    _MODULES.pop(rules_class, None)
 
 
 def registered(steps: bool = False) -> tuple[type, ...]:
@@ -81,85 +84,80 @@ def registered(steps: bool = False) -> tuple[type, ...]:
     return tuple(c for c, v in _GAMES.items() if not steps or "legal" in v)
 
 
-def _typed(stub: Callable) -> Callable:
-    """``stub`` made a verb: compiled code calls the implementation registered for the
-    class of its ``rules`` (typing sees the stub's own signature, through ``wraps``)."""
-    @functools.wraps(stub)
-    def typer(rules, *args):
-        cls = getattr(rules, "instance_class", None)
-        impls = _GAMES.get(cls) if cls is not None else None
-        if impls is None:
-            return None
-        if stub.__name__ not in impls:
-            raise NumbaTypeError(f"{rules.instance_class.__name__} of "
-                                 f"{rules.instance_class.__module__} has no verb "
-                                 f"{stub.__name__}: this driver does not play that game")
-        return impls[stub.__name__]
-    # inlined into the driver: an overload compiled apart re-optimizes all it reaches
-    overload(stub, inline="always")(typer)
-    return stub
+def verbs_of(rules_class: type, steps: bool = False) -> types.ModuleType:
+    """The namespace of ``rules_class``'s verbs, each compiled inline where a driver calls
+    it (``game.deal(…)`` in a driver built for this game); ``steps``: the driver needs the
+    step verbs too. A rules class that is not registered, or lacks a verb the driver needs,
+    is refused here by name, before anything compiles."""
+    impls = _GAMES.get(rules_class)
+    if impls is None:
+        raise TypeError(f"{rules_class.__module__}.{rules_class.__name__} speaks no kernel "
+                        f"contract: no game registered it")
+    if steps and "legal" not in impls:
+        raise TypeError(f"{rules_class.__name__} of {rules_class.__module__} has no verb "
+                        f"{', '.join(STEP_VERBS)}: this driver does not play that game")
+    module = _MODULES.get(rules_class)
+    if module is None:
+        module = types.ModuleType(f"{__name__}.{rules_class.__name__}")
+        for name, impl in impls.items():
+            # a compiled function stays a call; a plain one is inlined into the driver
+            inline = getattr(impl, "py_func", None) is None
+            setattr(module, name, njit(inline="always")(impl) if inline else impl)
+        _MODULES[rules_class] = module
+    return module
 
 
 def _python(name: str) -> NotImplementedError:
-    return NotImplementedError(f"{name} is a kernel verb: call it from compiled code")
+    return NotImplementedError(f"{name} is a kernel verb: the drivers call the game's own")
 
 
-@_typed
+# The verbs' signatures (register checks each implementation's against them).
+
+
 def new_state(rules, policies):
     raise _python("new_state")
 
 
-@_typed
 def copy_state(rules, dst, src):
     raise _python("copy_state")
 
 
-@_typed
 def load_state(rules, state, row):
     raise _python("load_state")
 
 
-@_typed
 def deal(rules, rng, state):
     raise _python("deal")
 
 
-@_typed
 def start_from(rules, deal, state):
     raise _python("start_from")
 
 
-@_typed
 def read_deal(rules, state, deal):
     raise _python("read_deal")
 
 
-@_typed
 def to_act(rules, state):
     raise _python("to_act")
 
 
-@_typed
 def legal(rules, state, out):
     raise _python("legal")
 
 
-@_typed
 def apply(rules, state, action):
     raise _python("apply")
 
 
-@_typed
 def play_until(rules, policies, state, rng, seat, log, g):
     raise _python("play_until")
 
 
-@_typed
 def returns(rules, state, row):
     raise _python("returns")
 
 
-@_typed
 def sample(rules, policies, view, seat, rng, state, stream):
     raise _python("sample")
 

@@ -9,21 +9,24 @@ contract (:mod:`kernels.contract`).
   every option played on the same deal and the same stream (paired play-outs). Decision
   queries, advice and reviews are set up on it.
 
-Each driver is one jit-compiled chunk kernel; it is compiled once per game (the class of
-``rules``), whatever the setup, since a setup changes only the data it is given. Chunks
-own their streams and their output rows, so results depend on the seed alone.
+Each driver is one chunk kernel written once here and built once per game (the class of
+``rules``: :func:`_built`), with that game's verbs inlined in it; it is compiled once per
+game whatever the setup, since a setup changes only the data it is given. Chunks own their
+streams and their output rows, so results depend on the seed alone.
 """
 
 from __future__ import annotations
 
+import types as pytypes
 from typing import Any
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.extending import overload
 
-from . import contract as game
+from . import contract
 from .arrays import copy_into
+from .jit import njit
 from .parallel import for_each_chunk
 from .rng import next_u64, seed_state
 
@@ -61,9 +64,29 @@ def _seating(bundle, j):
     return scope["impl"]
 
 
+# what the chunk kernels call their verbs on: the contract's signatures here, the game's
+# own verbs in each built kernel
+game = contract
+# (chunk kernel, rules class) -> the kernel built for that game
+_BUILT: dict[tuple[str, type], Any] = {}
+
+
+def _built(kernel, rules, steps: bool = False):
+    """``kernel`` (a chunk kernel of this module, in Python) compiled for ``rules``'s game:
+    its ``game`` is that game's verbs (:func:`kernels.contract.verbs_of`), inlined."""
+    key = (kernel.__name__, type(rules))
+    built = _BUILT.get(key)
+    if built is None:
+        scope = dict(kernel.__globals__, game=contract.verbs_of(type(rules), steps))
+        fn = pytypes.FunctionType(kernel.__code__, scope, kernel.__name__)
+        fn.__qualname__, fn.__doc__ = kernel.__qualname__, kernel.__doc__
+        # one cache entry per game: the argument types name the rules class
+        built = _BUILT[key] = njit(nogil=True, cache=True)(fn)
+    return built
+
+
 # the chunk, then one argument per part of a setup: the setups are data, so that one
-# compiled driver serves them all
-@njit(nogil=True, cache=True)
+# compiled driver serves them all (``game``: the verbs of the game it is built for)
 def _play_chunk(c, rules, seatings, rngs, chunk_size, n_hands, deals, source, paired, out,
                 log):
     """Chunk ``c`` of :func:`play`."""
@@ -129,12 +152,11 @@ def play(rules, seatings, out, *, streams, chunk_size, n_hands=None, deals=None,
         log = rules.log_rows(0)
     # with a stream per hand, the chunks are the hands' groups of ``chunk_size``
     n_chunks = -(-n_hands // int(chunk_size)) if paired == "own" else streams.shape[0]
-    for_each_chunk(_play_chunk, n_chunks, rules, seatings, streams, int(chunk_size),
-                   n_hands, deals, SOURCES[source], PAIRINGS[paired], out, log)
+    for_each_chunk(_built(_play_chunk, rules), n_chunks, rules, seatings, streams,
+                   int(chunk_size), n_hands, deals, SOURCES[source], PAIRINGS[paired], out, log)
 
 
 # as _play_chunk: the chunk, then one argument per part of a setup
-@njit(nogil=True, cache=True)
 def _paired_chunk(c, rules, policies, views, seat, options, rngs, chunk_size, n_samples,
                   max_tries, outs, log):
     """Chunk ``c`` of :func:`paired`."""
@@ -195,14 +217,13 @@ def paired(rules, policies, views, seat, options, out, *, streams, n_samples=Non
     dealt = rules.deal_rows(n_samples)
     kept = np.zeros(n_samples, dtype=np.int64)
     tries = np.zeros(n_chunks, dtype=np.int64)
-    for_each_chunk(_paired_chunk, n_chunks, rules, policies, views, int(seat), options,
-                   streams, chunk, n_samples, int(max_tries), (out, dealt, kept, tries),
-                   rules.log_rows(0))
+    for_each_chunk(_built(_paired_chunk, rules, steps=True), n_chunks, rules, policies,
+                   views, int(seat), options, streams, chunk, n_samples, int(max_tries),
+                   (out, dealt, kept, tries), rules.log_rows(0))
     return dealt, kept, tries
 
 
 # the chunk, the hands' deals and actions, and the four answers
-@njit(nogil=True, cache=True)
 def _replay_chunk(c, rules, deals, actions, n_actions, seats, legal, n_legal, out):
     """Chunk ``c`` (one hand) of :func:`replay`."""
     state = game.new_state(rules, None)
@@ -232,6 +253,6 @@ def replay(rules, deals, actions, n_actions):
     legal = np.zeros((n, width, max_actions), dtype=np.int64)
     n_legal = np.zeros((n, width), dtype=np.int64)
     out = np.zeros((n, result_width), dtype=np.int64)
-    for_each_chunk(_replay_chunk, n, rules, deals, actions, n_actions, seats, legal, n_legal,
-                   out)
+    for_each_chunk(_built(_replay_chunk, rules, steps=True), n, rules, deals, actions,
+                   n_actions, seats, legal, n_legal, out)
     return seats, legal, n_legal, out

@@ -1,17 +1,63 @@
-"""The two builds of a kernel that say how Numba counts its references.
+"""How every kernel is compiled: :func:`njit`, and the two builds that say how Numba counts
+a kernel's references.
 
-Numba counts a reference up and down, with atomic operations, for every array an
-out-of-line call passes or a tuple unpacks. A kernel that allocates nothing can do without
-(:data:`njit_uncounted`: ``njit(cache=True, _nrt=False)``); one that allocates needs the
-counts. A kernel that says neither is compiled as its first caller is compiled, so one that
-allocates and is called from an uncounted kernel says so (:data:`njit_counted`).
-``tests/core/test_nrt.py`` checks that no uncounted kernel reaches an allocation.
+**One build per argument type, not per constant.** Numba types a constant argument written
+at a call site (``f(x, 0)``, ``g((plays, 0))``, ``h(False)``) as a literal and compiles the
+callee again for each constant it meets, then once more for a variable of the same type:
+every layer below such a callee is lowered again each time. :class:`KernelDispatcher` types
+a call from compiled code with its constants widened (``Literal[int](0)`` to ``int64``,
+inside tuples too), so a kernel compiles once per argument type. Nothing here relies on a
+constant argument to prune a branch.
+
+**Reference counts.** Numba counts a reference up and down, with atomic operations, for
+every array an out-of-line call passes or a tuple unpacks. A kernel that allocates nothing
+can do without (:data:`njit_uncounted`: ``njit(cache=True, _nrt=False)``); one that
+allocates needs the counts. A kernel that says neither is compiled as its first caller is
+compiled, so one that allocates and is called from an uncounted kernel says so
+(:data:`njit_counted`). ``tests/core/test_nrt.py`` checks that no uncounted kernel reaches
+an allocation.
 """
 
 from __future__ import annotations
 
-from numba import njit
+from collections.abc import Callable
+from typing import Any
 
-# ``_nrt`` is not in Numba's type stubs
-njit_uncounted = njit(cache=True, _nrt=False)  # type: ignore[call-overload]
-njit_counted = njit(cache=True, _nrt=True)  # type: ignore[call-overload]
+from numba.core import config, types
+from numba.core.registry import CPUDispatcher
+
+
+def widened(ty: Any) -> Any:
+    """``ty`` without literal values, inside tuples too (a named tuple keeps its class)."""
+    if isinstance(ty, types.BaseTuple):
+        members: Any = ty  # a Numba tuple type iterates over its members' types
+        return types.BaseTuple.from_types([widened(t) for t in members],
+                                          getattr(ty, "instance_class", None))
+    return types.unliteral(ty)
+
+
+class KernelDispatcher(CPUDispatcher):
+    """Numba's CPU dispatcher, typing calls from compiled code on widened argument types."""
+
+    def get_call_template(self, args, kws):
+        return super().get_call_template([widened(a) for a in args],
+                                         {k: widened(v) for k, v in kws.items()})
+
+
+def njit(function: Callable | None = None, *, cache: bool = False, **options: Any) -> Any:
+    """``numba.njit`` (``cache``, ``nogil``, ``inline``, ``_nrt``, …) building a
+    :class:`KernelDispatcher`; used bare (``@njit``) or with options."""
+    def wrap(func: Callable) -> Any:
+        if getattr(config, "DISABLE_JIT", False):  # set from NUMBA_DISABLE_JIT
+            return func
+        disp = KernelDispatcher(py_func=func, locals={},
+                                targetoptions={"nopython": True, **options})
+        if cache:
+            disp.enable_caching()
+        return disp
+
+    return wrap if function is None else wrap(function)
+
+
+njit_uncounted = njit(cache=True, _nrt=False)
+njit_counted = njit(cache=True, _nrt=True)

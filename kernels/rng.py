@@ -8,7 +8,8 @@ jit-compiled and take arrays and integers only.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from .jit import njit
 
 _M64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 

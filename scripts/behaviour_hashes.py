@@ -119,6 +119,12 @@ def shengji_lines(hands: int, deals: int):
             yield f"shengji {preset} tournament {','.join(pair)}", _h(
                 tournament.play_duplicate(list(pair), n, PRESETS[preset], 3,
                                           pimc_samples=2 if "pimc" in pair else None))
+        rules = PRESETS[preset]
+        variants = [(rules, (2, 2)), (rules, (10, 10)),
+                    (rules.with_(bajiwo_enabled=not rules.bajiwo_enabled), (5, 5))]
+        for policy in ("random", "heuristic"):
+            yield f"shengji {preset} paired rows {policy}", _h(
+                analysis.paired_rows(hands // 8, variants, policy, 7))
 
 
 @click.command()

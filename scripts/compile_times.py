@@ -182,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{r['compiles']:4d}")
     by_module: dict[str, float] = defaultdict(float)
     for r in rows.values():
-        by_module[r["module"]] += r["own"]
+        by_module[r["module"] or "(no module)"] += r["own"]
     print("\nby module:")
     for mod, s in sorted(by_module.items(), key=lambda kv: -kv[1]):
         print(f"  {mod:60} {s:7.2f} s")

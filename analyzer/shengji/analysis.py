@@ -27,6 +27,7 @@ from kernels.shengji import stats as ks
 
 from ..core.batches import chunk_batches
 from ..core.checks import check_seed
+from ..core.drive import play_rows, seatings_of
 from ..core.stats import mean_ci, mean_ci_from_sums, proportion_ci
 from .cards import parse_level
 from .rules import ShengjiRules, get_rules
@@ -35,6 +36,7 @@ from .sim import (
     SLOW_CHUNK,
     SLOW_MAX,
     check_n,
+    driver_policies,
     is_slow,
     kernel_rules,
     rule_arrays,
@@ -110,8 +112,10 @@ def whole_rows(n: int, rules=None, policy: str = "heuristic", seed: int = 0,
 
 def paired_rows(n: int, variants, policy: str = "heuristic", seed: int = 0) -> np.ndarray:
     """Rows ``[deal, variant]`` (``game.W_*``) of ``n`` deals, each played once per
-    variant ``(rules, levels)`` from the same stream after the deal (``kernels.shengji.
-    stats.paired_chunks``): a difference between variants is the rule's or level's alone."""
+    variant ``(rules, levels)`` from the same stream after the deal: a difference between
+    variants is the rule's or level's alone. Each variant is one run of the play driver on
+    the same chunk streams (the same deals, and each hand's own stream spawned after its
+    deal)."""
     n = check_n(n, "deals")
     pol, hp = check_policy(policy, variants[0][0])
     lv = np.array([[parse_level(v) if isinstance(v, str) else v for v in levels]
@@ -119,10 +123,12 @@ def paired_rows(n: int, variants, policy: str = "heuristic", seed: int = 0) -> n
     if lv.ndim != 2 or lv.shape[1] != 2 or not np.all((lv >= 2) & (lv <= 14)):
         raise ValueError(f"levels are two team levels 2..14 (A), got "
                          f"{[v[1] for v in variants]!r}")
-    params = np.stack([rule_arrays(r) for r, _ in variants])
     states = states_from_seed(check_seed(seed), -(-n // CHUNK))
+    seatings = seatings_of(driver_policies(pol, hp))
     out = np.empty((n, len(variants), kw.N_WHOLE), dtype=np.int64)
-    ks.paired_chunks(states, CHUNK, n, (lv, START_BANKER), params, out, (pol, hp))
+    for k, (r, _) in enumerate(variants):
+        out[:, k] = play_rows(kernel_rules(r, lv[k], START_BANKER), seatings, states, CHUNK, n,
+                              paired=True)[:, 0]
     return out
 
 

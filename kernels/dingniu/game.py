@@ -11,8 +11,8 @@ Every function is jit-compiled and takes arrays, tuples of arrays and integers o
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ..jit import njit
 from ..rng import bounded
 
 N_SEATS, N_KINDS, N_TILES = 4, 13, 24

@@ -13,8 +13,8 @@ else by the heuristic for every seat. Every function is jit-compiled.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ..jit import njit
 from ..rng import bounded, next_u64, seed_state
 from .game import (
     N_KINDS,

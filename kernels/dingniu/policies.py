@@ -9,8 +9,8 @@ policy, :mod:`.pimc`, appends its own two). Every function is jit-compiled.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ..jit import njit
 from ..rng import bounded
 from .game import (
     KOU,

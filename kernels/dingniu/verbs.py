@@ -15,10 +15,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from .. import contract
 from ..arrays import copy_into
+from ..jit import njit
 from ..rng import next_u64, seed_state
 from .game import (
     MAX_MOVES,

@@ -20,9 +20,9 @@ int64[4, 2])); ``choice`` = (``options`` int64[K, 2] planes, ``active`` int64[K]
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..arrays import copy_into, copy_rows
+from ..jit import njit
 from ..parallel import for_each_chunk
 from .bidding import shown_cards
 from .context import CX_SUIT_MASK
@@ -80,10 +80,10 @@ from .policies import (
     KN_KS,
     POLICY_HEURISTIC,
     POLICY_RANDOM,
+    SEARCH,
     note_bury,
     note_play,
     note_shown,
-    pimc_flag,
     searches,
 )
 from .random_policy import lead_pairs, random_follow_shaped
@@ -230,7 +230,7 @@ def advise_chunks(q, choice, chunks, params, pols, out):
     """Samples of a lead or follow at a recorded position (module docstring): ``out[c, i]``
     receives the deal and one value per option (``NOT_PLAYED`` for inactive options)."""
     for_each_chunk(_advise_chunk, chunks[0].shape[0], q, choice, chunks, params, pols, out,
-                   pimc_flag(pols[0]))
+                   SEARCH)
 
 
 @njit(cache=True)
@@ -343,4 +343,4 @@ def bajiwo_chunks(pos, ask, chunks, params, pols, out):
     deal is the buried kitty (pinned when the seat buried it). An overcall takes the kitty
     and buries by the seat's policy; then 扒鸡窝 goes on, the play and the settlement."""
     for_each_chunk(_bajiwo_chunk, chunks[0].shape[0], pos, ask, chunks, params, pols, out,
-                   pimc_flag(pols[0]))
+                   SEARCH)

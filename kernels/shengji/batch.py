@@ -19,8 +19,8 @@ the result row of hand ``h`` (``game.W_*`` or ``hand.R_*``). A chunk kernel take
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ..jit import njit
 from ..parallel import for_each_chunk
 from .context import new_context
 from .deal import deal

@@ -12,8 +12,8 @@ scope and threshold (R10).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ..jit import njit
 from .params import (
     JOKER_COLOUR_SWAPPED,
     P_BAJIWO_REINFORCE,

@@ -18,7 +18,8 @@ mid-hand. Layout (offsets ``CX_*``):
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from ..jit import njit
 
 N_FACES = 54
 TRUMP = 4  # effective suit 主

@@ -11,8 +11,8 @@ xoshiro256** output, by Lemire's multiply-and-reject, so the deal is exactly uni
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ..jit import njit
 from ..parallel import for_each_chunk
 from ..rng import _rotl
 from .context import CX_SUIT_MASK, TRUMP, new_context

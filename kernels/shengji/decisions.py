@@ -20,9 +20,9 @@ play functions of ``game`` and ``hand`` take their own bundles (``hs``, ``out``,
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..arrays import copy_into, copy_rows
+from ..jit import njit
 from ..parallel import for_each_chunk
 from ..rng import bounded
 from .bidding import CLS_NONE, rebel_candidates, shown_cards
@@ -81,10 +81,10 @@ from .policies import (
     KN_KITTY,
     POLICY_HEURISTIC,
     POLICY_RANDOM,
+    SEARCH,
     note_bury,
     note_play,
     note_shown,
-    pimc_flag,
     reset_knowledge,
     searches,
 )
@@ -292,7 +292,7 @@ def declare_chunks(pos, ask, chunks, params, pols, out):
     Each deal (``deal_rest`` of ``fixed``, ``sizes``) is played once per option;
     ``out[c, i]`` receives the row (``Q_*``)."""
     for_each_chunk(_declare_chunk, chunks[0].shape[0], pos, ask, chunks, params, pols, out,
-                   pimc_flag(pols[0]))
+                   SEARCH)
 
 
 @njit(nogil=True, cache=True)
@@ -333,7 +333,7 @@ def bury_chunks(pos, ask, chunks, params, pols, out):
     ``buries``): each deal is played once per bury ``buries[k]`` (planes) at trump
     ``trump``, then 扒鸡窝 (against ``standing``), the play and the settlement."""
     for_each_chunk(_bury_chunk, chunks[0].shape[0], pos, ask, chunks, params, pols, out,
-                   pimc_flag(pols[0]))
+                   SEARCH)
 
 
 @njit(cache=True)
@@ -407,7 +407,7 @@ def rebel_chunks(pos, chunks, params, pols, out):
     normal hand banked by ``banker`` (``standing`` is not read); each deal is played after
     造反 (value 0: the redeal, a 抢庄局 from ``seat``) and after declining (value 1)."""
     for_each_chunk(_rebel_chunk, chunks[0].shape[0], pos, chunks, params, pols, out,
-                   pimc_flag(pols[0]))
+                   SEARCH)
 
 
 @njit(cache=True)
@@ -452,8 +452,8 @@ def _policy_lead(h, plays, where, rules, rng, bufs, seats, pst):
                                       hp[leader], kn, units)
     if pst is not None:  # pruned when no seat plays pimc or net
         if searches(pol[leader]):
-            a_one, a_two = search_choose((pol[leader], (leader, hp[leader], kn)), (plays, 0),
-                                         where, h, rules, rng, pst, bufs)
+            a_one, a_two = search_choose((pol[leader], (leader, hp[leader], kn)),
+                                         (plays, np.int64(0)), where, h, rules, rng, pst, bufs)
     return a_one, a_two
 
 
@@ -574,4 +574,4 @@ def throw_chunks(tq, options, chunks, params, pols, out):
     trump context ``ctx``); each sampled deal is played on once per lead ``options[k]`` (0:
     the throw, then its units). Rows of sampler dead ends stay EMPTY."""
     for_each_chunk(_throw_chunk, chunks[0].shape[0], tq, options, chunks, params, pols, out,
-                   pimc_flag(pols[0]))
+                   SEARCH)

@@ -40,9 +40,9 @@ The bidding functions share their arguments in bundles: ``hs`` = (``hands`` int6
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..arrays import copy_rows
+from ..jit import njit
 from ..rng import bounded
 from .bidding import (
     CLS_NONE,

@@ -15,10 +15,9 @@ trick also kitty points × the 抠底 multiplier (§6.1).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..arrays import copy_rows
-from ..jit import njit_uncounted
+from ..jit import njit, njit_uncounted
 from .context import CX_SUIT_MASK
 from .deal import KITTY
 from .heuristic import heuristic_follow, heuristic_lead
@@ -162,8 +161,8 @@ def play_hand_in(hands, banker, rules, rng, out, scratch, seats, pst):
         if pst is not None:  # pruned when no seat plays pimc or net
             if searches(pol[leader]):
                 a_one, a_two = search_choose((pol[leader], (leader, hp[leader], kn)),
-                                             (plays, 0), (leader, banker), h, rules, rng, pst,
-                                             bufs)
+                                             (plays, np.int64(0)), (leader, banker), h, rules, rng,
+                                             pst, bufs)
         for k in range(3):
             others[k, 0], others[k, 1] = h[(leader + 1 + k) % 4, 0], h[(leader + 1 + k) % 4, 1]
         nu = throw_units_in(a_one, a_two, others, ctx, params, forced, units, work)

@@ -27,9 +27,8 @@ the seat cannot place), so a throw of standing units never fails.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from ..jit import njit_uncounted
+from ..jit import njit, njit_uncounted
 from .context import CX_ESUIT, CX_HIGHER, CX_RUNG, CX_RUNG_FACES, CX_SUIT_MASK, N_RUNGS, TRUMP
 from .params import P_THROW_WHOLE_SUIT_ONLY
 from .planes import (
@@ -400,7 +399,7 @@ def heuristic_follow(me, trick, lead, hand_one, hand_two, rules, bufs):
     mask = ctx[CX_SUIT_MASK + e]
     held = count(hand_one & mask, hand_two & mask)
     w = 0 if k == 1 else trick_winner_in(plays, k, ctx, params, units, work)
-    pts = 0
+    pts = np.int64(0)  # a literal 0 here would compile _contest once more
     for i in range(k):
         pts += points(plays[i, 0], plays[i, 1])
     shape = (e, n, ks, m, n2)

@@ -22,8 +22,8 @@ from the seat's own cards and the declarations shown.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ..jit import njit
 from .bidding import CLS_NONE, CLS_PAIR, NT
 from .context import CX_LEVEL, CX_SUIT_MASK, CX_TRUMP
 from .heuristic import MODE_BURY, MODE_BURY_POINTS, choose_cards

@@ -32,11 +32,10 @@ is put there by ``hand.play_hand_in`` and read by nothing else.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..arrays import copy_into
 from ..fused import dense_adder, fma
-from ..jit import njit_counted, njit_uncounted
+from ..jit import njit, njit_counted, njit_uncounted
 from ..rng import bounded, next_u64
 from .context import CX_RUNG, CX_SUIT_MASK, TRUMP
 from .heuristic import (

@@ -13,8 +13,8 @@ the heuristic's choice and the data is the heuristic's.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ..jit import njit
 from ..parallel import for_each_chunk
 from .deal import deal
 from .game import N_WHOLE, chunk_buffers, whole_hand_in

@@ -21,10 +21,9 @@ only.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..arrays import copy_into, copy_rows
-from ..jit import njit_counted
+from ..jit import njit, njit_counted
 from ..rng import bounded
 from .context import CX_ESUIT, CX_SUIT_MASK, TRUMP
 from .heuristic import (

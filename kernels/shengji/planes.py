@@ -13,8 +13,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.extending import intrinsic
+
+from ..jit import njit
 
 SMALL_JOKER, BIG_JOKER = 52, 53
 N_FACES = 54

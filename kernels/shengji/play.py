@@ -10,9 +10,8 @@ caller-owned scratch (``units.new_units``, ``units.new_work``) so loops allocate
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from ..jit import njit_counted, njit_uncounted
+from ..jit import njit, njit_counted, njit_uncounted
 from .context import CX_ESUIT, CX_HIGHER, CX_RUNG, CX_SUIT_MASK, TRUMP
 from .params import (
     COMPARE_ALL_UNITS,

@@ -22,9 +22,8 @@ kitty. ``KN_KS`` is room for the lead's tractor lengths during a trick.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from ..jit import njit_uncounted
+from ..jit import njit, njit_uncounted
 from .planes import ALL_FACES, add, popcount, subtract
 
 POLICY_RANDOM = 0
@@ -174,6 +173,12 @@ def searches(policy):
     """Whether ``policy`` chooses its leads and follows in ``kernels.shengji.search`` (pimc,
     net, pimc2), all of which work in the pimc scratch."""
     return policy >= POLICY_PIMC
+
+
+# The ``pimc`` argument of the decision queries' and advice's kernels, whatever the seats
+# play: one build with the search in place serves every seating (their defaults search),
+# where a build per kind of seating would compile the whole hand once more.
+SEARCH = True
 
 
 def pimc_flag(pol) -> bool | None:

@@ -26,9 +26,8 @@ caller's (the engine knows the other hands).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from ..jit import njit_uncounted
+from ..jit import njit, njit_uncounted
 from ..rng import bounded
 from .context import CX_RUNG_FACES, CX_SUIT_MASK, N_RUNGS
 from .params import P_THROW_WHOLE_SUIT_ONLY

@@ -31,8 +31,8 @@ them) are tried once.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ..jit import njit
 from .context import CX_ESUIT, CX_HIGHER, CX_RUNG, CX_RUNG_FACES, CX_SUIT_MASK, N_RUNGS
 from .params import (
     KITTY_BASIS_LEAD_SHAPE,

@@ -1,6 +1,7 @@
 """Paired experiments on whole 双升 hands (``game``): what holding a joker pair, one more
-level card (级牌) or one more trump (主) is worth, by one swap on the same deal; the same
-deals under several rule vectors or levels; and what 抠底 changed in levels.
+level card (级牌) or one more trump (主) is worth, by one swap on the same deal, and what
+抠底 changed in levels. (The same deals under several rule vectors or levels are the play
+driver's: ``analyzer.shengji.analysis.paired_rows``.)
 
 A counterfactual plays each deal once as dealt, then once per pattern with that pattern made
 (or, for a joker pair, made or broken) in one random seat's hand by a single swap with
@@ -12,9 +13,9 @@ ended with (bidding may then go otherwise: that is part of what the card is wort
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..arrays import copy_rows
+from ..jit import njit
 from ..parallel import for_each_chunk
 from ..rng import bounded, next_u64, seed_state
 from .context import CX_SUIT_MASK, NT, TRUMP
@@ -202,34 +203,6 @@ def values_chunks(states, n_per_chunk, n_deals, start, params, out, pols=None):
     ``out[c, pattern, role]`` (int64[CF_SIZE], ``CF_*``)."""
     pols = seat_policies(*(pols if pols is not None else (None, None)))
     for_each_chunk(_values_chunk, states.shape[0], (states, n_per_chunk, n_deals), start,
-                   params, pols, out, pimc_flag(pols[0]))
-
-
-@njit(nogil=True, cache=True)
-def _paired_chunk(c, chunks, start, params, pols, out, pimc):
-    """Chunk ``c`` of :func:`paired_chunks`."""
-    states, n_per_chunk, n_deals = chunks
-    levels, start_banker = start
-    rng = states[c].copy()
-    play = np.empty(4, dtype=np.uint64)
-    deck, deals, chance, alog, tlog, scratch = chunk_buffers(pimc)
-    for i in range(c * n_per_chunk, min((c + 1) * n_per_chunk, n_deals)):
-        deal(rng, deck, deals[0])
-        word = next_u64(rng)  # every variant's hand starts from this stream
-        for k in range(params.shape[0]):
-            seed_state(word, play)
-            whole_hand_in(deals, (levels[k], start_banker), params[k], play, deck,
-                          (out[i, k], alog, chance, tlog), scratch, pols)
-
-
-def paired_chunks(states, n_per_chunk, n_deals, start, params, out, pols=None):
-    """Each deal played once per variant ``k`` (``start`` = (``levels``, ``start_banker``):
-    team levels ``levels[k]`` int64[2]; rule vector ``params[k]``), every variant from the
-    same stream after the deal, so that a 造反 redeal or a random draw in one hand never
-    shifts the next deal; chunk ``c`` deals ``c * n_per_chunk …`` from ``states[c]``;
-    ``out[d, k]`` receives the whole-hand row. ``pols`` as for values_chunks."""
-    pols = seat_policies(*(pols if pols is not None else (None, None)))
-    for_each_chunk(_paired_chunk, states.shape[0], (states, n_per_chunk, n_deals), start,
                    params, pols, out, pimc_flag(pols[0]))
 
 

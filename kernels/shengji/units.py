@@ -14,9 +14,8 @@ one, which is how "a tractor uses one face of a shared rung" falls out of the co
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from ..jit import njit_uncounted
+from ..jit import njit, njit_uncounted
 from .context import CX_RUNG, CX_RUNG_FACES, CX_SUIT_MASK, N_RUNGS, TRUMP
 from .planes import highest_bit, lowest_bit, popcount
 

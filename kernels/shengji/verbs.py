@@ -17,11 +17,12 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.extending import overload
 
 from .. import contract
 from ..arrays import copy_into
+from ..jit import njit
 from .deal import deal
 from .game import N_WHOLE, chunk_buffers, whole_hand_in
 

@@ -4,9 +4,9 @@ out in the paired driver, :func:`kernels.drivers.paired`)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..arrays import copy_into
+from ..jit import njit
 from ..rng import seed_state
 from .game import (
     MAX_LOG,

@@ -9,8 +9,8 @@ of threads, so results depend on the seed alone.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ..jit import njit
 from ..parallel import for_each_chunk
 from .bits import ACE, EIGHT, FIVE, KING, NINE, POP4, TEN, THREE, TWO, nib
 from .game import (

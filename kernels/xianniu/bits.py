@@ -7,8 +7,8 @@ suit ♠ ♥ ♣ ♦, so ``nibble & 5`` are the black cards and ``nibble & 10`` 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ..jit import njit
 from .tables import KIND_NIU, KIND_SET, KIND_XI
 
 ACE, TWO, THREE, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING = range(12)

@@ -10,9 +10,9 @@ the weights in ``student`` are written out; the teacher's best action is then pl
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..arrays import copy_into
+from ..jit import njit
 from ..parallel import for_each_chunk
 from ..rng import seed_state
 from .choice import choose

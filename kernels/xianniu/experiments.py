@@ -9,8 +9,8 @@ the altered deals in the play driver, the 掀 experiment its two answers in the 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ..jit import njit
 from ..parallel import for_each_chunk
 from ..rng import bounded, next_u64, seed_state
 from .bits import FIVE, KING, NINE, POP4, nib, popcount

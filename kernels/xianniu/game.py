@@ -9,9 +9,8 @@ held as int64 inside the kernels. Rules arrive as ``params`` (int64) and ``set_b
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from ..jit import njit_counted, njit_uncounted
+from ..jit import njit, njit_counted, njit_uncounted
 from .bits import KING, nib, popcount
 # the state layout, read by callers as game.X
 from .layout import (MAX_ACTIONS, MAX_LOG, MAX_XIAN, PH_QIANGCI, PH_LEAD, PH_KOU, PH_TRICK,

@@ -9,8 +9,8 @@ meet a pimc seat are compiled without the pimc machinery (:func:`pimc_flag` choo
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ..jit import njit
 from .game import R_ACTIONS, S_TRACK, advance, finish_hand, new_scratch, start_hand
 from .pimc import pimc_pick, seat_to_act
 from .policies import POLICY_PIMC

@@ -23,10 +23,9 @@ noise of a shared machine (docs/bench.md, "Compile time, cold").
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 # game as a module object: it is still loading when policies (its import) loads this module
-from ..jit import njit_counted
+from ..jit import njit, njit_counted
 from . import layout as kg
 from . import policies as kp
 from .bits import KING, POP4, QUEEN, nib, popcount, ranks_with_at_least, same_rank_kind

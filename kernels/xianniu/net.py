@@ -22,9 +22,8 @@ listed actions.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from ..jit import njit_counted
+from ..jit import njit, njit_counted
 from . import layout as kg
 from . import policies as kp
 from .learned import N_ACT as N_PSI

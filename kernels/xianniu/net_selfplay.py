@@ -11,9 +11,9 @@ each decision's target is the points its seat ended the hand with (deep Monte Ca
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..arrays import copy_into
+from ..jit import njit
 from ..parallel import for_each_chunk
 from ..rng import bounded, next_u64, seed_state
 from .game import (

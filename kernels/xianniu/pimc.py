@@ -23,9 +23,9 @@ read only what the deciding seat knew: the log holds public facts, the deal is s
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..arrays import copy_into
+from ..jit import njit
 from ..rng import bounded, next_u64, seed_state
 from .bits import popcount
 from .game import (

@@ -9,9 +9,8 @@ Each entry is a mask in ``am[i]`` and ``ai[i] = (action type, kind, size, rank, 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from ..jit import njit_uncounted
+from ..jit import njit, njit_uncounted
 from .bits import (
     ACE,
     EIGHT,

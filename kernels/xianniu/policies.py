@@ -21,9 +21,8 @@ may not).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from ..jit import njit_uncounted
+from ..jit import njit, njit_uncounted
 from .bits import (
     EIGHT,
     FIVE,

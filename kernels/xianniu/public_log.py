@@ -8,8 +8,7 @@ Each row also keeps what the seat had shown then, so the sampler can rebuild its
 
 from __future__ import annotations
 
-from numba import njit
-
+from ..jit import njit
 from .bits import popcount
 from .layout import (
     CHOICE_COLS,

@@ -19,8 +19,8 @@ A position outside that range gives -1 and leaves ``info`` as it was.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ..jit import njit
 from .bits import (
     ACE,
     EIGHT,

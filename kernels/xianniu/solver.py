@@ -19,8 +19,8 @@ No pruning: max-n admits only shallow pruning (Korf 1991), which would store bou
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ..jit import njit
 from .bits import popcount
 from .game import (
     MAX_ACTIONS,

@@ -19,10 +19,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from .. import contract
 from ..arrays import copy_into
+from ..jit import njit
 from .game import (
     CHOICE_COLS,
     FULL_DECK,

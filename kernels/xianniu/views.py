@@ -23,8 +23,8 @@ most cards to enumerate a small case exactly).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ..jit import njit
 from ..rng import bounded, next_u64, seed_state
 from .batch import no_log
 from .bits import popcount
