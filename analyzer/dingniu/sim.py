@@ -73,7 +73,7 @@ def policy_arrays(policies: str | list[str], rules: str | DingniuRules | None = 
 
 def tuned_vector(rules: str | DingniuRules | None = None) -> np.ndarray:
     """The tuned heuristic weights of a preset (``tuned.json``, written by
-    ``scripts/dingniu_tune.py``); the defaults for a preset not tuned."""
+    ``scripts/train/dingniu_tune.py``); the defaults for a preset not tuned."""
     data = json.loads(TUNED_FILE.read_text())  # package data: missing means a broken install
     got = data.get(get_rules(rules).name)
     vec = np.array(got["weights"] if got else kpol.HEURISTIC_DEFAULTS, dtype=np.float64)

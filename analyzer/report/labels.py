@@ -3,7 +3,7 @@
 The machinery's own words are :data:`TEXT`; each game's section keeps its words in its own
 :class:`Labels` table over :data:`SHARED`. The plots and pages take their text only from
 these tables (numbers and ``xianniu`` commands aside), so the shipped font's glyphs can be
-checked against :func:`analyzer.report.section.all_text`: see ``scripts/subset_font.py`` and
+checked against :func:`analyzer.report.section.all_text`: see ``scripts/docs/subset_font.py`` and
 ``tests/core/test_report.py``.
 """
 

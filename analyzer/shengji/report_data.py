@@ -134,7 +134,7 @@ TEXT: dict[str, tuple[str, str]] = {
                          "The zao fan and throw decision queries (xianniu shengji should-rebel, "
                          "should-throw) answer one hand at a time; they are not tabulated in "
                          "this report."),
-    "sj_ladder_text": ("tuned 为启发式策略按本规则调整的参数（scripts/shengji_tune.py：CE 方法，"
+    "sj_ladder_text": ("tuned 为启发式策略按本规则调整的参数（scripts/train/shengji_tune.py：CE 方法，"
                        "复式自对局；参数及另打的牌上的结果见 analyzer/shengji/tuned.json）；net 为 "
                        "tuned 加一个自对局训练的小网络挑选出牌与跟牌。pimc（每次决策抽 16 副暗牌）与 "
                        "pimc2（从 net 的选择出发，抽 128 副）较慢，本节只打 {n}；另用命令 xianniu "
@@ -143,7 +143,7 @@ TEXT: dict[str, tuple[str, str]] = {
                        "+0.169] 级/副牌；--policies pimc2,pimc --seed 11：zhengzhou +0.280 [+0.246, "
                        "+0.314]，classic +0.214 [+0.185, +0.244] 级/副牌（各 n = 1,000）。",
                        "tuned is the heuristic with its parameters tuned for the preset "
-                       "(scripts/shengji_tune.py: cross-entropy on duplicate self-play; the "
+                       "(scripts/train/shengji_tune.py: cross-entropy on duplicate self-play; the "
                        "parameters and the check on fresh deals are in "
                        "analyzer/shengji/tuned.json); net is tuned with a small self-play network "
                        "choosing its leads and follows. pimc (16 hidden deals sampled a decision) "

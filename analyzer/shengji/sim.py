@@ -131,7 +131,7 @@ def stack_rows(rows) -> np.ndarray:
 
 def tuned_row(rules: str | ShengjiRules | None = None) -> np.ndarray:
     """The tuned heuristic parameters of a preset (``tuned.json``, written by
-    ``scripts/shengji_tune.py``); the defaults for a preset not tuned. Parameters the file
+    ``scripts/train/shengji_tune.py``); the defaults for a preset not tuned. Parameters the file
     does not name keep their defaults."""
     name = get_rules(rules).name
     row = HEURISTIC_DEFAULTS.copy()

@@ -90,7 +90,7 @@ def main(source: Path = SOURCE) -> None:
     report_licence = Path(__file__).resolve().parents[1] / "report" / "fonts" / "OFL.txt"
     text = report_licence.read_text(encoding="utf-8")
     for a, b in (("XianniuCJK-Regular.otf", FONT_FILE.name), ('"Xianniu CJK"', f'"{FAMILY}"'),
-                 ("scripts/subset_font.py", "python -m analyzer.web.fonts")):
+                 ("scripts/docs/subset_font.py", "python -m analyzer.web.fonts")):
         text = text.replace(a, b)
     LICENSE_FILE.write_text(text, encoding="utf-8")
 

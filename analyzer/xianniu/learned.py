@@ -18,7 +18,7 @@ WEIGHTS_FILE = Path(__file__).with_name("learned_weights.npz")
 def _shipped() -> dict:
     if not WEIGHTS_FILE.exists():
         raise ValueError(f"the learned policy's weights are missing ({WEIGHTS_FILE.name}); "
-                         "scripts/xianniu_train_policy.py writes them")
+                         "scripts/train/xianniu_train_policy.py writes them")
     with np.load(WEIGHTS_FILE) as z:
         return {k: z[k] for k in z.files}
 

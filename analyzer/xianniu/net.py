@@ -1,5 +1,5 @@
 """The self-play policy ``net``: its shipped weights (trained by
-``scripts/xianniu_train_net.py`` through :mod:`analyzer.core.selfplay`; the 掀牛 side of the
+``scripts/train/xianniu_train_net.py`` through :mod:`analyzer.core.selfplay`; the 掀牛 side of the
 training is :mod:`.net_train`)."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ WEIGHTS_FILE = Path(__file__).with_name("net_weights.npz")
 def _shipped() -> dict:
     if not WEIGHTS_FILE.exists():
         raise ValueError(f"the net policy's weights are missing ({WEIGHTS_FILE.name}); "
-                         "scripts/xianniu_train_net.py writes them")
+                         "scripts/train/xianniu_train_net.py writes them")
     with np.load(WEIGHTS_FILE) as z:
         return {k: z[k] for k in z.files}
 

@@ -1,6 +1,6 @@
 """The heuristic weights tuned for each preset, and the named policies that play them.
 
-``scripts/xianniu_tune.py`` tunes the heuristic's weights by self-play (results in
+``scripts/train/xianniu_tune.py`` tunes the heuristic's weights by self-play (results in
 ``reports/tuning_R.json``); the package ships a copy (``tuned.json``). ``tuned`` plays the
 heuristic and ``tuned2`` heuristic2 on them (heuristic2's own entries keep their defaults).
 """

@@ -8,7 +8,7 @@ the action: its kind, size and rank, whether anything unseen can beat it, the �
 plays, keeps or gives up, whether it makes the seat 够, and whether heuristic2 would play it
 (so the scorer learns where to depart from heuristic2). The action's type (:data:`TYPE_NAMES`)
 picks the block ``u``; the group (lead, answer or other, each with the seat 够 or not) picks
-``v``. The weights are fitted to pimc's action values (``scripts/xianniu_train_policy.py``)
+``v``. The weights are fitted to pimc's action values (``scripts/train/xianniu_train_policy.py``)
 and arrive in the policy's parameter row from ``LEARNED_W`` on.
 
 Only the seat's own hand and discards, the public record and the listed actions are read: no

@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _script():
     spec = importlib.util.spec_from_file_location("cli_reference",
-                                                  ROOT / "scripts" / "cli_reference.py")
+                                                  ROOT / "scripts" / "docs" / "cli_reference.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -19,7 +19,7 @@ def _script():
 def test_the_command_reference_is_current():
     ref = _script()
     assert (ROOT / "docs" / "cli.md").read_text(encoding="utf-8") == ref.reference(), \
-        "docs/cli.md is out of date: run python scripts/cli_reference.py"
+        "docs/cli.md is out of date: run python scripts/docs/cli_reference.py"
 
 
 def test_the_reference_lists_every_game_and_no_hidden_alias():

@@ -101,10 +101,10 @@ def test_records_of_older_versions_still_replay(game):
 @pytest.mark.parametrize("game,preset", CASES)
 def test_golden_playthroughs(game, preset):
     """The record of each seeded random hand is the stored one (``python
-    scripts/playthroughs.py`` writes them after a deliberate change of the engine)."""
+    scripts/docs/playthroughs.py`` writes them after a deliberate change of the engine)."""
     for seed in hooks(game).golden_seeds:
         path = GOLDEN / f"{game}-{preset}-{seed}.json"
-        assert path.exists(), f"{path} is missing: run python scripts/playthroughs.py"
+        assert path.exists(), f"{path} is missing: run python scripts/docs/playthroughs.py"
         assert contract.playthrough(get_game(game), preset, seed) == \
             path.read_text(encoding="utf-8"), f"{path.name} differs"
 

@@ -162,7 +162,7 @@ def test_every_label_has_a_glyph_in_the_font():
     for text in all_text():
         missing = {c for c in text if not c.isspace() and c not in cmap}
         assert not missing, f"{text!r}: no glyph for {''.join(sorted(missing))}; run " \
-                            f"scripts/subset_font.py"
+                            f"scripts/docs/subset_font.py"
     assert all(chr(c) in cmap for c in range(0x21, 0x7F))
     assert "−" in cmap  # matplotlib's minus sign
 

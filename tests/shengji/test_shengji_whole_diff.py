@@ -24,7 +24,7 @@ from kernels.shengji import params as kp
 
 # (team levels, start banker or None for a 抢庄局, hands): 3,000 hands per preset, one test
 # per setting so that the workers share them (the engine replays some 75 hands/s); longer
-# runs: scripts/shengji_differential.py.
+# runs: scripts/measure/shengji_differential.py.
 SETTINGS = [((2, 2), 0, 1200), ((5, 9), 1, 600), ((14, 3), None, 600), ((13, 14), 3, 600)]
 PRESETS = {"zhengzhou": ZHENGZHOU, "classic": CLASSIC}
 VARIANTS = {

@@ -102,7 +102,7 @@ def test_the_robustness_script_compares_play_ons_on_the_same_hands(tmp_path, cap
     import importlib.util
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[2] / "scripts" / "xianniu_advice_robustness.py"
+    path = Path(__file__).resolve().parents[2] / "scripts" / "measure" / "xianniu_advice_robustness.py"
     spec = importlib.util.spec_from_file_location("advice_robustness", path)
     assert spec is not None and spec.loader is not None
     script = importlib.util.module_from_spec(spec)

@@ -137,7 +137,7 @@ def test_the_variant_script_plays_the_changed_row_against_its_base(capsys):
     import importlib.util
     from pathlib import Path
 
-    path = Path(__file__).parents[2] / "scripts" / "xianniu_pimc_variant.py"
+    path = Path(__file__).parents[2] / "scripts" / "measure" / "xianniu_pimc_variant.py"
     spec = importlib.util.spec_from_file_location("xianniu_pimc_variant", path)
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)

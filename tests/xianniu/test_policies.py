@@ -142,7 +142,7 @@ def test_tuning_script_records_seed_budget_and_gain(tmp_path):
     from pathlib import Path
 
     out = tmp_path / "tuning.json"
-    script = Path(__file__).resolve().parents[2] / "scripts" / "xianniu_tune.py"
+    script = Path(__file__).resolve().parents[2] / "scripts" / "train" / "xianniu_tune.py"
     subprocess.run([sys.executable, str(script), "--rules", "kanniutui", "--iterations", "2",
                     "--population", "4", "--deals", "200", "--final-deals", "400", "--seed", "5",
                     "--out", str(out)], check=True, capture_output=True)

@@ -1,6 +1,6 @@
 """The CJK font shipped for the report's plots and pages (a subset of Noto Sans CJK SC).
 
-``scripts/subset_font.py`` makes it from the labels; :func:`register` hands it to matplotlib.
+``scripts/docs/subset_font.py`` makes it from the labels; :func:`register` hands it to matplotlib.
 """
 
 from __future__ import annotations
