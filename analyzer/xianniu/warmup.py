@@ -24,7 +24,8 @@ def warmup() -> None:
         tournament("heuristic,random", 4, rules, seed=0)
         pattern_values(10, rules, seed=0)
         xian_ev(10, rules, seed=0)
-        # the queries' default play-ons include pimc2: compiled with the pimc machinery
+        # the queries, advice and the 掀 experiment share one build of the paired driver,
+        # with the search in place whatever the seats play (sim.paired_playouts)
         should_xian(HAND, 1, rules, max_hands=100, precision=10.0)
         should_kou(HAND, rules, max_hands=100, precision=10.0)
         advise(_first_decision(hand_records(1, rules, "heuristic", 0)[0], replay), samples=8,
@@ -36,9 +37,6 @@ def warmup() -> None:
         # the report's search part plays the value and 掀 experiments with pimc2
         pattern_values(2, rules, "pimc2", seed=0)
         xian_ev(2, rules, "pimc2", seed=0)
-        # a query without a search among its play-ons is compiled without it
-        should_xian(HAND, 1, rules, policy="net", max_hands=100, precision=10.0)
-        should_kou(HAND, rules, policy="net", max_hands=100, precision=10.0)
     deal_hands(10, seed=0)
 
 
