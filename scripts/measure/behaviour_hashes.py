@@ -23,6 +23,11 @@ def _h(*arrays) -> str:
     return d.hexdigest()[:16]
 
 
+def _hr(result) -> str:
+    """The hash of a result object's text (queries and studies return dataclasses)."""
+    return hashlib.sha256(repr(result).encode()).hexdigest()[:16]
+
+
 def dingniu_lines(hands: int, deals: int):
     from analyzer.dingniu import advise, analysis, sim, tournament
     from analyzer.dingniu.rules import PRESETS
@@ -106,7 +111,8 @@ def _xianniu_queries(preset: str):
 
 
 def shengji_lines(hands: int, deals: int):
-    from analyzer.shengji import analysis, sim, tournament
+    from analyzer.shengji import analysis, sim, study, tournament
+    from analyzer.shengji.decision import Sampling, should_declare
     from analyzer.shengji.rules import PRESETS
 
     for preset in PRESETS:
@@ -125,6 +131,14 @@ def shengji_lines(hands: int, deals: int):
         for policy in ("random", "heuristic"):
             yield f"shengji {preset} paired rows {policy}", _h(
                 analysis.paired_rows(hands // 8, variants, policy, 7))
+        hand = "大王 大王 2h 2h Ah Ah Kh"
+        yield f"shengji {preset} should-declare net", _hr(should_declare(
+            hand, 2, rules=rules, run=Sampling(max_deals=256, seed=4)))
+        yield f"shengji {preset} should-declare heuristic", _hr(should_declare(
+            hand, 2, rules=rules, run=Sampling(max_deals=512, seed=3, policy="heuristic",
+                                               opponents="heuristic")))
+        yield f"shengji {preset} declare study", _hr(study.declare_study(64, rules, 5, 32))
+        yield f"shengji {preset} bury study", _hr(study.bury_study(8, rules, 5, 32))
 
 
 @click.command()
