@@ -1,4 +1,5 @@
-"""The kernels' dispatcher compiles a callee once per argument type, not once per constant."""
+"""The kernels' dispatcher compiles a callee once per tuple type, not once per constant in a
+tuple; a constant alone keeps its own build (the callee folds it)."""
 
 from __future__ import annotations
 
@@ -10,21 +11,21 @@ from kernels.jit import KernelDispatcher, njit, widened
 
 
 def _pair(decorate):
-    """A callee and a caller that passes it constants and variables of the same types."""
-    inner = decorate(lambda x, t, flag: x + t[1] + (1 if flag else 0))
+    """A callee and a caller that passes it tuples holding constants and variables."""
+    inner = decorate(lambda x, t: x + t[1])
 
     def outer_py(y, t):
-        return inner(0, (t, 0), False) + inner(y, (t, y), True) + inner(y, (t, 4), flag=True)
+        return inner(y, (t, 0)) + inner(y, (t, y)) + inner(y, t=(t, 4))
 
     return inner, decorate(outer_py)
 
 
-def test_constants_share_one_build():
+def test_constants_in_tuples_share_one_build():
     inner, outer = _pair(njit)
     assert isinstance(inner, KernelDispatcher)
-    assert outer(np.int64(3), np.int64(2)) == 0 + 0 + 0 + 3 + 3 + 1 + 3 + 4 + 1
+    assert outer(np.int64(3), np.int64(2)) == 3 + 0 + 3 + 3 + 3 + 4
     assert len(inner.signatures) == 1
-    assert all(not isinstance(t, types.Literal) for t in inner.signatures[0])
+    assert inner.signatures[0][1] == types.UniTuple(types.int64, 2)
 
 
 def test_numbas_own_dispatcher_builds_per_constant():
@@ -32,6 +33,15 @@ def test_numbas_own_dispatcher_builds_per_constant():
     inner, outer = _pair(numba.njit)
     outer(np.int64(3), np.int64(2))
     assert len(inner.signatures) > 1
+
+
+def test_a_constant_alone_keeps_its_build():
+    """A constant argument on its own is Numba's literal, so that the callee can fold it."""
+    inner = njit(lambda x, k: x * k)
+    outer = njit(lambda y: inner(y, 4) + inner(y, y))
+    assert outer(np.int64(3)) == 12 + 9
+    assert len(inner.signatures) == 2
+    assert types.literal(4) in {s[1] for s in inner.signatures}
 
 
 def test_widened_reaches_into_tuples_and_keeps_named_tuples():
