@@ -17,7 +17,7 @@ import click
 
 from .games import GAMES, get_game
 
-# Cold compile time, longest first (`xianniu warmup`, 2 cores: 双升 about 200 s, 掀牛 110-130,
+# Cold compile time, longest first (`xianniu warmup`, 2 cores: 双升 about 200 s, 掀牛 90-130,
 # 顶牛 25-30): the order the games are handed to the workers.
 LONGEST_FIRST = ("shengji", "xianniu", "dingniu")
 
