@@ -15,7 +15,9 @@ import click
 from .games import DEFAULT_GAME, GAMES
 
 _CROSS_GAME = {"report": "analyzer.report.cli:report", "bench": "analyzer.bench:bench",
-               "warmup": "analyzer.warmup:warmup", "record": "analyzer.core.record_cli:record"}
+               "warmup": "analyzer.warmup:warmup", "record": "analyzer.core.record_cli:record",
+               "library": "analyzer.core.library_cli:library",
+               "serve": "analyzer.web.open:serve"}
 
 
 def _load(target: str) -> click.Command:

@@ -227,3 +227,18 @@ def playthrough(game: Game, preset: str, seed: Seed) -> str:
     state = random_hand(game, preset, seed, view_every=0)
     rec = game.part("records").record_of(state)
     return core_records.dumps(rec)
+
+
+def random_record(game: Game, preset: str, seed: Seed) -> dict[str, Any]:
+    """The record of one whole hand of ``game`` under ``preset``, every seat playing random
+    legal actions (no contract checks: :func:`random_hand` makes them)."""
+    engine = game.part("engine")
+    rng = streams(seed, 1)[0]
+    state = engine.random_start(preset, rng)
+    while not state.is_terminal():
+        try:
+            action = rng.choice(state.legal_actions())
+        except NotListed:
+            action = engine.random_action(state, rng)
+        state.apply(action)
+    return game.part("records").record_of(state)

@@ -19,6 +19,7 @@ from ..core.cli_common import (
     seed_option,
 )
 from ..core.fileio import read_json
+from ..core.library_cli import table_library, table_library_option
 from ..core.review_cli import review_options
 from . import api
 from .batch import COSTS
@@ -178,11 +179,14 @@ def solve(file: str, rules: str | None, as_json: bool) -> None:
 @click.option("--port", type=click.IntRange(0, 65535), default=0,
               help="Port on 127.0.0.1 (default: any free one).")
 @click.option("--no-open", is_flag=True, help="Do not open the browser.")
-def play(rules: str | None, opponents: str, seed: int | None, port: int, no_open: bool) -> None:
+@table_library_option
+def play(rules: str | None, opponents: str, seed: int | None, port: int, no_open: bool,
+         library_path: str | None, no_library: bool) -> None:
     """Play a hand against three bots in the browser, with advice (advise), review and
     records (served on 127.0.0.1 only, no network needed)."""
-    from ..web.server import serve
+    from ..web.open import play_table
     from .web import make_app
 
-    serve(make_app(rules, opponents, seed), port, open_browser=not no_open,
-          say=lambda line: click.echo(line))
+    library = table_library(library_path, no_library)
+    play_table("dingniu", make_app(rules, opponents, seed, library=library), library, port,
+               open_browser=not no_open)

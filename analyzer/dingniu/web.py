@@ -251,6 +251,7 @@ class DingniuWeb:
     """顶牛's part of the web table (:class:`analyzer.web.game.WebGame`)."""
 
     name = "dingniu"
+    seat = HUMAN
     static_dir = STATIC_DIR
     strings = STRINGS
     queries: dict[str, Any] = {}

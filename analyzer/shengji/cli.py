@@ -23,6 +23,7 @@ from ..core.cli_common import (
     seed_option,
 )
 from ..core.fileio import read_json
+from ..core.library_cli import table_library, table_library_option
 from ..core.limits import count_option
 from . import api
 from .batch import COSTS
@@ -349,15 +350,18 @@ _BOT_POLICIES = {name: POLICIES[name] for name in ("net", "tuned", "heuristic", 
 @click.option("--port", type=click.IntRange(0, 65535), default=0,
               help="Port on 127.0.0.1 (default: any free one).")
 @click.option("--no-open", is_flag=True, help="Do not open the browser.")
-def play(rules: str, opponents: str, seed: int | None, port: int, no_open: bool) -> None:
+@table_library_option
+def play(rules: str, opponents: str, seed: int | None, port: int, no_open: bool,
+         library_path: str | None, no_library: bool) -> None:
     """Play hands with a bot partner against two bots in the browser, from the deal to the
     settlement, with advice (advise), review and records (served on 127.0.0.1 only, no
     network needed)."""
-    from ..web.server import serve
+    from ..web.open import play_table
     from .web import make_app
 
-    serve(make_app(rules, opponents, seed), port, open_browser=not no_open,
-          say=lambda line: click.echo(line))
+    library = table_library(library_path, no_library)
+    play_table("shengji", make_app(rules, opponents, seed, library=library), library, port,
+               open_browser=not no_open)
 
 
 # ``settle``: the command's earlier name, kept hidden for scripts that use it

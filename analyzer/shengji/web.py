@@ -402,6 +402,7 @@ class ShengjiWeb:
     """双升's part of the web table (:class:`analyzer.web.game.WebGame`)."""
 
     name = "shengji"
+    seat = HUMAN
     static_dir = STATIC_DIR
     strings = STRINGS
 

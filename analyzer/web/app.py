@@ -14,6 +14,11 @@ write from another site's page, is refused with 403 (:mod:`.guard`). Routes:
 - ``GET /api/games/{id}/record``: the record of a finished game.
 - ``POST /api/records/review`` ``{"record"}``: a record replayed, position by position.
 - ``POST /api/queries/{name}`` ``{…}``: start one of the game's queries as a job.
+
+With a library (``make_app(…, library=PATH)``), every hand is stored in it when it ends
+(each hand once: a session may play hand after hand; the human's seat is the player's):
+the answer that ends it carries ``"stored": {"id": …}``, or ``{"error": …}`` if the
+library refused it (the hand is not lost to the page: its record can still be saved).
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ from .game import Conflict, WebGame
 from .guard import LOOPBACK, LoopbackOnly
 from .i18n import DEFAULT_LANG, merged
 from .jobs import JobRunner
-from .sessions import SessionError, SessionStore
+from .sessions import SessionError, SessionStore, Slot
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 1 << 20  # a record of a whole hand is a few kB
@@ -77,9 +82,27 @@ async def _body(request: Request) -> dict[str, Any]:
 class _Routes:
     """The handlers of one app: each reads its request, asks the game, answers JSON."""
 
-    def __init__(self, game: WebGame, sessions: SessionStore, jobs: JobRunner):
+    def __init__(self, game: WebGame, sessions: SessionStore, jobs: JobRunner,
+                 library: Path | None = None):
         self.game, self.sessions, self.jobs = game, sessions, jobs
+        self.library = library
         self.words = merged(game.strings)
+
+    def _keep(self, slot: Slot, view: dict[str, Any]) -> dict[str, Any]:
+        """``view``, and the hand stored in the library if it has just ended (called with
+        the slot's lock held)."""
+        if self.library is None or not slot.obj.finished or slot.stored_at == slot.obj.version:
+            return view
+        from ..core.library import Library  # only a table with a library opens one
+
+        try:
+            with Library(self.library) as lib:
+                hand_id = lib.add(slot.obj.record(), seat=self.game.seat, source="table").id
+            slot.stored_at = slot.obj.version
+            return {**view, "stored": {"id": hand_id}}
+        except (ValueError, OSError) as e:
+            log.warning("the hand was not stored in %s: %s", self.library, e)
+            return {**view, "stored": {"error": " ".join(str(e).split())}}
 
     def page(self, request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
@@ -92,7 +115,9 @@ class _Routes:
         options = (await _body(request)).get("options", {})
         obj = await run_in_threadpool(self.game.new_game, options)  # the bots may move first
         sid = self.sessions.add(obj)
-        return _ok({"id": sid, "view": obj.view()})
+        slot = self.sessions.slot(sid)
+        with slot.lock:
+            return _ok({"id": sid, "view": self._keep(slot, obj.view())})
 
     def _slot(self, request: Request):
         return self.sessions.slot(request.path_params["sid"])
@@ -112,7 +137,7 @@ class _Routes:
                 if "action" not in body:
                     raise BadRequest("the request needs \"action\"")
                 slot.obj.act(body["action"])  # and the bots' answers
-                return slot.obj.view()
+                return self._keep(slot, slot.obj.view())
         return _ok(await run_in_threadpool(run))
 
     async def advice(self, request: Request) -> Response:
@@ -179,13 +204,15 @@ async def _internal(request: Request, exc: Exception) -> Response:
 
 
 def make_app(game: WebGame, sessions: SessionStore | None = None,
-             jobs: JobRunner | None = None, hosts: Iterable[str] = LOOPBACK) -> Starlette:
+             jobs: JobRunner | None = None, hosts: Iterable[str] = LOOPBACK,
+             library: str | Path | None = None) -> Starlette:
     """The web table for ``game``; ``sessions`` and ``jobs`` are made when not given. It
     answers only requests addressed to ``hosts`` (the loopback names) and refuses
-    cross-origin writes (:mod:`.guard`)."""
+    cross-origin writes (:mod:`.guard`); with ``library``, a library file, it stores every
+    hand there when it ends."""
     sessions = SessionStore() if sessions is None else sessions
     jobs = JobRunner() if jobs is None else jobs
-    r = _Routes(game, sessions, jobs)
+    r = _Routes(game, sessions, jobs, Path(library) if library is not None else None)
     routes = [
         Route("/", r.page),
         Route("/api/info", r.info),

@@ -39,9 +39,17 @@ def game_strings() -> dict[str, dict[str, dict[str, str]]]:
 def page_text() -> str:
     """Every character the page may show: the words of every game's table, both languages,
     printable ASCII, and the signs of :data:`EXTRA`."""
+    from .home import WORDS
     from .i18n import merged
 
     chars = {chr(c) for c in range(0x20, 0x7F)} | set(EXTRA)
+    from ..games import GAMES
+
+    for words in WORDS.values():  # the home page of xianniu serve, and its tables' titles
+        for text in words.values():
+            chars |= set(text)
+    for game in GAMES.values():
+        chars |= set(game.title)
     for strings in game_strings().values():
         for words in merged(strings).values():
             for text in words.values():

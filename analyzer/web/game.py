@@ -67,6 +67,7 @@ class WebGame(Protocol):
     """A game's part of the web table."""
 
     name: str  # the game's registry name
+    seat: int  # the human's seat
     static_dir: Path  # its board.js and board.css
     strings: dict[str, dict[str, str]]  # its words: {"zh": {key: text}, "en": {...}}
     options: dict[str, Any]  # the new-game form: {option: {"choices": [...], "default": x}}

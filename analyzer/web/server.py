@@ -34,18 +34,19 @@ def check_port(port: int) -> int:
 
 
 def serve(app, port: int = 0, open_browser: bool = True,
-          say: Callable[[str], None] = print) -> None:
-    """Run ``app`` on 127.0.0.1:``port`` until interrupted; say its address first."""
+          say: Callable[[str], None] = print, path: str = "/") -> None:
+    """Run ``app`` on 127.0.0.1:``port`` until interrupted; say its address first (the
+    page at ``path``, which the browser opens)."""
     import uvicorn
 
     port = check_port(port)
     game = getattr(app.state, "game", None)
     if game is not None:
         game.warmup()
-    url = f"http://{HOST}:{port}/"
+    url = f"http://{HOST}:{port}{path}"
     config = uvicorn.Config(app, host=HOST, port=port, log_level="warning", access_log=False)
     server = uvicorn.Server(config)
-    say(f"serving the table at {url} (Ctrl-C to stop)")
+    say(f"serving {url} (Ctrl-C to stop)")
     if open_browser:
         def opener() -> None:
             while not server.started and not server.should_exit:

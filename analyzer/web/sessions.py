@@ -25,11 +25,13 @@ class SessionError(LookupError):
 
 @dataclass
 class Slot:
-    """One session: its object, a lock that serialises its requests, the last access."""
+    """One session: its object, a lock that serialises its requests, the last access, and
+    where its hand went in the library."""
 
     obj: Any
     touched: float
     lock: threading.Lock = field(default_factory=threading.Lock)
+    stored_at: int | None = None  # the session's version when its last hand was stored
 
 
 def _finished(obj: Any) -> bool:

@@ -327,6 +327,7 @@ class XianniuWeb:
     """掀牛's part of the web table (:class:`analyzer.web.game.WebGame`)."""
 
     name = "xianniu"
+    seat = HUMAN
     static_dir = STATIC_DIR
     strings = STRINGS
 

@@ -434,12 +434,13 @@ def test_shengji_play_serves_on_127_0_0_1_only_and_checks_its_options(capsys):
     port = free_port()
     root = Path(__file__).resolve().parents[2]
     proc = subprocess.Popen([sys.executable, "-m", "analyzer.cli", "shengji", "play", "--no-open",
-                             "--port", str(port), "--seed", "4", "--rules", "classic"], cwd=root,
+                             "--port", str(port), "--seed", "4", "--rules", "classic",
+                             "--no-library"], cwd=root,
                             env={**os.environ, "BROWSER": "true"}, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()
-        assert line.strip() == f"serving the table at http://127.0.0.1:{port}/ (Ctrl-C to stop)"
+        assert line.strip() == f"serving http://127.0.0.1:{port}/ (Ctrl-C to stop)"
         for _ in range(200):
             if _listening(port):
                 break

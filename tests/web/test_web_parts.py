@@ -223,18 +223,23 @@ def test_xianniu_play_listens_on_127_0_0_1_only(tmp_path):
     port = free_port()
     env = {**os.environ, "BROWSER": "true"}
     proc = subprocess.Popen([sys.executable, "-m", "analyzer.cli", "play", "--no-open",
-                             "--port", str(port), "--seed", "4"], cwd=ROOT, env=env,
+                             "--port", str(port), "--seed", "4", "--library",
+                             str(tmp_path / "lib.sqlite")], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()
-        assert line.strip() == f"serving the table at http://127.0.0.1:{port}/ (Ctrl-C to stop)"
+        url = f"http://127.0.0.1:{port}/xianniu/"  # the table, in the app of xianniu serve
+        assert line.strip() == f"serving {url} (Ctrl-C to stop)"
         for _ in range(200):
             if _listening(port):
                 break
             subprocess.run(["sleep", "0.05"])
         assert _listening(port) == ["0100007F"]  # 127.0.0.1, and no other interface
-        r = httpx.get(f"http://127.0.0.1:{port}/api/info", timeout=30)
+        r = httpx.get(f"{url}api/info", timeout=30)
         assert r.status_code == 200 and r.json()["game"] == "xianniu"
+        home = httpx.get(f"http://127.0.0.1:{port}/api/home", timeout=30).json()
+        assert [t["name"] for t in home["tables"]] == ["xianniu", "dingniu", "shengji"]
+        assert home["library"] == str(tmp_path / "lib.sqlite")
         assert r.json()["options"]["seed"]["default"] == 4
     finally:
         proc.terminate()
@@ -254,9 +259,11 @@ def test_a_taken_port_is_one_clear_line(tmp_path):
 
 
 def _remote(text: str) -> list[str]:
-    """References in ``text`` to anything but the page's own server."""
+    """References in ``text`` to anything but the page's own server (its static and game
+    folders, from the server's root or beside the page, which may be mounted under a
+    prefix)."""
     return (re.findall(r"https?://|//[a-z0-9.-]+\.[a-z]{2,}/|@import", text)
-            + re.findall(r"(?:src|href)=\"(?!/|data:)", text)
+            + re.findall(r"(?:src|href)=\"(?!/|data:|static/|game/)", text)
             + re.findall(r"(?:src|href)=\"/(?!static/|game/)", text))
 
 

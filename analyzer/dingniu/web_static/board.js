@@ -205,6 +205,7 @@
   const formOptions = XN.formOptions;
   const renderForm = (info) => XN.renderForm(info, newGame);
 
+  XN.onRecord(loadRecord);
   XN.start(async (info) => {
     XN.onLang(() => { renderForm(info); render(); renderTools(); });
     renderForm(info);

@@ -2,7 +2,11 @@
 // The table's common machinery: words in two languages, JSON calls with clear errors,
 // background jobs with a progress bar, downloads. The game's board.js calls XN.start.
 const XN = (() => {
-  const st = { info: null, lang: null, onLang: [], busy: 0 };
+  const st = { info: null, lang: null, onLang: [], busy: 0, openRecord: null };
+
+  // The table's API is beside its page: "/api/…" is read relative to the page, so that a
+  // table serves the same at "/" and mounted under "/<game>/" in the app of xianniu serve.
+  function here(url) { return url.startsWith("/") ? "." + url : url; }
 
   function t(key) {
     const words = (st.info && st.info.strings[st.lang]) || {};
@@ -46,7 +50,7 @@ const XN = (() => {
         opts.headers["Content-Type"] = "application/json";
         opts.body = JSON.stringify(body);
       }
-      const res = await fetch(url, opts);
+      const res = await fetch(here(url), opts);
       let data = null;
       try { data = await res.json(); } catch (e) { data = { error: res.statusText }; }
       if (!res.ok) {
@@ -83,7 +87,7 @@ const XN = (() => {
     busy(1);
     try {
       for (;;) {
-        const res = await fetch(`/api/jobs/${id}`);
+        const res = await fetch(here(`/api/jobs/${id}`));
         const data = await res.json();
         if (!res.ok) throw new Error(data.error || res.statusText);
         if (bar) bar.set(data.done, data.total);
@@ -279,11 +283,13 @@ const XN = (() => {
     } catch (e) { showError(e.message); box.replaceChildren(); }
   }
 
-  // A record file loaded at a table (call: the table's request helper), stepped through
-  // from its first frame (S.replay, S.frame) and shown by rerender.
+  // A record (a file, or the record itself) loaded at a table (call: the table's request
+  // helper), stepped through from its first frame (S.replay, S.frame), shown by rerender.
   async function loadRecord(S, file, call, rerender) {
-    let record;
-    try { record = JSON.parse(await file.text()); } catch (e) { showError(e.message); return; }
+    let record = file;
+    if (file instanceof Blob) {
+      try { record = JSON.parse(await file.text()); } catch (e) { showError(e.message); return; }
+    }
     const data = await call("POST", "/api/records/review", { record });
     if (!data) return;
     Object.assign(S, { replay: data, replayRecord: record, rr: null, frame: 0 });
@@ -302,6 +308,21 @@ const XN = (() => {
     });
     await init(st.info);
     setLang(st.lang);
+    if (location.pathname.length > 1) {  // mounted in the app: a way back to its home page
+      document.querySelector("header").prepend(el("a", { href: "../", id: "home-link" },
+        "← xianniu"));
+    }
+    await openFromLibrary();
+  }
+
+  // "#hand=ID" in the address (the library's review link): that stored hand, loaded as a
+  // record file would be, through the board's loader (onRecord).
+  async function openFromLibrary() {
+    const m = /^#hand=(\d+)$/.exec(location.hash);
+    if (!m || !st.openRecord) return;
+    try {
+      await st.openRecord(await api("GET", `../api/library/hands/${m[1]}/record`));
+    } catch (e) { showError(e.message); }
   }
 
   return {
@@ -309,6 +330,7 @@ const XN = (() => {
     formOptions, renderForm, requestAdvice, choiceName, recordReview, reviewRows, enterHand,
     runReview, loadRecord, tableCall,
     onLang: (f) => st.onLang.push(f),
+    onRecord: (f) => { st.openRecord = f; },
     get lang() { return st.lang; },
     get info() { return st.info; },
   };

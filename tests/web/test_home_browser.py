@@ -1,0 +1,105 @@
+"""xianniu serve in headless Chromium: a hand played at a table appears in the library, and a
+stored hand opens in its table's review."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+from webtable import TOFU_JS, chromium_path, dejavu_only_fontconfig, live_server
+
+from analyzer.core.contract import random_record
+from analyzer.core.library import Library, parse_when
+from analyzer.games import GAMES
+from analyzer.web.home import make_home
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory):
+    from playwright.sync_api import sync_playwright
+
+    tmp = tmp_path_factory.mktemp("home-browser")
+    lib = tmp / "lib.sqlite"
+    with Library(lib) as library:  # a hand of each game already there, played last week
+        for game, seed in zip(GAMES.values(), np.random.SeedSequence(9).spawn(3)):
+            library.add(random_record(game, game.facts.default_preset, seed), seat=0,
+                        played=parse_when("2026-11-30"), source="club.jsonl", tags=["club"])
+    tables = {name: g.part("web").make_app(library=lib) for name, g in GAMES.items()}
+    tables["dingniu"].state.game.warmup()
+    env = {**os.environ, "FONTCONFIG_FILE": str(dejavu_only_fontconfig(tmp))}
+    with live_server(make_home(lib, tables)) as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path(), env=env,
+                                    args=["--no-sandbox", "--disable-gpu"])
+        pg = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        errors: list[str] = []
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.set_default_timeout(60_000)
+        pg.url_root, pg.tmp, pg.errors = url, tmp, errors
+        yield pg
+        assert errors == []
+        browser.close()
+
+
+def _library_rows(page) -> int:
+    page.wait_for_function("document.body.dataset.busy === '0'")
+    return page.locator("#hands-table tbody tr").count()
+
+
+def test_a_hand_at_the_table_shows_in_the_library_and_opens_in_its_review(home):
+    page = home
+    page.goto(page.url_root + "/")
+    page.wait_for_selector("#hands-table")
+    assert _library_rows(page) == 3
+    assert page.locator(".table-link").count() == 3
+    # play a 顶牛 hand at its table, reached from the home page
+    page.click("#table-dingniu")
+    page.wait_for_selector("#board[data-turn]")
+    for _ in range(40):
+        page.wait_for_function("document.body.dataset.busy === '0' && "
+                               "document.querySelector('#board').dataset.turn !== 'bot'")
+        if page.get_attribute("#board", "data-turn") == "over":
+            break
+        version = page.get_attribute("#board", "data-version")
+        page.locator("#hand .tile.usable").first.click()
+        page.locator("#actions button.act").first.click()
+        page.wait_for_function(
+            f"document.querySelector('#board').dataset.version !== '{version}'")
+    assert page.get_attribute("#board", "data-turn") == "over"
+    page.click("#home-link")
+    page.wait_for_selector("#hands-table")
+    assert _library_rows(page) == 4
+    newest = page.locator("#hands-table tbody tr").first
+    assert newest.get_attribute("data-hand") == "4"  # the newest first
+    # the filters: one game, then a tag
+    page.select_option("#f-game", "dingniu")
+    page.click("#filter-btn")
+    page.wait_for_function("document.querySelectorAll('#hands-table tbody tr').length === 2")
+    assert "n=2" in page.inner_text("#summary")
+    page.select_option("#f-game", "")
+    page.fill("#f-tag", "club")
+    page.click("#filter-btn")
+    page.wait_for_function("document.querySelectorAll('#hands-table tbody tr').length === 3")
+    # the words render from the page's font: nothing drawn as a missing glyph
+    res = page.evaluate(TOFU_JS, page.evaluate("document.body.innerText"))
+    assert res["bad"] == [] and res["chars"] > 20
+    # a stored 掀牛 hand opens in the 掀牛 table's review
+    page.locator("#hands-table tr[data-hand='1'] a.review-link").click()
+    page.wait_for_selector("#replay #rp-pos")
+    assert page.url.endswith("/xianniu/#hand=1")
+    assert page.errors == []
+
+
+def test_the_page_switches_language_and_shows_a_bad_filter(home):
+    page = home
+    page.goto(page.url_root + "/")
+    page.wait_for_selector("#hands-table")
+    zh = page.inner_text("#library-title")
+    page.click("#lang-btn")
+    assert page.inner_text("#library-title") != zh == "牌谱库"
+    page.click("#lang-btn")
+    page.evaluate("document.getElementById('f-since').type = 'text'")
+    page.fill("#f-since", "yesterday")
+    page.click("#filter-btn")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "since" in page.inner_text("#error")
