@@ -57,6 +57,17 @@ MIGRATIONS: tuple[str, ...] = (
     ) WITHOUT ROWID;
     CREATE INDEX tags_by_tag ON tags (tag);
     """,
+    """
+    CREATE TABLE splits (
+        hand INTEGER NOT NULL REFERENCES hands (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        player TEXT NOT NULL,          -- the default player it was valued under, versioned
+        seed INTEGER NOT NULL,
+        split TEXT NOT NULL,           -- analyzer.core.luck.Split, JSON
+        computed TEXT NOT NULL,        -- when, ISO 8601 (UTC)
+        PRIMARY KEY (hand, seat, player, seed)
+    ) WITHOUT ROWID;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -419,6 +430,29 @@ class Library:
         if row is None:
             raise LibraryError(f"no hand {hand_id} in the library")
         return json.loads(row[0])
+
+    def split_of(self, hand_id: int, seat: int, player: str, seed: int) -> dict[str, Any] | None:
+        """The stored luck-and-skill split of a hand's seat under ``player`` and ``seed``
+        (:mod:`.luck`), or None."""
+        row = self._db.execute("SELECT split FROM splits WHERE hand = ? AND seat = ? AND "
+                               "player = ? AND seed = ?",
+                               (hand_id, seat, player, seed)).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def store_split(self, hand_id: int, seat: int, player: str, seed: int,
+                    split: dict[str, Any]) -> None:
+        """Keep a hand's split (one transaction: a run killed keeps every split done)."""
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO splits (hand, seat, player, seed, split, "
+                       "computed) VALUES (?, ?, ?, ?, ?, ?)",
+                       (hand_id, seat, player, seed, json.dumps(split), now_utc()))
+
+    def digest(self, hand_id: int) -> str:
+        """The digest of hand ``hand_id``; LibraryError if there is none."""
+        row = self._db.execute("SELECT digest FROM hands WHERE id = ?", (hand_id,)).fetchone()
+        if row is None:
+            raise LibraryError(f"no hand {hand_id} in the library")
+        return str(row[0])
 
     def digests(self) -> dict[int, str]:
         """Every hand's digest by id."""

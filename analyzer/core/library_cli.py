@@ -177,6 +177,34 @@ def export(out, game, preset, tag, since, until, library_path) -> None:
 
 
 @library.command()
+@_filter_options
+@click.option("--samples", type=click.IntRange(min=32), default=None,
+              help="Redealt hands the deal's value is estimated on (default 256).")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Root seed: a hand's split is seeded by it and the hand itself.")
+@click.option("--each", is_flag=True, help="A line per hand too, not only the summary.")
+@click.option("--quiet", is_flag=True, help="No progress.")
+@LIBRARY_OPTION
+@JSON_OPTION
+def split(game, preset, tag, since, until, samples, seed, each, quiet, library_path,
+          as_json) -> None:
+    """Luck and skill: each hand's result for the player's seat split into the deal, the
+    decisions and the lie of the cards (docs/library.md), kept in the library; the mean of
+    each per game, the decisions' losses by kind, and the trend by week, with 95% CIs."""
+    from .luck import DEFAULT_SAMPLES, split_library
+    from .luck_text import split_json, split_lines
+
+    which = _filter(game, preset, tag, since, until)
+    with _open(library_path) as lib, LazyProgressBar(1, "hands", hidden=quiet) as bar:
+        pairs, left = split_library(lib, which, seed=seed,
+                                    deal_samples=samples or DEFAULT_SAMPLES, progress=bar)
+    if as_json:
+        emit_json(split_json(pairs, left, seed))
+        return
+    click.echo("\n".join(split_lines(pairs, left, each)))
+
+
+@library.command()
 @LIBRARY_OPTION
 @JSON_OPTION
 def info(library_path: str | None, as_json: bool) -> None:

@@ -11,6 +11,10 @@ Routes (beside each table, mounted whole under ``/<game>/``, its routes as in :m
 - ``GET /api/library/hands/{id}/record``: one hand's record (the tables open it in their
   review at ``/<game>/#hand=ID``);
 - ``GET /api/library/export.jsonl?…``: the hands that match, one record a line;
+- ``POST /api/library/split?…``: a job splitting each hand's result into luck and skill
+  (:mod:`analyzer.core.luck`; splits kept in the library are read, not made again);
+  ``GET /api/jobs/{job}``: its progress, then per game the means, losses by kind and the
+  trend by week;
 - ``/report/…``: the report folder (``report.html``), when there is one.
 
 The library is opened per request (one SQLite connection per thread, as SQLite wants); the
@@ -37,6 +41,8 @@ from starlette.staticfiles import StaticFiles
 from ..core.library import Filter, Hand, Library, LibraryError, parse_when
 from ..core.stats import Z95
 from .guard import LOOPBACK, LoopbackOnly
+from .jobs import JobRunner
+from .sessions import SessionError
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_LIST = 5000  # hands a listing returns at most (the page asks for fewer)
@@ -52,7 +58,13 @@ WORDS = {
            "mean_result": "平均结果", "hands": "局", "lang_switch": "English",
            "offline": "本页不需要网络", "error": "错误", "n": "样本", "ci95": "95% 置信区间",
            "per_hand": "每局", "unknown_seat": "座位未知的局不计", "preset": "规则",
-           "unit_points": "分", "unit_levels": "级"},
+           "unit_points": "分", "unit_levels": "级", "luck_skill": "运气与技术",
+           "compute_split": "计算运气与技术", "part_result": "结果", "part_deal": "发牌",
+           "part_decisions": "决策", "part_lie": "牌运", "mean_per_hand": "每局平均",
+           "by_kind": "各类决策的平均损失（每个决策）", "by_week": "按周趋势（每局平均）",
+           "kind": "类型", "loss": "损失", "week": "周",
+           "split_help": "结果 = 发牌（发到手时这手牌的价值）+ 决策（复盘损失之和的相反数）"
+                         "+ 牌运（其余）；以默认机器人评估，括号内为 95% 置信区间"},
     "en": {"home_title": "xianniu: practice and hands", "tables": "Tables",
            "library": "Library", "report": "Strategy report",
            "open_report": "Open the latest strategy report",
@@ -65,7 +77,16 @@ WORDS = {
            "hands": "hands", "lang_switch": "中文", "offline": "This page needs no network",
            "error": "Error", "n": "n", "ci95": "95% CI", "per_hand": "per hand",
            "unknown_seat": "hands whose seat is not known are left out", "preset": "Rules",
-           "unit_points": "points", "unit_levels": "levels"},
+           "unit_points": "points", "unit_levels": "levels", "luck_skill": "Luck and skill",
+           "compute_split": "Split luck and skill", "part_result": "Result",
+           "part_deal": "Deal", "part_decisions": "Decisions", "part_lie": "Lie of the cards",
+           "mean_per_hand": "Mean a hand",
+           "by_kind": "Mean loss by kind of decision (a decision)",
+           "by_week": "Trend by week (mean a hand)", "kind": "Kind", "loss": "Loss",
+           "week": "Week",
+           "split_help": "result = deal (what the cards were worth when dealt) + decisions "
+                         "(minus the review's losses) + lie of the cards (the rest); valued "
+                         "under the default bot, 95% CIs in brackets"},
 }
 
 
@@ -117,10 +138,25 @@ def mean_results(hands: Iterable[Hand]) -> list[dict[str, Any]]:
     return out
 
 
+class _Counter:
+    """A job's progress as :func:`analyzer.core.luck.split_library` reports it."""
+
+    def __init__(self, report: Callable[[int, int], None]):
+        self.report, self.done, self.total = report, 0, 0
+
+    def expect(self, total: int) -> None:
+        self.total = total
+        self.report(self.done, total)
+
+    def __call__(self, n: int) -> None:
+        self.done += n
+        self.report(self.done, self.total)
+
+
 class _Home:
     def __init__(self, library: Path, tables: dict[str, dict[str, Any]],
-                 report: Path | None):
-        self.library, self.tables, self.report = library, tables, report
+                 report: Path | None, jobs: JobRunner):
+        self.library, self.tables, self.report, self.jobs = library, tables, report, jobs
 
     def _open(self) -> Library:
         return Library(self.library)
@@ -152,6 +188,27 @@ class _Home:
             except LibraryError as e:
                 raise HTTPException(404, str(e)) from None
         return JSONResponse(record, headers={"Cache-Control": "no-store"})
+
+    def split(self, request: Request) -> Response:
+        which = _filter(request)
+        library = self.library
+
+        def run(progress: Callable[[int, int], None]) -> dict[str, Any]:
+            from ..core.luck import split_library
+            from ..core.luck_text import split_json
+
+            with Library(library) as lib:  # this thread's own connection
+                pairs, left = split_library(lib, which, progress=_Counter(progress))
+            return split_json(pairs, left, 0)
+        return JSONResponse({"job": self.jobs.submit(run)},
+                            headers={"Cache-Control": "no-store"})
+
+    def job(self, request: Request) -> Response:
+        try:
+            job = self.jobs.get(request.path_params["jid"])
+        except SessionError as e:
+            raise HTTPException(404, str(e)) from None
+        return JSONResponse(job.as_dict(), headers={"Cache-Control": "no-store"})
 
     def export(self, request: Request) -> Response:
         which = _filter(request)
@@ -185,13 +242,16 @@ def make_home(library: str | Path, tables: dict[str, Any], report: str | Path | 
         game = get_game(name)
         about[name] = {"name": name, "title": game.title, "presets": list(game.facts.presets),
                        "unit": game.facts.returns_unit}
-    home = _Home(Path(library), about, Path(report) if report is not None else None)
+    home = _Home(Path(library), about, Path(report) if report is not None else None,
+                 JobRunner())
     routes: list[Any] = [
         Route("/", home.page),
         Route("/api/home", home.info),
         Route("/api/library/hands", home.hands),
         Route("/api/library/hands/{hand:int}/record", home.record),
         Route("/api/library/export.jsonl", home.export),
+        Route("/api/library/split", home.split, methods=["POST"]),
+        Route("/api/jobs/{jid}", home.job),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     if home.report is not None:

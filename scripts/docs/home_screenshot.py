@@ -1,4 +1,5 @@
-"""The README's picture of ``xianniu serve``: the home page with a library of hands.
+"""The README's picture of ``xianniu serve``: the home page with a library of hands and its
+luck-and-skill split.
 
     python scripts/docs/home_screenshot.py                 # docs/home.png
     python scripts/docs/home_screenshot.py --hands 12 --seed 2 --out /tmp/home.png
@@ -51,10 +52,13 @@ def shoot(n_hands: int, seed: int, out: Path) -> None:
             browser = p.chromium.launch(executable_path=chromium,
                                         args=["--no-sandbox", "--disable-gpu"])
             page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+            page.set_default_timeout(120_000)
             page.goto(url + "/")
             page.wait_for_selector("#hands-table")
             page.wait_for_function("document.body.dataset.busy === '0'")
-            page.screenshot(path=str(out))
+            page.click("#split-btn")
+            page.wait_for_selector(".split-table", timeout=600_000)
+            page.screenshot(path=str(out), full_page=True)
             browser.close()
     print(f"wrote {out}")
 

@@ -139,8 +139,9 @@ COMMANDS = [p for p, _ in _commands(root_cli)]
 def test_the_command_list_is_whole():
     assert len(COMMANDS) > 40 and ("report",) in COMMANDS
     groups = {p[0] for p in COMMANDS if len(p) > 1}
-    assert groups - {"record"} == set(GAMES) - {next(iter(GAMES))}  # record: every game's
-    assert ("record", "convert") in COMMANDS
+    # record, library: every game's
+    assert groups - {"record", "library"} == set(GAMES) - {next(iter(GAMES))}
+    assert ("record", "convert") in COMMANDS and ("library", "split") in COMMANDS
 
 
 @pytest.mark.parametrize("path", COMMANDS, ids=" ".join)

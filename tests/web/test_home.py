@@ -100,3 +100,26 @@ def test_mean_results_carry_n_and_a_ci():
     assert row["n"] == 4 and row["mean"] == 1.0
     sd = np.std([2, 4, -2, 0], ddof=1)
     assert row["high"] - row["mean"] == pytest.approx(1.959964 * sd / 2, rel=1e-5)
+
+
+def test_the_split_runs_as_a_job(served):
+    import time
+
+    client, lib = served
+    with Library(lib) as library:
+        for child in np.random.SeedSequence(3).spawn(2):
+            library.add(random_record(get_game("dingniu"), "seed", child), seat=3)
+    r = client.post("/api/library/split", params={"game": "dingniu"})
+    job = r.json()["job"]
+    for _ in range(600):
+        data = client.get(f"/api/jobs/{job}").json()
+        if data["finished"]:
+            break
+        time.sleep(0.1)
+    assert data["error"] is None and data["total"] == 2 == data["done"]
+    g = data["result"]["games"]["dingniu"]
+    assert [h["seat"] for h in g["hands"]] == [3, 3]
+    assert set(g["mean"]) == {"result", "deal", "decisions", "lie"}
+    assert g["weekly"][0]["result"]["n"] == 2
+    assert client.get("/api/jobs/nonesuch").status_code == 404
+    assert client.post("/api/library/split", params={"since": "x"}).status_code == 400

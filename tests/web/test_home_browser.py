@@ -83,6 +83,14 @@ def test_a_hand_at_the_table_shows_in_the_library_and_opens_in_its_review(home):
     # the words render from the page's font: nothing drawn as a missing glyph
     res = page.evaluate(TOFU_JS, page.evaluate("document.body.innerText"))
     assert res["bad"] == [] and res["chars"] > 20
+    # luck and skill, per game, with the trend by week drawn
+    page.click("#split-btn")
+    page.wait_for_selector(".split-table[data-game='dingniu']", timeout=240_000)
+    assert page.locator(".split-table").count() == 3
+    assert page.locator("svg.trend polyline").count() == 9
+    assert "n=1" in page.inner_text(".split-table[data-game='xianniu'] tr[data-part='deal']")
+    res = page.evaluate(TOFU_JS, page.evaluate("document.body.innerText"))
+    assert res["bad"] == []
     # a stored 掀牛 hand opens in the 掀牛 table's review
     page.locator("#hands-table tr[data-hand='1'] a.review-link").click()
     page.wait_for_selector("#replay #rp-pos")

@@ -1,7 +1,7 @@
 "use strict";
 // The home page of xianniu serve: the tables, the library of hands, the latest report.
 (() => {
-  const S = { info: null, lang: "zh", hands: null };
+  const S = { info: null, lang: "zh", hands: null, split: null, progress: null };
   const $ = (id) => document.getElementById(id);
 
   function t(key) {
@@ -108,6 +108,103 @@
       el("tbody", {}, rows)));
   }
 
+  // -- luck and skill ---------------------------------------------------------------------
+
+  const PARTS = ["deal", "decisions", "lie"];
+  const COLOURS = { deal: "#1f5f8a", decisions: "#b3261e", lie: "#7a7a7a" };
+  const est = (e, d = 2) => (e.low === null || e.high === null
+    ? `${signed(e.value, d)} [—, —] (n=${e.n})`
+    : `${signed(e.value, d)} [${signed(e.low, d)}, ${signed(e.high, d)}] (n=${e.n})`);
+
+  async function runSplit() {
+    const box = $("luck-result");
+    const track = el("div", { class: "track" }, el("div", { class: "fill" }));
+    box.replaceChildren(el("div", { class: "progress", id: "split-progress" }, track));
+    try {
+      const res = await fetch(`api/library/split?${query()}`, { method: "POST" });
+      const { job, error } = await res.json();
+      if (!res.ok) throw new Error(error || res.statusText);
+      for (;;) {
+        const r = await fetch(`api/jobs/${job}`);
+        const data = await r.json();
+        if (!r.ok) throw new Error(data.error || r.statusText);
+        if (data.total) track.firstChild.style.width = `${(100 * data.done) / data.total}%`;
+        if (data.finished) {
+          if (data.error) throw new Error(data.error);
+          S.split = data.result;
+          break;
+        }
+        await new Promise((ok) => setTimeout(ok, 300));
+      }
+      renderSplit();
+    } catch (e) { box.replaceChildren(); showError(e.message); }
+  }
+
+  // The trend by week: each part's mean a hand, its CI as a bar, one line a part.
+  function trendSvg(weeks) {
+    const W = 520, H = 180, L = 44, B = 22, ns = "http://www.w3.org/2000/svg";
+    const node = (tag, attrs, text) => {
+      const n = document.createElementNS(ns, tag);
+      for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+      if (text !== undefined) n.textContent = text;
+      return n;
+    };
+    const ys = weeks.flatMap((w) => PARTS.flatMap((p) => [w[p].low, w[p].high, w[p].value]))
+      .filter((v) => v !== null);
+    const lo = Math.min(0, ...ys), hi = Math.max(0, ...ys);
+    const y = (v) => 8 + (H - B - 8) * (hi === lo ? 0.5 : (hi - v) / (hi - lo));
+    const x = (i) => L + 14 + (weeks.length === 1 ? (W - L - 60) / 2
+      : (i * (W - L - 60)) / (weeks.length - 1));
+    const svg = node("svg", { width: W, height: H, class: "trend", role: "img" });
+    svg.append(node("line", { x1: L, x2: W, y1: y(0), y2: y(0), stroke: "#999" }),
+      node("text", { x: 2, y: y(hi) + 4, "font-size": 11 }, signed(hi, 1)),
+      node("text", { x: 2, y: y(lo), "font-size": 11 }, signed(lo, 1)));
+    weeks.forEach((w, i) => svg.append(node("text", { x: x(i) - 24, y: H - 4, "font-size": 11 },
+      w.week)));
+    PARTS.forEach((p, k) => {
+      const dx = (k - 1) * 4;
+      svg.append(node("polyline", { fill: "none", stroke: COLOURS[p], "stroke-width": 2,
+        points: weeks.map((w, i) => `${x(i) + dx},${y(w[p].value)}`).join(" ") }));
+      weeks.forEach((w, i) => {
+        if (w[p].low !== null) {
+          svg.append(node("line", { x1: x(i) + dx, x2: x(i) + dx, y1: y(w[p].low),
+            y2: y(w[p].high), stroke: COLOURS[p] }));
+        }
+        svg.append(node("circle", { cx: x(i) + dx, cy: y(w[p].value), r: 3, fill: COLOURS[p] }));
+      });
+    });
+    return svg;
+  }
+
+  function renderSplit() {
+    $("luck").replaceChildren(el("h2", {}, t("luck_skill")),
+      el("p", { class: "muted" }, t("split_help")),
+      el("button", { type: "button", class: "primary", id: "split-btn", onclick: runSplit },
+        t("compute_split")),
+      el("div", { id: "luck-result" }));
+    const data = S.split;
+    if (!data) return;
+    const titles = Object.fromEntries(S.info.tables.map((g) => [g.name, g.title]));
+    const blocks = Object.entries(data.games).map(([game, g]) => {
+      const unit = t(`unit_${(S.info.tables.find((x) => x.name === game) || {}).unit}`);
+      const parts = el("table", { class: "data split-table", "data-game": game },
+        el("tr", {}, el("th", {}, `${titles[game] || game} (${unit})`),
+          el("th", {}, t("mean_per_hand"))),
+        ["result", ...PARTS].map((p) => el("tr", { "data-part": p },
+          el("td", {}, p === "result" ? t("part_result") : el("span",
+            { style: `color:${COLOURS[p]}` }, t(`part_${p}`))),
+          el("td", {}, est(g.mean[p])))));
+      const kinds = el("table", { class: "data" },
+        el("tr", {}, el("th", {}, t("kind")), el("th", {}, t("loss"))),
+        Object.entries(g.by_kind).map(([kind, e]) => el("tr", {}, el("td", {}, kind),
+          el("td", {}, est(e, 3)))));
+      return el("div", { class: "split-game" }, parts,
+        el("h3", {}, t("by_kind")), kinds,
+        el("h3", {}, t("by_week")), trendSvg(g.weekly));
+    });
+    $("luck-result").replaceChildren(...blocks);
+  }
+
   function setLang(lang) {
     S.lang = lang;
     try { localStorage.setItem("xn-lang", lang); } catch (e) { /* private mode */ }
@@ -120,6 +217,7 @@
     renderTables();
     renderForm();
     renderHands();
+    renderSplit();
   }
 
   async function load() {

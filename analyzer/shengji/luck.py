@@ -1,0 +1,44 @@
+"""双升's part of the luck-and-skill split (:mod:`analyzer.core.luck`): redealt hands played
+whole in the kernels (造反, declaring, the kitty, 扒鸡窝, the play) by the default player in
+every seat, at the hand's levels and banker."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from kernels.rng import states_from_seed
+from kernels.shengji import game as kw
+from kernels.shengji.planes import planes_of
+
+from ..core.drive import play_rows, seatings_of
+from .records import start_of
+from .sim import QUERY_POLICY, driver_policies, kernel_rules, seat_policies
+
+PLAYER = QUERY_POLICY  # the player the review's play-outs continue with (advise.py)
+CHUNK = 64  # redealt hands a random stream: a few hundred spread over the cores
+
+
+def _deal_row(record: dict[str, Any]) -> np.ndarray:
+    st = start_of(record)
+    row = [p for cards in (*st.hands, st.kitty) for p in planes_of(list(cards))]
+    return np.array(row, dtype=np.int64)
+
+
+def deal_results(records: list[dict[str, Any]], seed: int) -> np.ndarray:
+    """Each seat's levels gained (int64[n, 4]: the winner team's two seats gain, the others
+    0) in the hands of ``records`` (dealt, no action taken), played whole by
+    :data:`PLAYER`."""
+    first = start_of(records[0])
+    banker = -1 if first.start_banker is None else int(first.start_banker)
+    rules = kernel_rules(records[0]["rules"], np.array(first.levels, dtype=np.int64), banker)
+    deals = np.stack([_deal_row(r) for r in records])
+    n = len(deals)
+    rows = play_rows(rules, seatings_of(driver_policies(*seat_policies(PLAYER,
+                                                                       records[0]["rules"]))),
+                     states_from_seed(seed, -(-n // CHUNK)), CHUNK, n, deals=deals,
+                     source="given")[:, 0]
+    seats = np.arange(4)
+    wins = (seats[None, :] % 2) == rows[:, kw.W_WINNER_TEAM][:, None]
+    return np.where(wins, rows[:, kw.W_GAIN][:, None], 0)
