@@ -384,6 +384,19 @@ class Library:
                         db.execute("INSERT OR IGNORE INTO tags (hand, tag) VALUES (?, ?)",
                                    (hand_id, check_tag(tag)))
 
+    def set_seat(self, hand_ids: Iterable[int], seat: int | None) -> None:
+        """Say which seat was the player's in these hands (None: not known); LibraryError
+        for an unknown id, ValueError for a seat the hand has not."""
+        ids = list(hand_ids)
+        with self.transaction() as db:
+            self._require(db, ids)
+            for hand_id in ids:
+                n = len(json.loads(db.execute("SELECT returns FROM hands WHERE id = ?",
+                                              (hand_id,)).fetchone()[0]))
+                if seat is not None and not 0 <= seat < n:
+                    raise ValueError(f"no seat {seat} in hand {hand_id} (seats 0..{n - 1})")
+                db.execute("UPDATE hands SET seat = ? WHERE id = ?", (seat, hand_id))
+
     def remove(self, hand_ids: Iterable[int]) -> int:
         """Delete the hands (and their tags); how many. LibraryError for an unknown id."""
         ids = list(hand_ids)

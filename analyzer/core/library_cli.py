@@ -152,6 +152,18 @@ def tag(hand_ids: tuple[int, ...], tags: tuple[str, ...], remove: bool,
 
 @library.command()
 @click.argument("hand_ids", nargs=-1, type=int, required=True)
+@click.option("--seat", type=click.IntRange(min=0), required=True,
+              help="The player's seat in these hands.")
+@LIBRARY_OPTION
+def seat(hand_ids: tuple[int, ...], seat: int, library_path: str | None) -> None:
+    """Say which seat was yours in hands stored without one (the split needs it)."""
+    with _open(library_path, create=False) as lib:
+        lib.set_seat(hand_ids, seat)
+    click.echo(f"seat {seat} for {len(hand_ids)} hand(s)")
+
+
+@library.command()
+@click.argument("hand_ids", nargs=-1, type=int, required=True)
 @LIBRARY_OPTION
 def remove(hand_ids: tuple[int, ...], library_path: str | None) -> None:
     """Delete hands from the library."""

@@ -173,15 +173,30 @@ def kernel_outcome(res) -> dict[str, int]:
             "level0_after": res[kw.W_LEVEL0_AFTER], "level1_after": res[kw.W_LEVEL1_AFTER]}
 
 
+def _replayed(kh_: KernelHands, h: int, rules: ShengjiRules):
+    """The engine's state after replaying hand ``h`` from its logs, and the first
+    difference on the way (None if there is none)."""
+    st = start_state(kh_, h, rules)
+    err = _bidding(st, kh_.alogs[h], int(kh_.chances[h, kw.CH_ACTIONS]))
+    if err is None:
+        err = _play(st, kh_.tlogs[h], int(kh_.res[h][kw.W_PLAY + kh.R_TRICKS]))
+    return st, err
+
+
+def replayed_state(kh_: KernelHands, h: int, rules: str | ShengjiRules | None):
+    """The engine's state of the finished hand ``h`` (its record: ``records.record_of``);
+    ValueError if the engine disagrees with the kernel on the way."""
+    st, err = _replayed(kh_, h, get_rules(rules))
+    if err is not None:
+        raise ValueError(f"hand {h}: {err}")
+    return st
+
+
 def replay_hand(kh_: KernelHands, h: int, rules: str | ShengjiRules | None) -> str | None:
     """None when the engine replays hand ``h`` legally to the kernel's outcome, else the
     first difference."""
-    rules = get_rules(rules)
-    st = start_state(kh_, h, rules)
+    st, err = _replayed(kh_, h, get_rules(rules))
     res = kh_.res[h]
-    err = _bidding(st, kh_.alogs[h], int(kh_.chances[h, kw.CH_ACTIONS]))
-    if err is None:
-        err = _play(st, kh_.tlogs[h], int(res[kw.W_PLAY + kh.R_TRICKS]))
     if err is not None:
         return err
     want, got = _outcome(st), kernel_outcome(res)

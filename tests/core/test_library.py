@@ -324,6 +324,10 @@ def test_the_commands(tmp_path, capsys, hands):
     assert json.loads(shown)["game"] == listed[0]["game"]
     assert "hand 0" in ok(capsys, "library", "show", str(first), "--text", "--library", lib)
     ok(capsys, "library", "tag", str(first), "--tag", "best", "--library", lib)
+    ok(capsys, "library", "seat", str(first), "--seat", "1", "--library", lib)
+    assert json.loads(ok(capsys, "library", "list", "--tag", "best", "--json", "--library",
+                         lib))[0]["seat"] == 1
+    bad(capsys, "library", "seat", str(first), "--seat", "7", "--library", lib)
     ok(capsys, "library", "export", str(tmp_path / "all.jsonl"), "--tag", "best",
        "--library", lib)
     assert len((tmp_path / "all.jsonl").read_text().splitlines()) == 1
