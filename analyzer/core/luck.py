@@ -5,8 +5,8 @@ of the cards, in the game's unit, each with its 95% CI.
   seat: its expected result under the game's default player in every seat (the game's
   ``luck.PLAYER``), over ``samples`` deals of the cards it could not see (redealt by the
   game's ``records.complete``), less the average seat's result on the same deals (the mean
-  over the seats: 0 where the results sum to 0, as in 掀牛 and 顶牛). The redealt hands are
-  played whole in the kernels (``luck.deal_results``).
+  over the seats: 0 where the results sum to 0). The redealt hands are played whole in the
+  kernels (``luck.deal_results``).
 - **The decisions** (决策): minus the sum of the review's losses (best − taken, paired
   play-outs: :mod:`.review`) of the seat's decisions; 0 for perfect play, below 0 for
   points given away.
@@ -86,13 +86,14 @@ def children(seed: np.random.SeedSequence, n: int) -> list[np.random.SeedSequenc
 
 def redealt(game: Game, record: dict[str, Any], seat: int, n: int,
             seed: np.random.SeedSequence) -> list[dict[str, Any]]:
-    """``n`` records of the hand's deal as ``seat`` saw it: its own hand as dealt, every
-    card it could not see dealt anew, no action taken."""
+    """``n`` records of the hand's deal as ``seat`` saw it: its own hand as dealt, the
+    others and the game's other hidden deal fields (``luck.HIDDEN``) dealt anew, no
+    action taken."""
     recs = game.part("records")
     bare = {k: v for k, v in record.items() if k not in ("actions", "result", "known")}
     bare["hands"] = [h if i == seat else "?" for i, h in enumerate(record["hands"])]
-    if "kitty" in bare:
-        bare["kitty"] = "?"
+    for name in game.part("luck").HIDDEN:
+        bare[name] = "?"
     bare["actions"] = []
     seeds = decision_seeds(int(seed.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1)), n)
     return [recs.complete(bare, s) for s in seeds]

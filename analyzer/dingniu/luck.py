@@ -16,6 +16,7 @@ from .rules import N_SEATS, get_rules
 from .sim import deal_row, policy_arrays, rule_arrays
 
 PLAYER = "heuristic"  # the player the review's play-outs continue with (advise.py)
+HIDDEN = ()  # the record's deal fields, besides the hands, a seat cannot see
 CHUNK = 64  # redealt hands a random stream: a few hundred spread over the cores
 
 

@@ -17,6 +17,7 @@ from .records import start_of
 from .sim import QUERY_POLICY, driver_policies, kernel_rules, seat_policies
 
 PLAYER = QUERY_POLICY  # the player the review's play-outs continue with (advise.py)
+HIDDEN = ("kitty",)  # the record's deal fields, besides the hands, a seat cannot see
 CHUNK = 64  # redealt hands a random stream: a few hundred spread over the cores
 
 

@@ -79,14 +79,15 @@ WORDS = {
            "unknown_seat": "hands whose seat is not known are left out", "preset": "Rules",
            "unit_points": "points", "unit_levels": "levels", "luck_skill": "Luck and skill",
            "compute_split": "Split luck and skill", "part_result": "Result",
-           "part_deal": "Deal", "part_decisions": "Decisions", "part_lie": "Lie of the cards",
+           "part_deal": "Deal", "part_decisions": "Decisions", "part_lie": "The lie",
            "mean_per_hand": "Mean a hand",
            "by_kind": "Mean loss by kind of decision (a decision)",
            "by_week": "Trend by week (mean a hand)", "kind": "Kind", "loss": "Loss",
            "week": "Week",
-           "split_help": "result = deal (what the cards were worth when dealt) + decisions "
-                         "(minus the review's losses) + lie of the cards (the rest); valued "
-                         "under the default bot, 95% CIs in brackets"},
+           "split_help": "result = deal (what the hand was worth when dealt) + decisions "
+                         "(minus the review's losses) + the lie (the rest: how the unseen "
+                         "hands lay, how the others played); valued under the default bot, "
+                         "95% CIs in brackets"},
 }
 
 

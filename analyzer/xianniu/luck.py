@@ -18,6 +18,7 @@ from .rules import get_rules
 from .sim import deal_row, driver_policies, policy_arrays, rule_arrays
 
 PLAYER = ADVICE_OPPONENTS  # the player the review's play-outs continue with
+HIDDEN = ()  # the record's deal fields, besides the hands, a seat cannot see
 CHUNK = 64  # redealt hands a random stream: a few hundred spread over the cores
 
 

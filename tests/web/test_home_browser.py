@@ -7,7 +7,13 @@ import os
 
 import numpy as np
 import pytest
-from webtable import TOFU_JS, chromium_path, dejavu_only_fontconfig, live_server
+from webtable import (
+    TOFU_JS,
+    chromium_path,
+    dejavu_only_fontconfig,
+    live_server,
+    play_xianniu_hand,
+)
 
 from analyzer.core.contract import random_record
 from analyzer.core.library import Library, parse_when
@@ -26,7 +32,8 @@ def home(tmp_path_factory):
             library.add(random_record(game, game.facts.default_preset, seed), seat=0,
                         played=parse_when("2026-11-30"), source="club.jsonl", tags=["club"])
     tables = {name: g.part("web").make_app(library=lib) for name, g in GAMES.items()}
-    tables["dingniu"].state.game.warmup()
+    for name in ("dingniu", "xianniu"):  # a cold kernel cache compiles here, not in a page
+        tables[name].state.game.warmup()
     env = {**os.environ, "FONTCONFIG_FILE": str(dejavu_only_fontconfig(tmp))}
     with live_server(make_home(lib, tables)) as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_path(), env=env,
@@ -71,6 +78,14 @@ def test_a_hand_at_the_table_shows_in_the_library_and_opens_in_its_review(home):
     assert _library_rows(page) == 4
     newest = page.locator("#hands-table tbody tr").first
     assert newest.get_attribute("data-hand") == "4"  # the newest first
+    # and a 掀牛 hand at its table
+    page.click("#table-xianniu")
+    page.wait_for_selector("#board[data-turn]")
+    assert play_xianniu_hand(page, advice=False) >= 1
+    page.click("#home-link")
+    page.wait_for_selector("#hands-table")
+    assert _library_rows(page) == 5
+    assert "兰州掀牛" in page.locator("#hands-table tbody tr").first.inner_text()
     # the filters: one game, then a tag
     page.select_option("#f-game", "dingniu")
     page.click("#filter-btn")

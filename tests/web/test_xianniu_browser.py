@@ -13,10 +13,11 @@ import time
 import pytest
 from webtable import (
     TOFU_JS,
-    assert_steady_under_pointer,
     chromium_path,
     dejavu_only_fontconfig,
     live_server,
+    play_xianniu_hand,
+    table_idle,
 )
 
 from analyzer.xianniu.advise import advise
@@ -63,48 +64,6 @@ def page(tmp_path_factory):
         browser.close()
 
 
-def _idle(page) -> str:
-    page.wait_for_function("document.body.dataset.busy === '0' && "
-                           "document.querySelector('#board').dataset.turn !== 'bot'")
-    return page.get_attribute("#board", "data-turn")
-
-
-def _play_hand(page, advice: bool) -> int:
-    """Click through one hand; the number of my decisions."""
-    decisions = 0
-    for _ in range(200):
-        if _idle(page) == "over":
-            return decisions
-        if decisions == 0 and page.locator("#hand .card.usable").count():
-            assert_steady_under_pointer(page, "#hand .card.usable")
-        version = page.get_attribute("#board", "data-version")
-        if advice:
-            table = page.wait_for_selector(f"#advice .advice-table[data-version='{version}']")
-            assert table.query_selector_all("tr[data-row]")
-            forced = page.get_attribute("#board", "data-legal") == "1"
-            text = table.inner_text()
-            assert ("唯一选择" in text) if forced else ("样本=" in text), text
-        else:
-            assert page.locator("#advice").is_hidden()
-        chips = page.locator("button.legal-play")
-        xian = page.locator("#actions button.act[data-kind='xian']")
-        if xian.count():  # refuse the 扣: the hand goes on, more decisions to click
-            xian.click()
-        elif chips.count():
-            for c in chips.first.get_attribute("data-cards").split(" "):
-                page.click(f"#hand .card[data-card='{c}']")
-            page.click("#play-btn:not([disabled])")
-        elif page.locator("#discard-btn").count():
-            page.locator("#hand .card.usable").first.click()
-            page.click("#discard-btn:not([disabled])")
-        else:
-            page.locator("#actions button.act").first.click()
-        page.wait_for_function(
-            f"document.querySelector('#board').dataset.version !== '{version}'")
-        decisions += 1  # noqa: SIM113 (counts clicks, not loop turns)
-    raise AssertionError("the hand did not end")
-
-
 def _review_and_save(page, name: str) -> dict:
     page.click("#review-btn")
     page.wait_for_selector("#review-table")
@@ -125,7 +84,7 @@ def test_whole_hands_by_clicking_with_advice_off_then_on(page, capsys):
     for advice, seed in ((False, "12"), (True, "15")):
         page.fill("#opt-seed", seed)
         page.click("#new-btn")
-        _idle(page)
+        table_idle(page)
         if advice != page.is_checked("#advice-toggle"):
             page.click("#advice-toggle")
         if advice:
@@ -133,7 +92,7 @@ def test_whole_hands_by_clicking_with_advice_off_then_on(page, capsys):
             assert int(page.get_attribute("#board", "data-legal")) > 1
             # the progress indicator shows while the advice is computed
             page.wait_for_selector("#advice .progress", state="visible", timeout=5000)
-        decisions = _play_hand(page, advice)
+        decisions = play_xianniu_hand(page, advice)
         record, path = _review_and_save(page, f"hand-{seed}.json")
         assert decisions >= 2 and page.locator("#review-table tr").count() == decisions + 1
         assert main(["replay", str(path)]) == 0
@@ -194,7 +153,7 @@ def _page_text(page) -> str:
 def test_every_label_and_card_renders_in_the_page_font(page):
     page.fill("#opt-seed", "14")
     page.click("#new-btn")
-    _idle(page)
+    table_idle(page)
     page.evaluate("document.fonts.ready")
     assert page.evaluate("""[...document.fonts].some((f) => f.family.replace(/"/g, '') ===
                             'Xianniu Web' && f.status === 'loaded')""")
@@ -246,10 +205,10 @@ def test_the_form_names_the_presets_and_offers_learned_bots(page):
 def test_the_end_speaks_the_page_language_and_the_review_counts_as_the_log(page):
     page.fill("#opt-seed", "16")
     page.click("#new-btn")
-    _idle(page)
+    table_idle(page)
     if page.is_checked("#advice-toggle"):
         page.click("#advice-toggle")
-    assert _play_hand(page, advice=False) >= 1
+    assert play_xianniu_hand(page, advice=False) >= 1
     page.click("#review-btn")
     page.wait_for_selector("#review-table")
     # each review row's number is that move's number in the log, a move of mine
@@ -275,7 +234,7 @@ def test_the_table_names_the_preset_it_plays(page):
     page.select_option("#opt-rules", "kanniutui")
     page.fill("#opt-seed", "17")
     page.click("#new-btn")
-    _idle(page)
+    table_idle(page)
     assert page.inner_text("#preset") == "砍牛腿"
     page.click("#lang-btn")
     page.wait_for_function("document.title === 'Xianniu'")

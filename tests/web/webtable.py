@@ -109,3 +109,46 @@ def assert_steady_under_pointer(page, selector: str) -> None:
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] - 1)
     tops = card.evaluate(_TOPS_JS)
     assert len(set(tops[3:])) == 1, tops
+
+
+def table_idle(page) -> str:
+    """Wait until the table waits for the human (or the hand is over); whose turn."""
+    page.wait_for_function("document.body.dataset.busy === '0' && "
+                           "document.querySelector('#board').dataset.turn !== 'bot'")
+    return page.get_attribute("#board", "data-turn")
+
+
+def play_xianniu_hand(page, advice: bool) -> int:
+    """Click through one hand at the 掀牛 table; the number of my decisions."""
+    decisions = 0
+    for _ in range(200):
+        if table_idle(page) == "over":
+            return decisions
+        if decisions == 0 and page.locator("#hand .card.usable").count():
+            assert_steady_under_pointer(page, "#hand .card.usable")
+        version = page.get_attribute("#board", "data-version")
+        if advice:
+            table = page.wait_for_selector(f"#advice .advice-table[data-version='{version}']")
+            assert table.query_selector_all("tr[data-row]")
+            forced = page.get_attribute("#board", "data-legal") == "1"
+            text = table.inner_text()
+            assert ("唯一选择" in text) if forced else ("样本=" in text), text
+        else:
+            assert page.locator("#advice").is_hidden()
+        chips = page.locator("button.legal-play")
+        xian = page.locator("#actions button.act[data-kind='xian']")
+        if xian.count():  # refuse the 扣: the hand goes on, more decisions to click
+            xian.click()
+        elif chips.count():
+            for c in chips.first.get_attribute("data-cards").split(" "):
+                page.click(f"#hand .card[data-card='{c}']")
+            page.click("#play-btn:not([disabled])")
+        elif page.locator("#discard-btn").count():
+            page.locator("#hand .card.usable").first.click()
+            page.click("#discard-btn:not([disabled])")
+        else:
+            page.locator("#actions button.act").first.click()
+        page.wait_for_function(
+            f"document.querySelector('#board').dataset.version !== '{version}'")
+        decisions += 1  # noqa: SIM113 (counts clicks, not loop turns)
+    raise AssertionError("the hand did not end")

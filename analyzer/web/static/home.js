@@ -140,40 +140,37 @@
     } catch (e) { box.replaceChildren(); showError(e.message); }
   }
 
-  // The trend by week: each part's mean a hand, its CI as a bar, one line a part.
+  // The trend by week: each part's mean a hand, its CI as a bar, one line a part (SVG
+  // markup of numbers and week names only, parsed by the page's own HTML parser).
   function trendSvg(weeks) {
-    const W = 520, H = 180, L = 44, B = 22, ns = "http://www.w3.org/2000/svg";
-    const node = (tag, attrs, text) => {
-      const n = document.createElementNS(ns, tag);
-      for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
-      if (text !== undefined) n.textContent = text;
-      return n;
-    };
+    const W = 520, H = 180, L = 44, B = 22;
     const ys = weeks.flatMap((w) => PARTS.flatMap((p) => [w[p].low, w[p].high, w[p].value]))
       .filter((v) => v !== null);
     const lo = Math.min(0, ...ys), hi = Math.max(0, ...ys);
-    const y = (v) => 8 + (H - B - 8) * (hi === lo ? 0.5 : (hi - v) / (hi - lo));
+    const y = (v) => (8 + (H - B - 8) * (hi === lo ? 0.5 : (hi - v) / (hi - lo))).toFixed(1);
     const x = (i) => L + 14 + (weeks.length === 1 ? (W - L - 60) / 2
       : (i * (W - L - 60)) / (weeks.length - 1));
-    const svg = node("svg", { width: W, height: H, class: "trend", role: "img" });
-    svg.append(node("line", { x1: L, x2: W, y1: y(0), y2: y(0), stroke: "#999" }),
-      node("text", { x: 2, y: y(hi) + 4, "font-size": 11 }, signed(hi, 1)),
-      node("text", { x: 2, y: y(lo), "font-size": 11 }, signed(lo, 1)));
-    weeks.forEach((w, i) => svg.append(node("text", { x: x(i) - 24, y: H - 4, "font-size": 11 },
-      w.week)));
+    const week = (w) => String(w.week).replace(/[^0-9W-]/g, "");
+    const parts = [
+      `<line x1="${L}" x2="${W}" y1="${y(0)}" y2="${y(0)}" stroke="#999"/>`,
+      `<text x="2" y="${Number(y(hi)) + 4}" font-size="11">${signed(hi, 1)}</text>`,
+      `<text x="2" y="${y(lo)}" font-size="11">${signed(lo, 1)}</text>`,
+      ...weeks.map((w, i) => `<text x="${x(i) - 24}" y="${H - 4}" font-size="11">${week(w)}</text>`)];
     PARTS.forEach((p, k) => {
       const dx = (k - 1) * 4;
-      svg.append(node("polyline", { fill: "none", stroke: COLOURS[p], "stroke-width": 2,
-        points: weeks.map((w, i) => `${x(i) + dx},${y(w[p].value)}`).join(" ") }));
+      parts.push(`<polyline fill="none" stroke="${COLOURS[p]}" stroke-width="2" points="${
+        weeks.map((w, i) => `${x(i) + dx},${y(w[p].value)}`).join(" ")}"/>`);
       weeks.forEach((w, i) => {
         if (w[p].low !== null) {
-          svg.append(node("line", { x1: x(i) + dx, x2: x(i) + dx, y1: y(w[p].low),
-            y2: y(w[p].high), stroke: COLOURS[p] }));
+          parts.push(`<line x1="${x(i) + dx}" x2="${x(i) + dx}" y1="${y(w[p].low)}" ` +
+            `y2="${y(w[p].high)}" stroke="${COLOURS[p]}"/>`);
         }
-        svg.append(node("circle", { cx: x(i) + dx, cy: y(w[p].value), r: 3, fill: COLOURS[p] }));
+        parts.push(`<circle cx="${x(i) + dx}" cy="${y(w[p].value)}" r="3" fill="${COLOURS[p]}"/>`);
       });
     });
-    return svg;
+    const box = el("div", { class: "trend-box" });
+    box.innerHTML = `<svg width="${W}" height="${H}" class="trend" role="img">${parts.join("")}</svg>`;
+    return box;
   }
 
   function renderSplit() {
