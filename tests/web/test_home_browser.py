@@ -104,6 +104,7 @@ def test_a_hand_at_the_table_shows_in_the_library_and_opens_in_its_review(home):
     assert page.locator(".split-table").count() == 3
     assert page.locator("svg.trend polyline").count() == 9
     assert "n=1" in page.inner_text(".split-table[data-game='xianniu'] tr[data-part='deal']")
+    assert page.locator("#hands-table td.split-cell").count() == 9  # the 3 hands split
     res = page.evaluate(TOFU_JS, page.evaluate("document.body.innerText"))
     assert res["bad"] == []
     # a stored 掀牛 hand opens in the 掀牛 table's review

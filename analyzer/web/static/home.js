@@ -92,13 +92,25 @@
       $("hands").replaceChildren(el("p", { class: "muted", id: "no-hands" }, t("no_hands")));
       return;
     }
-    const head = el("tr", {}, ["#", "played", "game", "rules", "seat", "result", "tags", ""]
+    // each hand's own split, once the luck-and-skill job has made it
+    const splits = {};
+    for (const g of Object.values((S.split && S.split.games) || {})) {
+      for (const h of g.hands) splits[h.id] = h;
+    }
+    const part = (h, p) => {
+      const s = splits[h.id];
+      if (!s) return el("td", {});
+      return el("td", { class: "split-cell", title: est(s[p]) }, signed(s[p].value));
+    };
+    const head = el("tr", {}, ["#", "played", "game", "rules", "seat", "result",
+      "part_deal", "part_decisions", "part_lie", "tags", ""]
       .map((k) => el("th", {}, k === "#" ? k : t(k))));
     const rows = data.hands.slice().reverse().map((h) => el("tr", { "data-hand": h.id },
       el("td", {}, h.id), el("td", {}, h.played.replace("T", " ").replace("Z", "")),
       el("td", {}, titles[h.game] || h.game), el("td", {}, h.preset),
       el("td", {}, h.seat === null ? "-" : h.seat),
       el("td", {}, h.result === null ? "-" : signed(h.result, 0)),
+      part(h, "deal"), part(h, "decisions"), part(h, "lie"),
       el("td", {}, h.tags.join(", ")),
       el("td", {}, el("a", { href: `${h.game}/#hand=${h.id}`, class: "review-link" },
         t("open_review")), " ",
@@ -132,6 +144,7 @@
         if (data.finished) {
           if (data.error) throw new Error(data.error);
           S.split = data.result;
+          renderHands();
           break;
         }
         await new Promise((ok) => setTimeout(ok, 300));
