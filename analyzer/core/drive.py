@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from kernels import drivers
+from kernels.rng import states_from_seed
 
 
 def seatings_of(*bundles: tuple) -> tuple:
@@ -49,3 +50,16 @@ def play_rows(rules, seatings: tuple, streams: np.ndarray, chunk: int, n: int,
     out = rules.result_rows(n, seatings[0].shape[0])
     drivers.play(rules, seatings, out, streams=streams, chunk_size=chunk, n_hands=n, **setup)
     return out
+
+
+def given_results(bridge, seatings: tuple, states: list, preset: str, seed: int,
+                  chunk: int = 64) -> np.ndarray:
+    """Each seat's returns (int64[n, seats]) of the engine hands ``states`` (dealt, nothing
+    played) played whole by the play driver under ``seatings`` (one seating), through the
+    game's :class:`~analyzer.core.game.KernelBridge`; ``chunk`` hands a random stream, the
+    streams drawn from ``seed``."""
+    deals = np.stack([bridge.deal_row(st) for st in states])
+    n = len(deals)
+    rows = play_rows(bridge.rules(preset), seatings, states_from_seed(seed, -(-n // chunk)),
+                     chunk, n, deals=deals, source="given")[:, 0]
+    return np.array([bridge.returns(r) for r in rows], dtype=np.int64)

@@ -9,19 +9,7 @@
     return Object.prototype.hasOwnProperty.call(words, key) ? words[key] : key;
   }
 
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === undefined || v === null || v === false) continue;
-      if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-      else node.setAttribute(k, v === true ? "" : v);
-    }
-    for (const c of children.flat()) {
-      if (c === null || c === undefined || c === false) continue;
-      node.append(c instanceof Node ? c : document.createTextNode(String(c)));
-    }
-    return node;
-  }
+  const el = XN.el;  // the tables' element builder (static/app.js)
 
   async function api(url) {
     document.body.dataset.busy = "1";
