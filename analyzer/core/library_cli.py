@@ -8,6 +8,7 @@ import click
 from .cli_common import JSON_OPTION, LazyProgressBar, emit_json
 from .fileio import check_out_folder
 from .library import Filter, Library, default_path, parse_when
+from .limits import backend_option
 
 LIBRARY_OPTION = click.option(
     "--library", "library_path", default=None, metavar="PATH",
@@ -195,11 +196,15 @@ def export(out, game, preset, tag, since, until, library_path) -> None:
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Root seed: a hand's split is seeded by it and the hand itself.")
 @click.option("--each", is_flag=True, help="A line per hand too, not only the summary.")
+@backend_option("Split the hands here, one after another, or as tasks on a Dask cluster "
+                "(the same numbers).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Dask scheduler address (default: a LocalCluster on this machine).")
 @click.option("--quiet", is_flag=True, help="No progress.")
 @LIBRARY_OPTION
 @JSON_OPTION
-def split(game, preset, tag, since, until, samples, seed, each, quiet, library_path,
-          as_json) -> None:
+def split(game, preset, tag, since, until, samples, seed, each, backend, scheduler, quiet,
+          library_path, as_json) -> None:
     """Luck and skill: each hand's result for the player's seat split into the deal, the
     decisions and the lie of the cards (docs/library.md), kept in the library; the mean of
     each per game, the decisions' losses by kind, and the trend by week, with 95% CIs."""
@@ -209,7 +214,8 @@ def split(game, preset, tag, since, until, samples, seed, each, quiet, library_p
     which = _filter(game, preset, tag, since, until)
     with _open(library_path) as lib, LazyProgressBar(1, "hands", hidden=quiet) as bar:
         pairs, left = split_library(lib, which, seed=seed,
-                                    deal_samples=samples or DEFAULT_SAMPLES, progress=bar)
+                                    deal_samples=samples or DEFAULT_SAMPLES, progress=bar,
+                                    backend=backend, scheduler=scheduler)
     if as_json:
         emit_json(split_json(pairs, left, seed))
         return

@@ -19,6 +19,7 @@ a hand's split does not depend on which other hands were split with it.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
@@ -171,34 +172,42 @@ def losses_by_kind(splits: list[Split]) -> dict[str, Estimate]:
 
 def split_library(lib: Any, which: Any, *, seed: int = 0,
                   deal_samples: int = DEFAULT_SAMPLES, progress: Any = None,
+                  backend: str = "local", scheduler: str | None = None,
                   **advice: Any) -> tuple[list[tuple[Any, Split]], int]:
     """The split of every hand of ``lib`` that ``which`` (a library Filter) selects and whose
     seat is known: read where the library keeps it (same player, seed and seat), else made
-    and kept at once, so that a run stopped midway keeps what it finished. Returns the
-    (hand, split) pairs in the order played, and how many hands were left out for want of
-    a seat."""
+    (here, or as Dask tasks: ``backend``, ``scheduler``) and kept as each is done, so that a
+    run stopped midway keeps what it finished. Returns the (hand, split) pairs in the order
+    played, and how many hands were left out for want of a seat."""
     from ..games import get_game  # the registry: each game's parts on first use
+    from .runner import map_tasks
 
     hands = lib.hands(which)
     mine = [h for h in hands if h.seat is not None]
     if progress is not None:
         progress.expect(len(mine))
-    out = []
-    players: dict[str, str] = {}
+    players = {name: player_of(get_game(name)) for name in {h.game for h in mine}}
+    splits: dict[int, Split] = {}
+    todo = []
     for h in mine:
-        game = get_game(h.game)
-        player = players.setdefault(h.game, player_of(game))
-        kept = lib.split_of(h.id, h.seat, player, seed)
-        if kept is None:
-            split = split_hand(game, lib.record(h.id), h.seat, digest=lib.digest(h.id),
-                               seed=seed, deal_samples=deal_samples, **advice)
-            lib.store_split(h.id, h.seat, player, seed, split.to_json())
+        kept = lib.split_of(h.id, h.seat, players[h.game], seed)
+        if kept is not None:
+            splits[h.id] = Split.from_json(kept)
+            if progress is not None:
+                progress(1)
         else:
-            split = Split.from_json(kept)
-        out.append((h, split))
-        if progress is not None:
-            progress(1)
-    return out, len(hands) - len(mine)
+            todo.append(h)
+
+    def keep(i: int, split: Split) -> None:
+        h = todo[i]
+        lib.store_split(h.id, h.seat, players[h.game], seed, split.to_json())
+        splits[h.id] = split
+
+    tasks = [functools.partial(split_hand, get_game(h.game), lib.record(h.id), h.seat,
+                               digest=lib.digest(h.id), seed=seed, deal_samples=deal_samples,
+                               **advice) for h in todo]
+    map_tasks(tasks, backend, scheduler, progress=progress, finished=keep)
+    return [(h, splits[h.id]) for h in mine], len(hands) - len(mine)
 
 
 def weekly(pairs: list[tuple[Any, Split]]) -> list[dict[str, Any]]:

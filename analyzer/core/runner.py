@@ -275,10 +275,12 @@ def _run_dask(spec: RunSpec, todo: list[int], scheduler: str | None, with_rows: 
 
 def map_tasks(tasks: Sequence[Callable[[], Any]], backend: str = "local",
               scheduler: str | None = None,
-              progress: Callable[[int], None] | None = None) -> list[Any]:
+              progress: Callable[[int], None] | None = None,
+              finished: Callable[[int, Any], None] | None = None) -> list[Any]:
     """Every task's result, in order: called here one after another (their kernels use
     every core), or as Dask tasks. Each task carries its own seed, so the results do not
-    depend on the backend. ``progress(1)`` after each task."""
+    depend on the backend. ``finished(i, result)`` as each task ends (in the order they
+    end: to keep what is done), then ``progress(1)``."""
     if backend not in ("local", "dask"):
         raise ValueError(f"unknown backend {backend!r} (choose local or dask)")
     if scheduler and backend != "dask":
@@ -287,6 +289,8 @@ def map_tasks(tasks: Sequence[Callable[[], Any]], backend: str = "local",
     if backend == "local":
         for i, task in enumerate(tasks):
             out[i] = task()
+            if finished:
+                finished(i, out[i])
             if progress:
                 progress(1)
         return out
@@ -295,7 +299,10 @@ def map_tasks(tasks: Sequence[Callable[[], Any]], backend: str = "local",
     with dask_client(scheduler) as client:
         futures = {client.submit(task, pure=False): i for i, task in enumerate(tasks)}
         for fut in as_completed(futures):
-            out[futures[fut]] = fut.result()
+            i = futures[fut]
+            out[i] = fut.result()
+            if finished:
+                finished(i, out[i])
             if progress:
                 progress(1)
     return out

@@ -100,3 +100,19 @@ def test_the_split_command(tmp_path, capsys):
     hands = data["games"]["dingniu"]["hands"]
     assert [h["id"] for h in hands] == [1, 2] and data["left_out"] == 0
     bad(capsys, "library", "split", "--library", lib, "--samples", "3")
+
+
+def test_splits_on_dask_are_the_splits_made_here(tmp_path):
+    game = get_game("dingniu")
+    recs = [random_record(game, "seed", c) for c in np.random.SeedSequence(31).spawn(3)]
+    made = []
+    for backend in ("local", "dask"):
+        with Library(tmp_path / f"{backend}.sqlite") as lib:
+            for rec in recs:
+                lib.add(rec, seat=2)
+            pairs, _ = luck.split_library(lib, Filter(), seed=9, deal_samples=32,
+                                          backend=backend)
+            made.append([s for _, s in pairs])
+            kept, _ = luck.split_library(lib, Filter(), seed=9, deal_samples=32)
+            assert [s for _, s in kept] == made[-1]  # each kept as it was made
+    assert made[0] == made[1]
