@@ -87,13 +87,14 @@ def children(seed: np.random.SeedSequence, n: int) -> list[np.random.SeedSequenc
 
 def redealt(game: Game, record: dict[str, Any], seat: int, n: int,
             seed: np.random.SeedSequence) -> list[dict[str, Any]]:
-    """``n`` records of the hand's deal as ``seat`` saw it: its own hand as dealt, the
-    others and the game's other hidden deal fields (``luck.HIDDEN``) dealt anew, no
-    action taken."""
-    recs = game.part("records")
-    bare = {k: v for k, v in record.items() if k not in ("actions", "result", "known")}
-    bare["hands"] = [h if i == seat else "?" for i, h in enumerate(record["hands"])]
-    for name in game.part("luck").HIDDEN:
+    """``n`` records of the hand's deal as ``seat`` saw it (the deal it played: the game's
+    ``luck.deal_of``): its own hand as dealt, the others and the game's other hidden deal
+    fields (``luck.HIDDEN``) dealt anew, no action taken."""
+    recs, part = game.part("records"), game.part("luck")
+    dealt = part.deal_of(record)
+    bare = {k: v for k, v in dealt.items() if k not in ("actions", "result", "known")}
+    bare["hands"] = [h if i == seat else "?" for i, h in enumerate(dealt["hands"])]
+    for name in part.HIDDEN:
         bare[name] = "?"
     bare["actions"] = []
     seeds = decision_seeds(int(seed.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1)), n)

@@ -37,7 +37,7 @@ PARTS = {
 OPTIONAL_PARTS = {
     "advise": "every legal action at a record's decision, valued (the review of a hand reads "
               "it: analyzer.core.review.Advisor)",
-    "luck": "a seat's deal valued from its own view: PLAYER, HIDDEN, and deal_results of "
+    "luck": "a seat's deal valued from its own view: PLAYER, HIDDEN, deal_of and deal_results of "
             "redealt hands played whole (the luck-and-skill split reads it: "
             "analyzer.core.luck)",
 }

@@ -15,6 +15,11 @@ PLAYER = "heuristic"  # the player the review's play-outs continue with (advise.
 HIDDEN = ()  # the record's deal fields, besides the hands, a seat cannot see
 
 
+def deal_of(record: dict[str, Any]) -> dict[str, Any]:
+    """The record of the deal the hand was played with: its own (no deal is ever redealt)."""
+    return record
+
+
 def deal_results(records: list[dict[str, Any]], seed: int) -> np.ndarray:
     """Each seat's points (int64[n, 4]) in the hands of ``records`` (dealt, no action
     taken), played whole by :data:`PLAYER`."""

@@ -18,6 +18,16 @@ from .sim import QUERY_POLICY, driver_policies, kernel_rules, seat_policies
 
 PLAYER = QUERY_POLICY  # the player the review's play-outs continue with (advise.py)
 HIDDEN = ("kitty",)  # the record's deal fields, besides the hands, a seat cannot see
+
+
+def deal_of(record: dict[str, Any]) -> dict[str, Any]:
+    """The record of the deal the hand was played with: after a 造反, the last redeal (the
+    cards were dealt again; the first deal was not played)."""
+    redeals = record.get("redeals") or []
+    if not redeals:
+        return record
+    last = redeals[-1]
+    return {**record, "hands": last["hands"], "kitty": last["kitty"], "redeals": []}
 CHUNK = 64  # redealt hands a random stream: a few hundred spread over the cores
 
 

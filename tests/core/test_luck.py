@@ -116,3 +116,11 @@ def test_splits_on_dask_are_the_splits_made_here(tmp_path):
             kept, _ = luck.split_library(lib, Filter(), seed=9, deal_samples=32)
             assert [s for _, s in kept] == made[-1]  # each kept as it was made
     assert made[0] == made[1]
+
+
+def test_after_a_rebellion_the_deal_is_the_one_played():
+    deal_of = get_game("shengji").part("luck").deal_of
+    rec = {"hands": ["a"] * 4, "kitty": "k", "redeals": [{"hands": ["b"] * 4, "kitty": "k2"}]}
+    assert deal_of(rec) == {"hands": ["b"] * 4, "kitty": "k2", "redeals": []}
+    assert deal_of({**rec, "redeals": []})["hands"] == ["a"] * 4
+    assert get_game("xianniu").part("luck").deal_of(rec) is rec
