@@ -17,7 +17,8 @@ from .games import DEFAULT_GAME, GAMES
 _CROSS_GAME = {"report": "analyzer.report.cli:report", "bench": "analyzer.bench:bench",
                "warmup": "analyzer.warmup:warmup", "record": "analyzer.core.record_cli:record",
                "library": "analyzer.core.library_cli:library",
-               "serve": "analyzer.web.open:serve"}
+               "serve": "analyzer.web.open:serve",
+               "puzzles": "analyzer.core.puzzles_cli:puzzles"}
 
 
 def _load(target: str) -> click.Command:

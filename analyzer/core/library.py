@@ -68,6 +68,19 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (hand, seat, player, seed)
     ) WITHOUT ROWID;
     """,
+    """
+    CREATE TABLE puzzles (
+        id INTEGER PRIMARY KEY,
+        key TEXT NOT NULL UNIQUE,      -- the position's hash (analyzer.core.puzzles)
+        game TEXT NOT NULL,
+        preset TEXT NOT NULL,
+        theme TEXT NOT NULL,
+        source TEXT NOT NULL,          -- 'shipped', 'mined', or the library hand's id
+        puzzle TEXT NOT NULL,          -- analyzer.core.puzzles.Puzzle, JSON
+        added TEXT NOT NULL
+    );
+    CREATE INDEX puzzles_by_game ON puzzles (game, theme);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -459,6 +472,39 @@ class Library:
             db.execute("INSERT OR REPLACE INTO splits (hand, seat, player, seed, split, "
                        "computed) VALUES (?, ?, ?, ?, ?, ?)",
                        (hand_id, seat, player, seed, json.dumps(split), now_utc()))
+
+    def add_puzzle(self, puzzle: dict[str, Any], source: str) -> Stored:
+        """Keep a verified puzzle (``Puzzle.to_json()``) once: one already kept (the same
+        position) is recognised."""
+        with self.transaction() as db:
+            cur = db.execute(
+                "INSERT INTO puzzles (key, game, preset, theme, source, puzzle, added) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING",
+                (puzzle["key"], puzzle["game"], puzzle["rules"], puzzle["theme"], source,
+                 json.dumps(puzzle, ensure_ascii=False), now_utc()))
+            if cur.rowcount == 1:
+                return Stored(int(cur.lastrowid or 0), True)
+            row = db.execute("SELECT id FROM puzzles WHERE key = ?", (puzzle["key"],))
+            return Stored(int(row.fetchone()[0]), False)
+
+    def puzzles(self, game: str | None = None, theme: str | None = None
+                ) -> list[tuple[int, dict[str, Any]]]:
+        """The kept puzzles (id, puzzle), of one game or theme or all, in the order kept."""
+        sql, args = "SELECT id, puzzle FROM puzzles WHERE 1", []
+        for column, value in (("game", game), ("theme", theme)):
+            if value is not None:
+                sql += f" AND {column} = ?"
+                args.append(value)
+        return [(int(i), json.loads(p)) for i, p in self._db.execute(sql + " ORDER BY id",
+                                                                       args)]
+
+    def puzzle(self, puzzle_id: int) -> dict[str, Any]:
+        """Puzzle ``puzzle_id``; LibraryError if there is none."""
+        row = self._db.execute("SELECT puzzle FROM puzzles WHERE id = ?",
+                               (puzzle_id,)).fetchone()
+        if row is None:
+            raise LibraryError(f"no puzzle {puzzle_id} in the library")
+        return json.loads(row[0])
 
     def digest(self, hand_id: int) -> str:
         """The digest of hand ``hand_id``; LibraryError if there is none."""

@@ -37,9 +37,9 @@ PARTS = {
 OPTIONAL_PARTS = {
     "advise": "every legal action at a record's decision, valued (the review of a hand reads "
               "it: analyzer.core.review.Advisor)",
-    "luck": "a seat's deal valued from its own view: PLAYER, HIDDEN, deal_of and deal_results of "
-            "redealt hands played whole (the luck-and-skill split reads it: "
-            "analyzer.core.luck)",
+    "luck": "the default player (PLAYER) and its self-play (selfplay_records); a seat's deal "
+            "valued from its own view (HIDDEN, deal_of, deal_results of redealt hands "
+            "played whole): the luck-and-skill split and the puzzle miner read it",
 }
 
 

@@ -36,6 +36,10 @@ UNIT = "points"  # of the acting seat's returns, per hand
 THRESHOLDS = {"inaccuracy": 0.3, "mistake": 1.0, "blunder": 3.0}
 DEFAULT_SAMPLES = 400  # hidden deals an action is played out on
 POLICY = "heuristic"  # how every seat plays on in the play-outs
+PLAY_ON = ("heuristic", "tuned", "pimc")  # what else they may play on with
+PUZZLE_MARGIN = 1.0  # points: how far a puzzle's answer is ahead (analyzer.core.puzzles)
+PUZZLE_BUDGET = {"samples": DEFAULT_SAMPLES}  # the advice a puzzle is mined with
+PUZZLE_SEARCH = {"policy": "pimc", "samples": 100}  # ... and checked with: the search player
 
 
 def _best(rows: list[dict[str, Any]], order: list[int]) -> dict[str, Any]:
@@ -51,24 +55,28 @@ def _best(rows: list[dict[str, Any]], order: list[int]) -> dict[str, Any]:
 
 
 def advise(position: Any, samples: int = 200, seed: int = 0, solve_samples: int | None = None,
-           rules: str | None = None) -> dict[str, Any]:
+           rules: str | None = None, policy: str = POLICY) -> dict[str, Any]:
     """Rank the legal actions of a position by mean points over sampled hidden deals.
 
-    Each action is played out by the heuristic for every seat on the same deals and streams
-    (PIMC). On the first ``solve_samples`` deals each action is also valued with all hands
-    open (max-n); ``clairvoyant`` is the mean of the best open-hand action per deal, and the
-    gap to the best single action is what not seeing the other hands costs.
+    Each action is played out by ``policy`` (:data:`PLAY_ON`; the heuristic by default)
+    for every seat on the same deals and streams (PIMC). On the first ``solve_samples``
+    deals each action is also valued with all hands open (max-n); ``clairvoyant`` is the
+    mean of the best open-hand action per deal, and the gap to the best single action is
+    what not seeing the other hands costs.
     """
     p = position if isinstance(position, Position) else parse_position(position, rules)
     if isinstance(samples, bool) or not isinstance(samples, int) or not 2 <= samples <= 100_000:
         raise ValueError(f"samples must be 2–100000, got {samples!r}")
+    if policy not in PLAY_ON:
+        raise ValueError(f"unknown play-on policy {policy!r} (choose {', '.join(PLAY_ON)})")
     states = sample_states(p, samples, seed)
     legal = states[0].legal_actions()
     r = p.rules
     arr = np.stack([state_array(s) for s in states])
     kr = rule_arrays(r)
     out = kr.result_rows(len(states), len(legal))
-    drivers.paired(kr, policy_arrays("heuristic"), arr, p.seat, np.array(legal, dtype=np.int64),
+    drivers.paired(kr, policy_arrays(policy, r, known=PLAY_ON), arr, p.seat,
+                   np.array(legal, dtype=np.int64),
                    out, streams=states_from_seed(seed, len(states)))
     mine = out[:, :, kd.R_PTS + p.seat].astype(np.float64)
     if solve_samples is None:
@@ -131,7 +139,8 @@ class RecordAdvice(dict):
 
 
 def advise_record(record: Any, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
-                  solve_samples: int = 0, taken: dict[str, Any] | None = None) -> RecordAdvice:
+                  solve_samples: int = 0, taken: dict[str, Any] | None = None,
+                  policy: str = POLICY) -> RecordAdvice:
     """Every legal action where ``record`` stops, ranked as :func:`advise` ranks the
     position the seat to act sees there (its own tiles and 扣, the public moves).
 
@@ -146,7 +155,7 @@ def advise_record(record: Any, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
         raise ValueError("the hand is over: there is no decision to advise on")
     seat = st.current_player()
     res = advise(position_of(st.rules, st.dealt, st.history, seat), samples, seed,
-                 solve_samples)
+                 solve_samples, policy=policy)
     rows = []
     for row in res["actions"]:
         pimc = row["pimc"]
@@ -157,5 +166,5 @@ def advise_record(record: Any, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
                                                      "n": pimc["n"]})})
     separated = len(rows) == 1 or rows[1]["diff"]["low"] > 0
     return RecordAdvice(game="dingniu", rules=res["rules"], seed=seed, seat=seat,
-                        position=res["position"], samples=res["samples"], policy=POLICY,
+                        position=res["position"], samples=res["samples"], policy=policy,
                         actions=rows, best=rows[0], separated=bool(separated))

@@ -26,3 +26,22 @@ def deal_results(records: list[dict[str, Any]], seed: int) -> np.ndarray:
     seating = seatings_of(policy_arrays(PLAYER))
     return given_results(BRIDGE, seating, [start_of(r) for r in records], records[0]["rules"],
                          seed)
+
+
+def selfplay_records(n: int, seed: int, rules: str | None = None) -> list[dict[str, Any]]:
+    """``n`` whole hands played by :data:`PLAYER` in every seat, as records (played in the
+    kernels, read back move by move through the reference engine)."""
+    from .engine import new_hand
+    from .records import record_of
+    from .rules import get_rules
+    from .sim import logged_hands
+
+    r = get_rules(rules)
+    deals, _, acts, _, moves = logged_hands(n, PLAYER, seed, r)
+    out = []
+    for g in range(n):
+        st = new_hand(deals[g].tolist(), r)
+        for i in range(int(moves[g])):
+            st.apply(int(acts[g, i, 1]))
+        out.append(record_of(st))
+    return out

@@ -96,6 +96,10 @@ DEFAULT_POLICY = QUERY_POLICY  # the strongest policy fast enough to answer in s
 DEFAULT_OPPONENTS = QUERY_POLICY
 DEFAULT_PRECISION = 0.1  # levels: CI half-width of the paired gaps still racing
 DEFAULT_SAMPLES = 20_000  # deals at most
+PUZZLE_MARGIN = 0.1  # levels: how far a puzzle's answer is ahead (analyzer.core.puzzles)
+PUZZLE_BUDGET = {"samples": 1024}  # the advice a puzzle is mined with (racing stops sooner)
+# ... and checked with: every seat playing on with the strongest search player
+PUZZLE_SEARCH = {"policy": "pimc2", "opponents": "pimc2", "samples": 128}
 GROUPING = "none: every action is valued on its own"
 
 

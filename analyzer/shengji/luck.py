@@ -53,3 +53,13 @@ def deal_results(records: list[dict[str, Any]], seed: int) -> np.ndarray:
     seats = np.arange(4)
     wins = (seats[None, :] % 2) == rows[:, kw.W_WINNER_TEAM][:, None]
     return np.where(wins, rows[:, kw.W_GAIN][:, None], 0)
+
+
+def selfplay_records(n: int, seed: int, rules: str = "zhengzhou") -> list[dict[str, Any]]:
+    """``n`` whole hands (levels 2 and 2, a 抢庄局) played by :data:`PLAYER` in every seat,
+    as records (played in the kernels, replayed through the reference engine)."""
+    from .crosscheck import kernel_hands, replayed_state
+    from .records import record_of
+
+    kh = kernel_hands(n, rules, seed, policies=PLAYER)
+    return [record_of(replayed_state(kh, h, rules)) for h in range(n)]

@@ -61,6 +61,10 @@ DEFAULT_POLICY = ADVICE_POLICY
 NOT_PLAYED = -(1 << 40)  # an entry for an action out of the race
 DEFAULT_PRECISION = 0.1  # points: CI half-width of the paired differences still racing
 DEFAULT_SAMPLES = 20_000  # deals at most
+PUZZLE_MARGIN = 1.0  # points: how far a puzzle's answer is ahead (analyzer.core.puzzles)
+PUZZLE_BUDGET = {"samples": 2048}  # the advice a puzzle is mined with (racing stops sooner)
+# ... and checked with: every seat playing on with the strongest search player
+PUZZLE_SEARCH = {"policy": "pimc2", "opponents": "pimc2", "samples": 256}
 CHUNKS = 8  # random streams per batch: fixed, so the numbers depend on the seed alone
 PER_CHUNK = 32  # deals per chunk and batch
 UNIT = "points"  # of the acting seat's returns, per hand

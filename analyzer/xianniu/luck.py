@@ -27,3 +27,10 @@ def deal_results(records: list[dict[str, Any]], seed: int) -> np.ndarray:
     preset = records[0]["rules"]
     seating = seatings_of(driver_policies(policy_arrays(PLAYER, rules=preset)))
     return given_results(BRIDGE, seating, [start_of(r) for r in records], preset, seed)
+
+
+def selfplay_records(n: int, seed: int, rules: str = "lanzhou") -> list[dict[str, Any]]:
+    """``n`` whole hands played by :data:`PLAYER` in every seat, as records."""
+    from .sim import hand_records
+
+    return hand_records(n, rules, PLAYER, seed)

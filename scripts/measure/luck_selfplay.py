@@ -31,35 +31,6 @@ from analyzer.core.stats import Z95  # noqa: E402
 from analyzer.games import get_game  # noqa: E402
 
 
-def selfplay_records(game: str, n: int, seed: int) -> list[dict]:
-    """``n`` hands of the game's default preset played by its luck player in every seat."""
-    player = get_game(game).part("luck").PLAYER
-    if game == "xianniu":
-        from analyzer.xianniu.sim import hand_records
-
-        return hand_records(n, "lanzhou", player, seed)
-    if game == "dingniu":
-        from analyzer.dingniu.engine import new_hand
-        from analyzer.dingniu.records import record_of
-        from analyzer.dingniu.rules import get_rules
-        from analyzer.dingniu.sim import logged_hands
-
-        rules = get_rules(None)
-        deals, _, acts, _, moves = logged_hands(n, player, seed, rules)
-        out = []
-        for g in range(n):
-            st = new_hand(deals[g].tolist(), rules)
-            for i in range(int(moves[g])):
-                st.apply(int(acts[g, i, 1]))
-            out.append(record_of(st))
-        return out
-    from analyzer.shengji.crosscheck import kernel_hands, replayed_state
-    from analyzer.shengji.records import record_of
-
-    kh = kernel_hands(n, "zhengzhou", seed, policies=player)
-    return [record_of(replayed_state(kh, h, "zhengzhou")) for h in range(n)]
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--game", choices=["xianniu", "dingniu", "shengji"], required=True)
@@ -68,7 +39,7 @@ def main() -> None:
     ap.add_argument("--library", type=Path, default=None)
     args = ap.parse_args()
     game = get_game(args.game)
-    records = selfplay_records(args.game, args.hands, args.seed)
+    records = game.part("luck").selfplay_records(args.hands, args.seed)
     with tempfile.TemporaryDirectory() as tmp:
         path = args.library or Path(tmp) / "selfplay.sqlite"
         with Library(path) as lib:

@@ -1,0 +1,253 @@
+"""Puzzles (残局题): positions from one seat's view where one action beats every other, proven
+by paired play-outs — found in whole hands, verified, and kept with their explanation.
+
+A decision of a hand is a **candidate** when the game's advice (the ``advise`` part the
+review reads: every legal action valued on the same deals of the hidden cards, consistent
+with what the seat has seen) ranks one action first by at least the game's margin
+(``advise.PUZZLE_MARGIN``: 1 point in 掀牛 and 顶牛, 0.1 levels in 双升) over the second, with
+every gap's 95% CI, made simultaneous over the actions (Bonferroni, as the review's labels
+are), above 0. It is **kept** only if it passes each check of :func:`verify`:
+
+- ``budget``: the same answer, the same margin and CIs, at 4× the play-outs on a fresh seed;
+- ``search``: the same answer, ahead of every other action, when every seat plays on with
+  the game's strongest search player (``advise.PUZZLE_SEARCH``: the advice's options for
+  it, at the smaller budget a search affords: there the answer must lead, not separate).
+
+The rest of a puzzle is data: the position (the record up to the decision, every hand in it:
+only the seat's view is ever shown before an answer), the answer and its group of equal
+actions, every action's value with its CI and n, the theme (the kind of decision, as the
+review names it), the difficulty (the number of distinct actions, and the margin), and where
+it came from. Every figure is seeded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .registry import Game
+from .review import decision_seeds, simultaneous_low
+
+SET_FORMAT = "xianniu-puzzles"  # a puzzle set's first line names it and its command
+
+
+@dataclass
+class Puzzle:
+    """One puzzle (module docstring); ``checks`` holds :func:`verify`'s verdicts."""
+
+    game: str
+    rules: str
+    seat: int
+    position: dict[str, Any]  # the record up to the decision (every hand: never shown whole)
+    answer: dict[str, Any]  # the record entry of the best action
+    group: list[dict[str, Any]]  # the actions as good as it (the same cards, another order …)
+    actions: list[dict[str, Any]]  # every action: action, ev, ci95, n, diff (best − it)
+    theme: str
+    margin: float  # best − second, in the game's unit
+    unit: str
+    source: str
+    seed: int
+    player_move: dict[str, Any] | None = None  # what the hand's player did there
+    checks: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def player_right(self) -> bool | None:
+        """Whether the hand's player found the answer (None: not known)."""
+        return None if self.player_move is None else _same(self.player_move, self)
+
+    @property
+    def verified(self) -> bool:
+        return bool(self.checks) and all(c.get("passed") for c in self.checks.values())
+
+    @property
+    def difficulty(self) -> dict[str, Any]:
+        """How hard: the distinct actions to choose from, how far ahead the answer is, and
+        whether the player of the hand it came from (the default player, in self-play)
+        missed it."""
+        return {"actions": len(self.actions), "margin": self.margin,
+                "player_missed": None if self.player_right is None else not self.player_right}
+
+    @property
+    def key(self) -> str:
+        """The position's hash: a puzzle is found once however often its hand is mined."""
+        text = json.dumps({"position": self.position, "seat": self.seat}, sort_keys=True,
+                          ensure_ascii=False)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "rules": self.rules, "seat": self.seat,
+                "position": self.position, "answer": self.answer, "group": self.group,
+                "actions": self.actions, "theme": self.theme, "margin": self.margin,
+                "unit": self.unit, "difficulty": self.difficulty, "source": self.source,
+                "seed": self.seed, "player_move": self.player_move, "checks": self.checks,
+                "key": self.key}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Puzzle:
+        return cls(**{k: data[k] for k in ("game", "rules", "seat", "position", "answer",
+                                           "group", "actions", "theme", "margin", "unit",
+                                           "source", "seed", "player_move", "checks")})
+
+
+def one_answer(ranked: list[dict[str, Any]], margin: float) -> str | None:
+    """None when the advice's ``ranked`` actions (best first) make a puzzle, else why not:
+    ``actions`` (fewer than two), ``margin`` (the second is closer than ``margin``) or
+    ``ci`` (a gap's simultaneous CI reaches 0)."""
+    if len(ranked) < 2:
+        return "actions"
+    if ranked[1]["diff"]["value"] < margin:
+        return "margin"
+    k = len(ranked)
+    if any(simultaneous_low(r["diff"], k) <= 0 for r in ranked[1:]):
+        return "ci"
+    return None
+
+
+def _same(a: dict[str, Any], puzzle: Puzzle) -> bool:
+    return a == puzzle.answer or a in puzzle.group
+
+
+def decisions(game: Game, record: dict[str, Any]) -> Iterator[tuple[int, int, dict, Any]]:
+    """Each decision of the whole hand ``record`` with a choice: (index, seat, the record up
+    to it, the engine state there)."""
+    recs = game.part("records")
+    state = recs.start_of(record)
+    for i, (seat, action) in enumerate(recs.replay(record).history):
+        try:
+            several = len(state.legal_actions()) > 1
+        except ValueError:  # a phase too rich to list (NotListed): there is a choice
+            several = True
+        if several:
+            yield i, seat, recs.record_of(state), state
+        state.apply(action)
+
+
+def candidates(game: Game, record: dict[str, Any], seed: int, source: str,
+               budget: dict[str, Any] | None = None,
+               rejected: Callable[[str], None] | None = None) -> Iterator[Puzzle]:
+    """The candidates among the decisions of ``record`` (decision ``i`` advised with the
+    seed of ``SeedSequence(seed)``'s child ``i``); ``rejected(why)`` for each other
+    decision."""
+    adv, recs = game.part("advise"), game.part("records")
+    options = dict(adv.PUZZLE_BUDGET if budget is None else budget)
+    history = recs.replay(record).history
+    seeds = decision_seeds(seed, len(history))
+    for i, seat, position, state in decisions(game, record):
+        ranked = adv.advise_record(position, seed=seeds[i], **options).to_json()["actions"]
+        why = one_answer(ranked, adv.PUZZLE_MARGIN)
+        if why is not None:
+            if rejected:
+                rejected(why)
+            continue
+        best = ranked[0]
+        _, action = recs.action_from_json(best["action"], i)
+        taken = recs.action_to_json(*history[i])
+        yield Puzzle(game=game.name, rules=str(position["rules"]), seat=seat,
+                     position=position, answer=best["action"],
+                     group=list(best.get("group") or [best["action"]]), actions=ranked,
+                     theme=adv.decision_kind(state, action),
+                     margin=float(ranked[1]["diff"]["value"]), unit=adv.UNIT,
+                     source=f"{source}, decision {i}", seed=seeds[i], player_move=taken)
+
+
+def _check(game: Game, puzzle: Puzzle, seed: int, options: dict[str, Any],
+           strict: bool) -> dict[str, Any]:
+    """The advice again with ``options``: the same answer, and (``strict``) the same margin
+    and CIs; else only ahead of every other action."""
+    adv = game.part("advise")
+    ranked = adv.advise_record(puzzle.position, seed=seed, **options).to_json()["actions"]
+    why = one_answer(ranked, adv.PUZZLE_MARGIN) if strict else \
+        "actions" if len(ranked) < 2 else "margin" if ranked[1]["diff"]["value"] <= 0 else None
+    if why is None and not _same(ranked[0]["action"], puzzle):
+        why = "answer"
+    return {"passed": why is None, "why": why, "seed": seed, "options": options,
+            "best": ranked[0]["action"],
+            "margin": float(ranked[1]["diff"]["value"]) if len(ranked) > 1 else None}
+
+
+def verify(game: Game, puzzle: Puzzle, seed: int,
+           budget: dict[str, Any] | None = None) -> Puzzle:
+    """``puzzle`` with its checks (module docstring) made on seeds drawn from ``seed``;
+    ``budget``: the advice's options it was mined with (the game's own by default)."""
+    adv = game.part("advise")
+    budget = dict(adv.PUZZLE_BUDGET if budget is None else budget)
+    budget_seed, search_seed = decision_seeds(seed, 2)
+    more = {k: v * 4 if k == "samples" else v for k, v in budget.items()}
+    puzzle.checks = {"budget": _check(game, puzzle, budget_seed, more, strict=True)}
+    if puzzle.checks["budget"]["passed"]:  # the search is the costly check: only then
+        puzzle.checks["search"] = _check(game, puzzle, search_seed,
+                                         {**budget, **adv.PUZZLE_SEARCH}, strict=False)
+    return puzzle
+
+
+@dataclass
+class MineReport:
+    """What mining did: hands and decisions looked at, candidates, puzzles kept, and where
+    the rest failed (margin, ci, actions; budget, search, answer)."""
+
+    hands: int = 0
+    decisions: int = 0
+    candidates: int = 0
+    kept: int = 0
+    rejects: dict[str, int] = field(default_factory=dict)
+
+    def count(self, why: str) -> None:
+        self.rejects[why] = self.rejects.get(why, 0) + 1
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"hands": self.hands, "decisions": self.decisions,
+                "candidates": self.candidates, "kept": self.kept, "rejects": self.rejects}
+
+
+def mine(game: Game, records: Iterable[dict[str, Any]], seed: int, source: str = "self-play",
+         progress: Callable[[int], None] | None = None,
+         found: Callable[[Puzzle], Any] | None = None,
+         budget: dict[str, Any] | None = None) -> tuple[list[Puzzle], MineReport]:
+    """Mine the hands ``records`` (hand ``h`` seeded by ``SeedSequence(seed)``'s child
+    ``h``): the verified puzzles, each passed to ``found`` as it is verified, and the
+    report; ``progress(1)`` after each hand; ``budget``: the advice's options (the game's
+    ``PUZZLE_BUDGET`` by default)."""
+    report = MineReport()
+    out = []
+    records = list(records)
+    hand_seeds = decision_seeds(seed, len(records))
+    for h, record in enumerate(records):
+        report.hands += 1
+        mine_seed, check_seed = decision_seeds(hand_seeds[h], 2)
+
+        def rejected(why: str) -> None:
+            report.decisions += 1
+            report.count(why)
+        for puzzle in candidates(game, record, mine_seed, f"{source} hand {h}", budget,
+                                 rejected=rejected):
+            report.decisions += 1
+            report.candidates += 1
+            index = len(puzzle.position.get("actions", []))
+            verify(game, puzzle, decision_seeds(check_seed, index + 1)[index], budget)
+            if puzzle.verified:
+                report.kept += 1
+                out.append(puzzle)
+                if found:
+                    found(puzzle)
+            else:
+                for name, c in puzzle.checks.items():
+                    if not c["passed"]:
+                        report.count(name)
+                        break
+        if progress:
+            progress(1)
+    return out, report
+
+
+def read_set(text: str) -> tuple[dict[str, Any], list[Puzzle]]:
+    """A puzzle set (``xianniu puzzles mine --out``): its head line, and its puzzles."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        raise ValueError("an empty puzzle set")
+    head = json.loads(lines[0])
+    if not isinstance(head, dict) or head.get("format") != SET_FORMAT:
+        raise ValueError(f"not a puzzle set: its first line does not say {SET_FORMAT!r}")
+    return head, [Puzzle.from_json(json.loads(line)) for line in lines[1:]]

@@ -1,0 +1,120 @@
+"""``xianniu puzzles …``: positions with one right answer, proven by paired play-outs
+(:mod:`analyzer.core.puzzles`, ``docs/puzzles.md``), kept in the player's library."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import click
+
+from .cli_common import JSON_OPTION, LazyProgressBar, emit_json
+from .fileio import write_atomic
+from .library import Library
+from .library_cli import LIBRARY_OPTION
+from .limits import OutFile
+from .puzzles import SET_FORMAT
+from .review import decision_seeds
+
+
+@click.group(name="puzzles")
+def puzzles() -> None:
+    """Puzzles: positions where one action beats every other, proven (docs/puzzles.md)."""
+
+
+def _game(name: str):
+    from ..games import get_game
+
+    return get_game(name)
+
+
+@puzzles.command()
+@click.option("--game", "game_name", required=True, help="The game: xianniu, dingniu, shengji.")
+@click.option("--hands", "n_hands", type=click.IntRange(1, 100_000), default=20,
+              show_default=True, help="Hands of the default player's self-play to mine.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Root seed: the hands, every advice and every check.")
+@click.option("--out", "out_path", type=OutFile(), default=None,
+              help="Also write the verified puzzles here, JSON lines after a line naming the "
+                   "command (whole or not at all): a puzzle set.")
+@click.option("--quiet", is_flag=True, help="No progress.")
+@LIBRARY_OPTION
+@JSON_OPTION
+def mine(game_name: str, n_hands: int, seed: int, out_path: str | None, quiet: bool,
+         library_path: str | None, as_json: bool) -> None:
+    """Mine puzzles from the default player's self-play: every decision advised, the
+    candidates verified (4× the play-outs on a fresh seed; the strongest search player
+    playing on), each verified puzzle kept in the library as it is found."""
+    from .puzzles import mine as run
+
+    game = _game(game_name)
+    play_seed, mine_seed = decision_seeds(seed, 2)
+    records = game.part("luck").selfplay_records(n_hands, play_seed)
+    t0 = time.perf_counter()
+    with Library(library_path) as lib, LazyProgressBar(n_hands, "hands", hidden=quiet) as bar:
+        found, report = run(game, records, mine_seed, source=f"self-play seed {seed}",
+                            progress=bar,
+                            found=lambda p: lib.add_puzzle(p.to_json(), "mined"))
+        where = lib.path
+    took = time.perf_counter() - t0
+    if out_path:
+        head = {"format": SET_FORMAT, "version": 1, "game": game.name,
+                "command": f"xianniu puzzles mine --game {game.name} --hands {n_hands} "
+                           f"--seed {seed}", "puzzles": len(found)}
+        write_atomic(out_path, "".join(json.dumps(x, ensure_ascii=False) + "\n"
+                                       for x in [head, *(p.to_json() for p in found)]))
+    rate = report.kept / took * 60 if took else 0.0
+    if as_json:
+        emit_json({"library": str(where), "seconds": took, "per_minute": rate,
+                   **report.as_dict()})
+        return
+    rejects = ", ".join(f"{k} {v}" for k, v in sorted(report.rejects.items())) or "none"
+    click.echo(f"{game.name}: {report.hands} hands, {report.decisions} decisions with a "
+               f"choice, {report.candidates} candidates, {report.kept} verified and kept in "
+               f"{where} ({rate:.1f} a minute, {took:.0f} s); rejected: {rejects}")
+
+
+@puzzles.command(name="list")
+@click.option("--game", "game_name", default=None, help="Only this game's.")
+@click.option("--theme", default=None, help="Only this theme (the kind of decision).")
+@LIBRARY_OPTION
+@JSON_OPTION
+def list_(game_name: str | None, theme: str | None, library_path: str | None,
+          as_json: bool) -> None:
+    """The puzzles in the library: theme, margin, actions, whether the bot missed it."""
+    if game_name is not None:
+        _game(game_name)
+    with Library(library_path) as lib:
+        rows = lib.puzzles(game_name, theme)
+    if as_json:
+        emit_json([{"id": i, "game": p["game"], "rules": p["rules"], "theme": p["theme"],
+                    "margin": p["margin"], "unit": p["unit"],
+                    "difficulty": p["difficulty"]} for i, p in rows])
+        return
+    if not rows:
+        click.echo("no puzzles")
+        return
+    for i, p in rows:
+        d = p["difficulty"]
+        missed = " (the bot missed it)" if d.get("player_missed") else ""
+        click.echo(f"{i:>5}  {p['game']:<8} {p['rules']:<10} {p['theme']:<8} "
+                   f"+{p['margin']:.2f} {p['unit']} ahead of {d['actions'] - 1} other "
+                   f"action(s){missed}")
+
+
+@puzzles.command()
+@click.argument("out", metavar="FILE.jsonl")
+@click.option("--game", "game_name", default=None, help="Only this game's.")
+@LIBRARY_OPTION
+def export(out: str, game_name: str | None, library_path: str | None) -> None:
+    """Write the library's puzzles, one JSON object a line (answers and every hand in them:
+    for sharing, not for solving)."""
+    from .fileio import check_out_folder
+
+    check_out_folder(out)
+    if game_name is not None:
+        _game(game_name)
+    with Library(library_path) as lib:
+        rows = lib.puzzles(game_name)
+    write_atomic(out, "".join(json.dumps(p, ensure_ascii=False) + "\n" for _, p in rows))
+    click.echo(f"wrote {len(rows)} puzzle(s) to {out}")

@@ -1,0 +1,97 @@
+"""Puzzles: one answer, proven; mined from self-play, verified, kept once, shipped."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from analyzer.core import puzzles as pz
+from analyzer.core.library import Library
+from analyzer.games import GAMES, get_game
+
+ROOT = Path(__file__).resolve().parents[2]
+CHEAP = {"samples": 120}  # 顶牛's advice, lighter than a shipped set's
+
+
+def _gap(value, half):
+    return {"value": value, "low": value - half, "high": value + half, "n": 400}
+
+
+def _ranked(*gaps):
+    return [{"action": {"a": i}, "diff": g} for i, g in enumerate([_gap(0, 0), *gaps])]
+
+
+def test_one_answer_needs_a_margin_and_every_gap_surely_above_0():
+    assert pz.one_answer(_ranked(_gap(1.5, 0.4), _gap(2.0, 0.5)), 1.0) is None
+    assert pz.one_answer(_ranked(_gap(0.8, 0.1)), 1.0) == "margin"
+    # the second's gap is sure, the third's is not once made simultaneous over 3 actions
+    assert pz.one_answer(_ranked(_gap(1.5, 0.4), _gap(2.0, 1.9)), 1.0) == "ci"
+    assert pz.one_answer(_ranked(), 1.0) == "actions"
+
+
+@pytest.fixture(scope="module")
+def mined():
+    game = get_game("dingniu")
+    records = game.part("luck").selfplay_records(1, 5)
+    return pz.mine(game, records, seed=3, budget=CHEAP)
+
+
+def test_mined_puzzles_are_the_advice_s_answer_and_pass_every_check(mined):
+    found, report = mined
+    assert found and report.kept == len(found) <= report.candidates <= report.decisions
+    assert sum(report.rejects.values()) == report.decisions - report.kept
+    assert len({p.key for p in found}) == len(found)
+    game = get_game("dingniu")
+    adv = game.part("advise")
+    for p in found:
+        assert p.verified and set(p.checks) == {"budget", "search"}
+        assert p.checks["search"]["options"]["policy"] == "pimc"
+        assert p.margin >= adv.PUZZLE_MARGIN and p.actions[0]["action"] == p.answer
+        assert p.player_move is not None and p.theme in ("lead", "play", "扣")
+        again = pz.Puzzle.from_json(json.loads(json.dumps(p.to_json())))
+        assert again.to_json() == p.to_json()
+
+
+def test_a_wrong_answer_fails_verification(mined):
+    found, _ = mined
+    p = pz.Puzzle.from_json(found[0].to_json())
+    p.answer, p.group = p.actions[1]["action"], [p.actions[1]["action"]]
+    pz.verify(get_game("dingniu"), p, 11, CHEAP)
+    assert not p.verified and p.checks["budget"]["why"] == "answer"
+
+
+def test_the_library_keeps_a_puzzle_once(tmp_path, mined):
+    found, _ = mined
+    with Library(tmp_path / "lib.sqlite") as lib:
+        first = lib.add_puzzle(found[0].to_json(), "mined")
+        assert first.new and not lib.add_puzzle(found[0].to_json(), "mined").new
+        assert lib.puzzle(first.id)["key"] == found[0].key
+        assert [i for i, _ in lib.puzzles(game="dingniu")] == [first.id]
+
+
+def _shipped(game: str) -> Path:
+    return ROOT / "analyzer" / game / "puzzles.jsonl"
+
+
+SHIPPED = ("dingniu", "xianniu")  # the games whose set is made (docs/puzzles.md)
+
+
+def test_the_shipped_sets_are_there():
+    assert [g for g in GAMES if _shipped(g).exists()] == [g for g in GAMES if g in SHIPPED]
+
+
+@pytest.mark.parametrize("game", SHIPPED)
+def test_shipped_puzzles_pass_again_at_a_new_seed(game):
+    head, found = pz.read_set(_shipped(game).read_text(encoding="utf-8"))
+    assert head["game"] == game and head["command"].startswith("xianniu puzzles mine")
+    assert len(found) == head["puzzles"] >= 150
+    assert all(p.verified for p in found)
+    assert len({p.key for p in found}) == len(found)
+    rng = random.Random(2026)  # not a seed any set was mined with
+    for p in rng.sample(found, 20):
+        again = pz.Puzzle.from_json(p.to_json())
+        pz.verify(get_game(game), again, rng.getrandbits(62))
+        assert again.verified, (p.source, again.checks)
