@@ -127,15 +127,19 @@ def decisions(game: Game, record: dict[str, Any]) -> Iterator[tuple[int, int, di
 
 def candidates(game: Game, record: dict[str, Any], seed: int, source: str,
                budget: dict[str, Any] | None = None,
-               rejected: Callable[[str], None] | None = None) -> Iterator[Puzzle]:
-    """The candidates among the decisions of ``record`` (decision ``i`` advised with the
-    seed of ``SeedSequence(seed)``'s child ``i``); ``rejected(why)`` for each other
-    decision."""
+               rejected: Callable[[str], None] | None = None,
+               seats: Iterable[int] | None = None) -> Iterator[Puzzle]:
+    """The candidates among the decisions of ``record`` (of ``seats`` only, when given;
+    decision ``i`` advised with the seed of ``SeedSequence(seed)``'s child ``i``);
+    ``rejected(why)`` for each other decision."""
     adv, recs = game.part("advise"), game.part("records")
     options = dict(adv.PUZZLE_BUDGET if budget is None else budget)
     history = recs.replay(record).history
     seeds = decision_seeds(seed, len(history))
+    chosen = None if seats is None else set(seats)
     for i, seat, position, state in decisions(game, record):
+        if chosen is not None and seat not in chosen:
+            continue
         ranked = adv.advise_record(position, seed=seeds[i], **options).to_json()["actions"]
         why = one_answer(ranked, adv.PUZZLE_MARGIN)
         if why is not None:
@@ -205,11 +209,14 @@ class MineReport:
 def mine(game: Game, records: Iterable[dict[str, Any]], seed: int, source: str = "self-play",
          progress: Callable[[int], None] | None = None,
          found: Callable[[Puzzle], Any] | None = None,
-         budget: dict[str, Any] | None = None) -> tuple[list[Puzzle], MineReport]:
+         budget: dict[str, Any] | None = None, seats: list[int | None] | None = None,
+         missed_only: bool = False) -> tuple[list[Puzzle], MineReport]:
     """Mine the hands ``records`` (hand ``h`` seeded by ``SeedSequence(seed)``'s child
     ``h``): the verified puzzles, each passed to ``found`` as it is verified, and the
     report; ``progress(1)`` after each hand; ``budget``: the advice's options (the game's
-    ``PUZZLE_BUDGET`` by default)."""
+    ``PUZZLE_BUDGET`` by default); ``seats[h]``: the one seat of hand ``h`` mined (None:
+    every seat); ``missed_only``: keep only the puzzles the hand's player got wrong (its
+    own mistakes, surely costly: the answer is proven ahead of what it did)."""
     report = MineReport()
     out = []
     records = list(records)
@@ -221,8 +228,13 @@ def mine(game: Game, records: Iterable[dict[str, Any]], seed: int, source: str =
         def rejected(why: str) -> None:
             report.decisions += 1
             report.count(why)
+        seat = None if seats is None else seats[h]
+        only = None if seat is None else [seat]
         for puzzle in candidates(game, record, mine_seed, f"{source} hand {h}", budget,
-                                 rejected=rejected):
+                                 rejected=rejected, seats=only):
+            if missed_only and puzzle.player_right:
+                rejected("player right")
+                continue
             report.decisions += 1
             report.candidates += 1
             index = len(puzzle.position.get("actions", []))

@@ -32,6 +32,9 @@ def _game(name: str):
 @click.option("--game", "game_name", required=True, help="The game: xianniu, dingniu, shengji.")
 @click.option("--hands", "n_hands", type=click.IntRange(1, 100_000), default=20,
               show_default=True, help="Hands of the default player's self-play to mine.")
+@click.option("--from-library", "from_library", is_flag=True,
+              help="Mine your own hands in the library instead (the game's hands with your "
+                   "seat known): your decisions where another action was surely better.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Root seed: the hands, every advice and every check.")
 @click.option("--out", "out_path", type=OutFile(), default=None,
@@ -40,27 +43,39 @@ def _game(name: str):
 @click.option("--quiet", is_flag=True, help="No progress.")
 @LIBRARY_OPTION
 @JSON_OPTION
-def mine(game_name: str, n_hands: int, seed: int, out_path: str | None, quiet: bool,
-         library_path: str | None, as_json: bool) -> None:
-    """Mine puzzles from the default player's self-play: every decision advised, the
-    candidates verified (4× the play-outs on a fresh seed; the strongest search player
-    playing on), each verified puzzle kept in the library as it is found."""
+def mine(game_name: str, n_hands: int, from_library: bool, seed: int, out_path: str | None,
+         quiet: bool, library_path: str | None, as_json: bool) -> None:
+    """Mine puzzles from the default player's self-play (or from your hands in the library:
+    --from-library): every decision advised, the candidates verified (4× the play-outs on
+    a fresh seed; the strongest search player playing on), each verified puzzle kept in
+    the library as it is found."""
+    from .library import Filter
     from .puzzles import mine as run
 
     game = _game(game_name)
     play_seed, mine_seed = decision_seeds(seed, 2)
-    records = game.part("luck").selfplay_records(n_hands, play_seed)
-    t0 = time.perf_counter()
-    with Library(library_path) as lib, LazyProgressBar(n_hands, "hands", hidden=quiet) as bar:
-        found, report = run(game, records, mine_seed, source=f"self-play seed {seed}",
-                            progress=bar,
-                            found=lambda p: lib.add_puzzle(p.to_json(), "mined"))
+    with Library(library_path) as lib:
+        if from_library:
+            hands = [h for h in lib.hands(Filter(game=game.name)) if h.seat is not None]
+            records = [lib.record(h.id) for h in hands]
+            seats: list[int | None] | None = [h.seat for h in hands]
+            source = "library"
+        else:
+            records = game.part("luck").selfplay_records(n_hands, play_seed)
+            seats, source = None, f"self-play seed {seed}"
+        t0 = time.perf_counter()
+        with LazyProgressBar(len(records), "hands", hidden=quiet) as bar:
+            found, report = run(game, records, mine_seed, source=source, progress=bar,
+                                found=lambda p: lib.add_puzzle(p.to_json(), source),
+                                seats=seats, missed_only=from_library)
         where = lib.path
     took = time.perf_counter() - t0
     if out_path:
-        head = {"format": SET_FORMAT, "version": 1, "game": game.name,
-                "command": f"xianniu puzzles mine --game {game.name} --hands {n_hands} "
-                           f"--seed {seed}", "puzzles": len(found)}
+        command = (f"xianniu puzzles mine --game {game.name} --from-library --seed {seed}"
+                   if from_library else
+                   f"xianniu puzzles mine --game {game.name} --hands {n_hands} --seed {seed}")
+        head = {"format": SET_FORMAT, "version": 1, "game": game.name, "command": command,
+                "puzzles": len(found)}
         write_atomic(out_path, "".join(json.dumps(x, ensure_ascii=False) + "\n"
                                        for x in [head, *(p.to_json() for p in found)]))
     rate = report.kept / took * 60 if took else 0.0

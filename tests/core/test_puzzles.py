@@ -95,3 +95,23 @@ def test_shipped_puzzles_pass_again_at_a_new_seed(game):
         again = pz.Puzzle.from_json(p.to_json())
         pz.verify(get_game(game), again, rng.getrandbits(62))
         assert again.verified, (p.source, again.checks)
+
+
+def test_your_own_mistakes_from_the_library(tmp_path, capsys):
+    """A hand played by random in seat 1: the puzzles mined from it are seat 1's decisions
+    where another action was surely better."""
+    from cli_checks import ok
+
+    from analyzer.core.contract import random_record
+
+    game = get_game("dingniu")
+    lib = tmp_path / "lib.sqlite"
+    with Library(lib) as library:
+        library.add(random_record(game, "seed", 4), seat=1)
+    found, report = pz.mine(game, [random_record(game, "seed", 4)], seed=1, budget=CHEAP,
+                            seats=[1], missed_only=True)
+    assert all(p.seat == 1 and p.difficulty["player_missed"] for p in found)
+    assert report.rejects.get("player right", 0) + len(found) <= report.candidates
+    out = ok(capsys, "puzzles", "mine", "--game", "dingniu", "--from-library", "--library",
+             str(lib), "--quiet")
+    assert "1 hands" in out
