@@ -81,6 +81,26 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX puzzles_by_game ON puzzles (game, theme);
     """,
+    """
+    CREATE TABLE ratings (
+        puzzle INTEGER PRIMARY KEY,    -- 0: the player; else puzzles.id
+        rating REAL NOT NULL,
+        rd REAL NOT NULL,
+        vol REAL NOT NULL
+    );
+    CREATE TABLE attempts (
+        id INTEGER PRIMARY KEY,
+        puzzle INTEGER NOT NULL REFERENCES puzzles (id) ON DELETE CASCADE,
+        at TEXT NOT NULL,              -- ISO 8601 (UTC)
+        answer TEXT NOT NULL,          -- the record entry given, JSON
+        solved INTEGER NOT NULL
+    );
+    CREATE TABLE schedule (            -- puzzles missed, coming back (analyzer.core.practice)
+        puzzle INTEGER PRIMARY KEY REFERENCES puzzles (id) ON DELETE CASCADE,
+        box INTEGER NOT NULL,
+        due TEXT                       -- NULL: learnt, not coming back
+    );
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -505,6 +525,60 @@ class Library:
         if row is None:
             raise LibraryError(f"no puzzle {puzzle_id} in the library")
         return json.loads(row[0])
+
+    def rating(self, puzzle_id: int = 0) -> Any:
+        """The Glicko rating of puzzle ``puzzle_id`` (0: the player's); a new one if it has
+        none yet."""
+        from .glicko import Rating
+
+        row = self._db.execute("SELECT rating, rd, vol FROM ratings WHERE puzzle = ?",
+                               (puzzle_id,)).fetchone()
+        return Rating() if row is None else Rating(*row)
+
+    def attempt(self, puzzle_id: int, answer: dict[str, Any], solved: bool,
+                at: dt.datetime | None = None) -> tuple[Any, Any]:
+        """Keep an attempt at puzzle ``puzzle_id``: the attempt, both ratings moved, the
+        puzzle's place in the repetition (one transaction). The new ratings (player,
+        puzzle)."""
+        from . import glicko, practice
+
+        when = at or dt.datetime.now(dt.UTC)
+        self.puzzle(puzzle_id)  # LibraryError for an unknown puzzle
+        player, puzzle = glicko.attempt(self.rating(0), self.rating(puzzle_id), solved)
+        row = self._db.execute("SELECT box, due FROM schedule WHERE puzzle = ?",
+                               (puzzle_id,)).fetchone()
+        slot = None if row is None else practice.Slot(
+            int(row[0]), None if row[1] is None else dt.datetime.fromisoformat(row[1]))
+        nxt = practice.after(slot, solved, when)
+        with self.transaction() as db:
+            db.execute("INSERT INTO attempts (puzzle, at, answer, solved) VALUES (?, ?, ?, ?)",
+                       (puzzle_id, when.isoformat(), json.dumps(answer, ensure_ascii=False),
+                        int(solved)))
+            for pid, r in ((0, player), (puzzle_id, puzzle)):
+                db.execute("INSERT OR REPLACE INTO ratings (puzzle, rating, rd, vol) VALUES "
+                           "(?, ?, ?, ?)", (pid, r.rating, r.rd, r.vol))
+            if nxt is not None:
+                db.execute("INSERT OR REPLACE INTO schedule (puzzle, box, due) VALUES "
+                           "(?, ?, ?)", (puzzle_id, nxt.box,
+                                         None if nxt.due is None else nxt.due.isoformat()))
+        return player, puzzle
+
+    def next_puzzle(self, game: str | None = None, at: dt.datetime | None = None
+                    ) -> int | None:
+        """The puzzle to offer now (:func:`analyzer.core.practice.pick`), of ``game`` or
+        any; None when there is none left."""
+        from .practice import pick
+
+        when = at or dt.datetime.now(dt.UTC)
+        where, args = ("AND p.game = ?", [game]) if game is not None else ("", [])
+        due = [(int(i), dt.datetime.fromisoformat(d)) for i, d in self._db.execute(
+            f"SELECT s.puzzle, s.due FROM schedule s JOIN puzzles p ON p.id = s.puzzle "
+            f"WHERE s.due IS NOT NULL {where}", args)]
+        new = [(int(i), float(r)) for i, r in self._db.execute(
+            f"SELECT p.id, coalesce(r.rating, 1500.0) FROM puzzles p LEFT JOIN ratings r "
+            f"ON r.puzzle = p.id WHERE NOT EXISTS (SELECT 1 FROM attempts a WHERE "
+            f"a.puzzle = p.id) {where}", args)]
+        return pick(due, new, self.rating(0).rating, when)
 
     def digest(self, hand_id: int) -> str:
         """The digest of hand ``hand_id``; LibraryError if there is none."""

@@ -115,3 +115,39 @@ def test_your_own_mistakes_from_the_library(tmp_path, capsys):
     out = ok(capsys, "puzzles", "mine", "--game", "dingniu", "--from-library", "--library",
              str(lib), "--quiet")
     assert "1 hands" in out
+
+
+def test_glicko2_matches_glickman_s_example():
+    from analyzer.core.glicko import Rating, update
+
+    r = update(Rating(1500, 200, 0.06),
+               [(Rating(1400, 30), 1), (Rating(1550, 100), 0), (Rating(1700, 300), 0)])
+    assert (round(r.rating, 2), round(r.rd, 2), round(r.vol, 5)) == (1464.05, 151.52, 0.06)
+    assert update(Rating(1500, 50), []).rd > 50  # a period without games widens it
+
+
+def test_a_missed_puzzle_comes_back_and_the_ratings_move(tmp_path, mined):
+    import datetime as dt
+
+    found, _ = mined
+    assert len(found) >= 2
+    t0 = dt.datetime(2026, 12, 7, 20, 0, tzinfo=dt.UTC)
+    with Library(tmp_path / "lib.sqlite") as lib:
+        ids = [lib.add_puzzle(p.to_json(), "mined").id for p in found[:2]]
+        first = lib.next_puzzle("dingniu", t0)
+        assert first in ids
+        wrong = found[ids.index(first)].actions[1]["action"]
+        player, puzzle = lib.attempt(first, wrong, solved=False, at=t0)
+        assert player.rating < 1500 < puzzle.rating
+        other = lib.next_puzzle("dingniu", t0)  # the missed one is not due yet
+        assert other != first
+        lib.attempt(other, found[ids.index(other)].answer, solved=True, at=t0)
+        assert lib.rating(0).rating > player.rating
+        assert lib.next_puzzle("dingniu", t0 + dt.timedelta(minutes=5)) is None
+        assert lib.next_puzzle("dingniu", t0 + dt.timedelta(minutes=11)) == first  # back
+        lib.attempt(first, found[ids.index(first)].answer, True, t0 + dt.timedelta(minutes=11))
+        later = t0 + dt.timedelta(hours=2)
+        assert lib.next_puzzle("dingniu", later) is None  # next due in a day
+        assert lib.next_puzzle("dingniu", later + dt.timedelta(days=1)) == first
+        with pytest.raises(ValueError, match="no puzzle 999"):
+            lib.attempt(999, {}, True, t0)
