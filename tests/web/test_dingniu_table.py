@@ -17,6 +17,7 @@ from webtable import (
     chromium_path,
     dejavu_only_fontconfig,
     live_server,
+    play_dingniu_hand,
 )
 
 from analyzer.dingniu import web as dweb
@@ -277,15 +278,7 @@ def test_tiles_are_drawn_with_their_names_and_seats_named_as_elsewhere(page):
 def test_the_review_is_numbered_as_the_move_log(page):
     page.fill("#opt-seed", "10")
     page.click("#new-btn")
-    for _ in range(30):
-        if _idle(page) == "over":
-            break
-        version = page.get_attribute("#board", "data-version")
-        page.locator("#hand .tile.usable").first.click()
-        page.locator("#actions button.act").first.click()
-        page.wait_for_function(
-            f"document.querySelector('#board').dataset.version !== '{version}'")
-    assert _idle(page) == "over"
+    play_dingniu_hand(page)
     page.click("#review-btn")
     page.wait_for_selector("#review-table")
     numbers = [int(x) for x in page.eval_on_selector_all(

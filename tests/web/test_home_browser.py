@@ -3,15 +3,13 @@ stored hand opens in its table's review."""
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
 from webtable import (
     TOFU_JS,
-    chromium_path,
-    dejavu_only_fontconfig,
+    browser_page,
     live_server,
+    play_dingniu_hand,
     play_xianniu_hand,
 )
 
@@ -23,8 +21,6 @@ from analyzer.web.home import make_home
 
 @pytest.fixture(scope="module")
 def home(tmp_path_factory):
-    from playwright.sync_api import sync_playwright
-
     tmp = tmp_path_factory.mktemp("home-browser")
     lib = tmp / "lib.sqlite"
     with Library(lib) as library:  # a hand of each game already there, played last week
@@ -34,18 +30,9 @@ def home(tmp_path_factory):
     tables = {name: g.part("web").make_app(library=lib) for name, g in GAMES.items()}
     for name in ("dingniu", "xianniu"):  # a cold kernel cache compiles here, not in a page
         tables[name].state.game.warmup()
-    env = {**os.environ, "FONTCONFIG_FILE": str(dejavu_only_fontconfig(tmp))}
-    with live_server(make_home(lib, tables)) as url, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path(), env=env,
-                                    args=["--no-sandbox", "--disable-gpu"])
-        pg = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-        errors: list[str] = []
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        pg.set_default_timeout(60_000)
-        pg.url_root, pg.tmp, pg.errors = url, tmp, errors
+    with live_server(make_home(lib, tables)) as url, browser_page(tmp) as pg:
+        pg.url_root = url
         yield pg
-        assert errors == []
-        browser.close()
 
 
 def _library_rows(page) -> int:
@@ -62,17 +49,7 @@ def test_a_hand_at_the_table_shows_in_the_library_and_opens_in_its_review(home):
     # play a 顶牛 hand at its table, reached from the home page
     page.click("#table-dingniu")
     page.wait_for_selector("#board[data-turn]")
-    for _ in range(40):
-        page.wait_for_function("document.body.dataset.busy === '0' && "
-                               "document.querySelector('#board').dataset.turn !== 'bot'")
-        if page.get_attribute("#board", "data-turn") == "over":
-            break
-        version = page.get_attribute("#board", "data-version")
-        page.locator("#hand .tile.usable").first.click()
-        page.locator("#actions button.act").first.click()
-        page.wait_for_function(
-            f"document.querySelector('#board').dataset.version !== '{version}'")
-    assert page.get_attribute("#board", "data-turn") == "over"
+    play_dingniu_hand(page)
     page.click("#home-link")
     page.wait_for_selector("#hands-table")
     assert _library_rows(page) == 4

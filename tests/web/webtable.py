@@ -6,7 +6,10 @@ from __future__ import annotations
 import os
 import re
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -152,3 +155,37 @@ def play_xianniu_hand(page, advice: bool) -> int:
             f"document.querySelector('#board').dataset.version !== '{version}'")
         decisions += 1  # noqa: SIM113 (counts clicks, not loop turns)
     raise AssertionError("the hand did not end")
+
+
+@contextmanager
+def browser_page(tmp: Path) -> Iterator[Any]:
+    """A page of headless Chromium (the system's, shown the DejaVu fonts only) that records
+    its script errors in ``page.errors`` and fails the test on any at the end."""
+    from playwright.sync_api import sync_playwright
+
+    env = {**os.environ, "FONTCONFIG_FILE": str(dejavu_only_fontconfig(tmp))}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path(), env=env,
+                                    args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_context(viewport={"width": 1280, "height": 900},
+                                   accept_downloads=True).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.set_default_timeout(60_000)
+        page.tmp, page.errors = tmp, errors
+        yield page
+        assert errors == []
+        browser.close()
+
+
+def play_dingniu_hand(page, moves: int = 30) -> None:
+    """Click through one hand at the 顶牛 table, taking the first usable tile each time."""
+    for _ in range(moves):
+        if table_idle(page) == "over":
+            return
+        version = page.get_attribute("#board", "data-version")
+        page.locator("#hand .tile.usable").first.click()
+        page.locator("#actions button.act").first.click()
+        page.wait_for_function(
+            f"document.querySelector('#board').dataset.version !== '{version}'")
+    assert table_idle(page) == "over"
