@@ -263,3 +263,13 @@ def read_set(text: str) -> tuple[dict[str, Any], list[Puzzle]]:
     if not isinstance(head, dict) or head.get("format") != SET_FORMAT:
         raise ValueError(f"not a puzzle set: its first line does not say {SET_FORMAT!r}")
     return head, [Puzzle.from_json(json.loads(line)) for line in lines[1:]]
+
+
+def shipped(game: Game) -> tuple[dict[str, Any], list[Puzzle]] | None:
+    """The puzzle set shipped with ``game`` (its package's ``puzzles.jsonl``), or None."""
+    from importlib.resources import files
+
+    path = files(game.package) / "puzzles.jsonl"
+    if not path.is_file():
+        return None
+    return read_set(path.read_text(encoding="utf-8"))

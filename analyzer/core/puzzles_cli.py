@@ -89,6 +89,33 @@ def mine(game_name: str, n_hands: int, from_library: bool, seed: int, out_path: 
                f"{where} ({rate:.1f} a minute, {took:.0f} s); rejected: {rejects}")
 
 
+@puzzles.command(name="add")
+@click.argument("sources", nargs=-1, metavar="[SET.jsonl...]")
+@click.option("--shipped", is_flag=True, help="The sets shipped with xianniu, every game's.")
+@LIBRARY_OPTION
+def add(sources: tuple[str, ...], shipped: bool, library_path: str | None) -> None:
+    """Put puzzle sets (xianniu puzzles mine --out) into the library; a puzzle already
+    there is recognised."""
+    from ..games import GAMES
+    from .fileio import read_text
+    from .puzzles import read_set
+    from .puzzles import shipped as shipped_set
+
+    if not sources and not shipped:
+        raise click.UsageError("give puzzle sets, or --shipped")
+    sets = [(src, read_set(read_text(src))[1]) for src in sources]
+    if shipped:
+        for game in GAMES.values():
+            kept = shipped_set(game)
+            if kept is not None:
+                sets.append((f"shipped {game.name}", kept[1]))
+    with Library(library_path) as lib:
+        for name, found in sets:
+            new = sum(lib.add_puzzle(p.to_json(), "shipped" if name.startswith("shipped")
+                                     else name).new for p in found)
+            click.echo(f"{name}: {new} added, {len(found) - new} already there")
+
+
 @puzzles.command(name="list")
 @click.option("--game", "game_name", default=None, help="Only this game's.")
 @click.option("--theme", default=None, help="Only this theme (the kind of decision).")

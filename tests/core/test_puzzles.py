@@ -151,3 +151,19 @@ def test_a_missed_puzzle_comes_back_and_the_ratings_move(tmp_path, mined):
         assert lib.next_puzzle("dingniu", later + dt.timedelta(days=1)) == first
         with pytest.raises(ValueError, match="no puzzle 999"):
             lib.attempt(999, {}, True, t0)
+
+
+def test_the_shipped_sets_go_into_the_library(tmp_path, capsys):
+    from cli_checks import bad, ok
+
+    lib = str(tmp_path / "lib.sqlite")
+    out = ok(capsys, "puzzles", "add", "--shipped", "--library", lib)
+    for game in SHIPPED:
+        head, found = pz.shipped(get_game(game))
+        assert f"shipped {game}: {len(found)} added" in out
+    assert "0 added" in ok(capsys, "puzzles", "add", "--shipped", "--library", lib)
+    listed = json.loads(ok(capsys, "puzzles", "list", "--json", "--library", lib))
+    assert len(listed) == sum(len(pz.shipped(get_game(g))[1]) for g in SHIPPED)
+    (tmp_path / "bad.jsonl").write_text('{"x": 1}\n')
+    bad(capsys, "puzzles", "add", str(tmp_path / "bad.jsonl"), "--library", lib)
+    bad(capsys, "puzzles", "add", "--library", lib)
