@@ -9,9 +9,14 @@ every gap's 95% CI, made simultaneous over the actions (Bonferroni, as the revie
 are), above 0. It is **kept** only if it passes each check of :func:`verify`:
 
 - ``budget``: the same answer, the same margin and CIs, at 4× the play-outs on a fresh seed;
-- ``search``: the same answer, ahead of every other action, when every seat plays on with
-  the game's strongest search player (``advise.PUZZLE_SEARCH``: the advice's options for
-  it, at the smaller budget a search affords: there the answer must lead, not separate).
+- ``search``: the same answer, ahead of every other action (the lead's 95% CI above 0),
+  when every seat plays on with the game's strongest search player
+  (``advise.PUZZLE_SEARCH``: the advice's options for it, at the smaller budget a search
+  affords).
+
+A kept puzzle checked again later (:func:`verify` without ``mining``) must not be
+contradicted: the same answer, every gap's simultaneous CI above 0, a margin whose CI
+reaches the game's, and a lead under the search player.
 
 The rest of a puzzle is data: the position (the record up to the decision, every hand in it:
 only the seat's view is ever shown before an answer), the answer and its group of equal
@@ -24,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -157,14 +163,26 @@ def candidates(game: Game, record: dict[str, Any], seed: int, source: str,
                      source=f"{source}, decision {i}", seed=seeds[i], player_move=taken)
 
 
-def _check(game: Game, puzzle: Puzzle, seed: int, options: dict[str, Any],
-           strict: bool) -> dict[str, Any]:
-    """The advice again with ``options``: the same answer, and (``strict``) the same margin
-    and CIs; else only ahead of every other action."""
+def _check(game: Game, puzzle: Puzzle, seed: int, options: dict[str, Any], strict: bool,
+           mining: bool) -> dict[str, Any]:
+    """The advice again with ``options``: the same answer, and (``strict``) the margin and
+    every gap's simultaneous CI above 0, else only a lead over every other action. A check
+    made while mining asks for the margin itself (``strict``) or a lead whose 95% CI is
+    above 0; made again later, for data that do not contradict it: a margin whose CI
+    reaches the game's, a lead above 0 (so that a puzzle kept is one that a fresh look
+    confirms, not one a fresh look may by chance just miss)."""
     adv = game.part("advise")
     ranked = adv.advise_record(puzzle.position, seed=seed, **options).to_json()["actions"]
-    why = one_answer(ranked, adv.PUZZLE_MARGIN) if strict else \
-        "actions" if len(ranked) < 2 else "margin" if ranked[1]["diff"]["value"] <= 0 else None
+    if len(ranked) < 2:
+        why: str | None = "actions"
+    elif strict:
+        why = one_answer(ranked, adv.PUZZLE_MARGIN if mining else -math.inf)
+        gap = ranked[1]["diff"]
+        if why is None and not mining and gap["high"] < adv.PUZZLE_MARGIN:
+            why = "margin"
+    else:
+        gap = ranked[1]["diff"]
+        why = "margin" if (gap["low"] if mining else gap["value"]) <= 0 else None
     if why is None and not _same(ranked[0]["action"], puzzle):
         why = "answer"
     return {"passed": why is None, "why": why, "seed": seed, "options": options,
@@ -173,17 +191,18 @@ def _check(game: Game, puzzle: Puzzle, seed: int, options: dict[str, Any],
 
 
 def verify(game: Game, puzzle: Puzzle, seed: int,
-           budget: dict[str, Any] | None = None) -> Puzzle:
+           budget: dict[str, Any] | None = None, mining: bool = False) -> Puzzle:
     """``puzzle`` with its checks (module docstring) made on seeds drawn from ``seed``;
-    ``budget``: the advice's options it was mined with (the game's own by default)."""
+    ``budget``: the advice's options it was mined with (the game's own by default);
+    ``mining``: the checks that keep a new puzzle, stricter than a later look's."""
     adv = game.part("advise")
     budget = dict(adv.PUZZLE_BUDGET if budget is None else budget)
     budget_seed, search_seed = decision_seeds(seed, 2)
     more = {k: v * 4 if k == "samples" else v for k, v in budget.items()}
-    puzzle.checks = {"budget": _check(game, puzzle, budget_seed, more, strict=True)}
+    puzzle.checks = {"budget": _check(game, puzzle, budget_seed, more, True, mining)}
     if puzzle.checks["budget"]["passed"]:  # the search is the costly check: only then
         puzzle.checks["search"] = _check(game, puzzle, search_seed,
-                                         {**budget, **adv.PUZZLE_SEARCH}, strict=False)
+                                         {**budget, **adv.PUZZLE_SEARCH}, False, mining)
     return puzzle
 
 
@@ -238,7 +257,8 @@ def mine(game: Game, records: Iterable[dict[str, Any]], seed: int, source: str =
             report.decisions += 1
             report.candidates += 1
             index = len(puzzle.position.get("actions", []))
-            verify(game, puzzle, decision_seeds(check_seed, index + 1)[index], budget)
+            verify(game, puzzle, decision_seeds(check_seed, index + 1)[index], budget,
+                   mining=True)
             if puzzle.verified:
                 report.kept += 1
                 out.append(puzzle)
