@@ -1,5 +1,6 @@
 """Shared helpers (``cli_checks``) live beside this file; make them importable from every
-game's test folder. Shared fixtures: ``nrt_counts``."""
+game's test folder. Shared fixtures: ``nrt_counts``; every test's library of hands is a
+file of its own (``XIANNIU_LIBRARY``), never the user's."""
 
 import sys
 from pathlib import Path
@@ -7,6 +8,12 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+
+
+@pytest.fixture(autouse=True)
+def own_library(tmp_path_factory, monkeypatch):
+    """``XIANNIU_LIBRARY`` points at a fresh file (commands run in subprocesses too)."""
+    monkeypatch.setenv("XIANNIU_LIBRARY", str(tmp_path_factory.mktemp("lib") / "lib.sqlite"))
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from ..core.cli_common import (
     seed_option,
 )
 from ..core.fileio import read_json
-from ..core.library_cli import table_library, table_library_option
+from ..core.library_cli import table_library_option
 from ..core.review_cli import review_options
 from . import api
 from .batch import COSTS
@@ -187,6 +187,5 @@ def play(rules: str | None, opponents: str, seed: int | None, port: int, no_open
     from ..web.open import play_table
     from .web import make_app
 
-    library = table_library(library_path, no_library)
-    play_table("dingniu", make_app(rules, opponents, seed, library=library), library, port,
-               open_browser=not no_open)
+    play_table("dingniu", lambda library: make_app(rules, opponents, seed, library=library),
+               library_path, no_library, port, open_browser=not no_open)

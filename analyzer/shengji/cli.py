@@ -23,7 +23,7 @@ from ..core.cli_common import (
     seed_option,
 )
 from ..core.fileio import read_json
-from ..core.library_cli import table_library, table_library_option
+from ..core.library_cli import table_library_option
 from ..core.limits import count_option
 from . import api
 from .batch import COSTS
@@ -359,9 +359,8 @@ def play(rules: str, opponents: str, seed: int | None, port: int, no_open: bool,
     from ..web.open import play_table
     from .web import make_app
 
-    library = table_library(library_path, no_library)
-    play_table("shengji", make_app(rules, opponents, seed, library=library), library, port,
-               open_browser=not no_open)
+    play_table("shengji", lambda library: make_app(rules, opponents, seed, library=library),
+               library_path, no_library, port, open_browser=not no_open)
 
 
 # ``settle``: the command's earlier name, kept hidden for scripts that use it

@@ -49,13 +49,18 @@ def _warm_in_background(apps: list[Any]) -> None:
     threading.Thread(target=warm, daemon=True, name="warm-tables").start()
 
 
-def play_table(name: str, app: Any, library: str | None, port: int,
-               open_browser: bool) -> None:
-    """A game's ``play``: its table (``app``, made with the command's options, storing its
-    hands in ``library``) in the app of ``xianniu serve``, the browser opened at it;
-    without a library (``--no-library``), the table alone."""
+def play_table(name: str, make_app: Any, library_path: str | None, no_library: bool,
+               port: int, open_browser: bool) -> None:
+    """A game's ``play``: its table (``make_app(library)``, the command's options in it,
+    storing its hands in the library) in the app of ``xianniu serve``, the browser opened
+    at it; with ``--no-library``, the table alone. The port is checked before the library
+    is opened (a taken port makes no file)."""
     from .home import make_home
+    from .server import check_port
 
+    port = check_port(port)
+    library = table_library(library_path, no_library)
+    app = make_app(library)
     if library is None:
         serve_app(app, port, open_browser=open_browser, say=click.echo)
         return

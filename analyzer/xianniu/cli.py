@@ -24,7 +24,7 @@ from ..core.cli_common import (
     stacked,
 )
 from ..core.fileio import read_json
-from ..core.library_cli import table_library, table_library_option
+from ..core.library_cli import table_library_option
 from ..core.review_cli import review_options
 from ..core.tournament import tournament_lines
 from . import api
@@ -374,6 +374,5 @@ def play(rules: str | None, opponents: str, seed: int | None, port: int, no_open
     from ..web.open import play_table
     from .web import make_app
 
-    library = table_library(library_path, no_library)
-    play_table("xianniu", make_app(rules, opponents, seed, library=library), library, port,
-               open_browser=not no_open)
+    play_table("xianniu", lambda library: make_app(rules, opponents, seed, library=library),
+               library_path, no_library, port, open_browser=not no_open)

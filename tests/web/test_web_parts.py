@@ -246,6 +246,36 @@ def test_xianniu_play_listens_on_127_0_0_1_only(tmp_path):
         proc.wait(20)
 
 
+def test_serve_listens_on_127_0_0_1_only_with_every_table(tmp_path):
+    import httpx2 as httpx
+
+    from analyzer.web.server import free_port
+
+    port = free_port()
+    lib = tmp_path / "mine.sqlite"
+    proc = subprocess.Popen([sys.executable, "-m", "analyzer.cli", "serve", "--no-open",
+                             "--port", str(port), "--library", str(lib)], cwd=ROOT,
+                            env={**os.environ, "BROWSER": "true"}, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.strip() == f"serving http://127.0.0.1:{port}/ (Ctrl-C to stop)"
+        for _ in range(200):
+            if _listening(port):
+                break
+            subprocess.run(["sleep", "0.05"])
+        assert _listening(port) == ["0100007F"]
+        home = httpx.get(f"http://127.0.0.1:{port}/api/home", timeout=30).json()
+        assert home["library"] == str(lib) and len(home["tables"]) == 3
+        for t in home["tables"]:
+            info = httpx.get(f"http://127.0.0.1:{port}/{t['name']}/api/info", timeout=30)
+            assert info.json()["game"] == t["name"]
+        assert lib.exists()
+    finally:
+        proc.terminate()
+        proc.wait(20)
+
+
 def test_a_taken_port_is_one_clear_line(tmp_path):
     import socket
 
@@ -255,7 +285,9 @@ def test_a_taken_port_is_one_clear_line(tmp_path):
         s.bind(("127.0.0.1", 0))
         s.listen()
         port = s.getsockname()[1]
-        assert main(["play", "--no-open", "--port", str(port)]) == 2
+        lib = tmp_path / "never.sqlite"
+        assert main(["play", "--no-open", "--port", str(port), "--library", str(lib)]) == 2
+        assert not lib.exists()  # the port is checked before the library is made
 
 
 def _remote(text: str) -> list[str]:
