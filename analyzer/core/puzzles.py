@@ -4,7 +4,7 @@ by paired play-outs — found in whole hands, verified, and kept with their expl
 A decision of a hand is a **candidate** when the game's advice (the ``advise`` part the
 review reads: every legal action valued on the same deals of the hidden cards, consistent
 with what the seat has seen) ranks one action first by at least the game's margin
-(``advise.PUZZLE_MARGIN``: 1 point in 掀牛 and 顶牛, 0.1 levels in 双升) over the second, with
+(``advise.PUZZLE_MARGIN``, in the game's unit) over the second, with
 every gap's 95% CI, made simultaneous over the actions (Bonferroni, as the review's labels
 are), above 0. It is **kept** only if it passes each check of :func:`verify`:
 

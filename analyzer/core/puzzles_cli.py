@@ -29,7 +29,8 @@ def _game(name: str):
 
 
 @puzzles.command()
-@click.option("--game", "game_name", required=True, help="The game: xianniu, dingniu, shengji.")
+@click.option("--game", "game_name", required=True,
+              help="The game, by its registered name (as its command group is called).")
 @click.option("--hands", "n_hands", type=click.IntRange(1, 100_000), default=20,
               show_default=True, help="Hands of the default player's self-play to mine.")
 @click.option("--from-library", "from_library", is_flag=True,
