@@ -274,15 +274,26 @@ def mine(game: Game, records: Iterable[dict[str, Any]], seed: int, source: str =
     return out, report
 
 
-def read_set(text: str) -> tuple[dict[str, Any], list[Puzzle]]:
-    """A puzzle set (``xianniu puzzles mine --out``): its head line, and its puzzles."""
+def read_set(text: str, source: str = "the set") -> tuple[dict[str, Any], list[Puzzle]]:
+    """A puzzle set (``xianniu puzzles mine --out``): its head line, and its puzzles;
+    ValueError naming ``source`` and the line when it is not one."""
     lines = [line for line in text.splitlines() if line.strip()]
     if not lines:
-        raise ValueError("an empty puzzle set")
-    head = json.loads(lines[0])
+        raise ValueError(f"{source} is an empty puzzle set")
+    rows = []
+    for n, line in enumerate(lines, 1):
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError as e:
+            raise ValueError(f"{source} line {n}: not JSON ({e.msg})") from None
+    head = rows[0]
     if not isinstance(head, dict) or head.get("format") != SET_FORMAT:
-        raise ValueError(f"not a puzzle set: its first line does not say {SET_FORMAT!r}")
-    return head, [Puzzle.from_json(json.loads(line)) for line in lines[1:]]
+        raise ValueError(f"{source} is not a puzzle set: its first line does not say "
+                         f"{SET_FORMAT!r}")
+    try:
+        return head, [Puzzle.from_json(row) for row in rows[1:]]
+    except (KeyError, TypeError) as e:
+        raise ValueError(f"{source}: a puzzle lacks {e}") from None
 
 
 def shipped(game: Game) -> tuple[dict[str, Any], list[Puzzle]] | None:

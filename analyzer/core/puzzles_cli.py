@@ -104,7 +104,7 @@ def add(sources: tuple[str, ...], shipped: bool, library_path: str | None) -> No
 
     if not sources and not shipped:
         raise click.UsageError("give puzzle sets, or --shipped")
-    sets = [(src, read_set(read_text(src))[1]) for src in sources]
+    sets = [(src, read_set(read_text(src), src)[1]) for src in sources]
     if shipped:
         for game in GAMES.values():
             kept = shipped_set(game)
