@@ -518,6 +518,37 @@ class Library:
         return [(int(i), json.loads(p)) for i, p in self._db.execute(sql + " ORDER BY id",
                                                                        args)]
 
+    def count_puzzles(self, game: str | None = None) -> int:
+        """How many puzzles are kept (of ``game``, or of every game)."""
+        sql, args = "SELECT count(*) FROM puzzles", []
+        if game is not None:
+            sql, args = sql + " WHERE game = ?", [game]
+        return int(self._db.execute(sql, args).fetchone()[0])
+
+    def practice(self, game: str, at: dt.datetime | None = None) -> dict[str, int]:
+        """How the player stands on ``game``'s puzzles: kept, tried, attempts, attempts
+        solved, and due for repetition now."""
+        when = (at or dt.datetime.now(dt.UTC)).isoformat()
+        one = self._db.execute
+        return {
+            "kept": self.count_puzzles(game),
+            "tried": int(one("SELECT count(DISTINCT a.puzzle) FROM attempts a JOIN puzzles p "
+                             "ON p.id = a.puzzle WHERE p.game = ?", (game,)).fetchone()[0]),
+            "attempts": int(one("SELECT count(*) FROM attempts a JOIN puzzles p ON p.id = "
+                                "a.puzzle WHERE p.game = ?", (game,)).fetchone()[0]),
+            "solved": int(one("SELECT count(*) FROM attempts a JOIN puzzles p ON p.id = "
+                              "a.puzzle WHERE p.game = ? AND a.solved", (game,)).fetchone()[0]),
+            "due": int(one("SELECT count(*) FROM schedule s JOIN puzzles p ON p.id = s.puzzle "
+                           "WHERE p.game = ? AND s.due IS NOT NULL AND s.due <= ?",
+                           (game, when)).fetchone()[0])}
+
+    def due(self, puzzle_id: int) -> str | None:
+        """When puzzle ``puzzle_id`` comes back for repetition (ISO time), or None: never
+        (solved at the first try, or every box passed)."""
+        row = self._db.execute("SELECT due FROM schedule WHERE puzzle = ?",
+                               (puzzle_id,)).fetchone()
+        return None if row is None or row[0] is None else str(row[0])
+
     def puzzle(self, puzzle_id: int) -> dict[str, Any]:
         """Puzzle ``puzzle_id``; LibraryError if there is none."""
         row = self._db.execute("SELECT puzzle FROM puzzles WHERE id = ?",

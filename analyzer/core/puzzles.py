@@ -12,7 +12,10 @@ are), above 0. It is **kept** only if it passes each check of :func:`verify`:
 - ``search``: the same answer, ahead of every other action (the lead's 95% CI above 0),
   when every seat plays on with the game's strongest search player
   (``advise.PUZZLE_SEARCH``: the advice's options for it, at the smaller budget a search
-  affords).
+  affords);
+- ``solver``: where the position is within the open-hand solver's reach on every one of
+  :data:`SOLVER_DEALS` deals sampled from the seat's view (the game's ``solver`` part),
+  the answer has the best mean of the actions' open-hand values.
 
 A kept puzzle checked again later (:func:`verify` without ``mining``) must not be
 contradicted: the same answer, every gap's simultaneous CI above 0, a margin whose CI
@@ -33,6 +36,8 @@ import math
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 from .registry import Game
 from .review import decision_seeds, simultaneous_low
@@ -190,6 +195,53 @@ def _check(game: Game, puzzle: Puzzle, seed: int, options: dict[str, Any], stric
             "margin": float(ranked[1]["diff"]["value"]) if len(ranked) > 1 else None}
 
 
+SOLVER_DEALS = 16  # deals of the unseen cards the open-hand check solves
+
+
+def hidden_from(game: Game, position: dict[str, Any], seat: int) -> dict[str, Any]:
+    """The record ``position`` with what ``seat`` could not see written unknown (``"?"``):
+    the other hands and the game's other hidden deal fields (``luck.HIDDEN``)."""
+    hidden = game.part("luck").HIDDEN
+    out = {k: ("?" if k in hidden else v) for k, v in position.items()
+           if k not in ("result", "known")}
+    out["hands"] = [h if i == seat else "?" for i, h in enumerate(position["hands"])]
+    return out
+
+
+def open_hand_values(game: Game, puzzle: Puzzle, seed: int,
+                     deals: int = SOLVER_DEALS) -> np.ndarray | None:
+    """Each action's value for the seat (float[deals, actions]) with every hand open, by the
+    game's solver, on ``deals`` deals of the unseen cards consistent with the seat's view
+    (drawn from ``seed``); None when the position is beyond the solver on any of them."""
+    solver, recs = game.part("solver"), game.part("records")
+    bare = hidden_from(game, puzzle.position, puzzle.seat)
+    index = len(puzzle.position.get("actions", []))
+    out = np.empty((deals, len(puzzle.actions)))
+    for i, s in enumerate(decision_seeds(seed, deals)):
+        deal = recs.complete(bare, s, going_on=True)
+        for j, a in enumerate(puzzle.actions):
+            state = recs.replay(deal)
+            state.apply(recs.action_from_json(a["action"], index)[1])
+            try:
+                v = state.returns() if state.is_terminal() else solver.open_values(state)
+            except solver.SearchLimit:
+                return None
+            out[i, j] = v[puzzle.seat]
+    return out
+
+
+def _solver_check(game: Game, puzzle: Puzzle, seed: int) -> dict[str, Any] | None:
+    """The answer's open-hand value, averaged over the sampled deals, is the best of the
+    actions'; None (no check) when the position is beyond the solver."""
+    values = open_hand_values(game, puzzle, seed)
+    if values is None:
+        return None
+    means = values.mean(axis=0)
+    passed = bool(means[0] >= means.max() - 1e-9)
+    return {"passed": passed, "why": None if passed else "answer", "seed": seed,
+            "deals": len(values), "values": [float(m) for m in means]}
+
+
 def verify(game: Game, puzzle: Puzzle, seed: int,
            budget: dict[str, Any] | None = None, mining: bool = False) -> Puzzle:
     """``puzzle`` with its checks (module docstring) made on seeds drawn from ``seed``;
@@ -197,19 +249,23 @@ def verify(game: Game, puzzle: Puzzle, seed: int,
     ``mining``: the checks that keep a new puzzle, stricter than a later look's."""
     adv = game.part("advise")
     budget = dict(adv.PUZZLE_BUDGET if budget is None else budget)
-    budget_seed, search_seed = decision_seeds(seed, 2)
+    budget_seed, search_seed, solver_seed = decision_seeds(seed, 3)
     more = {k: v * 4 if k == "samples" else v for k, v in budget.items()}
     puzzle.checks = {"budget": _check(game, puzzle, budget_seed, more, True, mining)}
     if puzzle.checks["budget"]["passed"]:  # the search is the costly check: only then
         puzzle.checks["search"] = _check(game, puzzle, search_seed,
                                          {**budget, **adv.PUZZLE_SEARCH}, False, mining)
+    if puzzle.verified:  # within the open-hand solver's reach: its values agree
+        solved = _solver_check(game, puzzle, solver_seed)
+        if solved is not None:
+            puzzle.checks["solver"] = solved
     return puzzle
 
 
 @dataclass
 class MineReport:
     """What mining did: hands and decisions looked at, candidates, puzzles kept, and where
-    the rest failed (margin, ci, actions; budget, search, answer)."""
+    the rest failed (margin, ci, actions; budget, search, solver)."""
 
     hands: int = 0
     decisions: int = 0
@@ -304,3 +360,44 @@ def shipped(game: Game) -> tuple[dict[str, Any], list[Puzzle]] | None:
     if not path.is_file():
         return None
     return read_set(path.read_text(encoding="utf-8"))
+
+
+def stock(lib: Any, game: Game) -> int:
+    """Put ``game``'s shipped set into the library ``lib`` if it holds none of the game's
+    puzzles yet (the first puzzle asked for); how many were added."""
+    if lib.count_puzzles(game.name):
+        return 0
+    ship = shipped(game)
+    return sum(lib.add_puzzle(p.to_json(), "shipped").new for p in (ship[1] if ship else []))
+
+
+def seen(game: Game, puzzle: dict[str, Any]) -> dict[str, Any]:
+    """The position as the puzzle's seat saw it, in the text notation's tokens: its own
+    hand, every action so far (another seat's face-down one written ``?``), and the
+    choices, in the notation's order (not the answer's)."""
+    recs = game.part("records")
+    seat = int(puzzle["seat"])
+    state = recs.start_of(puzzle["position"])
+    moves = []
+    for s, action in recs.replay(puzzle["position"]).history:
+        entry = recs.action_to_json(s, action)
+        hidden = s != seat and entry["action"] in recs.FACE_DOWN
+        moves.append((s, "?" if hidden else recs.action_token(state, s, action)))
+        state.apply(action)
+    index = len(moves)
+    choices = sorted(recs.action_token(state, seat, recs.action_from_json(a["action"], index)[1])
+                     for a in puzzle["actions"])
+    return {"seat": seat, "hand": puzzle["position"]["hands"][seat], "moves": moves,
+            "choices": choices}
+
+
+def judge(game: Game, puzzle: dict[str, Any], token: str) -> tuple[dict[str, Any], bool]:
+    """The record entry of the answer ``token`` (the text notation's) and whether it solves
+    ``puzzle``; ValueError if it names no choice of the position."""
+    recs = game.part("records")
+    state = recs.replay(puzzle["position"])
+    entry = recs.action_to_json(int(puzzle["seat"]), recs.token_action(state, token))
+    if all(entry != a["action"] and entry not in a.get("group", []) for a in puzzle["actions"]):
+        raise ValueError(f"{token!r} is not one of the position's choices "
+                         f"({', '.join(seen(game, puzzle)['choices'])})")
+    return entry, entry == puzzle["answer"] or entry in puzzle["group"]

@@ -48,8 +48,8 @@ def mine(game_name: str, n_hands: int, from_library: bool, seed: int, out_path: 
          quiet: bool, library_path: str | None, as_json: bool) -> None:
     """Mine puzzles from the default player's self-play (or from your hands in the library:
     --from-library): every decision advised, the candidates verified (4× the play-outs on
-    a fresh seed; the strongest search player playing on), each verified puzzle kept in
-    the library as it is found."""
+    a fresh seed; the strongest search player playing on; the open-hand solver where it
+    reaches), each verified puzzle kept in the library as it is found."""
     from .library import Filter
     from .puzzles import mine as run
 
@@ -161,3 +161,113 @@ def export(out: str, game_name: str | None, library_path: str | None) -> None:
         rows = lib.puzzles(game_name)
     write_atomic(out, "".join(json.dumps(p, ensure_ascii=False) + "\n" for _, p in rows))
     click.echo(f"wrote {len(rows)} puzzle(s) to {out}")
+
+
+def _position_lines(pid: int, puzzle: dict, rating: float) -> list[str]:
+    """The puzzle as its seat saw it, in the text notation (nothing hidden from the seat)."""
+    from .puzzles import seen
+
+    view = seen(_game(puzzle["game"]), puzzle)
+    moves = " ".join(f"{s}:{token}" for s, token in view["moves"]) or "(none yet)"
+    return [f"puzzle {pid} · {puzzle['game']} ({puzzle['rules']}) · {puzzle['theme']} · "
+            f"your rating {rating:.0f}",
+            f"you are seat {view['seat']}, to act; your hand as dealt: {view['hand']}",
+            f"so far (seat:action, ? face down): {moves}",
+            f"choices ({len(view['choices'])}): {' '.join(view['choices'])}",
+            f"answer with: xianniu puzzles answer {pid} CHOICE"]
+
+
+@puzzles.command(name="next")
+@click.option("--game", "game_name", default=None,
+              help="Only this game's (default: any; a game's shipped set is put into a library "
+                   "that holds none of its puzzles).")
+@LIBRARY_OPTION
+@JSON_OPTION
+def next_(game_name: str | None, library_path: str | None, as_json: bool) -> None:
+    """The puzzle to practise now (a missed one that is due, else a new one near your
+    rating), as its seat saw it."""
+    from ..games import GAMES
+    from .puzzles import seen, stock
+
+    games = [_game(game_name)] if game_name is not None else list(GAMES.values())
+    with Library(library_path) as lib:
+        for game in games:
+            stock(lib, game)
+        pid = lib.next_puzzle(game_name)
+        if pid is None:
+            raise click.ClickException("no puzzle is due: every one is solved or waits for "
+                                       "its next repetition")
+        puzzle, rating = lib.puzzle(pid), lib.rating(0).rating
+    if as_json:
+        emit_json({"id": pid, "game": puzzle["game"], "rules": puzzle["rules"],
+                   "theme": puzzle["theme"], "rating": rating,
+                   **seen(_game(puzzle["game"]), puzzle)})
+        return
+    for line in _position_lines(pid, puzzle, rating):
+        click.echo(line)
+
+
+@puzzles.command()
+@click.argument("puzzle_id", type=click.IntRange(min=1), metavar="ID")
+@click.option("--answer", "reveal", is_flag=True,
+              help="Also the answer and every choice's value (no attempt is kept).")
+@LIBRARY_OPTION
+def show(puzzle_id: int, reveal: bool, library_path: str | None) -> None:
+    """Puzzle ID as its seat saw it; with --answer, its answer and proof."""
+    with Library(library_path) as lib:
+        puzzle, rating = lib.puzzle(puzzle_id), lib.rating(0).rating
+    for line in _position_lines(puzzle_id, puzzle, rating):
+        click.echo(line)
+    if reveal:
+        for line in _values_lines(puzzle):
+            click.echo(line)
+
+
+def _values_lines(puzzle: dict) -> list[str]:
+    """Every choice's value with its 95% CI and n, and how far behind the answer."""
+    game = _game(puzzle["game"])
+    recs = game.part("records")
+    state = recs.replay(puzzle["position"])
+    index = len(puzzle["position"].get("actions", []))
+    lines = [f"answer: {_token(recs, state, puzzle['seat'], puzzle['answer'], index)} "
+             f"(+{puzzle['margin']:.2f} {puzzle['unit']} ahead of the next)"]
+    for i, a in enumerate(puzzle["actions"]):
+        d = a["diff"]
+        behind = "" if i == 0 else \
+            f"   behind {d['value']:+.2f} [{d['low']:+.2f}, {d['high']:+.2f}]"
+        lines.append(f"  {_token(recs, state, puzzle['seat'], a['action'], index):<14} "
+                     f"{a['ev']:+.2f} [{a['ci95'][0]:+.2f}, {a['ci95'][1]:+.2f}] "
+                     f"(n={a['n']}){behind}")
+    return lines
+
+
+def _token(recs, state, seat: int, entry: dict, index: int) -> str:
+    return recs.action_token(state, seat, recs.action_from_json(entry, index)[1])
+
+
+@puzzles.command()
+@click.argument("puzzle_id", type=click.IntRange(min=1), metavar="ID")
+@click.argument("choice", metavar="CHOICE")
+@LIBRARY_OPTION
+@JSON_OPTION
+def answer(puzzle_id: int, choice: str, library_path: str | None, as_json: bool) -> None:
+    """Answer puzzle ID with CHOICE (a token of the text notation, as the choices are
+    written): judged, kept (both ratings move; a miss comes back for repetition), and
+    explained by every choice's value."""
+    from .puzzles import judge
+
+    with Library(library_path) as lib:
+        puzzle = lib.puzzle(puzzle_id)
+        entry, solved = judge(_game(puzzle["game"]), puzzle, choice)
+        player, rated = lib.attempt(puzzle_id, entry, solved)
+        due = lib.due(puzzle_id)
+    if as_json:
+        emit_json({"id": puzzle_id, "solved": solved, "answer": puzzle["answer"],
+                   "taken": entry, "rating": player.rating, "rd": player.rd,
+                   "puzzle_rating": rated.rating, "due": due, "actions": puzzle["actions"]})
+        return
+    click.echo(("right!" if solved else "missed.") + f" your rating {player.rating:.0f} "
+               f"(±{2 * player.rd:.0f}), the puzzle's {rated.rating:.0f}"
+               + (f"; it comes back at {due}" if due else ""))
+    for line in _values_lines(puzzle):
+        click.echo(line)

@@ -37,6 +37,9 @@ PARTS = {
 OPTIONAL_PARTS = {
     "advise": "every legal action at a record's decision, valued (the review of a hand reads "
               "it: analyzer.core.review.Advisor)",
+    "solver": "the open-hand solver: open_values(state), every seat's value with all hands "
+              "open, SearchLimit (a ValueError) beyond its reach (REACH positions); the "
+              "puzzle miner checks answers by it",
     "luck": "the default player (PLAYER) and its self-play (selfplay_records); a seat's deal "
             "valued from its own view (HIDDEN, deal_of, deal_results of redealt hands "
             "played whole): the luck-and-skill split and the puzzle miner read it",

@@ -132,6 +132,9 @@ def token_action(st: State, token: str) -> int:
 _HIDDEN_TOKENS = ("扣?", "扣:?", "kou:?", "扣？")
 
 
+FACE_DOWN = ("kou",)  # the actions a seat does not see the pieces of: another seat's 扣
+
+
 def hidden_token(entry: dict[str, Any]) -> str:
     """The token of a record entry that hides its tile: another seat's 扣, face down."""
     return "扣?"

@@ -127,12 +127,18 @@ class _Tables:
         return out
 
 
-class Solver:
-    """Max-n values of 顶牛 positions with all hands open; one memo per rules."""
+class SearchLimit(ValueError):
+    """The search passed its allowed number of positions (the position is too big)."""
 
-    def __init__(self, r: DingniuRules) -> None:
+
+class Solver:
+    """Max-n values of 顶牛 positions with all hands open; one memo per rules; SearchLimit
+    once it holds ``limit`` positions (None: no limit)."""
+
+    def __init__(self, r: DingniuRules, limit: int | None = None) -> None:
         self.t = _Tables(r)
         self.memo: dict[int, tuple[int, ...]] = {}
+        self.limit = limit
 
     def solve(self, st: State) -> Solution:
         """Values and best action of the position ``st`` (not over)."""
@@ -172,6 +178,8 @@ class Solver:
             if best is None or v[turn] > best[turn]:
                 best = v
         assert best is not None
+        if self.limit is not None and len(self.memo) >= self.limit:
+            raise SearchLimit(f"more than {self.limit} positions")
         self.memo[key] = best
         return best
 
@@ -199,6 +207,15 @@ class Solver:
 def solve(st: State) -> Solution:
     """Max-n values of position ``st`` with every hand open (a fresh memo)."""
     return Solver(st.rules).solve(st)
+
+
+REACH = 20_000  # positions an open-hand check may memoise (pure Python: about half a second)
+
+
+def open_values(st: State) -> tuple[int, ...]:
+    """Every seat's points from ``st`` (not over) with all hands open; SearchLimit past
+    :data:`REACH` positions (a whole hand is about 500,000: tens of seconds)."""
+    return Solver(st.rules, REACH).solve(st).values
 
 
 def principal_line(st: State) -> State:

@@ -22,7 +22,7 @@ from ..web.game import Conflict, Progress, Task, parse_choice, parse_seed
 from ..web.review import enter_hand_query, record_review_query, review
 from .engine import State, new_hand
 from .position import position_of
-from .records import parse_entry, record_of, replay
+from .records import parse_entry, record_of, replay, start_of
 from .rules import N_KINDS, N_SEATS, PRESETS, TILES, get_rules
 from .sim import POLICIES, POLICY_IDS, policy_vector, rule_arrays, state_array
 from .tiles import KOU, LEAD, split_action
@@ -53,9 +53,9 @@ def move_json(st: State, seat: int, a: int, laid: int = 1) -> dict[str, Any]:
     return out
 
 
-def _public(move: dict[str, Any]) -> dict[str, Any]:
-    """A move as seat 0 saw it: another seat's 扣 is face down."""
-    if move["kind"] == "kou" and move["seat"] != HUMAN:
+def _public(move: dict[str, Any], seat: int) -> dict[str, Any]:
+    """A move as ``seat`` saw it: another seat's 扣 is face down."""
+    if move["kind"] == "kou" and move["seat"] != seat:
         return {"seat": move["seat"], "kind": "kou", "tile": None, "n": 1}
     return move
 
@@ -109,30 +109,44 @@ class Bot:
 class DingniuTable:
     """One hand at the table: the engine state, three bots, the moves, the advice."""
 
-    def __init__(self, rules: str, opponents: str, seed: int, advice_samples: int):
+    def __init__(self, rules: str, opponents: str, seed: int, advice_samples: int, *,
+                 position: dict[str, Any] | None = None, seat: int | None = HUMAN):
+        """A new hand dealt from ``seed``, or (``position``) the record of a hand so far,
+        where the bots wait for ``seat``'s decision (a puzzle's position: nothing moves
+        on by itself). ``seat`` None: a bot in every seat."""
         self.seed, self.opponents, self.advice_samples = seed, opponents, advice_samples
-        r = get_rules(rules)
+        self.seat = -1 if seat is None else seat
+        self.frozen = position is not None
         deal_seed, *bot_seeds = np.random.SeedSequence(seed).spawn(1 + N_SEATS)
-        tiles = [k for k in range(N_KINDS) for _ in range(r.counts[k])]
-        order = np.random.default_rng(deal_seed).permutation(len(tiles))
-        hands = [[0] * N_KINDS for _ in range(N_SEATS)]
-        for i, j in enumerate(order):
-            hands[i // r.hand_size][tiles[j]] += 1
-        self.state = new_hand(hands, r)
         self.finished = False  # the hand is over
         self.version = 0  # actions so far: a request naming another version is stale
-        self.bots = {s: Bot(s, opponents, r, bot_seeds[s]) for s in range(1, N_SEATS)}
         self.moves: list[dict[str, Any]] = []
+        if position is None:
+            r = get_rules(rules)
+            tiles = [k for k in range(N_KINDS) for _ in range(r.counts[k])]
+            order = np.random.default_rng(deal_seed).permutation(len(tiles))
+            hands = [[0] * N_KINDS for _ in range(N_SEATS)]
+            for i, j in enumerate(order):
+                hands[i // r.hand_size][tiles[j]] += 1
+            self.state = new_hand(hands, r)
+        else:
+            self.state = start_of(position)
+            r = self.state.rules
+            for s, a in replay(position).history:
+                self._apply(s, a)
+        self.bots = {s: Bot(s, opponents, r, bot_seeds[s]) for s in range(N_SEATS)
+                     if s != self.seat}
         self.decisions: list[dict[str, Any]] = []
         self.advice: dict[int, dict[str, Any]] = {}
-        self._run_bots()
+        if position is None:
+            self._run_bots()
 
     def act(self, data: Any) -> None:
         a = parse_action(data, self.state)
         if self.finished:
             raise Conflict("the hand is over: start a new one")
         n_legal = len(self.state.legal_actions())
-        self._apply(HUMAN, a)  # the engine checks it first
+        self._apply(self.seat, a)  # the engine checks it first
         self.decisions.append({"version": self.version - 1, "n_legal": n_legal,
                                "action": self.moves[-1]})
         self._run_bots()
@@ -143,10 +157,28 @@ class DingniuTable:
         self.finished, self.version = self.state.is_terminal(), len(self.state.history)
         self.moves.append(move_json(self.state, seat, a, sum(self.state.laid) - before or 1))
 
-    def _run_bots(self) -> None:
-        while not self.finished and self.state.current_player() != HUMAN:
+    def _run_bots(self, to_end: bool = False) -> None:
+        if self.frozen and not to_end:  # a puzzle's position: nothing moves by itself
+            return
+        while not self.finished and (to_end or self.state.current_player() != self.seat):
             seat = self.state.current_player()
             self._apply(seat, self.bots[seat].choose(self.state))
+
+    # -- a puzzle's lines (analyzer.web.puzzle) -----------------------------------------
+
+    def hands_json(self) -> list[list[dict[str, Any]]]:
+        """Every seat's tiles now (only ever sent once the puzzle is answered)."""
+        return [hand_json(h) for h in self.state.hands]
+
+    def action_page(self, action: int) -> dict[str, Any]:
+        """``action`` of the seat to act as the page shows it."""
+        return move_json(self.state, self.state.current_player(), action)
+
+    def play_out(self, action: int) -> None:
+        """``action`` for the seat to act, then the bots to the end (a bot in every seat:
+        ``seat=None``)."""
+        self._apply(self.state.current_player(), action)
+        self._run_bots(to_end=True)
 
     def record(self) -> dict[str, Any]:
         if not self.finished:
@@ -155,22 +187,22 @@ class DingniuTable:
 
     def view(self) -> dict[str, Any]:
         st = self.state
-        v = st.view(HUMAN)  # all the page gets before the end: what seat 0 may see
+        v = st.view(self.seat)  # all the page gets before the end: what the seat may see
         out: dict[str, Any] = {
             "game": "dingniu", "rules": v.rules,
             "seed": self.seed if self.finished else None,  # the seed would tell the deal
-            "opponents": self.opponents, "you": HUMAN, "version": self.version,
+            "opponents": self.opponents, "you": self.seat, "version": self.version,
             "to_act": v.turn, "hand": hand_json(v.hand),
             "ends": list(v.ends) if v.ends else None,
             "left": list(v.left), "n_kou": list(v.n_kou),
             "my_kou": hand_json(v.kou),
             "my_kou_pips": int(sum(c * p for c, p in zip(v.kou, st.rules.pips))),
             "laid": hand_json(v.laid), "over": self.finished,
-            "moves": self.moves if self.finished else [_public(m) for m in self.moves],
+            "moves": self.moves if self.finished else [_public(m, self.seat) for m in self.moves],
             "legal": [], "advice": self.advice.get(self.version),
         }
-        if st.current_player() == HUMAN:
-            out["legal"] = [move_json(st, HUMAN, a) for a in st.legal_actions()]
+        if st.current_player() == self.seat:
+            out["legal"] = [move_json(st, self.seat, a) for a in st.legal_actions()]
         if self.finished:
             out.update(end=st.end_reason, suan_seat=st.suan_seat, totals=st.totals(),
                        points=st.returns(), kou_pips=st.kou_pips(),
@@ -182,7 +214,7 @@ class DingniuTable:
     def position(self, upto: int | None = None) -> dict[str, Any]:
         """Seat 0's position (what advise reads) after the first ``upto`` actions."""
         return position_of(self.state.rules, self.state.dealt, self.state.history[:upto],
-                           HUMAN)
+                           self.seat)
 
     def _advise(self, upto: int | None = None) -> dict[str, Any]:
         from .advise import advise
@@ -192,12 +224,12 @@ class DingniuTable:
         for row in res["actions"]:
             behind = row.get("behind_best", {"value": 0.0, "low": 0.0, "high": 0.0,
                                              "n": row["pimc"]["n"]})
-            rows.append({"action": move_json(self.state, HUMAN, row["action_id"]),
+            rows.append({"action": move_json(self.state, self.seat, row["action_id"]),
                          "ev": row["pimc"]["value"],
                          "ci95": [row["pimc"]["low"], row["pimc"]["high"]],
                          "n": row["pimc"]["n"], "diff": behind})
         sep = len(rows) == 1 or rows[1]["diff"]["low"] > 0
-        return {"seat": HUMAN, "actions": rows, "separated": bool(sep),
+        return {"seat": self.seat, "actions": rows, "separated": bool(sep),
                 "deals": res["samples"], "policy": "heuristic"}
 
     def advice_task(self) -> Task:
@@ -276,6 +308,11 @@ class DingniuWeb:
 
     def review_record(self, record: Any) -> dict[str, Any]:
         return review_record(record)
+
+    def position_table(self, position: dict[str, Any], seat: int | None,
+                       seed: int) -> DingniuTable:
+        return DingniuTable(self.rules, self.opponents, seed, self.advice_samples,
+                            position=position, seat=seat)
 
     def warmup(self) -> None:
         """Load (or compile, once) the bots' kernels before the first page asks."""

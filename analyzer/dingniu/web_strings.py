@@ -42,3 +42,9 @@ STRINGS = {
         **{f"tile_{t.name}": f"{t.name} {t.ends[0]}-{t.ends[1]}" for t in TILES},
     },
 }
+
+# the puzzles' themes: the kinds of decision the review names (analyzer.web.puzzle)
+THEMES = {"zh": {'play': '接牌', 'lead': '出牌', '扣': '扣牌'},
+          "en": {'play': 'the play', 'lead': 'the lead', '扣': 'the kou'}}
+STRINGS = {lang: {**words, **{f"theme_{k}": v for k, v in THEMES[lang].items()}}
+           for lang, words in STRINGS.items()}

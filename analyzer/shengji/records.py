@@ -616,6 +616,9 @@ def _proposer(record: dict, places: list[tuple[str, int]], pins: list[list[int]]
     return propose
 
 
+FACE_DOWN = ("bury",)  # the actions a seat does not see the pieces of: another seat's bury
+
+
 def hidden_token(entry: dict[str, Any]) -> str | None:
     """None: no action of this game is recorded face down."""
     return None

@@ -112,6 +112,18 @@ def solve(st: State, max_positions: int = 1 << 62, log2_rows: int | None = None)
                     int(info[ks.I_NODES]))
 
 
+REACH = 200_000  # positions an open-hand check may search (the kernel: well under a second)
+
+
+def open_values(st: State) -> tuple[int, ...]:
+    """Every seat's levels from ``st`` (in the play, not over) with all hands open;
+    SearchLimit past :data:`REACH` positions searched, or before the play (the declaring
+    and the bury are beyond the solver)."""
+    if st.phase != PLAY_PHASE:
+        raise SearchLimit(f"the solver starts in the play, not in the {st.phase} phase")
+    return solve(st, REACH).values
+
+
 # -- the reference: plain minimax over the engine --------------------------------------------
 
 

@@ -92,34 +92,50 @@ def _trump_name(trump: int | None) -> str | None:
 
 class ShengjiTable:
     """Hands at the table: the engine state of the current one, the bots, the public move
-    log, seat 0's decisions and the advice given."""
+    log, the human seat's decisions and the advice given."""
 
     def __init__(self, rules: str, opponents: str, seed: int,
-                 advice_options: dict[str, Any] | None = None, seed_given: bool = True):
+                 advice_options: dict[str, Any] | None = None, seed_given: bool = True, *,
+                 position: dict[str, Any] | None = None, seat: int | None = HUMAN):
+        """A match dealt from ``seed``, or (``position``) the record of one hand so far,
+        where the bots wait for ``seat``'s decision (a puzzle's position: nothing moves
+        on by itself). ``seat`` None: a bot in every seat."""
         self.rules, self.seed, self.opponents = rules, seed, opponents
+        self.seat = -1 if seat is None else seat
+        self.frozen = position is not None
         # a seed drawn at random stays on the server: it would tell the hands still to come
         self.seed_given = seed_given
         self.advice_options = {"samples": ADVICE_SAMPLES, "precision": ADVICE_PRECISION,
                                **(advice_options or {})}
         deals, bots = np.random.SeedSequence(seed).spawn(2)
         self._deals = deals
-        self.bots = {s: Bot(s, opponents, b) for s, b in zip(range(1, N_SEATS),
-                                                              bots.spawn(N_SEATS - 1))}
+        others = [s for s in range(N_SEATS) if s != self.seat]
+        self.bots = {s: Bot(s, opponents, b) for s, b in zip(others, bots.spawn(len(others)))}
         self.hand_no = 0
         self._base = 0  # actions of the earlier hands (+1 a hand): the session's version
         self.history: list[dict[str, Any]] = []  # the earlier hands' results
-        self._start((2, 2), None)  # a match opens with a 抢庄局 at 2
+        if position is None:
+            self._start((2, 2), None)  # a match opens with a 抢庄局 at 2
+        else:
+            self.hand_no = 1
+            self._begin(start_of(position))
+            self.rules = self.state.rules.name
+            for s, a in replay(position).history:
+                self._apply(s, a)
 
     # -- hands -------------------------------------------------------------------------
 
     def _start(self, levels, banker: int | None) -> None:
         self.hand_no += 1
         rng = random.Random(_seed_int(self._deals.spawn(1)[0]))
-        self.state: State = new_hand(self.rules, levels, banker, rng=rng)
-        self.moves: list[dict[str, Any]] = []
-        self.decisions: list[dict[str, Any]] = []  # seat 0's: index, options, action
-        self.advice: dict[int, dict[str, Any]] = {}  # by the hand's action index
+        self._begin(new_hand(self.rules, levels, banker, rng=rng))
         self._run_bots()
+
+    def _begin(self, state: State) -> None:
+        self.state: State = state
+        self.moves: list[dict[str, Any]] = []
+        self.decisions: list[dict[str, Any]] = []  # the seat's: index, options, action
+        self.advice: dict[int, dict[str, Any]] = {}  # by the hand's action index
 
     def _next_hand(self) -> None:
         r = self.state.result
@@ -154,12 +170,12 @@ class ShengjiTable:
         action = parse_action(data)
         if self.finished:
             raise Conflict("the hand is over: deal the next hand")
-        if self.state.current_player() != HUMAN:
+        if self.state.current_player() != self.seat:
             raise Conflict(f"it is seat {self.state.current_player()}'s turn")
         st = self.state
         n_legal = len(st.legal_actions()) if st.phase not in (BURY_PHASE, PLAY_PHASE) else 2
         index = len(st.history)
-        self._apply(HUMAN, action)  # the engine checks it first: ValueError says why
+        self._apply(self.seat, action)  # the engine checks it first: ValueError says why
         self.decisions.append({"version": index, "n_legal": n_legal,
                                "action": self.moves[-1]})
         self._run_bots()
@@ -170,8 +186,8 @@ class ShengjiTable:
         return record_of(self.state)
 
     def view(self) -> dict[str, Any]:
-        """What the page may show now: built from seat 0's view of the hand only."""
-        sv = self.state.view(HUMAN)
+        """What the page may show now: built from the seat's view of the hand only."""
+        sv = self.state.view(self.seat)
         out = view_of(sv, self.state.rules)
         if out["legal"] is None:  # declaring, 造反 or 扒鸡窝: the engine lists the choices
             out["legal"] = [{"kind": a.kind, "cards": names(a.cards)}
@@ -180,7 +196,8 @@ class ShengjiTable:
                    # the seed tells the deals: shown at a hand's end, if the player chose it
                    seed=self.seed if self.finished and self.seed_given else None,
                    version=self.version, hand_no=self.hand_no, history=self.history,
-                   moves=self.moves if self.finished else [_public(m) for m in self.moves],
+                   moves=(self.moves if self.finished
+                          else [_public(m, self.seat) for m in self.moves]),
                    advice=self.advice.get(len(self.state.history)))
         if self.finished:
             out["end"] = self._end()
@@ -189,7 +206,7 @@ class ShengjiTable:
     def advice_task(self) -> Task:
         if self.finished:
             raise Conflict("the hand is over: there is no decision to advise")
-        if self.state.current_player() != HUMAN:
+        if self.state.current_player() != self.seat:
             raise Conflict("it is not your turn")
         index, record = len(self.state.history), record_of(self.state)
         seed = _seed_int(np.random.SeedSequence([self.seed, self.hand_no, index]))
@@ -216,7 +233,7 @@ class ShengjiTable:
             from ..core.review import review
             from ..games import get_game
 
-            return review(get_game("shengji"), record, [HUMAN], seed=seed, progress=progress,
+            return review(get_game("shengji"), record, [self.seat], seed=seed, progress=progress,
                           **options).to_json()
         return task
 
@@ -238,10 +255,29 @@ class ShengjiTable:
                 move["won_by"], move["points"] = done.winner, done.points
         self.moves.append(move)
 
-    def _run_bots(self) -> None:
-        while not self.finished and self.state.current_player() != HUMAN:
+    def _run_bots(self, to_end: bool = False) -> None:
+        if self.frozen and not to_end:  # a puzzle's position: nothing moves by itself
+            return
+        while not self.finished and (to_end or self.state.current_player() != self.seat):
             seat = self.state.current_player()
             self._apply(seat, self.bots[seat].choose(self.state))
+
+    # -- a puzzle's lines (analyzer.web.puzzle) -----------------------------------------
+
+    def hands_json(self) -> list[list[str]]:
+        """Every seat's hand now (only ever sent once the puzzle is answered)."""
+        return [names(h, self.state.ctx) for h in self.state.hands]
+
+    def action_page(self, action: Action) -> dict[str, Any]:
+        """``action`` of the seat to act as the page shows it."""
+        return {"seat": self.state.current_player(), "kind": action.kind,
+                "cards": names(action.cards, self.state.ctx)}
+
+    def play_out(self, action: Action) -> None:
+        """``action`` for the seat to act, then the bots to the end (a bot in every seat:
+        ``seat=None``)."""
+        self._apply(self.state.current_player(), action)
+        self._run_bots(to_end=True)
 
     def _end(self) -> dict[str, Any]:
         st = self.state
@@ -316,7 +352,7 @@ def _last_winner(sv: SeatView, rules) -> int | None:
 
 
 def _choices(sv: SeatView, rules) -> dict[str, Any]:
-    """What seat 0 may do now: the listed choices, or the cards to select."""
+    """What the seat may do now: the listed choices, or the cards to select."""
     phase = sv.phase
     if phase == BURY_PHASE:
         return {"select": {"kind": BURY, "count": KITTY_SIZE}}
@@ -329,9 +365,9 @@ def _choices(sv: SeatView, rules) -> dict[str, Any]:
     return {}
 
 
-def _public(move: dict[str, Any]) -> dict[str, Any]:
-    """A move as seat 0 saw it: another seat's bury is face down."""
-    if move["kind"] == BURY and move["seat"] != HUMAN:
+def _public(move: dict[str, Any], seat: int) -> dict[str, Any]:
+    """A move as ``seat`` saw it: another seat's bury is face down."""
+    if move["kind"] == BURY and move["seat"] != seat:
         return {**move, "cards": []}
     return move
 
@@ -433,6 +469,11 @@ class ShengjiWeb:
 
     def review_record(self, record: Any) -> dict[str, Any]:
         return review_record(record)
+
+    def position_table(self, position: dict[str, Any], seat: int | None,
+                       seed: int) -> ShengjiTable:
+        return ShengjiTable(self.rules, self.opponents, seed, self.advice_options,
+                            position=position, seat=seat)
 
     def warmup(self) -> None:
         """Load (or compile, once) the bots' kernels before the first page asks: a new

@@ -97,3 +97,9 @@ STRINGS = {
         "throw": "throw", "card_big": "大王", "card_small": "小王",  # the cards keep their names
     },
 }
+
+# the puzzles' themes: the kinds of decision the review names (analyzer.web.puzzle)
+THEMES = {"zh": {'rebel': '造反', 'declare': '亮主', 'bury': '扣底', 'bajiwo': '扒鸡窝', 'lead': '领出', 'throw': '甩牌', 'follow': '跟牌'},
+          "en": {'rebel': 'rebel', 'declare': 'declaring', 'bury': 'the bury', 'bajiwo': 'bajiwo', 'lead': 'the lead', 'throw': 'the throw', 'follow': 'the follow'}}
+STRINGS = {lang: {**words, **{f"theme_{k}": v for k, v in THEMES[lang].items()}}
+           for lang, words in STRINGS.items()}

@@ -14,6 +14,8 @@ write from another site's page, is refused with 403 (:mod:`.guard`). Routes:
 - ``GET /api/games/{id}/record``: the record of a finished game.
 - ``POST /api/records/review`` ``{"record"}``: a record replayed, position by position.
 - ``POST /api/queries/{name}`` ``{…}``: start one of the game's queries as a job.
+- ``POST /api/puzzles/next`` or ``/api/puzzles/{id}`` (with a library): a puzzle at the
+  table (:mod:`.puzzle`), ``{"id", "view"}``; its answer is an ``act``.
 
 With a library (``make_app(…, library=PATH)``), every hand is stored in it when it ends
 (each hand once: a session may play hand after hand; the human's seat is the player's):
@@ -91,7 +93,8 @@ class _Routes:
     def _keep(self, slot: Slot, view: dict[str, Any]) -> dict[str, Any]:
         """``view``, and the hand stored in the library if it has just ended (called with
         the slot's lock held)."""
-        if self.library is None or not slot.obj.finished or slot.stored_at == slot.obj.version:
+        if (self.library is None or not slot.keeps or not slot.obj.finished
+                or slot.stored_at == slot.obj.version):
             return view
         from ..core.library import Library  # only a table with a library opens one
 
@@ -118,6 +121,29 @@ class _Routes:
         slot = self.sessions.slot(sid)
         with slot.lock:
             return _ok({"id": sid, "view": self._keep(slot, obj.view())})
+
+    async def puzzle(self, request: Request) -> Response:
+        """A puzzle of the library at the table: ``/api/puzzles/next`` (the one to practise
+        now) or ``/api/puzzles/{id}``; ``{"id", "view"}`` as a new game's."""
+        from ..core.library import LibraryError
+        from .puzzle import open_puzzle
+
+        which = request.path_params["pid"]
+        if self.library is None:
+            raise HTTPException(404, "this table keeps no library, where puzzles are kept "
+                                "(open it from xianniu serve)")
+        if which != "next" and not which.isdigit():
+            raise BadRequest(f"a puzzle is named by its number or \"next\", not {which!r}")
+        try:
+            obj = await run_in_threadpool(open_puzzle, self.library, self.game.name, self.game,
+                                          None if which == "next" else int(which))
+        except LibraryError as e:
+            raise HTTPException(404, str(e)) from None
+        sid = self.sessions.add(obj)
+        slot = self.sessions.slot(sid)
+        slot.keeps = False
+        with slot.lock:
+            return _ok({"id": sid, "view": obj.view()})
 
     def _slot(self, request: Request):
         return self.sessions.slot(request.path_params["sid"])
@@ -225,6 +251,7 @@ def make_app(game: WebGame, sessions: SessionStore | None = None,
         Route("/api/jobs/{jid}", r.job),
         Route("/api/records/review", r.review_record, methods=["POST"]),
         Route("/api/queries/{name}", r.query, methods=["POST"]),
+        Route("/api/puzzles/{pid}", r.puzzle, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         Mount("/game", StaticFiles(directory=game.static_dir), name="game"),
     ]

@@ -79,5 +79,11 @@ class WebGame(Protocol):
     def review_record(self, record: Any) -> dict[str, Any]:
         """A record replayed move by move, every position of it (ValueError if bad)."""
 
+    def position_table(self, position: dict[str, Any], seat: int | None, seed: int) -> Any:
+        """A table at ``position`` (the record of a hand so far, every hand in it) where
+        nothing moves until ``seat`` answers (None: a bot in every seat, for play-outs):
+        a session with ``state``, ``moves``, ``action_page(action)``, ``hands_json()``
+        and ``play_out(action)`` (the action, then the bots to the end)."""
+
     def warmup(self) -> None:
         """Make the first game fast (load the bots' compiled code)."""

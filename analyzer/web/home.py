@@ -63,6 +63,9 @@ WORDS = {
            "part_decisions": "决策", "part_lie": "牌运", "mean_per_hand": "每局平均",
            "by_kind": "各类决策的平均损失（每个决策）", "by_week": "按周趋势（每局平均）",
            "kind": "类型", "loss": "损失", "week": "周",
+           "puzzles": "残局题", "pz_rating": "你的等级分", "pz_kept": "题", "pz_tried": "做过",
+           "pz_solved": "答对", "pz_due": "待复习", "pz_open": "做题", "pz_none":
+           "还没有题：用 xianniu puzzles mine 挖题",
            "split_help": "结果 = 发牌（发到手时这手牌的价值）+ 决策（复盘损失之和的相反数）"
                          "+ 牌运（其余）；以默认机器人评估，括号内为 95% 置信区间"},
     "en": {"home_title": "xianniu: practice and hands", "tables": "Tables",
@@ -84,6 +87,9 @@ WORDS = {
            "by_kind": "Mean loss by kind of decision (a decision)",
            "by_week": "Trend by week (mean a hand)", "kind": "Kind", "loss": "Loss",
            "week": "Week",
+           "puzzles": "Puzzles", "pz_rating": "Your rating", "pz_kept": "puzzles",
+           "pz_tried": "tried", "pz_solved": "solved", "pz_due": "due", "pz_open": "Solve",
+           "pz_none": "No puzzles yet: mine some with xianniu puzzles mine",
            "split_help": "result = deal (what the hand was worth when dealt) + decisions "
                          "(minus the review's losses) + the lie (the rest: how the unseen "
                          "hands lay, how the others played); valued under the default bot, "
@@ -204,6 +210,24 @@ class _Home:
         return JSONResponse({"job": self.jobs.submit(run)},
                             headers={"Cache-Control": "no-store"})
 
+    def puzzles(self, request: Request) -> Response:
+        """The player's rating, and per game the puzzles kept (or shipped, put in the
+        library when first opened), tried, solved and due."""
+        from ..core.puzzles import shipped
+        from ..games import get_game
+
+        with self._open() as lib:
+            r = lib.rating(0)
+            games = []
+            for name in self.tables:
+                row = {"name": name, **lib.practice(name)}
+                if not row["kept"]:
+                    ship = shipped(get_game(name))
+                    row["shipped"] = len(ship[1]) if ship else 0
+                games.append(row)
+        return JSONResponse({"rating": round(r.rating), "rd": round(r.rd), "games": games},
+                            headers={"Cache-Control": "no-store"})
+
     def job(self, request: Request) -> Response:
         try:
             job = self.jobs.get(request.path_params["jid"])
@@ -253,6 +277,7 @@ def make_home(library: str | Path, tables: dict[str, Any], report: str | Path | 
         Route("/api/library/export.jsonl", home.export),
         Route("/api/library/split", home.split, methods=["POST"]),
         Route("/api/jobs/{jid}", home.job),
+        Route("/api/puzzles", home.puzzles),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     if home.report is not None:

@@ -28,6 +28,12 @@ COMMON = {
         "labels_rule": "评价：损失的 95% 置信区间下限至少为（分）欠佳 / 失误 / 大错",
         "enter_hand": "录入一局", "check": "检查", "legal_actions": "可选动作",
         "enter_help": "按文本记法输入发牌和已出的动作（见 docs/records.md），再点可选动作续录",
+        "pz_title": "残局题", "pz_ask": "轮到你：找出最好的一手", "pz_actions": "种选择",
+        "pz_rating": "你的等级分", "pz_right": "答对了！", "pz_wrong": "答错了。",
+        "pz_answer": "答案", "pz_taken": "你选的", "pz_puzzle_rating": "本题等级分",
+        "pz_due": "下次复习", "pz_action": "选择", "pz_behind": "比最佳少",
+        "pz_deal": "抽样的一副：诱人的错招在这一副上输给答案", "pz_result": "你的结果",
+        "pz_next": "下一题", "pz_no_deal": "十二副抽样里没有一副让诱人的错招输：答案靠的是平均",
     },
     "en": {
         "new_game": "New hand", "rules": "Rules", "opponents": "Opponents", "seed": "Seed",
@@ -48,6 +54,14 @@ COMMON = {
         "enter_hand": "Enter a hand", "check": "Check", "legal_actions": "Legal actions",
         "enter_help": "Type the deal and the actions so far in the text notation (see "
                       "docs/records.md), then click legal actions to go on",
+        "pz_title": "Puzzle", "pz_ask": "Your turn: find the best action", "pz_actions": "choices",
+        "pz_rating": "Your rating", "pz_right": "Right!", "pz_wrong": "Missed.",
+        "pz_answer": "Answer", "pz_taken": "You chose", "pz_puzzle_rating": "Puzzle rating",
+        "pz_due": "Back for repetition at", "pz_action": "Choice", "pz_behind": "Behind the best",
+        "pz_deal": "One sampled deal where the tempting wrong choice loses to the answer",
+        "pz_result": "your result", "pz_next": "Next puzzle",
+        "pz_no_deal": "None of twelve sampled deals has the tempting choice lose: the answer "
+                      "wins on average",
     },
 }
 

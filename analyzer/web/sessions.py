@@ -32,6 +32,7 @@ class Slot:
     touched: float
     lock: threading.Lock = field(default_factory=threading.Lock)
     stored_at: int | None = None  # the session's version when its last hand was stored
+    keeps: bool = True  # its hands go to the library (a puzzle's position does not)
 
 
 def _finished(obj: Any) -> bool:

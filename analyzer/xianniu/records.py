@@ -253,6 +253,9 @@ text_head = core.plain_text_head
 head_of_text = core.plain_head_of_text
 
 
+FACE_DOWN = ("discard",)  # what a seat does not see the pieces of: another seat's 紧牌 discard
+
+
 def hidden_token(entry: dict[str, Any]) -> str | None:
     """None: no action of this game is recorded face down."""
     return None

@@ -186,6 +186,15 @@ def solve_kernel(st: State, log2_rows: int | None = None,
     return Solution(tuple(int(v) for v in stack[3][0]), action, int(nodes))
 
 
+REACH = 200_000  # positions an open-hand check may search (the kernel: well under a second)
+
+
+def open_values(st: State) -> tuple[int, ...]:
+    """Every seat's points from ``st`` (not over) with all hands open, by the kernel
+    solver; SearchLimit past :data:`REACH` positions searched."""
+    return solve_kernel(st, max_positions=REACH).values
+
+
 def principal_line(st: State) -> State:
     """Play ``st`` to the end with every seat taking its max-n action (the engine checks)."""
     s = copy_state(st)

@@ -78,20 +78,33 @@ class XianniuTable:
     """One hand at the table: the engine state, the bots, the moves so far, the advice."""
 
     def __init__(self, rules: str, opponents: str, seed: int, advisor=None,
-                 advice_options: dict[str, Any] | None = None):
+                 advice_options: dict[str, Any] | None = None, *,
+                 position: dict[str, Any] | None = None, seat: int | None = HUMAN):
+        """A new hand dealt from ``seed``, or (``position``) the record of a hand so far,
+        where the bots wait for ``seat``'s decision (a puzzle's position: nothing moves
+        on by itself). ``seat`` None: a bot in every seat."""
         self.seed, self.opponents = seed, opponents
+        self.seat = -1 if seat is None else seat
+        self.frozen = position is not None
         self._advice_options = dict(advice_options or {})
         deal_seed, banker_seed, *bot_seeds = np.random.SeedSequence(seed).spawn(2 + N_SEATS)
-        order = np.random.default_rng(deal_seed).permutation(48)
-        hands = [sum(1 << int(c) for c in order[16 * s:16 * s + 16]) for s in range(N_SEATS)]
-        banker = int(np.random.default_rng(banker_seed).integers(N_SEATS))
-        self.state: State = new_hand(hands, rules, banker)
-        self.bots = {s: Bot(s, opponents, bot_seeds[s]) for s in range(N_SEATS) if s != HUMAN}
         self.moves: list[dict[str, Any]] = []
+        if position is None:
+            order = np.random.default_rng(deal_seed).permutation(48)
+            hands = [sum(1 << int(c) for c in order[16 * s:16 * s + 16]) for s in range(N_SEATS)]
+            banker = int(np.random.default_rng(banker_seed).integers(N_SEATS))
+            self.state: State = new_hand(hands, rules, banker)
+        else:
+            self.state = start_of(position)
+            for s, a in replay(position).history:
+                self._apply(s, a)
+        self.bots = {s: Bot(s, opponents, bot_seeds[s]) for s in range(N_SEATS)
+                     if s != self.seat}
         self.decisions: list[dict[str, Any]] = []  # the human's: where, how many options
         self.advice: dict[int, dict[str, Any]] = {}  # by version
         self._advisor = advisor
-        self._run_bots()
+        if position is None:
+            self._run_bots()
 
     # -- the session API (analyzer.web.game.GameSession) ------------------------------
 
@@ -107,10 +120,10 @@ class XianniuTable:
         action = parse_action(data)
         if self.finished:
             raise Conflict("the hand is over: start a new one")
-        if self.state.current_player() != HUMAN:
+        if self.state.current_player() != self.seat:
             raise Conflict(f"it is seat {self.state.current_player()}'s turn")
         n_legal = len(self.state.legal_actions())
-        self._apply(HUMAN, action)  # the engine checks it first: ValueError names why
+        self._apply(self.seat, action)  # the engine checks it first: ValueError names why
         self.decisions.append({"version": self.version - 1, "n_legal": n_legal,
                                "action": self.moves[-1]})
         self._run_bots()
@@ -127,10 +140,10 @@ class XianniuTable:
             # the seed alone would tell the deal: shown once the hand is over
             "game": "xianniu", "rules": st.rules.name,
             "seed": self.seed if self.finished else None,
-            "opponents": self.opponents, "you": HUMAN, "banker": st.banker,
+            "opponents": self.opponents, "you": self.seat, "banker": st.banker,
             "roles": [SEAT_NAMES[(s - st.banker) % N_SEATS] for s in range(N_SEATS)],
             "version": self.version, "phase": st.phase, "to_act": seat,
-            "hand": cards_json(st.hands[HUMAN]),
+            "hand": cards_json(st.hands[self.seat]),
             "counts": [bin(h).count("1") for h in st.hands],
             "captured": [sum(p.size for p in plays) for plays in st.captured],
             "captured_plays": [[_play_json(p.mask, st.rules) for p in plays]
@@ -142,12 +155,12 @@ class XianniuTable:
             "lead_holder": st.lead_holder,
             "xian": [list(e) for e in st.xian_events],
             "my_discards": cards_json(self._my_discards()),
-            "moves": self.moves if self.finished else [_public(m) for m in self.moves],
+            "moves": self.moves if self.finished else [_public(m, self.seat) for m in self.moves],
             "legal": [], "over": self.finished,
             "advice": self.advice.get(self.version),
         }
-        if seat == HUMAN:
-            out["legal"] = [action_json(st, HUMAN, a) for a in st.legal_actions()]
+        if seat == self.seat:
+            out["legal"] = [action_json(st, self.seat, a) for a in st.legal_actions()]
         if self.finished:
             sett = st.settlement()
             out.update(end=st.end_reason, settlement=settlement_json(sett),
@@ -158,13 +171,13 @@ class XianniuTable:
     def advice_task(self) -> Task:
         if self.finished:
             raise Conflict("the hand is over: there is no decision to advise")
-        if self.state.current_player() != HUMAN:
+        if self.state.current_player() != self.seat:
             raise Conflict("it is not your turn")
         version, record = self.version, record_of(self.state)
         legal = self.state.legal_actions()
         if len(legal) == 1:  # nothing to choose: nothing to estimate
-            forced = {"seat": HUMAN, "forced": True, "separated": True, "deals": 0,
-                      "actions": [{"action": action_json(self.state, HUMAN, legal[0])}]}
+            forced = {"seat": self.seat, "forced": True, "separated": True, "deals": 0,
+                      "actions": [{"action": action_json(self.state, self.seat, legal[0])}]}
             self.advice[version] = forced
             return lambda progress: forced
         advisor = self._advisor_fn()
@@ -200,7 +213,7 @@ class XianniuTable:
     def _my_discards(self) -> int:
         m = 0
         for s, a in self.state.history:
-            if s == HUMAN and a.kind == "discard":
+            if s == self.seat and a.kind == "discard":
                 m |= a.cards
         return m
 
@@ -209,10 +222,28 @@ class XianniuTable:
         self.state.apply(action)
         self.moves.append(before)
 
-    def _run_bots(self) -> None:
-        while not self.finished and self.state.current_player() != HUMAN:
+    def _run_bots(self, to_end: bool = False) -> None:
+        if self.frozen and not to_end:  # a puzzle's position: nothing moves by itself
+            return
+        while not self.finished and (to_end or self.state.current_player() != self.seat):
             seat = self.state.current_player()
             self._apply(seat, self.bots[seat].choose(self.state))
+
+    # -- a puzzle's lines (analyzer.web.puzzle) -----------------------------------------
+
+    def hands_json(self) -> list[list[str]]:
+        """Every seat's hand now (only ever sent once the puzzle is answered)."""
+        return [cards_json(h) for h in self.state.hands]
+
+    def action_page(self, action: Action) -> dict[str, Any]:
+        """``action`` of the seat to act as the page shows it."""
+        return action_json(self.state, self.state.current_player(), action)
+
+    def play_out(self, action: Action) -> None:
+        """``action`` for the seat to act, then the bots to the end (a bot in every seat:
+        ``seat=None``)."""
+        self._apply(self.state.current_player(), action)
+        self._run_bots(to_end=True)
 
     def _advisor_fn(self):
         if self._advisor is not None:
@@ -224,9 +255,9 @@ class XianniuTable:
         return advise
 
 
-def _public(move: dict[str, Any]) -> dict[str, Any]:
-    """A move as the human seat saw it: another seat's 紧牌 discard is face down."""
-    if move["kind"] == "discard" and move["seat"] != HUMAN:
+def _public(move: dict[str, Any], seat: int) -> dict[str, Any]:
+    """A move as ``seat`` saw it: another seat's 紧牌 discard is face down."""
+    if move["kind"] == "discard" and move["seat"] != seat:
         return {k: v for k, v in move.items() if k not in ("cards", "combo", "size")} | \
             {"cards": [], "size": 1}
     return move
@@ -361,6 +392,11 @@ class XianniuWeb:
 
     def review_record(self, record: Any) -> dict[str, Any]:
         return review_record(record)
+
+    def position_table(self, position: dict[str, Any], seat: int | None,
+                       seed: int) -> XianniuTable:
+        return XianniuTable(position["rules"], self.opponents, seed, position=position,
+                            seat=seat)
 
     def warmup(self) -> None:
         """Load (or compile, once) the bots' kernels before the first page asks."""

@@ -77,3 +77,9 @@ STRINGS = {
         "points_unit": "pts", "hand_16": "16 cards", "decisions": "decisions", "hand_over_why": "Ended", "human": "you",
     },
 }
+
+# the puzzles' themes: the kinds of decision the review names (analyzer.web.puzzle)
+THEMES = {"zh": {'扣/掀': '扣还是掀', 'lead': '出牌', '紧牌': '紧牌', 'discard': '紧牌垫牌', 'answer': '跟牌', '扣': '扣'},
+          "en": {'扣/掀': 'kou or xian', 'lead': 'the lead', '紧牌': 'tighten', 'discard': 'the discard', 'answer': 'the answer', '扣': 'kou'}}
+STRINGS = {lang: {**words, **{f"theme_{k}": v for k, v in THEMES[lang].items()}}
+           for lang, words in STRINGS.items()}

@@ -47,7 +47,9 @@ def test_mined_puzzles_are_the_advice_s_answer_and_pass_every_check(mined):
     game = get_game("dingniu")
     adv = game.part("advise")
     for p in found:
-        assert p.verified and set(p.checks) == {"budget", "search"}
+        assert p.verified and set(p.checks) - {"solver"} == {"budget", "search"}
+        # the open-hand check only where the solver reaches: never a lead (a whole hand)
+        assert not (p.theme == "lead" and "solver" in p.checks)
         assert p.checks["search"]["options"]["policy"] == "pimc"
         assert p.margin >= adv.PUZZLE_MARGIN and p.actions[0]["action"] == p.answer
         assert p.player_move is not None and p.theme in ("lead", "play", "扣")
@@ -167,3 +169,93 @@ def test_the_shipped_sets_go_into_the_library(tmp_path, capsys):
     (tmp_path / "bad.jsonl").write_text('{"x": 1}\n')
     bad(capsys, "puzzles", "add", str(tmp_path / "bad.jsonl"), "--library", lib)
     bad(capsys, "puzzles", "add", "--library", lib)
+
+
+def test_practice_on_the_command_line(tmp_path, capsys):
+    """puzzles next / show / answer: the position as its seat saw it (the choices not in
+    the answer's order), a right answer and a wrong one judged and kept, bad input refused."""
+    from cli_checks import bad, ok
+
+    lib = str(tmp_path / "lib.sqlite")
+    shown = json.loads(ok(capsys, "puzzles", "next", "--game", "dingniu", "--json",
+                          "--library", lib))
+    assert shown["choices"] == sorted(shown["choices"]) and len(shown["choices"]) >= 2
+    pid = shown["id"]
+    with Library(lib) as library:
+        puzzle = library.puzzle(pid)
+        assert library.count_puzzles("dingniu") == len(pz.shipped(get_game("dingniu"))[1])
+    game = get_game("dingniu")
+    recs = game.part("records")
+    state = recs.replay(puzzle["position"])
+    index = len(puzzle["position"]["actions"])
+
+    def token(entry):
+        return recs.action_token(state, puzzle["seat"], recs.action_from_json(entry, index)[1])
+    text = ok(capsys, "puzzles", "show", str(pid), "--library", lib)
+    assert f"seat {puzzle['seat']}" in text and "answer:" not in text
+    assert "answer:" in ok(capsys, "puzzles", "show", str(pid), "--answer", "--library", lib)
+    wrong = next(a["action"] for a in puzzle["actions"]
+                 if a["action"] != puzzle["answer"] and a["action"] not in puzzle["group"])
+    out = json.loads(ok(capsys, "puzzles", "answer", str(pid), token(wrong), "--json",
+                        "--library", lib))
+    assert out["solved"] is False and out["rating"] < 1500 and out["due"] is not None
+    out = ok(capsys, "puzzles", "answer", str(pid), token(puzzle["answer"]), "--library", lib)
+    assert out.startswith("right!") and f"answer: {token(puzzle['answer'])}" in out
+    from analyzer.dingniu.rules import TILES
+
+    other = next(t.name for t in TILES if t.name not in shown["choices"])
+    assert "choices" in bad(capsys, "puzzles", "answer", str(pid), other, "--library", lib)
+    bad(capsys, "puzzles", "answer", str(pid), "xx", "--library", lib)
+    bad(capsys, "puzzles", "show", "999", "--library", lib)
+    bad(capsys, "puzzles", "next", "--game", "poker", "--library", lib)
+
+
+def test_the_seats_view_hides_the_others_face_down_actions():
+    """A 顶牛 扣 of another seat is written ``?``; the seat's own is written out."""
+    game = get_game("dingniu")
+    recs = game.part("records")
+    for seed in range(1, 60):
+        record = random_record_of(game, seed)
+        kous = [e for e in record["actions"] if e["action"] == "kou"]
+        if len({e["seat"] for e in kous}) >= 2:
+            break
+    else:
+        raise AssertionError("no random hand with two seats' 扣")
+    seat = kous[0]["seat"]
+    position = {**record, "actions": record["actions"][:-1]}
+    position.pop("result", None)
+    p = {"seat": seat, "position": recs.record_of(recs.replay(position)),
+         "actions": []}
+    view = pz.seen(game, p)
+    for (s, tok), entry in zip(view["moves"], position["actions"]):
+        if entry["action"] == "kou":
+            assert (tok == "?") == (s != seat)
+
+
+def random_record_of(game, seed: int):
+    import numpy as np
+
+    from analyzer.core.contract import random_record
+
+    return random_record(game, game.facts.default_preset, np.random.SeedSequence(seed))
+
+
+def test_the_open_hand_check_agrees_or_refuses():
+    """Within the solver's reach the answer must have the best mean open-hand value: a
+    shipped 顶牛 puzzle past the lead passes, the same puzzle with its worst action called
+    the answer fails; a lead is beyond the solver (no check)."""
+    game = get_game("dingniu")
+    found = pz.shipped(game)[1]
+    lead = next(p for p in found if p.theme == "lead")
+    assert pz._solver_check(game, lead, 1) is None
+    late = next(p for p in found if p.theme == "play" and len(p.position["actions"]) >= 12)
+    check = pz._solver_check(game, late, 1)
+    assert check is not None and check["deals"] == pz.SOLVER_DEALS
+    assert check["passed"] and len(check["values"]) == len(late.actions)
+    values = check["values"]
+    if max(values) > min(values):
+        worst = min(range(len(values)), key=values.__getitem__)
+        swapped = pz.Puzzle.from_json({**late.to_json(),
+                                       "actions": [late.actions[worst]] + [
+                                           a for i, a in enumerate(late.actions) if i != worst]})
+        assert pz._solver_check(game, swapped, 1)["passed"] is False

@@ -97,7 +97,7 @@
     board.dataset.version = v.version;
     board.replaceChildren(
       el("div", { class: "felt" },
-        el("div", { class: "opponents" }, [1, 2, 3].map((s) => seatBox(v, s))),
+        el("div", { class: "opponents" }, [1, 2, 3].map((d) => seatBox(v, (v.you + d) % 4))),
         el("div", { class: "table" },
           el("div", { class: "ends", id: "ends" }, `${t("ends")}: `,
             v.ends ? el("b", {}, `${v.ends[0]} · ${v.ends[1]}`) : t("no_ends")),
@@ -206,6 +206,8 @@
   const renderForm = (info) => XN.renderForm(info, newGame);
 
   XN.onRecord(loadRecord);
+  XN.drawWith({ action: actionNode, move: moveNode, hand: (h) => tiles(h, { small: true }),
+                seat: (s, v) => role(v, s) });
   XN.start(async (info) => {
     XN.onLang(() => { renderForm(info); render(); renderTools(); });
     renderForm(info);

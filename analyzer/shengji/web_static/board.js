@@ -32,7 +32,8 @@
   }
   const cards = (list, v, opts) => el("span", { class: "cards" },
     (list || []).map((c) => card(c, v, { small: true, ...opts })));
-  const seatName = (s) => t(`seat_${s}`);
+  // seats are named from the seat at the keyboard (a puzzle may put it in any seat)
+  const seatName = (s) => t(`seat_${(s - ((S.view && S.view.you) || 0) + 4) % 4}`);
   const rankOf = (n) => ({ 11: "J", 12: "Q", 13: "K", 14: "A" })[n] || String(n);  // a level
   const team = (v, s) => (v.banker === null || v.banker === undefined ? ""
     : (s % 2 === v.banker % 2 ? t("banker_side") : t("attackers")));
@@ -100,7 +101,7 @@
   }
 
   function status(v) {
-    const us = v.levels[0], them = v.levels[1];
+    const us = v.levels[v.you % 2], them = v.levels[1 - (v.you % 2)];
     const trump = v.trump === null ? t("unknown") : v.trump === "NT" ? t("nt") : v.trump;
     return el("div", { class: "status", id: "status" },
       el("span", { id: "hand-no" }, ...t("hand_no").split("{n}").flatMap((w, i) => (i ? [el("b", {}, v.hand_no), w] : [w]))),
@@ -189,7 +190,8 @@
       el("div", { class: "felt" },
         status(v),
         el("div", { class: "ring" },
-          seatBox(v, 2, "top"), seatBox(v, 3, "left"), center(v), seatBox(v, 1, "right"),
+          seatBox(v, (v.you + 2) % 4, "top"), seatBox(v, (v.you + 3) % 4, "left"), center(v),
+          seatBox(v, (v.you + 1) % 4, "right"),
           el("div", { class: "bottom played", "data-played": v.you }, (() => {
             const { cur } = trickOf(v);
             const mine = cur ? cur.plays.find((p) => p.seat === v.you) : null;
@@ -318,6 +320,13 @@
   const renderForm = (info) => XN.renderForm(info, newGame);
 
   XN.onRecord(loadRecord);
+  XN.drawWith({
+    action: (a, v) => el("span", { class: "action" }, actLabel(a.kind, v.phase),
+      a.cards.length ? [" ", cards(a.cards, v)] : ""),
+    move: moveNode,
+    hand: cards,
+    seat: (s) => seatName(s),
+  });
   XN.start(async (info) => {
     XN.onLang(() => { renderForm(info); render(); renderTools(); });
     renderForm(info);

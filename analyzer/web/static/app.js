@@ -2,7 +2,8 @@
 // The table's common machinery: words in two languages, JSON calls with clear errors,
 // background jobs with a progress bar, downloads. The game's board.js calls XN.start.
 const XN = (() => {
-  const st = { info: null, lang: null, onLang: [], busy: 0, openRecord: null };
+  const st = { info: null, lang: null, onLang: [], busy: 0, openRecord: null, draw: null,
+               puzzle: null };
 
   // The table's API is beside its page: "/api/…" is read relative to the page, so that a
   // table serves the same at "/" and mounted under "/<game>/" in the app of xianniu serve.
@@ -118,6 +119,7 @@ const XN = (() => {
     document.title = t("title");
     document.getElementById("footer").textContent = t("offline");
     for (const f of st.onLang) f();
+    renderPuzzle();
   }
 
   function fmt(x, digits = 2) {
@@ -263,6 +265,11 @@ const XN = (() => {
     try {
       const data = await api(method, url, body);
       clearError();
+      const view = data && (data.view || data);
+      if (view && typeof view === "object" && "version" in view) {  // a table's view
+        st.puzzle = view.puzzle ? view : null;
+        renderPuzzle();
+      }
       return data;
     } catch (e) {
       showError(e.message);
@@ -296,10 +303,76 @@ const XN = (() => {
     rerender();
   }
 
+  // -- puzzles: "#puzzle=ID" or "#puzzle=next" opens one as the table's session --------
+  // The board draws the position as any hand; this panel says what is asked, then the
+  // verdict: the answer, every action's value with its CI, ratings, and one sampled deal
+  // where the tempting action loses, drawn with the board's own drawers (st.draw).
+  async function openPuzzle() {
+    const m = /^#puzzle=(\d+|next)$/.exec(location.hash);
+    if (!m) return;
+    history.replaceState(null, "", location.pathname);  // a reload keeps this puzzle
+    try {
+      const data = await api("POST", `/api/puzzles/${m[1]}`, {});
+      sessionStorage.setItem(`xn-${st.info.game}-game`, data.id);
+    } catch (e) { showError(e.message); }
+  }
+
+  function nextPuzzle() {
+    location.hash = "#puzzle=next";
+    location.reload();
+  }
+
+  function puzzleLine(line, d) {
+    return el("div", { class: "pz-line" }, el("div", {}, el("b", {}, d.action(line.action)),
+      ` → ${t("pz_result")}: `, el("b", {}, fmt(line.result, 0))),
+    el("ol", { class: "pz-moves" }, line.moves.map((m) => el("li", {}, d.move(m)))));
+  }
+
+  function renderPuzzle() {
+    const box = document.getElementById("puzzle");
+    const view = st.puzzle, p = view && view.puzzle;
+    // the board's drawers, given the view they draw in
+    const d = st.draw && { action: (a) => st.draw.action(a, view), move: (m) => st.draw.move(m, view),
+                           hand: (h) => st.draw.hand(h, view),
+                           seat: (s) => st.draw.seat(s, view) };
+    if (!box || !d) return;
+    box.hidden = !p;
+    if (!p) return;
+    const theme = t(`theme_${p.theme}`);
+    const head = el("h2", {}, `${t("pz_title")} #${p.id} · ${theme === `theme_${p.theme}` ? p.theme : theme}`);
+    const v = p.verdict;
+    if (!v) {
+      box.replaceChildren(head, el("div", { id: "pz-ask" },
+        `${t("pz_ask")} (${p.actions} ${t("pz_actions")}) · ${t("pz_rating")}: `, el("b", {}, p.rating)));
+      return;
+    }
+    const est = (e) => estimate(e.value, [e.low, e.high], e.n);
+    const ex = v.explanation;
+    box.replaceChildren(head,
+      el("div", { id: "pz-verdict", class: v.solved ? "pz-right" : "pz-wrong", "data-solved": String(v.solved) },
+        el("b", {}, t(v.solved ? "pz_right" : "pz_wrong")), " ", t("pz_answer"), ": ", d.action(v.answer),
+        v.solved ? "" : [" · ", t("pz_taken"), ": ", d.action(v.taken)]),
+      el("div", { id: "pz-rating" }, `${t("pz_rating")}: `, el("b", {}, v.rating),
+        ` · ${t("pz_puzzle_rating")}: ${v.puzzle_rating}`,
+        v.due ? ` · ${t("pz_due")} ${new Date(v.due).toLocaleString()}` : ""),
+      el("table", { class: "data", id: "pz-values" },
+        el("tr", {}, [t("pz_action"), `${t("ev")} [${t("ci95")}]`, t("pz_behind")].map((h) => el("th", {}, h))),
+        v.actions.map((a, i) => el("tr", { class: i === 0 ? "best" : "" },
+          el("td", {}, d.action(a.action)), el("td", {}, estimate(a.ev, a.ci95, a.n)),
+          el("td", {}, i === 0 ? "" : est(a.diff))))),
+      ex ? el("div", { id: "pz-explain" }, el("h2", {}, t("pz_deal")),
+        ex.hands.map((h, s) => el("div", { "data-seat": s }, el("b", {}, d.seat(s), ": "), d.hand(h))),
+        el("div", { class: "pz-lines" }, ex.lines.map((line) => puzzleLine(line, d))))
+        : el("div", { class: "muted" }, t("pz_no_deal")),
+      el("div", { class: "bar" }, el("button", { type: "button", class: "primary", id: "pz-next",
+                                                 onclick: nextPuzzle }, t("pz_next"))));
+  }
+
   async function start(init) {
     try {
       st.info = await api("GET", "/api/info");
     } catch (e) { showError(e.message); return; }
+    await openPuzzle();
     let lang = null;
     try { lang = localStorage.getItem("xn-lang"); } catch (e) { /* private mode */ }
     st.lang = st.info.strings[lang] ? lang : st.info.lang;
@@ -331,6 +404,9 @@ const XN = (() => {
     runReview, loadRecord, tableCall,
     onLang: (f) => st.onLang.push(f),
     onRecord: (f) => { st.openRecord = f; },
+    // the board's drawers for a puzzle's verdict: {action(a, view), move(m, view),
+    // hand(h, view), seat(s, view)} -> a node or words
+    drawWith: (d) => { st.draw = d; },
     get lang() { return st.lang; },
     get info() { return st.info; },
   };

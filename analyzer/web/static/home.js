@@ -47,6 +47,25 @@
       : el("span", { class: "muted" }, t("no_report")));
   }
 
+  // The puzzles: the player's rating, and per game what is kept, tried, solved and due,
+  // with a link that opens the next one at the game's table.
+  function renderPuzzles() {
+    const p = S.puzzles;
+    if (!p) return;
+    const titles = Object.fromEntries(S.info.tables.map((g) => [g.name, g.title]));
+    $("puzzles").replaceChildren(el("h2", {}, t("puzzles")),
+      el("div", { id: "pz-player" }, `${t("pz_rating")}: `, el("b", {}, p.rating), ` (±${2 * p.rd})`),
+      el("table", { class: "data", id: "pz-games" },
+        el("tr", {}, [t("game"), t("pz_kept"), t("pz_tried"), t("pz_solved"), t("pz_due"), ""].map((h) => el("th", {}, h))),
+        p.games.map((g) => {
+          const n = g.kept || g.shipped || 0;
+          return el("tr", { "data-game": g.name }, el("td", {}, titles[g.name] || g.name), el("td", {}, n),
+            el("td", {}, g.tried), el("td", {}, `${g.solved} / ${g.attempts}`), el("td", {}, g.due),
+            el("td", {}, n ? el("a", { href: `${g.name}/#puzzle=next`, id: `pz-open-${g.name}` }, t("pz_open"))
+              : el("span", { class: "muted" }, t("pz_none"))));
+        })));
+  }
+
   function renderForm() {
     const prev = $("f-game") ? Object.fromEntries(
       ["game", "preset", "tag", "since", "until"].map((k) => [k, $(`f-${k}`).value])) : {};
@@ -213,6 +232,7 @@
     $("library-title").textContent = t("library");
     $("footer").textContent = t("offline");
     renderTables();
+    renderPuzzles();
     renderForm();
     renderHands();
     renderSplit();
@@ -220,6 +240,8 @@
 
   async function load() {
     try {
+      S.puzzles = await api("api/puzzles");
+      renderPuzzles();
       S.hands = await api(`api/library/hands?${query()}`);
       renderForm();
       renderHands();

@@ -333,6 +333,13 @@
   const renderForm = (info) => XN.renderForm(info, newGame);
 
   XN.onRecord(loadRecord);
+  XN.drawWith({
+    action: actionNode,
+    move: (m, v) => el("span", {}, el("b", {}, role(v, m.seat)), " ", moveWords(m, v), " ",
+      m.kind === "play" ? kindName(m) : "", " ", m.cards.length ? cards(m.cards, { small: true }) : ""),
+    hand: (h) => cards(h, { small: true }),
+    seat: (s, v) => role(v, s),
+  });
   XN.start(async (info) => {
     XN.onLang(() => { renderForm(info); render(); renderTools(); });
     renderForm(info);
