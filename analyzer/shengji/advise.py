@@ -154,8 +154,13 @@ def _run(call: Caller, k: int, samples: int, precision: float,
     per_batch = CHUNKS * PER_CHUNK
     batch = 0
     while True:
-        got = call(race.active.copy(), batch)[:samples - race.n]
-        race.add(got)
+        need = samples - race.n
+        count = min(CHUNKS, -(-need // PER_CHUNK))  # only the chunks the deals still needed
+        active = race.active.copy()
+        got = call(active, batch, 0, count)
+        if len(got) < need and count < CHUNKS:  # deals that fit no hand were dropped:
+            got = np.concatenate([got, call(active, batch, count, CHUNKS - count)])
+        race.add(got[:need])
         batch += 1
         if progress is not None:
             progress(race.n, samples)

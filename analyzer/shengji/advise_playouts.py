@@ -28,11 +28,13 @@ class NotValued(ValueError):
     """A decision advise does not value yet (造反 with rebel_scope=side)."""
 
 
-Caller = Callable[[np.ndarray, int], np.ndarray]  # (active, batch) -> values[deals, k]
+# (active, batch, first, count) -> values[deals, k] of chunks first .. first + count - 1 of
+# the batch (a batch needs fewer than its CHUNKS when the advice is nearly done)
+Caller = Callable[[np.ndarray, int, int, int], np.ndarray]
 
 
-def _chunks(seed: int, batch: int) -> tuple[np.ndarray, int]:
-    return states_for_chunks(seed, batch * CHUNKS, CHUNKS), PER_CHUNK
+def _chunks(seed: int, batch: int, first: int, count: int) -> tuple[np.ndarray, int]:
+    return states_for_chunks(seed, batch * CHUNKS + first, count), PER_CHUNK
 
 
 def _values_of(out: np.ndarray, k: int) -> np.ndarray:
@@ -81,9 +83,9 @@ def _play_caller(state: State, options: list[Action], pols, seed: int) -> Caller
     opts = np.array([_planes(a.cards) for a in options], dtype=np.int64)
     k = len(options)
 
-    def call(active: np.ndarray, batch: int) -> np.ndarray:
-        out = np.empty((CHUNKS, PER_CHUNK, Q_VALUES + k), dtype=np.int64)
-        ka.advise_chunks(q, (opts, active), _chunks(seed, batch), params, pols, out)
+    def call(active: np.ndarray, batch: int, first: int, count: int) -> np.ndarray:
+        out = np.empty((count, PER_CHUNK, Q_VALUES + k), dtype=np.int64)
+        ka.advise_chunks(q, (opts, active), _chunks(seed, batch, first, count), params, pols, out)
         return _values_of(out, k)
 
     return call
@@ -177,9 +179,9 @@ def _declare_caller(state: State, options: list[Action], pols, seed: int) -> Cal
     ask = (state.passes, np.array(pairs, dtype=np.int64), shown, declarers, setting)
     k = len(options)
 
-    def call(active: np.ndarray, batch: int) -> np.ndarray:
-        out = np.empty((CHUNKS, PER_CHUNK, Q_VALUES + k), dtype=np.int64)
-        kd.declare_chunks(pos.kernel(), ask, _chunks(seed, batch), params, pols, out)
+    def call(active: np.ndarray, batch: int, first: int, count: int) -> np.ndarray:
+        out = np.empty((count, PER_CHUNK, Q_VALUES + k), dtype=np.int64)
+        kd.declare_chunks(pos.kernel(), ask, _chunks(seed, batch, first, count), params, pols, out)
         return _values_of(out, k)
 
     return call
@@ -216,9 +218,9 @@ def _bury_caller(state: State, options: list[Action], pols, seed: int) -> Caller
     buries = np.array([_planes(a.cards) for a in options], dtype=np.int64)
     k = len(options)
 
-    def call(active: np.ndarray, batch: int) -> np.ndarray:
-        out = np.empty((CHUNKS, PER_CHUNK, kd.Q_VALUES + k), dtype=np.int64)
-        kd.bury_chunks(pos.kernel(), (state.the_trump, buries), _chunks(seed, batch), params,
+    def call(active: np.ndarray, batch: int, first: int, count: int) -> np.ndarray:
+        out = np.empty((count, PER_CHUNK, kd.Q_VALUES + k), dtype=np.int64)
+        kd.bury_chunks(pos.kernel(), (state.the_trump, buries), _chunks(seed, batch, first, count), params,
                        pols, out)
         return _values_of(out, k)
 
@@ -244,9 +246,9 @@ def _bajiwo_caller(state: State, options: list[Action], pols, seed: int) -> Call
     ask = (state.passes, np.array(pairs, dtype=np.int64), shown, setting)
     k = len(options)
 
-    def call(active: np.ndarray, batch: int) -> np.ndarray:
-        out = np.empty((CHUNKS, PER_CHUNK, Q_VALUES + k), dtype=np.int64)
-        ka.bajiwo_chunks(pos.kernel(), ask, _chunks(seed, batch), params, pols, out)
+    def call(active: np.ndarray, batch: int, first: int, count: int) -> np.ndarray:
+        out = np.empty((count, PER_CHUNK, Q_VALUES + k), dtype=np.int64)
+        ka.bajiwo_chunks(pos.kernel(), ask, _chunks(seed, batch, first, count), params, pols, out)
         return _values_of(out, k)
 
     return call
@@ -261,9 +263,9 @@ def _rebel_caller(state: State, options: list[Action], pols, seed: int) -> Calle
     params = rule_arrays(r)
     pos = _position(state, seat, state.hands[seat])
 
-    def call(active: np.ndarray, batch: int) -> np.ndarray:
-        out = np.empty((CHUNKS, PER_CHUNK, kd.Q_VALUES + 2), dtype=np.int64)
-        kd.rebel_chunks(pos.kernel(), _chunks(seed, batch), params, pols, out)
+    def call(active: np.ndarray, batch: int, first: int, count: int) -> np.ndarray:
+        out = np.empty((count, PER_CHUNK, kd.Q_VALUES + 2), dtype=np.int64)
+        kd.rebel_chunks(pos.kernel(), _chunks(seed, batch, first, count), params, pols, out)
         got = _values_of(out, 2)
         return got[:, ::-1]  # the kernel's order is 造反, decline; the engine's pass first
 

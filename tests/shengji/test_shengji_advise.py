@@ -316,3 +316,35 @@ def test_play_outs_deal_the_hidden_cards_to_fit_every_public_fact():
                 assert deal[4] == Counter(st.kitty)
             checked += 1
     assert checked == (len(late) + 3) * 32 and len(late) >= 2 and voids > 0
+
+
+def test_a_short_batch_plays_only_the_chunks_it_keeps():
+    """The race asks for the chunks it still needs, and for the rest of the batch only when
+    deals that fit no hand were dropped: the deals kept are a whole batch's first ones."""
+    import numpy as np
+
+    from analyzer.shengji.advise import _run
+    from analyzer.shengji.advise_playouts import CHUNKS, PER_CHUNK
+
+    def rows(batch, chunk, drop):
+        n = PER_CHUNK - (drop if chunk == 0 else 0)  # chunk 0 loses `drop` dead-end deals
+        x = [batch * 10_000 + chunk * 100 + i for i in range(n)]
+        return np.array([[v, v + (v * 7919) % 13 - 6] for v in x])  # two close actions
+
+    for drop in (0, 5, 20):
+        asked = []
+
+        def call(active, batch, first, count, drop=drop, asked=asked):
+            asked.append((batch, first, count))
+            return np.concatenate([rows(batch, c, drop) for c in range(first, first + count)])
+        race, _ = _run(call, 2, 300, 1e-9, None)
+        whole = np.concatenate([np.concatenate([rows(b, c, drop) for c in range(CHUNKS)])
+                                for b in range(2)])
+        assert race.n == 300
+        assert np.array_equal(np.concatenate(race.batches)[:, 0], whole[:300, 0])
+        need = 300 - (CHUNKS * PER_CHUNK - drop)
+        count = -(-need // PER_CHUNK)
+        assert asked[:2] == [(0, 0, CHUNKS), (1, 0, count)]
+        short = PER_CHUNK * count - drop < need  # the chunks asked for fell short
+        assert asked[2:] == ([(1, count, CHUNKS - count)] if short else [])
+    assert short  # the last case did fall short
