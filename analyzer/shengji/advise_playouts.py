@@ -220,8 +220,8 @@ def _bury_caller(state: State, options: list[Action], pols, seed: int) -> Caller
 
     def call(active: np.ndarray, batch: int, first: int, count: int) -> np.ndarray:
         out = np.empty((count, PER_CHUNK, kd.Q_VALUES + k), dtype=np.int64)
-        kd.bury_chunks(pos.kernel(), (state.the_trump, buries), _chunks(seed, batch, first, count), params,
-                       pols, out)
+        kd.bury_chunks(pos.kernel(), (state.the_trump, buries),
+                       _chunks(seed, batch, first, count), params, pols, out)
         return _values_of(out, k)
 
     return call
