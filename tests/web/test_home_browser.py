@@ -3,6 +3,8 @@ stored hand opens in its table's review."""
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 from webtable import (
@@ -10,12 +12,13 @@ from webtable import (
     browser_page,
     live_server,
     play_dingniu_hand,
+    play_shengji_hand,
     play_xianniu_hand,
 )
 
 from analyzer.core.contract import random_record
 from analyzer.core.library import Library, parse_when
-from analyzer.games import GAMES
+from analyzer.games import GAMES, get_game
 from analyzer.web.home import make_home
 
 
@@ -31,7 +34,7 @@ def home(tmp_path_factory):
     for name in ("dingniu", "xianniu"):  # a cold kernel cache compiles here, not in a page
         tables[name].state.game.warmup()
     with live_server(make_home(lib, tables)) as url, browser_page(tmp) as pg:
-        pg.url_root = url
+        pg.url_root, pg.tables = url, tables
         yield pg
 
 
@@ -63,6 +66,15 @@ def test_a_hand_at_the_table_shows_in_the_library_and_opens_in_its_review(home):
     page.wait_for_selector("#hands-table")
     assert _library_rows(page) == 5
     assert "兰州掀牛" in page.locator("#hands-table tbody tr").first.inner_text()
+    # and a 双升 hand, from the declaring to the settlement
+    page.click("#table-shengji")
+    page.wait_for_selector("#board[data-turn]")
+    play_shengji_hand(page, page.tables["shengji"], advice=False, rng=random.Random(2))
+    page.click("#home-link")
+    page.wait_for_selector("#hands-table")
+    assert _library_rows(page) == 6
+    assert page.locator("#hands-table tbody tr").first.get_attribute("data-hand") == "6"
+    assert get_game("shengji").title in page.locator("#hands-table tbody tr").first.inner_text()
     # the filters: one game, then a tag
     page.select_option("#f-game", "dingniu")
     page.click("#filter-btn")

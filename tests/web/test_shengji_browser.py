@@ -14,14 +14,15 @@ from pathlib import Path
 import pytest
 from webtable import (
     TOFU_JS,
-    assert_steady_under_pointer,
     chromium_path,
     dejavu_only_fontconfig,
     live_server,
+    play_shengji_hand,
+    shengji_idle,
+    shengji_table,
 )
 
 from analyzer.shengji import web as sweb
-from analyzer.shengji.engine import random_action
 
 ADVICE = {"samples": 256, "precision": 2.0}
 KEY = "xn-shengji-game"
@@ -64,90 +65,6 @@ def page(tmp_path_factory):
         browser.close()
 
 
-def _idle(page) -> str:
-    page.wait_for_function("document.body.dataset.busy === '0' && "
-                           "document.querySelector('#board').dataset.turn !== 'bot'")
-    return page.get_attribute("#board", "data-turn")
-
-
-def _table(page):
-    """The server's table of the page's session (the test reads the truth; the page not)."""
-    sid = page.evaluate(f"sessionStorage.getItem('{KEY}')")
-    return page.app.state.sessions.slot(sid).obj
-
-
-def _click_cards(page, names: list[str]) -> None:
-    for name in names:
-        page.locator(f"#hand .card[data-card='{name}']:not(.selected)").first.click()
-
-
-def _mixed_lead(table) -> list[str] | None:
-    """Two cards of two effective suits of seat 0's hand: a lead the engine refuses."""
-    ctx = table.state.ctx
-    by_suit: dict[int, int] = {}
-    for f in table.state.hands[0]:
-        by_suit.setdefault(int(ctx.esuit[f]), f)
-    if len(by_suit) < 2:
-        return None
-    return sweb.names(list(by_suit.values())[:2])
-
-
-def _play_hand(page, advice: bool, rng: random.Random, refuse: bool = False) -> dict:
-    """Click through one hand from the deal to the settlement; what was clicked."""
-    seen = {"decisions": 0, "phases": set(), "refused": False, "advice": 0, "steady": False}
-    for _ in range(200):
-        if _idle(page) == "over":
-            return seen
-        version = page.get_attribute("#board", "data-version")
-        phase = page.get_attribute("#board", "data-phase")
-        seen["phases"].add(phase)
-        if advice:
-            table = page.wait_for_selector(f"#advice .advice-table[data-version='{version}']")
-            assert table.query_selector_all("tr[data-row]")
-            assert "样本=" in table.inner_text()
-            seen["advice"] += 1
-        else:
-            assert page.locator("#advice").is_hidden()
-        table = _table(page)
-        if phase == "play" and not seen["steady"]:
-            assert_steady_under_pointer(page, "#hand .card.usable")
-            seen["steady"] = True
-        if phase == "bury":
-            _click_cards(page, page.eval_on_selector_all(
-                "#hand .card", "(cs) => cs.slice(0, 8).map((c) => c.dataset.card)"))
-            page.click("#bury-btn:not([disabled])")
-        elif phase == "play":
-            lead = _mixed_lead(table) if refuse and not seen["refused"] and \
-                not table.state.tricks[-1].plays else None
-            if lead:  # a throw of two suits: refused, with the engine's reason on the page
-                _click_cards(page, lead)
-                page.click("#play-btn:not([disabled])")
-                page.wait_for_selector("#refused")
-                assert "cannot lead" in page.inner_text("#refused")
-                assert page.get_attribute("#board", "data-version") == version
-                seen["refused"] = True
-                page.click("#clear-btn")
-            if advice and rng.random() < 0.5:  # the advised play, picked from the advice
-                page.click("#advice tr[data-row='0']")
-                picked = page.eval_on_selector_all(
-                    "#hand .card.selected", "(cs) => cs.map((c) => c.dataset.card)")
-                best = page.eval_on_selector_all(
-                    "#advice tr[data-row='0'] td:first-child .card",
-                    "(cs) => cs.map((c) => c.dataset.card)")
-                assert sorted(picked) == sorted(best)
-            else:
-                a = random_action(table.state.clone(), rng)
-                _click_cards(page, sweb.names(a.cards))
-            page.click("#play-btn:not([disabled])")
-        else:  # declaring, 造反, 扒鸡窝: one of the listed choices
-            buttons = page.locator("#actions button.act")
-            buttons.nth(rng.randrange(buttons.count())).click()
-        page.wait_for_function(
-            f"document.querySelector('#board').dataset.version !== '{version}'")
-        seen["decisions"] += 1
-    raise AssertionError("the hand did not end")
-
-
 def test_whole_hands_clicked_with_advice_off_and_on(page, capsys):
     from analyzer.cli import main
 
@@ -155,12 +72,12 @@ def test_whole_hands_clicked_with_advice_off_and_on(page, capsys):
     for advice, seed in ((False, "21"), (True, "22")):
         page.fill("#opt-seed", seed)
         page.click("#new-btn")
-        _idle(page)
+        shengji_idle(page)
         if advice != page.is_checked("#advice-toggle"):
             page.click("#advice-toggle")
         if advice:  # the progress indicator shows while the advice is computed
             page.wait_for_selector("#advice .progress, #advice .advice-table", state="visible")
-        seen = _play_hand(page, advice, rng, refuse=not advice)
+        seen = play_shengji_hand(page, page.app, advice, rng, refuse=not advice)
         assert seen["decisions"] >= 10 and {"declare", "play"} <= seen["phases"]
         assert seen["refused"] or advice
         assert (seen["advice"] == seen["decisions"]) if advice else seen["advice"] == 0
@@ -179,16 +96,16 @@ def test_whole_hands_clicked_with_advice_off_and_on(page, capsys):
         assert "result: attackers' points" in capsys.readouterr().out
         page.tmp_record = path
     # the next hand, at the settled levels
-    levels = _table(page).state.result.levels_after
+    levels = shengji_table(page, page.app).state.result.levels_after
     page.click("#next-btn")
-    _idle(page)
+    shengji_idle(page)
     assert page.inner_text("#hand-no") == "第 2 局"
     from analyzer.shengji.cards import RANK_NAMES
 
     assert page.inner_text("#lv-us") == RANK_NAMES[levels[0]]
     # the second hand played out: the settlement lists the first
     page.click("#advice-toggle")
-    _play_hand(page, False, rng)
+    play_shengji_hand(page, page.app, False, rng)
     assert page.locator("#history tr").count() == 2
     assert page.errors == []
 
@@ -212,7 +129,7 @@ def test_a_saved_record_loads_and_steps(page):
 def test_every_label_and_card_renders_in_the_page_font_in_both_languages(page):
     page.fill("#opt-seed", "23")
     page.click("#new-btn")
-    _idle(page)
+    shengji_idle(page)
     page.evaluate("document.fonts.ready")
     for lang, title in (("zh", "双升"), ("en", "Shuangsheng (Tractor)")):
         page.wait_for_function(f"document.title === '{title}'")

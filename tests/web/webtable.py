@@ -4,6 +4,7 @@ no hidden card reaches the page."""
 from __future__ import annotations
 
 import os
+import random
 import re
 import shutil
 from collections.abc import Iterator
@@ -13,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from analyzer.shengji import web as sweb
+from analyzer.shengji.engine import random_action
 from analyzer.web.server import in_background as live_server  # noqa: F401 (the tests' name)
 
 CARD = re.compile(r"(10|[AJQK2-9])([♠♥♣♦])")
@@ -189,3 +192,89 @@ def play_dingniu_hand(page, moves: int = 30) -> None:
         page.wait_for_function(
             f"document.querySelector('#board').dataset.version !== '{version}'")
     assert table_idle(page) == "over"
+
+
+def shengji_idle(page) -> str:
+    page.wait_for_function("document.body.dataset.busy === '0' && "
+                           "document.querySelector('#board').dataset.turn !== 'bot'")
+    return page.get_attribute("#board", "data-turn")
+
+
+def shengji_table(page, app):
+    """The server's table (in ``app``) of the page's 双升 session: the test reads the truth,
+    the page does not."""
+    sid = page.evaluate("sessionStorage.getItem('xn-shengji-game')")
+    return app.state.sessions.slot(sid).obj
+
+
+def _click_cards(page, names: list[str]) -> None:
+    for name in names:
+        page.locator(f"#hand .card[data-card='{name}']:not(.selected)").first.click()
+
+
+def _mixed_lead(table) -> list[str] | None:
+    """Two cards of two effective suits of seat 0's hand: a lead the engine refuses."""
+    ctx = table.state.ctx
+    by_suit: dict[int, int] = {}
+    for f in table.state.hands[0]:
+        by_suit.setdefault(int(ctx.esuit[f]), f)
+    if len(by_suit) < 2:
+        return None
+    return sweb.names(list(by_suit.values())[:2])
+
+
+def play_shengji_hand(page, app, advice: bool, rng: random.Random, refuse: bool = False) -> dict:
+    """Click through one 双升 hand (the table app ``app``) from the deal to the settlement;
+    what was clicked."""
+    seen = {"decisions": 0, "phases": set(), "refused": False, "advice": 0, "steady": False}
+    for _ in range(200):
+        if shengji_idle(page) == "over":
+            return seen
+        version = page.get_attribute("#board", "data-version")
+        phase = page.get_attribute("#board", "data-phase")
+        seen["phases"].add(phase)
+        if advice:
+            table = page.wait_for_selector(f"#advice .advice-table[data-version='{version}']")
+            assert table.query_selector_all("tr[data-row]")
+            assert "样本=" in table.inner_text()
+            seen["advice"] += 1
+        else:
+            assert page.locator("#advice").is_hidden()
+        table = shengji_table(page, app)
+        if phase == "play" and not seen["steady"]:
+            assert_steady_under_pointer(page, "#hand .card.usable")
+            seen["steady"] = True
+        if phase == "bury":
+            _click_cards(page, page.eval_on_selector_all(
+                "#hand .card", "(cs) => cs.slice(0, 8).map((c) => c.dataset.card)"))
+            page.click("#bury-btn:not([disabled])")
+        elif phase == "play":
+            lead = _mixed_lead(table) if refuse and not seen["refused"] and \
+                not table.state.tricks[-1].plays else None
+            if lead:  # a throw of two suits: refused, with the engine's reason on the page
+                _click_cards(page, lead)
+                page.click("#play-btn:not([disabled])")
+                page.wait_for_selector("#refused")
+                assert "cannot lead" in page.inner_text("#refused")
+                assert page.get_attribute("#board", "data-version") == version
+                seen["refused"] = True
+                page.click("#clear-btn")
+            if advice and rng.random() < 0.5:  # the advised play, picked from the advice
+                page.click("#advice tr[data-row='0']")
+                picked = page.eval_on_selector_all(
+                    "#hand .card.selected", "(cs) => cs.map((c) => c.dataset.card)")
+                best = page.eval_on_selector_all(
+                    "#advice tr[data-row='0'] td:first-child .card",
+                    "(cs) => cs.map((c) => c.dataset.card)")
+                assert sorted(picked) == sorted(best)
+            else:
+                a = random_action(table.state.clone(), rng)
+                _click_cards(page, sweb.names(a.cards))
+            page.click("#play-btn:not([disabled])")
+        else:  # declaring, 造反, 扒鸡窝: one of the listed choices
+            buttons = page.locator("#actions button.act")
+            buttons.nth(rng.randrange(buttons.count())).click()
+        page.wait_for_function(
+            f"document.querySelector('#board').dataset.version !== '{version}'")
+        seen["decisions"] += 1
+    raise AssertionError("the hand did not end")
