@@ -195,8 +195,11 @@ def next_(game_name: str | None, library_path: str | None, as_json: bool) -> Non
             stock(lib, game)
         pid = lib.next_puzzle(game_name)
         if pid is None:
-            raise click.ClickException("no puzzle is due: every one is solved or waits for "
-                                       "its next repetition")
+            kept = lib.count_puzzles(game_name)
+            click.echo("no puzzle is due: every one is solved or waits for its next "
+                       "repetition" if kept else "the library holds no puzzle of this game: "
+                       "mine some with xianniu puzzles mine")
+            return
         puzzle, rating = lib.puzzle(pid), lib.rating(0).rating
     if as_json:
         emit_json({"id": pid, "game": puzzle["game"], "rules": puzzle["rules"],
