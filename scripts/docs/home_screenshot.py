@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import os
-import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -24,16 +22,15 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from served import served_page  # noqa: E402  (beside this script)
+
 from analyzer.core.contract import random_record  # noqa: E402
 from analyzer.core.library import Library, parse_when  # noqa: E402
 from analyzer.games import GAMES  # noqa: E402
 from analyzer.web.home import make_home  # noqa: E402
-from analyzer.web.server import in_background  # noqa: E402
 
 
 def shoot(n_hands: int, seed: int, out: Path) -> None:
-    from playwright.sync_api import sync_playwright
-
     games = list(GAMES.values())
     with tempfile.TemporaryDirectory() as tmp:
         lib = Path(tmp) / "lib.sqlite"
@@ -47,19 +44,13 @@ def shoot(n_hands: int, seed: int, out: Path) -> None:
                             played=parse_when(f"{day + dt.timedelta(days=i)}T20:00"),
                             source="club.jsonl")
         tables = {name: g.part("web").make_app(library=lib) for name, g in GAMES.items()}
-        chromium = os.environ.get("CHROMIUM") or shutil.which("chromium")
-        with in_background(make_home(lib, tables)) as url, sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=chromium,
-                                        args=["--no-sandbox", "--disable-gpu"])
-            page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-            page.set_default_timeout(120_000)
+        with served_page(make_home(lib, tables), 800, 120_000) as (url, page):
             page.goto(url + "/")
             page.wait_for_selector("#hands-table")
             page.wait_for_function("document.body.dataset.busy === '0'")
             page.click("#split-btn")
             page.wait_for_selector(".split-table", timeout=600_000)
             page.screenshot(path=str(out), full_page=True)
-            browser.close()
     print(f"wrote {out}")
 
 

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import shutil
 import sys
 import tempfile
 import urllib.request
@@ -24,11 +22,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from served import served_page  # noqa: E402  (beside this script)
+
 from analyzer.core.library import Library  # noqa: E402
 from analyzer.core.puzzles import read_set, shipped  # noqa: E402
 from analyzer.games import GAMES  # noqa: E402
 from analyzer.web.home import make_home  # noqa: E402
-from analyzer.web.server import in_background  # noqa: E402
 
 
 def _call(url: str, body: dict | None = None) -> dict:
@@ -69,8 +68,6 @@ def _palette(path: Path) -> None:
 
 
 def shoot(sets: list[Path], out: Path) -> None:
-    from playwright.sync_api import sync_playwright
-
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         lib = Path(tmp) / "lib.sqlite"
@@ -84,12 +81,7 @@ def shoot(sets: list[Path], out: Path) -> None:
                     library.add_puzzle(p.to_json(), path.name)
             have = [g for g in GAMES if library.count_puzzles(g)]
         tables = {name: g.part("web").make_app(library=lib) for name, g in GAMES.items()}
-        chromium = os.environ.get("CHROMIUM") or shutil.which("chromium")
-        with in_background(make_home(lib, tables)) as url, sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=chromium,
-                                        args=["--no-sandbox", "--disable-gpu"])
-            page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-            page.set_default_timeout(300_000)
+        with served_page(make_home(lib, tables), 900, 300_000) as (url, page):
             for game in have:
                 for right, name in ((True, "solved"), (False, "missed")):
                     _answer(page, url, game, lib, right)
@@ -101,7 +93,6 @@ def shoot(sets: list[Path], out: Path) -> None:
                         "height": end["y"] + end["height"] - top["y"] + 16})
                     _palette(path)
                     print(f"wrote {path}")
-            browser.close()
 
 
 def main() -> None:

@@ -72,6 +72,7 @@ def test_a_puzzle_solved_and_one_missed_which_comes_back(app):
     assert page.get_attribute("#board", "data-turn") == "me"
     _answer(page, _answer_id(page.library, view, right=True))
     assert page.get_attribute("#pz-verdict", "data-solved") == "true"
+    assert page.locator("#end").is_hidden()  # a puzzle's hand shows no end panel
     rows = page.locator("#pz-values tr").count() - 1
     assert rows == view["puzzle"]["actions"] >= 2
     assert "样本=" in page.inner_text("#pz-values")

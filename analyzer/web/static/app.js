@@ -337,6 +337,7 @@ const XN = (() => {
                            seat: (s) => st.draw.seat(s, view) };
     if (!box || !d) return;
     box.hidden = !p;
+    document.body.classList.toggle("puzzle", !!p);  // a puzzle's hand has no end panel
     if (!p) return;
     const theme = t(`theme_${p.theme}`);
     const head = el("h2", {}, `${t("pz_title")} #${p.id} · ${theme === `theme_${p.theme}` ? p.theme : theme}`);
