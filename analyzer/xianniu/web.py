@@ -134,33 +134,35 @@ class XianniuTable:
         return record_of(self.state)
 
     def view(self) -> dict[str, Any]:
+        """What the page may show now: built from the seat's view of the hand only
+        (:meth:`.engine.State.view`); the other hands once the hand is over."""
         st = self.state
-        seat = st.current_player()
+        sv = st.view(self.seat) if self.seat >= 0 else None
+        r = st.rules
         out: dict[str, Any] = {
             # the seed alone would tell the deal: shown once the hand is over
-            "game": "xianniu", "rules": st.rules.name,
+            "game": "xianniu", "rules": r.name,
             "seed": self.seed if self.finished else None,
             "opponents": self.opponents, "you": self.seat, "banker": st.banker,
             "roles": [SEAT_NAMES[(s - st.banker) % N_SEATS] for s in range(N_SEATS)],
-            "version": self.version, "phase": st.phase, "to_act": seat,
-            "hand": cards_json(st.hands[self.seat]),
-            "counts": [bin(h).count("1") for h in st.hands],
-            "captured": [sum(p.size for p in plays) for plays in st.captured],
-            "captured_plays": [[_play_json(p.mask, st.rules) for p in plays]
-                               for plays in st.captured],
-            "table": st.table_count(), "table_cap": st.rules.table_cap,
-            "gou": st.rules.gou_min, "ci": st.rules.ci_min,
-            "top": (None if st.top is None else
-                    {**_play_json(st.top.mask, st.rules), "owner": st.top_owner}),
-            "lead_holder": st.lead_holder,
-            "xian": [list(e) for e in st.xian_events],
-            "my_discards": cards_json(self._my_discards()),
+            "version": self.version, "phase": st.phase, "to_act": st.current_player(),
+            "table_cap": r.table_cap, "gou": r.gou_min, "ci": r.ci_min,
             "moves": self.moves if self.finished else [_public(m, self.seat) for m in self.moves],
             "legal": [], "over": self.finished,
             "advice": self.advice.get(self.version),
         }
-        if seat == self.seat:
-            out["legal"] = [action_json(st, self.seat, a) for a in st.legal_actions()]
+        if sv is not None:
+            out.update(
+                hand=cards_json(sv.hand), counts=list(sv.hand_sizes),
+                captured=[sum(p.size for p in plays) for plays in sv.captured],
+                captured_plays=[[_play_json(p.mask, r) for p in plays] for plays in sv.captured],
+                table=sum(p.size for plays in sv.captured for p in plays),
+                top=None if sv.top is None else {**_play_json(sv.top.mask, r),
+                                                  "owner": sv.top_owner},
+                lead_holder=sv.lead_holder, xian=[list(e) for e in sv.xian_events],
+                my_discards=cards_json(sv.discards))
+            if sv.to_act == self.seat:
+                out["legal"] = [action_json(st, self.seat, a) for a in st.legal_actions()]
         if self.finished:
             sett = st.settlement()
             out.update(end=st.end_reason, settlement=settlement_json(sett),
@@ -209,13 +211,6 @@ class XianniuTable:
         return lambda progress: review(self.decisions, advice_at, same, progress)
 
     # -- inside ----------------------------------------------------------------------
-
-    def _my_discards(self) -> int:
-        m = 0
-        for s, a in self.state.history:
-            if s == self.seat and a.kind == "discard":
-                m |= a.cards
-        return m
 
     def _apply(self, seat: int, action: Action) -> None:
         before = action_json(self.state, seat, action)
