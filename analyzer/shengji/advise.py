@@ -48,6 +48,7 @@ import numpy as np
 from ..core.checks import check_seed
 from ..core.race import Race, ranked_lines
 from ..core.stats import Estimate, mean_ci
+from ..core.valued import ActionValue
 from .actions import (
     BAJIWO_PHASE,
     BURY_PHASE,
@@ -172,28 +173,6 @@ def _run(call: Caller, k: int, samples: int, precision: float,
 
 
 # -- the answer ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ActionValue:
-    """One legal action and the acting team's level change after it: ``action`` in record
-    format (append it to the record to play it), ``group`` (the action alone), ``ev`` and
-    ``ci95`` over ``n`` deals, ``diff`` the paired gap best − this action."""
-
-    action: dict[str, Any]
-    group: tuple[dict[str, Any], ...]
-    ev: float
-    ci95: tuple[float, float]
-    n: int
-    diff: dict[str, float | int]
-    label: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        out = {"action": dict(self.action), "ev": self.ev, "ci95": list(self.ci95),
-               "n": self.n, "diff": dict(self.diff), "group": [dict(a) for a in self.group]}
-        if self.label:
-            out["label"] = self.label
-        return out
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ from kernels.xianniu.verbs import TYPE_SHIFT
 from ..core.checks import check_seed
 from ..core.race import Race, ranked_lines
 from ..core.stats import Estimate, mean_ci
+from ..core.valued import ActionValue
 from .cards import FIVE, NINE, cards_of, format_cards
 from .defaults import ADVICE_OPPONENTS, ADVICE_POLICY
 from .engine import (
@@ -74,28 +75,6 @@ UNIT = "points"  # of the acting seat's returns, per hand
 THRESHOLDS = {"inaccuracy": 0.3, "mistake": 1.0, "blunder": 3.0}
 GROUPING = ("actions whose cards differ only by cards of one rank (9s and 5s: of one rank and "
             "colour) held by the seat to act are equivalent; one of each group is played out")
-
-
-@dataclass(frozen=True)
-class ActionValue:
-    """One group of equivalent legal actions and the acting seat's points after it.
-
-    ``action`` is the group's first action in record format (append it to the record to play
-    it); ``group`` lists every action of the group; ``ev`` and ``ci95`` are the mean points
-    and 95% CI over ``n`` deals; ``diff`` is the paired difference best − this action over
-    the deals both were played on (``{"value", "low", "high", "n"}``).
-    """
-
-    action: dict[str, Any]
-    group: tuple[dict[str, Any], ...]
-    ev: float
-    ci95: tuple[float, float]
-    n: int
-    diff: dict[str, float | int]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"action": dict(self.action), "ev": self.ev, "ci95": list(self.ci95),
-                "n": self.n, "diff": dict(self.diff), "group": [dict(a) for a in self.group]}
 
 
 @dataclass(frozen=True)
