@@ -15,7 +15,7 @@ class ActionValue:
     play it); ``group``: every action of the group; ``ev`` and ``ci95``: the mean result and
     its 95% CI over ``n`` deals; ``diff``: the paired difference best − this action over the
     deals both were played on (``{"value", "low", "high", "n"}``); ``label``: a game's word
-    for the action's role (双升's question), if any."""
+    for the action's role in the question the player asked, if any."""
 
     action: dict[str, Any]
     group: tuple[dict[str, Any], ...]
