@@ -64,7 +64,7 @@ WORDS = {
            "by_kind": "各类决策的平均损失（每个决策）", "by_week": "按周趋势（每局平均）",
            "kind": "类型", "loss": "损失", "week": "周",
            "puzzles": "残局题", "pz_rating": "你的等级分", "pz_kept": "题", "pz_tried": "做过",
-           "pz_solved": "答对", "pz_due": "待复习", "pz_open": "做题", "pz_none":
+           "pz_solved": "答对 / 作答", "pz_due": "待复习", "pz_open": "做题", "pz_none":
            "还没有题：用 xianniu puzzles mine 挖题",
            "split_help": "结果 = 发牌（发到手时这手牌的价值）+ 决策（复盘损失之和的相反数）"
                          "+ 牌运（其余）；以默认机器人评估，括号内为 95% 置信区间"},
@@ -88,7 +88,7 @@ WORDS = {
            "by_week": "Trend by week (mean a hand)", "kind": "Kind", "loss": "Loss",
            "week": "Week",
            "puzzles": "Puzzles", "pz_rating": "Your rating", "pz_kept": "puzzles",
-           "pz_tried": "tried", "pz_solved": "solved", "pz_due": "due", "pz_open": "Solve",
+           "pz_tried": "tried", "pz_solved": "solved / answers", "pz_due": "due", "pz_open": "Solve",
            "pz_none": "No puzzles yet: mine some with xianniu puzzles mine",
            "split_help": "result = deal (what the hand was worth when dealt) + decisions "
                          "(minus the review's losses) + the lie (the rest: how the unseen "
