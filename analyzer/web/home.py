@@ -88,7 +88,8 @@ WORDS = {
            "by_week": "Trend by week (mean a hand)", "kind": "Kind", "loss": "Loss",
            "week": "Week",
            "puzzles": "Puzzles", "pz_rating": "Your rating", "pz_kept": "puzzles",
-           "pz_tried": "tried", "pz_solved": "solved / answers", "pz_due": "due", "pz_open": "Solve",
+           "pz_tried": "tried", "pz_solved": "solved / answers", "pz_due": "due",
+           "pz_open": "Solve",
            "pz_none": "No puzzles yet: mine some with xianniu puzzles mine",
            "split_help": "result = deal (what the hand was worth when dealt) + decisions "
                          "(minus the review's losses) + the lie (the rest: how the unseen "
