@@ -18,6 +18,7 @@ import numpy as np
 from kernels.dingniu import pimc as kp
 from kernels.dingniu import policies as kpol
 
+from ..web.bots import BotTurns
 from ..web.game import Conflict, Progress, Task, parse_choice, parse_seed
 from ..web.review import enter_hand_query, record_review_query, review
 from .engine import State, new_hand
@@ -106,7 +107,7 @@ class Bot:
         return int(a)
 
 
-class DingniuTable:
+class DingniuTable(BotTurns):
     """One hand at the table: the engine state, three bots, the moves, the advice."""
 
     def __init__(self, rules: str, opponents: str, seed: int, advice_samples: int, *,
@@ -157,13 +158,6 @@ class DingniuTable:
         self.finished, self.version = self.state.is_terminal(), len(self.state.history)
         self.moves.append(move_json(self.state, seat, a, sum(self.state.laid) - before or 1))
 
-    def _run_bots(self, to_end: bool = False) -> None:
-        if self.frozen and not to_end:  # a puzzle's position: nothing moves by itself
-            return
-        while not self.finished and (to_end or self.state.current_player() != self.seat):
-            seat = self.state.current_player()
-            self._apply(seat, self.bots[seat].choose(self.state))
-
     # -- a puzzle's lines (analyzer.web.puzzle) -----------------------------------------
 
     def hands_json(self) -> list[list[dict[str, Any]]]:
@@ -173,12 +167,6 @@ class DingniuTable:
     def action_page(self, action: int) -> dict[str, Any]:
         """``action`` of the seat to act as the page shows it."""
         return move_json(self.state, self.state.current_player(), action)
-
-    def play_out(self, action: int) -> None:
-        """``action`` for the seat to act, then the bots to the end (a bot in every seat:
-        ``seat=None``)."""
-        self._apply(self.state.current_player(), action)
-        self._run_bots(to_end=True)
 
     def record(self) -> dict[str, Any]:
         if not self.finished:

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from ..web.bots import BotTurns
 from ..web.game import Conflict, Progress, Task, parse_choice, parse_seed
 from ..web.review import enter_hand_query, record_review_query
 from .actions import (
@@ -90,7 +91,7 @@ def _trump_name(trump: int | None) -> str | None:
     return "NT" if trump == NT else SUIT_SYMBOLS[trump]
 
 
-class ShengjiTable:
+class ShengjiTable(BotTurns):
     """Hands at the table: the engine state of the current one, the bots, the public move
     log, the human seat's decisions and the advice given."""
 
@@ -255,13 +256,6 @@ class ShengjiTable:
                 move["won_by"], move["points"] = done.winner, done.points
         self.moves.append(move)
 
-    def _run_bots(self, to_end: bool = False) -> None:
-        if self.frozen and not to_end:  # a puzzle's position: nothing moves by itself
-            return
-        while not self.finished and (to_end or self.state.current_player() != self.seat):
-            seat = self.state.current_player()
-            self._apply(seat, self.bots[seat].choose(self.state))
-
     # -- a puzzle's lines (analyzer.web.puzzle) -----------------------------------------
 
     def hands_json(self) -> list[list[str]]:
@@ -272,12 +266,6 @@ class ShengjiTable:
         """``action`` of the seat to act as the page shows it."""
         return {"seat": self.state.current_player(), "kind": action.kind,
                 "cards": names(action.cards, self.state.ctx)}
-
-    def play_out(self, action: Action) -> None:
-        """``action`` for the seat to act, then the bots to the end (a bot in every seat:
-        ``seat=None``)."""
-        self._apply(self.state.current_player(), action)
-        self._run_bots(to_end=True)
 
     def _end(self) -> dict[str, Any]:
         st = self.state

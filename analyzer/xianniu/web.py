@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from ..web.bots import BotTurns
 from ..web.game import Conflict, Progress, Task, parse_choice, parse_seed
 from ..web.review import enter_hand_query, record_review_query, review
 from .cards import N_SEATS, cards_of, format_card, parse_hand, parse_mask
@@ -74,7 +75,7 @@ def parse_action(data: Any) -> Action:
 
 
 
-class XianniuTable:
+class XianniuTable(BotTurns):
     """One hand at the table: the engine state, the bots, the moves so far, the advice."""
 
     def __init__(self, rules: str, opponents: str, seed: int, advisor=None,
@@ -217,13 +218,6 @@ class XianniuTable:
         self.state.apply(action)
         self.moves.append(before)
 
-    def _run_bots(self, to_end: bool = False) -> None:
-        if self.frozen and not to_end:  # a puzzle's position: nothing moves by itself
-            return
-        while not self.finished and (to_end or self.state.current_player() != self.seat):
-            seat = self.state.current_player()
-            self._apply(seat, self.bots[seat].choose(self.state))
-
     # -- a puzzle's lines (analyzer.web.puzzle) -----------------------------------------
 
     def hands_json(self) -> list[list[str]]:
@@ -233,12 +227,6 @@ class XianniuTable:
     def action_page(self, action: Action) -> dict[str, Any]:
         """``action`` of the seat to act as the page shows it."""
         return action_json(self.state, self.state.current_player(), action)
-
-    def play_out(self, action: Action) -> None:
-        """``action`` for the seat to act, then the bots to the end (a bot in every seat:
-        ``seat=None``)."""
-        self._apply(self.state.current_player(), action)
-        self._run_bots(to_end=True)
 
     def _advisor_fn(self):
         if self._advisor is not None:
