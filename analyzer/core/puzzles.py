@@ -117,8 +117,14 @@ def one_answer(ranked: list[dict[str, Any]], margin: float) -> str | None:
     return None
 
 
+def solves(entry: dict[str, Any], puzzle: dict[str, Any]) -> bool:
+    """Whether the record entry ``entry`` is the answer of ``puzzle`` (as JSON) or one of
+    the actions as good as it."""
+    return entry == puzzle["answer"] or entry in puzzle["group"]
+
+
 def _same(a: dict[str, Any], puzzle: Puzzle) -> bool:
-    return a == puzzle.answer or a in puzzle.group
+    return solves(a, {"answer": puzzle.answer, "group": puzzle.group})
 
 
 def decisions(game: Game, record: dict[str, Any]) -> Iterator[tuple[int, int, dict, Any]]:
@@ -217,11 +223,12 @@ def open_hand_values(game: Game, puzzle: Puzzle, seed: int,
     bare = hidden_from(game, puzzle.position, puzzle.seat)
     index = len(puzzle.position.get("actions", []))
     out = np.empty((deals, len(puzzle.actions)))
+    actions = [recs.action_from_json(a["action"], index)[1] for a in puzzle.actions]
     for i, s in enumerate(decision_seeds(seed, deals)):
-        deal = recs.complete(bare, s, going_on=True)
-        for j, a in enumerate(puzzle.actions):
-            state = recs.replay(deal)
-            state.apply(recs.action_from_json(a["action"], index)[1])
+        there = recs.replay(recs.complete(bare, s, going_on=True))
+        for j, action in enumerate(actions):
+            state = there.clone()
+            state.apply(action)
             try:
                 v = state.returns() if state.is_terminal() else solver.open_values(state)
             except solver.SearchLimit:
@@ -352,14 +359,27 @@ def read_set(text: str, source: str = "the set") -> tuple[dict[str, Any], list[P
         raise ValueError(f"{source}: a puzzle lacks {e}") from None
 
 
-def shipped(game: Game) -> tuple[dict[str, Any], list[Puzzle]] | None:
-    """The puzzle set shipped with ``game`` (its package's ``puzzles.jsonl``), or None."""
+def _shipped_path(game: Game) -> Any:
     from importlib.resources import files
 
-    path = files(game.package) / "puzzles.jsonl"
+    return files(game.package) / "puzzles.jsonl"
+
+
+def shipped(game: Game) -> tuple[dict[str, Any], list[Puzzle]] | None:
+    """The puzzle set shipped with ``game`` (its package's ``puzzles.jsonl``), or None."""
+    path = _shipped_path(game)
     if not path.is_file():
         return None
     return read_set(path.read_text(encoding="utf-8"))
+
+
+def shipped_count(game: Game) -> int:
+    """How many puzzles ``game``'s shipped set holds, as its head line says (0: none)."""
+    path = _shipped_path(game)
+    if not path.is_file():
+        return 0
+    with path.open(encoding="utf-8") as f:
+        return int(json.loads(f.readline()).get("puzzles", 0))
 
 
 def stock(lib: Any, game: Game) -> int:
@@ -400,4 +420,4 @@ def judge(game: Game, puzzle: dict[str, Any], token: str) -> tuple[dict[str, Any
     if all(entry != a["action"] and entry not in a.get("group", []) for a in puzzle["actions"]):
         raise ValueError(f"{token!r} is not one of the position's choices "
                          f"({', '.join(seen(game, puzzle)['choices'])})")
-    return entry, entry == puzzle["answer"] or entry in puzzle["group"]
+    return entry, solves(entry, puzzle)

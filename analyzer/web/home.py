@@ -214,7 +214,7 @@ class _Home:
     def puzzles(self, request: Request) -> Response:
         """The player's rating, and per game the puzzles kept (or shipped, put in the
         library when first opened), tried, solved and due."""
-        from ..core.puzzles import shipped
+        from ..core.puzzles import shipped_count
         from ..games import get_game
 
         with self._open() as lib:
@@ -223,8 +223,7 @@ class _Home:
             for name in self.tables:
                 row = {"name": name, **lib.practice(name)}
                 if not row["kept"]:
-                    ship = shipped(get_game(name))
-                    row["shipped"] = len(ship[1]) if ship else 0
+                    row["shipped"] = shipped_count(get_game(name))
                 games.append(row)
         return JSONResponse({"rating": round(r.rating), "rd": round(r.rd), "games": games},
                             headers={"Cache-Control": "no-store"})

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..core.library import Library, LibraryError
-from ..core.puzzles import hidden_from
+from ..core.puzzles import hidden_from, solves
 from ..core.review import decision_seeds
 from .game import Conflict, Task
 
@@ -73,7 +73,7 @@ class PuzzleSession:
         self.table.act(data)  # the engine checks it; nothing moves after it
         seat, action = self.table.state.history[self.index]
         entry = self.game.part("records").action_to_json(seat, action)
-        solved = entry == self.puzzle["answer"] or entry in self.puzzle["group"]
+        solved = solves(entry, self.puzzle)
         with Library(self.library) as lib:
             player, rated = lib.attempt(self.id, entry, solved)
             due = lib.due(self.id)
@@ -102,7 +102,7 @@ def tempting(puzzle: dict[str, Any]) -> int:
     player's move there when it missed the answer, else the second best."""
     move = puzzle.get("player_move")
     for i, a in enumerate(puzzle["actions"][1:], 1):
-        if move is not None and a["action"] == move and move not in puzzle["group"]:
+        if move is not None and a["action"] == move and not solves(move, puzzle):
             return i
     return 1
 

@@ -90,6 +90,7 @@ def test_shipped_puzzles_pass_again_at_a_new_seed(game):
     head, found = pz.read_set(_shipped(game).read_text(encoding="utf-8"))
     assert head["game"] == game and head["command"].startswith("xianniu puzzles mine")
     assert len(found) == head["puzzles"] >= 150
+    assert pz.shipped_count(get_game(game)) == len(found)
     assert all(p.verified for p in found)
     assert len({p.key for p in found}) == len(found)
     rng = random.Random(2026)  # not a seed any set was mined with
