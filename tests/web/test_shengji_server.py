@@ -12,7 +12,7 @@ from collections import Counter
 
 import pytest
 from starlette.testclient import TestClient
-from webtable import live_server
+from webtable import live_server, served_command
 
 from analyzer.shengji import web as sweb
 from analyzer.shengji.actions import BURY, PLAY
@@ -417,41 +417,18 @@ def test_i_may_rebel_and_the_hand_is_dealt_again():
 
 
 def test_shengji_play_serves_on_127_0_0_1_only_and_checks_its_options(capsys):
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
-
     import httpx2 as httpx
-    from test_web_parts import _listening
 
     from analyzer.cli import main
-    from analyzer.web.server import free_port
 
     assert main(["shengji", "play", "--no-open", "--opponents", "pimc"]) == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "pimc" in err and "Traceback" not in err
-    port = free_port()
-    root = Path(__file__).resolve().parents[2]
-    proc = subprocess.Popen([sys.executable, "-m", "analyzer.cli", "shengji", "play", "--no-open",
-                             "--port", str(port), "--seed", "4", "--rules", "classic",
-                             "--no-library"], cwd=root,
-                            env={**os.environ, "BROWSER": "true"}, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    try:
-        line = proc.stdout.readline()
-        assert line.strip() == f"serving http://127.0.0.1:{port}/ (Ctrl-C to stop)"
-        for _ in range(200):
-            if _listening(port):
-                break
-            subprocess.run(["sleep", "0.05"])
-        assert _listening(port) == ["0100007F"]  # 127.0.0.1, and no other interface
-        info = httpx.get(f"http://127.0.0.1:{port}/api/info", timeout=30).json()
+    with served_command(["shengji", "play", "--seed", "4", "--rules", "classic",
+                         "--no-library"]) as url:
+        info = httpx.get(f"{url}api/info", timeout=30).json()
         assert info["game"] == "shengji" and info["options"]["seed"]["default"] == 4
         assert info["options"]["rules"]["default"] == "classic"
-    finally:
-        proc.terminate()
-        proc.wait(20)
 
 
 def test_a_drawn_seed_never_reaches_the_page(client):

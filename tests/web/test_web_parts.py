@@ -4,10 +4,7 @@ machinery names no game), and a server that listens on 127.0.0.1 only."""
 from __future__ import annotations
 
 import ast
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -200,80 +197,33 @@ def test_the_layout_check_has_teeth():
 # -- the server binds 127.0.0.1 only --------------------------------------------------------
 
 
-def _listening(port: int) -> list[str]:
-    """Local addresses (hex, from /proc/net/tcp*) listening on ``port``."""
-    out = []
-    for name in ("tcp", "tcp6"):
-        path = Path("/proc/net") / name
-        if not path.exists():
-            continue
-        for line in path.read_text().splitlines()[1:]:
-            fields = line.split()
-            addr, p = fields[1].rsplit(":", 1)
-            if int(p, 16) == port and fields[3] == "0A":  # 0A: LISTEN
-                out.append(addr)
-    return out
-
-
 def test_xianniu_play_listens_on_127_0_0_1_only(tmp_path):
     import httpx2 as httpx
+    from webtable import served_command
 
-    from analyzer.web.server import free_port
-
-    port = free_port()
-    env = {**os.environ, "BROWSER": "true"}
-    proc = subprocess.Popen([sys.executable, "-m", "analyzer.cli", "play", "--no-open",
-                             "--port", str(port), "--seed", "4", "--library",
-                             str(tmp_path / "lib.sqlite")], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        line = proc.stdout.readline()
-        url = f"http://127.0.0.1:{port}/xianniu/"  # the table, in the app of xianniu serve
-        assert line.strip() == f"serving {url} (Ctrl-C to stop)"
-        for _ in range(200):
-            if _listening(port):
-                break
-            subprocess.run(["sleep", "0.05"])
-        assert _listening(port) == ["0100007F"]  # 127.0.0.1, and no other interface
+    # the table, in the app of xianniu serve
+    with served_command(["play", "--seed", "4", "--library", str(tmp_path / "lib.sqlite")],
+                        "/xianniu/") as url:
         r = httpx.get(f"{url}api/info", timeout=30)
         assert r.status_code == 200 and r.json()["game"] == "xianniu"
-        home = httpx.get(f"http://127.0.0.1:{port}/api/home", timeout=30).json()
+        home = httpx.get(f"{url}../api/home", timeout=30).json()
         assert [t["name"] for t in home["tables"]] == ["xianniu", "dingniu", "shengji"]
         assert home["library"] == str(tmp_path / "lib.sqlite")
         assert r.json()["options"]["seed"]["default"] == 4
-    finally:
-        proc.terminate()
-        proc.wait(20)
 
 
 def test_serve_listens_on_127_0_0_1_only_with_every_table(tmp_path):
     import httpx2 as httpx
+    from webtable import served_command
 
-    from analyzer.web.server import free_port
-
-    port = free_port()
     lib = tmp_path / "mine.sqlite"
-    proc = subprocess.Popen([sys.executable, "-m", "analyzer.cli", "serve", "--no-open",
-                             "--port", str(port), "--library", str(lib)], cwd=ROOT,
-                            env={**os.environ, "BROWSER": "true"}, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    try:
-        line = proc.stdout.readline()
-        assert line.strip() == f"serving http://127.0.0.1:{port}/ (Ctrl-C to stop)"
-        for _ in range(200):
-            if _listening(port):
-                break
-            subprocess.run(["sleep", "0.05"])
-        assert _listening(port) == ["0100007F"]
-        home = httpx.get(f"http://127.0.0.1:{port}/api/home", timeout=30).json()
+    with served_command(["serve", "--library", str(lib)]) as url:
+        home = httpx.get(f"{url}api/home", timeout=30).json()
         assert home["library"] == str(lib) and len(home["tables"]) == 3
         for t in home["tables"]:
-            info = httpx.get(f"http://127.0.0.1:{port}/{t['name']}/api/info", timeout=30)
+            info = httpx.get(f"{url}{t['name']}/api/info", timeout=30)
             assert info.json()["game"] == t["name"]
         assert lib.exists()
-    finally:
-        proc.terminate()
-        proc.wait(20)
 
 
 def test_a_taken_port_is_one_clear_line(tmp_path):

@@ -7,6 +7,9 @@ import os
 import random
 import re
 import shutil
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -278,3 +281,46 @@ def play_shengji_hand(page, app, advice: bool, rng: random.Random, refuse: bool 
             f"document.querySelector('#board').dataset.version !== '{version}'")
         seen["decisions"] += 1
     raise AssertionError("the hand did not end")
+
+
+def listening(port: int) -> list[str]:
+    """Local addresses (hex, from /proc/net/tcp*) listening on ``port``."""
+    out = []
+    for name in ("tcp", "tcp6"):
+        path = Path("/proc/net") / name
+        if not path.exists():
+            continue
+        for line in path.read_text().splitlines()[1:]:
+            fields = line.split()
+            addr, p = fields[1].rsplit(":", 1)
+            if int(p, 16) == port and fields[3] == "0A":  # 0A: LISTEN
+                out.append(addr)
+    return out
+
+
+@contextmanager
+def served_command(args: list[str], path: str = "/") -> Iterator[str]:
+    """``xianniu ARGS --no-open --port P`` in a subprocess: it says it serves at the URL
+    ``http://127.0.0.1:P`` + ``path`` and listens on 127.0.0.1 and no other interface; the
+    URL, the process stopped at the end."""
+    from analyzer.web.server import free_port
+
+    port = free_port()
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen([sys.executable, "-m", "analyzer.cli", *args, "--no-open",
+                             "--port", str(port)], cwd=root,
+                            env={**os.environ, "BROWSER": "true"}, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        url = f"http://127.0.0.1:{port}{path}"
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == f"serving {url} (Ctrl-C to stop)"
+        for _ in range(200):
+            if listening(port):
+                break
+            time.sleep(0.05)
+        assert listening(port) == ["0100007F"]  # 127.0.0.1, and no other interface
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(20)
