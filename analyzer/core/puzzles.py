@@ -30,6 +30,7 @@ it came from. Every figure is seeded.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -283,57 +284,102 @@ class MineReport:
     def count(self, why: str) -> None:
         self.rejects[why] = self.rejects.get(why, 0) + 1
 
+    def add(self, other: MineReport) -> None:
+        """Count ``other``'s hands here too."""
+        self.hands += other.hands
+        self.decisions += other.decisions
+        self.candidates += other.candidates
+        self.kept += other.kept
+        for why, n in other.rejects.items():
+            self.rejects[why] = self.rejects.get(why, 0) + n
+
     def as_dict(self) -> dict[str, Any]:
         return {"hands": self.hands, "decisions": self.decisions,
                 "candidates": self.candidates, "kept": self.kept, "rejects": self.rejects}
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> MineReport:
+        return cls(**{**data, "rejects": dict(data["rejects"])})
+
+
+def mine_hand(game: Game, record: dict[str, Any], hand_seed: int, source: str,
+              budget: dict[str, Any] | None = None, seat: int | None = None,
+              missed_only: bool = False) -> tuple[list[Puzzle], MineReport]:
+    """One hand's verified puzzles (of ``seat`` only, when given) and its report, every
+    advice and check seeded from ``hand_seed`` (:func:`mine`)."""
+    report = MineReport(hands=1)
+    out = []
+    mine_seed, check_seed = decision_seeds(hand_seed, 2)
+
+    def rejected(why: str) -> None:
+        report.decisions += 1
+        report.count(why)
+    only = None if seat is None else [seat]
+    for puzzle in candidates(game, record, mine_seed, source, budget, rejected=rejected,
+                             seats=only):
+        if missed_only and puzzle.player_right:
+            rejected("player right")
+            continue
+        report.decisions += 1
+        report.candidates += 1
+        index = len(puzzle.position.get("actions", []))
+        verify(game, puzzle, decision_seeds(check_seed, index + 1)[index], budget,
+               mining=True)
+        if puzzle.verified:
+            report.kept += 1
+            out.append(puzzle)
+        else:
+            for name, c in puzzle.checks.items():
+                if not c["passed"]:
+                    report.count(name)
+                    break
+    return out, report
+
+
+Mined = tuple[list[Puzzle], MineReport]  # one hand's puzzles and report
+
 
 def mine(game: Game, records: Iterable[dict[str, Any]], seed: int, source: str = "self-play",
          progress: Callable[[int], None] | None = None,
-         found: Callable[[Puzzle], Any] | None = None,
+         found: Callable[[int, Mined], Any] | None = None,
          budget: dict[str, Any] | None = None, seats: list[int | None] | None = None,
-         missed_only: bool = False) -> tuple[list[Puzzle], MineReport]:
+         missed_only: bool = False, done: dict[int, Mined] | None = None,
+         backend: str = "local", scheduler: str | None = None
+         ) -> tuple[list[Puzzle], MineReport]:
     """Mine the hands ``records`` (hand ``h`` seeded by ``SeedSequence(seed)``'s child
-    ``h``): the verified puzzles, each passed to ``found`` as it is verified, and the
-    report; ``progress(1)`` after each hand; ``budget``: the advice's options (the game's
-    ``PUZZLE_BUDGET`` by default); ``seats[h]``: the one seat of hand ``h`` mined (None:
-    every seat); ``missed_only``: keep only the puzzles the hand's player got wrong (its
-    own mistakes, surely costly: the answer is proven ahead of what it did)."""
-    report = MineReport()
-    out = []
+    ``h``, :func:`mine_hand`): the verified puzzles in hand order, and the report.
+
+    ``found(h, mined)`` as each hand is done (in the order they end: to keep what is done),
+    then ``progress(1)``; ``done``: hands already mined (a resumed run), not mined again;
+    ``budget``: the advice's options (the game's ``PUZZLE_BUDGET`` by default);
+    ``seats[h]``: the one seat of hand ``h`` mined (None: every seat); ``missed_only``: keep
+    only the puzzles the hand's player got wrong (its own mistakes, surely costly: the
+    answer is proven ahead of what it did); ``backend``, ``scheduler``: the hands here, one
+    after another, or as Dask tasks (the same puzzles either way)."""
+    from .runner import map_tasks
+
     records = list(records)
     hand_seeds = decision_seeds(seed, len(records))
-    for h, record in enumerate(records):
-        report.hands += 1
-        mine_seed, check_seed = decision_seeds(hand_seeds[h], 2)
+    mined: dict[int, Mined] = dict(done or {})
+    todo = [h for h in range(len(records)) if h not in mined]
+    tasks = [functools.partial(mine_hand, game, records[h], hand_seeds[h],
+                               f"{source} hand {h}", budget,
+                               None if seats is None else seats[h], missed_only)
+             for h in todo]
 
-        def rejected(why: str) -> None:
-            report.decisions += 1
-            report.count(why)
-        seat = None if seats is None else seats[h]
-        only = None if seat is None else [seat]
-        for puzzle in candidates(game, record, mine_seed, f"{source} hand {h}", budget,
-                                 rejected=rejected, seats=only):
-            if missed_only and puzzle.player_right:
-                rejected("player right")
-                continue
-            report.decisions += 1
-            report.candidates += 1
-            index = len(puzzle.position.get("actions", []))
-            verify(game, puzzle, decision_seeds(check_seed, index + 1)[index], budget,
-                   mining=True)
-            if puzzle.verified:
-                report.kept += 1
-                out.append(puzzle)
-                if found:
-                    found(puzzle)
-            else:
-                for name, c in puzzle.checks.items():
-                    if not c["passed"]:
-                        report.count(name)
-                        break
-        if progress:
-            progress(1)
+    def keep(i: int, result: Mined) -> None:
+        mined[todo[i]] = result
+        if found:
+            found(todo[i], result)
+
+    if progress and mined:
+        progress(len(mined))
+    map_tasks(tasks, backend, scheduler, progress=progress, finished=keep)
+    report = MineReport()
+    out = []
+    for h in range(len(records)):
+        out.extend(mined[h][0])
+        report.add(mined[h][1])
     return out, report
 
 

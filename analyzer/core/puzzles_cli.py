@@ -8,12 +8,13 @@ import time
 
 import click
 
-from .cli_common import JSON_OPTION, LazyProgressBar, emit_json
+from .batchrun import RunInterrupted, checkpoint_path
+from .cli_common import JSON_OPTION, LazyProgressBar, emit_json, interruptible
 from .fileio import write_atomic
 from .library import Library
 from .library_cli import LIBRARY_OPTION
-from .limits import OutFile
-from .puzzles import SET_FORMAT
+from .limits import OutFile, backend_option
+from .puzzles import SET_FORMAT, MineReport, Puzzle
 from .review import decision_seeds
 
 
@@ -40,21 +41,35 @@ def _game(name: str):
               help="Root seed: the hands, every advice and every check.")
 @click.option("--out", "out_path", type=OutFile(), default=None,
               help="Also write the verified puzzles here, JSON lines after a line naming the "
-                   "command (whole or not at all): a puzzle set.")
+                   "command (whole or not at all): a puzzle set. The hands mined are "
+                   "checkpointed beside it until the run ends.")
+@click.option("--resume", is_flag=True,
+              help="Continue an interrupted run with the same arguments and --out: the hands "
+                   "it finished are not mined again.")
+@backend_option("Mine the hands here, one after another, or as tasks on a Dask cluster "
+                "(the same puzzles either way).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Dask scheduler address (default: a LocalCluster on this machine).")
 @click.option("--quiet", is_flag=True, help="No progress.")
 @LIBRARY_OPTION
 @JSON_OPTION
 def mine(game_name: str, n_hands: int, from_library: bool, seed: int, out_path: str | None,
-         quiet: bool, library_path: str | None, as_json: bool) -> None:
+         resume: bool, backend: str, scheduler: str | None, quiet: bool,
+         library_path: str | None, as_json: bool) -> None:
     """Mine puzzles from the default player's self-play (or from your hands in the library:
     --from-library): every decision advised, the candidates verified (4× the play-outs on
     a fresh seed; the strongest search player playing on; the open-hand solver where it
-    reaches), each verified puzzle kept in the library as it is found."""
+    reaches), each verified puzzle kept in the library as its hand is done."""
     from .library import Filter
     from .puzzles import mine as run
 
+    if resume and not out_path:
+        raise click.UsageError("--resume needs the --out of the run to continue")
     game = _game(game_name)
     play_seed, mine_seed = decision_seeds(seed, 2)
+    command = (f"xianniu puzzles mine --game {game.name} --from-library --seed {seed}"
+               if from_library else
+               f"xianniu puzzles mine --game {game.name} --hands {n_hands} --seed {seed}")
     with Library(library_path) as lib:
         if from_library:
             hands = [h for h in lib.hands(Filter(game=game.name)) if h.seat is not None]
@@ -64,30 +79,83 @@ def mine(game_name: str, n_hands: int, from_library: bool, seed: int, out_path: 
         else:
             records = game.part("luck").selfplay_records(n_hands, play_seed)
             seats, source = None, f"self-play seed {seed}"
+        ckpt = MineCheckpoint(out_path, f"{command} ({len(records)} hands)") if out_path \
+            else None
+        done = ckpt.load() if ckpt and resume else {}
+
+        def found(h: int, mined) -> None:
+            for p in mined[0]:
+                lib.add_puzzle(p.to_json(), source)
+            if ckpt:
+                ckpt.save(h, mined)
         t0 = time.perf_counter()
-        with LazyProgressBar(len(records), "hands", hidden=quiet) as bar:
-            found, report = run(game, records, mine_seed, source=source, progress=bar,
-                                found=lambda p: lib.add_puzzle(p.to_json(), source),
-                                seats=seats, missed_only=from_library)
+        with interruptible(), LazyProgressBar(len(records), "hands", hidden=quiet) as bar:
+            try:
+                puzzles_found, report = run(game, records, mine_seed, source=source,
+                                            progress=bar, found=found, seats=seats,
+                                            missed_only=from_library, done=done,
+                                            backend=backend, scheduler=scheduler)
+            except KeyboardInterrupt:
+                kept = (f"; the hands mined are kept in {ckpt.path}: run the same command "
+                        f"with --resume to finish") if ckpt else ""
+                raise RunInterrupted(f"interrupted: every puzzle verified so far is in "
+                                     f"{lib.path}{kept}") from None
         where = lib.path
     took = time.perf_counter() - t0
     if out_path:
-        command = (f"xianniu puzzles mine --game {game.name} --from-library --seed {seed}"
-                   if from_library else
-                   f"xianniu puzzles mine --game {game.name} --hands {n_hands} --seed {seed}")
         head = {"format": SET_FORMAT, "version": 1, "game": game.name, "command": command,
-                "puzzles": len(found)}
+                "puzzles": len(puzzles_found)}
         write_atomic(out_path, "".join(json.dumps(x, ensure_ascii=False) + "\n"
-                                       for x in [head, *(p.to_json() for p in found)]))
-    rate = report.kept / took * 60 if took else 0.0
+                                       for x in [head, *(p.to_json() for p in puzzles_found)]))
+        if ckpt:
+            ckpt.remove()
+    mined_now = report.hands - len(done)
+    rate = (report.kept - sum(len(m[0]) for m in done.values())) / took * 60 \
+        if took and mined_now else 0.0
     if as_json:
         emit_json({"library": str(where), "seconds": took, "per_minute": rate,
-                   **report.as_dict()})
+                   "resumed_hands": len(done), **report.as_dict()})
         return
     rejects = ", ".join(f"{k} {v}" for k, v in sorted(report.rejects.items())) or "none"
+    again = f"; {len(done)} hands from the checkpoint" if done else ""
     click.echo(f"{game.name}: {report.hands} hands, {report.decisions} decisions with a "
                f"choice, {report.candidates} candidates, {report.kept} verified and kept in "
-               f"{where} ({rate:.1f} a minute, {took:.0f} s); rejected: {rejects}")
+               f"{where} ({rate:.1f} a minute, {took:.0f} s{again}); rejected: {rejects}")
+
+
+class MineCheckpoint:
+    """The hands a mining run has finished, with their puzzles and reports: one JSON file
+    beside its ``--out``, rewritten whole after each hand."""
+
+    def __init__(self, out: str, run: str):
+        self.path = checkpoint_path(out)
+        self.run = run
+        self.done: dict[int, dict] = {}
+
+    def load(self) -> dict[int, tuple[list, MineReport]]:
+        """The finished hands, if the file is this run's (ValueError if another's)."""
+        if not self.path.exists():
+            return {}
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            if data.get("run") != self.run:
+                raise ValueError(f"checkpoint {self.path} belongs to another run "
+                                 f"({data.get('run')}); delete it or drop --resume")
+            self.done = {int(h): v for h, v in data["hands"].items()}
+            return {h: ([Puzzle.from_json(p) for p in v["puzzles"]],
+                        MineReport.from_json(v["report"])) for h, v in self.done.items()}
+        except (OSError, json.JSONDecodeError, KeyError, TypeError, AttributeError) as e:
+            raise ValueError(f"checkpoint {self.path} is unreadable ({e}); delete it to "
+                             f"start afresh") from None
+
+    def save(self, hand: int, mined: tuple[list, MineReport]) -> None:
+        self.done[hand] = {"puzzles": [p.to_json() for p in mined[0]],
+                           "report": mined[1].as_dict()}
+        write_atomic(self.path, json.dumps({"run": self.run, "hands": {
+            str(h): v for h, v in sorted(self.done.items())}}, ensure_ascii=False))
+
+    def remove(self) -> None:
+        self.path.unlink(missing_ok=True)
 
 
 @puzzles.command(name="add")

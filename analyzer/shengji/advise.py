@@ -100,7 +100,10 @@ DEFAULT_SAMPLES = 20_000  # deals at most
 PUZZLE_MARGIN = 0.1  # levels: how far a puzzle's answer is ahead (analyzer.core.puzzles)
 PUZZLE_BUDGET = {"samples": 1024}  # the advice a puzzle is mined with (racing stops sooner)
 # ... and checked with: every seat playing on with the strongest search player
-PUZZLE_SEARCH = {"policy": "pimc2", "opponents": "pimc2", "samples": 128}
+# (looking after every 64 deals: a clear answer stops at 64, the rest play the 128; no stop
+# for precision, which would end a lead still short of sure sooner than the 128 deals)
+PUZZLE_SEARCH = {"policy": "pimc2", "opponents": "pimc2", "samples": 128, "look": 64,
+                 "precision": 1e-6}
 GROUPING = "none: every action is valued on its own"
 
 
@@ -150,24 +153,28 @@ class _Race(Race):
 
 
 def _run(call: Caller, k: int, samples: int, precision: float,
-         progress: Callable[[int, int], None] | None) -> tuple[_Race, str]:
+         progress: Callable[[int, int], None] | None, look: int = CHUNKS) -> tuple[_Race, str]:
+    """The race, looking after every ``look`` chunks (a batch's ``CHUNKS`` by default): the
+    deals are the chunks' in order whatever the look, so a shorter look only stops sooner."""
     race = _Race(k)
-    per_batch = CHUNKS * PER_CHUNK
-    batch = 0
+    at = 0  # chunks asked for so far, over the batches
     while True:
         need = samples - race.n
-        count = min(CHUNKS, -(-need // PER_CHUNK))  # only the chunks the deals still needed
+        batch, first = divmod(at, CHUNKS)
+        count = min(look, CHUNKS - first, -(-need // PER_CHUNK))  # only the chunks needed
         active = race.active.copy()
-        got = call(active, batch, 0, count)
-        if len(got) < need and count < CHUNKS:  # deals that fit no hand were dropped:
-            got = np.concatenate([got, call(active, batch, count, CHUNKS - count)])
+        got = call(active, batch, first, count)
+        at += count
+        rest = min(look, CHUNKS - first) - count
+        if len(got) < need and rest > 0:  # deals that fit no hand were dropped: the look's rest
+            got = np.concatenate([got, call(active, batch, first + count, rest)])
+            at += rest
         race.add(got[:need])
-        batch += 1
         if progress is not None:
             progress(race.n, samples)
-        if race.n == 0 and batch >= 20:
+        if race.n == 0 and at >= 20 * CHUNKS:
             raise ValueError("no deal of the hidden cards fits this record's public facts")
-        stop = race.step(precision, samples, per_batch)
+        stop = race.step(precision, samples, look * PER_CHUNK)
         if stop is not None:
             return race, stop
 
@@ -319,6 +326,7 @@ def _col_mean(rows: np.ndarray, i: int) -> float:
 def advise(record: Any, *, samples: int | None = None,
            precision: float = DEFAULT_PRECISION, policy: str = DEFAULT_POLICY,
            opponents: str = DEFAULT_OPPONENTS, seed: int | None = None, candidates=(),
+           look: int = CHUNKS * PER_CHUNK,
            progress: Callable[[int, int], None] | None = None) -> Advice:
     """Value every listed action where ``record`` stops (module docstring).
 
@@ -326,10 +334,16 @@ def advise(record: Any, *, samples: int | None = None,
     ``precision``: levels (95% CI half-width of the paired gaps still racing); ``policy``
     and ``opponents``: how the acting seat and the other three play on; ``seed``: None
     draws one (reported); ``candidates``: actions to value besides the listing (record
-    entries or card text). A position with one legal action is answered without
-    play-outs (``stopped`` = "forced"). ValueError on a bad record or a finished hand.
+    entries or card text); ``look``: deals between two looks of the race (a multiple of
+    ``PER_CHUNK`` up to a batch: the same deals, a shorter look only stops sooner). A
+    position with one legal action is answered without play-outs (``stopped`` = "forced").
+    ValueError on a bad record or a finished hand.
     """
     samples, precision, seed = _check_args(samples, precision, policy, opponents, seed)
+    if (not isinstance(look, int) or isinstance(look, bool)
+            or look not in range(PER_CHUNK, CHUNKS * PER_CHUNK + 1, PER_CHUNK)):
+        raise ValueError(f"look must be a multiple of {PER_CHUNK} deals up to "
+                         f"{CHUNKS * PER_CHUNK}, got {look!r}")
     state, listing = listing_of(record, candidates, seed)
     seat, r = state.turn, state.rules
     hand = format_cards(state.hands[seat], state.ctx)
@@ -352,7 +366,7 @@ def advise(record: Any, *, samples: int | None = None,
              BURY_PHASE: _bury_caller, BAJIWO_PHASE: _bajiwo_caller,
              REBEL_PHASE: _rebel_caller}[state.phase]
     call = maker(state, acts, pols, seed)
-    race, stop = _run(call, len(acts), samples, precision, progress)
+    race, stop = _run(call, len(acts), samples, precision, progress, look // PER_CHUNK)
     rows = np.concatenate(race.batches)
     best = race.leader()
     vals = _values(rows, acts, seat, best, state)

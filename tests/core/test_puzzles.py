@@ -57,6 +57,14 @@ def test_mined_puzzles_are_the_advice_s_answer_and_pass_every_check(mined):
         assert again.to_json() == p.to_json()
 
 
+def test_mining_on_dask_finds_the_puzzles_found_here(mined):
+    game = get_game("dingniu")
+    records = game.part("luck").selfplay_records(1, 5)
+    found, report = pz.mine(game, records, seed=3, budget=CHEAP, backend="dask")
+    assert [p.to_json() for p in found] == [p.to_json() for p in mined[0]]
+    assert report.as_dict() == mined[1].as_dict()
+
+
 def test_a_wrong_answer_fails_verification(mined):
     found, _ = mined
     p = pz.Puzzle.from_json(found[0].to_json())
@@ -260,3 +268,51 @@ def test_the_open_hand_check_agrees_or_refuses():
                                        "actions": [late.actions[worst]] + [
                                            a for i, a in enumerate(late.actions) if i != worst]})
         assert pz._solver_check(game, swapped, 1)["passed"] is False
+
+
+def test_an_interrupted_mining_run_resumes_where_it_stopped(tmp_path, capsys, monkeypatch):
+    """Hand 0 is mined and checkpointed, hand 1 is interrupted; --resume mines hand 1 only
+    and writes the set of both hands, in hand order, and removes the checkpoint."""
+    from cli_checks import bad, run
+
+    real = pz.mine_hand
+    made, interrupt = [], [True]
+
+    def fake(game, record, hand_seed, source, *args):
+        made.append(source)
+        if source.endswith("hand 1") and interrupt:
+            interrupt.pop()  # once: the resumed run mines it
+            raise KeyboardInterrupt
+        found, report = real(game, record, hand_seed, source, CHEAP)
+        return found, report
+
+    monkeypatch.setattr(pz, "mine_hand", fake)
+    out = tmp_path / "set.jsonl"
+    args = ["puzzles", "mine", "--game", "dingniu", "--hands", "2", "--seed", "5",
+            "--out", str(out), "--library", str(tmp_path / "lib.sqlite"), "--quiet"]
+    rc, _, err = run(capsys, *args)
+    assert rc == 130 and "--resume" in err and not out.exists()
+    kept = json.loads(pz_checkpoint(out).read_text(encoding="utf-8"))
+    assert list(kept["hands"]) == ["0"] and kept["run"].endswith("(2 hands)")
+    rc, text, err = run(capsys, *args, "--resume")
+    assert rc == 0, err
+    assert made == [made[0], made[1], made[1]] and "1 hands from the checkpoint" in text
+    assert not pz_checkpoint(out).exists()
+    resumed = out.read_text(encoding="utf-8")
+    made.clear()
+    whole = tmp_path / "whole.jsonl"
+    rc, _, err = run(capsys, *[str(whole) if a == str(out) else a for a in args])
+    assert rc == 0, err
+    assert whole.read_text(encoding="utf-8") == resumed
+    assert "hand 0" in made[0] and "hand 1" in made[1] and len(made) == 2
+    # a checkpoint of another run is refused; --resume needs the run's --out
+    pz_checkpoint(out).write_text(json.dumps({"run": "other", "hands": {}}), encoding="utf-8")
+    assert "another run" in bad(capsys, *args, "--resume")
+    assert "--resume needs" in bad(capsys, *[a for a in args if a != str(out) and a != "--out"],
+                                   "--resume")
+
+
+def pz_checkpoint(out: Path) -> Path:
+    from analyzer.core.batchrun import checkpoint_path
+
+    return checkpoint_path(out)

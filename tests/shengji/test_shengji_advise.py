@@ -181,6 +181,13 @@ def test_a_clearly_winning_action_ranks_first_and_separated():
     gaps = [a["diff"] for a in res["actions"][1:]
             if Action(PLAY, a["action"]["cards"]).cards not in wins]
     assert gaps and all(g["low"] > 0 for g in gaps)
+    for look in (0, 48, 512, "64", 64.0, True):
+        try:
+            adv.advise(record_of(st), seed=7, samples=64, look=look)
+        except ValueError as e:
+            assert "look must be a multiple of 32 deals" in str(e)
+        else:
+            raise AssertionError(f"look={look!r} was taken")
 
 
 def test_advice_is_paired_seeded_and_its_actions_replay(tmp_path, capsys):
@@ -348,3 +355,36 @@ def test_a_short_batch_plays_only_the_chunks_it_keeps():
         short = PER_CHUNK * count - drop < need  # the chunks asked for fell short
         assert asked[2:] == ([(1, count, CHUNKS - count)] if short else [])
     assert short  # the last case did fall short
+
+
+def test_a_shorter_look_plays_the_same_deals_and_only_stops_sooner():
+    """``look``: the race looks after every 2 chunks instead of every batch; the deals are
+    the chunks' in the same order, so a close race keeps the very deals of a batch-wise one
+    and a clear one stops at its first look."""
+    import numpy as np
+
+    from analyzer.shengji.advise import _run
+    from analyzer.shengji.advise_playouts import PER_CHUNK
+
+    def call_for(gap, asked):
+        def call(active, batch, first, count):
+            asked.append((batch, first, count))
+            x = np.arange(count * PER_CHUNK) + (batch * 8 + first) * PER_CHUNK
+            noise = (x * 7919) % 13 - 6
+            return np.stack([x + gap, x + noise], axis=1)
+        return call
+
+    kept = {}
+    for look in (8, 2):
+        asked: list = []
+        race, stop = _run(call_for(0, asked), 2, 300, 1e-9, None, look)
+        kept[look] = np.concatenate(race.batches)
+        assert race.n == 300 and stop == "samples"
+        assert all(count <= look for _, _, count in asked)
+    assert np.array_equal(kept[8], kept[2])
+    asked = []
+    race, stop = _run(call_for(50, asked), 2, 300, 1e-9, None, 2)  # clear: action 0 leads by 50
+    assert (race.n, stop, asked) == (2 * PER_CHUNK, "leader alone", [(0, 0, 2)])
+    asked = []
+    race, stop = _run(call_for(50, asked), 2, 300, 1e-9, None)  # batch-wise: a whole batch
+    assert race.n == 8 * PER_CHUNK and stop == "leader alone"
