@@ -11,7 +11,7 @@ from kernels.dingniu import pimc as kp
 from kernels.dingniu.game import R_PTS
 from kernels.rng import states_from_seed
 
-from ..core.tournament import TournamentResult
+from ..core.tournament import TournamentResult, seat_results
 from .rules import N_SEATS, DingniuRules, get_rules
 from .sim import POLICY_IDS, play_rows, policy_ids, policy_vector, rule_arrays
 
@@ -43,28 +43,24 @@ def tournament(policies: str, n_deals: int, seed: int = 0,
     seats = seatings()
     vecs = [policy_vector(n, r, pimc_samples, pimc_leaf) for n in names]
     n = int(n_deals)
-    per_deal = duplicate(ids, vecs, n, seed, r)
+    per_deal, hand_sd = duplicate(ids, vecs, n, seed, r)
     meta = {"game": "dingniu", "rules": r.name, "seed": seed, "deals": n,
             "seatings": len(seats), "hands_played": n * len(seats)}
     if "pimc" in names:
         vec = vecs[names.index("pimc")]
         meta["pimc_samples"], meta["pimc_leaf"] = int(vec[kp.H_SAMPLES]), int(vec[kp.H_LEAF])
-    return TournamentResult(names, r.name, seed, n, per_deal, meta)
+    return TournamentResult(names, r.name, seed, n, per_deal, meta, hand_sd=hand_sd)
 
 
 def duplicate(ids: list[int], vecs: list[np.ndarray], n: int, seed: int,
-              r: DingniuRules) -> np.ndarray:
+              r: DingniuRules) -> tuple[np.ndarray, tuple[float, ...]]:
     """``[n, 2]``: each policy's mean points per seat-hand on each of ``n`` deals, played
-    under the 14 seatings (policy ids ``ids``, seat vectors ``vecs``)."""
+    under the 14 seatings (policy ids ``ids``, seat vectors ``vecs``), and the SD of one
+    seat-hand's points of each (:func:`analyzer.core.tournament.seat_results`)."""
     seats = seatings()
     seat_ids = np.array([[ids[p] for p in s] for s in seats], dtype=np.int64)
     seat_hps = np.array([[vecs[p] for p in s] for s in seats], dtype=np.float64)
     chunk = 4 if kp.PIMC in ids else 256
     rows = play_rows(rule_arrays(r), (seat_ids, seat_hps), states_from_seed(seed, -(-n // chunk)),
                      chunk, n, paired=True)
-    out = rows[:, :, R_PTS:R_PTS + N_SEATS]
-    per_deal = np.zeros((n, 2))
-    for i in range(2):
-        mask = np.array([[p == i for p in s] for s in seats])
-        per_deal[:, i] = (out * mask).sum(axis=(1, 2)) / mask.sum()
-    return per_deal
+    return seat_results(rows[:, :, R_PTS:R_PTS + N_SEATS], seats, 2)

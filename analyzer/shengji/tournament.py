@@ -30,7 +30,7 @@ from kernels.shengji.policies import P_PIMC_SAMPLES, pimc_flag
 from ..core.batches import chunk_batches
 from ..core.drive import play_rows
 from ..core.stats import format_estimate, mean_ci
-from ..core.tournament import TournamentResult
+from ..core.tournament import TournamentResult, skill_line
 from .rules import ShengjiRules, get_rules
 from .sim import (
     POLICIES,
@@ -113,6 +113,16 @@ def scores(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return levels, net, attacker_policy
 
 
+def level_spread(rows: np.ndarray) -> tuple[float, float]:
+    """The SD of one hand's levels gained by each policy's team (the winner's gain, else
+    0), over every hand played (:meth:`analyzer.core.tournament.TournamentResult.skill`)."""
+    team_policy = np.array(SEATINGS)[:, :2]
+    winner_policy = team_policy[np.arange(len(SEATINGS)), rows[:, :, kw.W_WINNER_TEAM]]
+    gain = rows[:, :, kw.W_GAIN]
+    sd = [float(np.where(winner_policy == p, gain, 0).std(ddof=1)) for p in range(2)]
+    return sd[0], sd[1]
+
+
 def tournament(policies, n_deals: int, rules: str | ShengjiRules | None = None,
                seed: int = 0, levels=(2, 2), banker: int | None = 0,
                pimc_samples: int | None = None,
@@ -131,6 +141,7 @@ def tournament(policies, n_deals: int, rules: str | ShengjiRules | None = None,
     r = get_rules(rules)
     rows = play_duplicate(names, n, r, seed, levels, banker, pimc_samples, progress)
     lv, net, attacker = scores(rows)
+    hand_sd = level_spread(rows)
     pts = rows[:, :, kw.W_PLAY + kh.R_ATTACKER_POINTS]
     meta = {"game": "shengji", "rules": r.label, "seed": seed, "deals": n,
             "seatings": len(SEATINGS), "hands_played": n * len(SEATINGS),
@@ -139,7 +150,8 @@ def tournament(policies, n_deals: int, rules: str | ShengjiRules | None = None,
     if slow:  # the samples of the first pimc seat (pimc 16, pimc2 64, unless set)
         meta["pimc_samples"] = int(pimc_samples or policy_row(slow[0], r)[P_PIMC_SAMPLES])
     attacking = {p: mean_ci(pts[attacker == i]).as_dict() for i, p in enumerate(names)}
-    return (TournamentResult(names, r.label, seed, n, lv, dict(meta), score="levels"),
+    return (TournamentResult(names, r.label, seed, n, lv, dict(meta), score="levels",
+                             hand_sd=hand_sd),
             TournamentResult(names, r.label, seed, n, net, dict(meta),
                              score="net_attacker_points"),
             attacking)
@@ -157,7 +169,8 @@ def tournament_dict(res_levels: TournamentResult, res_points: TournamentResult,
     d["differences"] = [{"a": a["a"], "b": a["b"], "levels": a["diff"],
                          "levels_significant": a["significant"],
                          "attacker_points": b["diff"],
-                         "attacker_points_significant": b["significant"]}
+                         "attacker_points_significant": b["significant"],
+                         "skill": a["skill"]}
                         for a, b in zip(d["differences"], p["differences"])]
     return d
 
@@ -180,4 +193,6 @@ def tournament_lines(d: dict[str, Any]) -> list[str]:
             mark = "" if row[f"{key}_significant"] else "  (CI holds 0)"
             lines.append(f"  {row['a']} - {row['b']}, {label}: "
                          f"{format_estimate(row[key])}{mark}")
+            if key == "levels" and row.get("skill"):
+                lines.append(skill_line(row, "levels"))
     return lines

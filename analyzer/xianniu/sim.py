@@ -65,11 +65,13 @@ POLICIES: dict[str, str] = {
     "tuned2": "heuristic2 on the preset's tuned weights",
     "pimc": "search: heuristic play-outs on sampled hidden deals",
     "pimc2": "pimc with heuristic2 play-outs, 512 a decision",
+    "pimc-net": "pimc with net's play-outs, 128 a decision",
 }
-SEARCH = frozenset({"pimc", "pimc2"})  # minutes where the others take seconds
+SEARCH = frozenset({"pimc", "pimc2", "pimc-net"})  # minutes where the others take seconds
 POLICY_IDS = {name: i for i, name in enumerate(POLICY_NAMES)}  # name -> the kernels' id
 # pimc variants: the kernel's pimc with other parameters (entry index: value)
-PIMC_VARIANTS = {"pimc2": {PIMC_ROLLOUT: POLICY_HEURISTIC2, PIMC_BUDGET: 512}}
+PIMC_VARIANTS = {"pimc2": {PIMC_ROLLOUT: POLICY_HEURISTIC2, PIMC_BUDGET: 512},
+                 "pimc-net": {PIMC_ROLLOUT: POLICY_NET, PIMC_BUDGET: 128}}
 POLICY_IDS.update(dict.fromkeys(PIMC_VARIANTS, POLICY_PIMC))
 POLICY_IDS.update({name: POLICY_IDS[base] for name, base in TUNED.items()})
 assert set(POLICY_IDS) == set(POLICIES)
@@ -84,6 +86,23 @@ assert len(RESULT_COLUMNS) == kg.N_RESULT
 def policy_names(policies: str | list[str] | tuple[str, ...]) -> list[str]:
     """Three policy names from one name, ``A,B,C`` or a sequence; ValueError if unknown."""
     return seat_policy_names(policies, N_SEATS, POLICIES)
+
+
+def seat_row(name: str, rules: str | Rules | None = None) -> np.ndarray:
+    """The parameter row a kernel reads for one seat of the policy ``name`` (a key of
+    :data:`POLICIES`): the defaults, a pimc variant's entries, the tuned weights of
+    ``rules``, the shipped scorer and network where the policy (or its play-outs) reads
+    them."""
+    row = POLICY_DEFAULTS.copy()
+    for k, v in PIMC_VARIANTS.get(name, {}).items():
+        row[k] = v
+    if name in TUNED:
+        row[:N_HEURISTIC] = tuned_vector(rules)
+    if POLICY_IDS[name] == POLICY_LEARNED:
+        row[LEARNED_W:NET_W] = learned_weights()  # the shipped scorer
+    if POLICY_IDS[name] == POLICY_NET or row[PIMC_ROLLOUT] == POLICY_NET:
+        row[LEARNED_W:] = net_row()[LEARNED_W:]  # the shipped network and scorer
+    return row
 
 
 def policy_arrays(policies: str | list[str] | tuple[str, ...] = "random",
@@ -102,16 +121,7 @@ def policy_arrays(policies: str | list[str] | tuple[str, ...] = "random",
     """
     names = policy_names(policies)
     ids = np.array([POLICY_IDS[n] for n in names], dtype=np.int64)
-    params = np.tile(POLICY_DEFAULTS, (N_SEATS, 1))
-    for s, name in enumerate(names):
-        for k, v in PIMC_VARIANTS.get(name, {}).items():
-            params[s, k] = v
-        if name in TUNED:
-            params[s, :N_HEURISTIC] = tuned_vector(rules)
-        if ids[s] == POLICY_LEARNED:
-            params[s, LEARNED_W:NET_W] = learned_weights()  # the shipped scorer
-        if ids[s] == POLICY_NET:
-            params[s, LEARNED_W:] = net_row()[LEARNED_W:]  # the shipped network and scorer
+    params = np.array([seat_row(n, rules) for n in names])
     if heuristic is not None:
         h = np.asarray(heuristic, dtype=np.float64)
         if h.shape not in ((N_HEURISTIC,), (N_SEATS, N_HEURISTIC)):

@@ -21,23 +21,18 @@ from kernels.xianniu.hand import pimc_flag
 from kernels.xianniu.policies import (
     HEURISTIC_DEFAULTS,
     HEURISTIC_NAMES,
-    LEARNED_W,
     N_HEURISTIC,
-    NET_W,
     PIMC_SAMPLES,
-    POLICY_DEFAULTS,
 )
 
 from ..core.batches import chunk_batches
 from ..core.drive import play_rows
 from ..core.fileio import read_json
-from ..core.tournament import TournamentResult
+from ..core.tournament import TournamentResult, seat_results
 from .cards import N_SEATS
-from .learned import learned_weights
-from .net import policy_row as net_row
 from .rules import Rules, get_rules
-from .sim import PIMC_VARIANTS, POLICIES, POLICY_IDS, SEARCH, rule_arrays
-from .tuned import TUNED, tuned_vector
+from .sim import POLICIES, POLICY_IDS, SEARCH, rule_arrays, seat_row
+from .tuned import TUNED
 
 
 def load_heuristic_params(path: str) -> np.ndarray:
@@ -105,23 +100,14 @@ def tournament(policies: str | list[str], n_deals: int, rules: str | Rules | Non
     r = get_rules(rules)
     ids, vecs = [], []
     for name in names:
-        base = name.split(":", 1)[0].lower()
-        if name.lower() in TUNED:
-            base = TUNED[name.lower()]
-            heuristic_params = {**(heuristic_params or {}), name: tuned_vector(r)}
-        elif base not in POLICY_IDS:
+        base = name.lower() if name.lower() in TUNED else name.split(":", 1)[0].lower()
+        if base not in POLICY_IDS:
             raise ValueError(f"unknown policy {name!r} (choose from {', '.join(POLICIES)})")
-        vec = POLICY_DEFAULTS.copy()
+        vec = seat_row(base, r)
         if base in SEARCH and pimc_samples is not None:
             vec[PIMC_SAMPLES] = pimc_samples  # pimc and its variants alike
-        for k, v in PIMC_VARIANTS.get(base, {}).items():
-            vec[k] = v
-        if base == "learned":
-            vec[LEARNED_W:NET_W] = learned_weights()  # the shipped scorer
         if rows and name in rows:
             vec = np.asarray(rows[name], dtype=np.float64).copy()  # a row given whole
-        elif base == "net":
-            vec[LEARNED_W:] = net_row()[LEARNED_W:]  # the shipped network and scorer
         if heuristic_params and name in heuristic_params:
             h = np.asarray(heuristic_params[name], dtype=np.float64)
             if h.shape != (N_HEURISTIC,):
@@ -147,13 +133,10 @@ def tournament(policies: str | list[str], n_deals: int, rules: str | Rules | Non
         out[lo:hi] = played[:, :, R_PTS0:R_PTS0 + N_SEATS]
         if progress is not None:
             progress(hi - lo)
-    per_deal = np.zeros((n_deals, len(names)))
-    for i in range(len(names)):
-        mask = np.array([[p == i for p in s] for s in seats])  # [seatings, seats]
-        per_deal[:, i] = (out * mask).sum(axis=(1, 2)) / mask.sum()
+    per_deal, hand_sd = seat_results(out, seats, len(names))
     meta = {"game": "xianniu", "rules": r.name, "seed": seed, "deals": n_deals,
             "seatings": len(seats),
             "hands_played": n_deals * len(seats)}
     if POLICY_IDS["pimc"] in ids:
         meta["pimc_samples"] = int(vecs[ids.index(POLICY_IDS["pimc"])][PIMC_SAMPLES])
-    return TournamentResult(names, r.name, seed, n_deals, per_deal, meta)
+    return TournamentResult(names, r.name, seed, n_deals, per_deal, meta, hand_sd=hand_sd)

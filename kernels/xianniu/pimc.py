@@ -5,7 +5,7 @@ deal consistent with everything public: the cards played, each seat's card and d
 counts, and every pass (a seat that passed holds nothing that beats the play it passed on,
 counting the cards it has played or discarded since). Every legal action is then played out
 on every sampled deal by one policy for all seats (``PIMC_ROLLOUT``: the heuristic for
-``pimc``, heuristic2 for ``pimc2``), from one random stream per deal, and the action with the
+``pimc``, heuristic2 for ``pimc2``, the learned network for ``pimc-net``), from one random stream per deal, and the action with the
 best mean result for the seat is taken. With ``PIMC_ENDGAME`` > 0, a play-out that reaches
 its next decision with at most that many cards in the three hands is not played on: its value
 is the exact open-hand (max-n) value of the sampled deal (:mod:`kernels.xianniu.solver`), one
@@ -65,6 +65,7 @@ from .policies import (
     PIMC_SAMPLES,
     POLICY_HEURISTIC,
     POLICY_HEURISTIC2,
+    POLICY_NET,
     POLICY_PIMC,
     estimate2,
 )
@@ -207,8 +208,9 @@ def rollout_setup(params_row, n):
     buffers."""
     n_samples = max(1, int(params_row[PIMC_SAMPLES]), int(params_row[PIMC_BUDGET]) // n)
     rollout = POLICY_HEURISTIC
-    if int(params_row[PIMC_ROLLOUT]) == POLICY_HEURISTIC2:
-        rollout = POLICY_HEURISTIC2
+    asked = int(params_row[PIMC_ROLLOUT])
+    if asked == POLICY_HEURISTIC2 or asked == POLICY_NET:  # net reads its weights from the row
+        rollout = asked
     ids = np.full(3, rollout, dtype=np.int64)
     weights = np.empty((3, params_row.shape[0]), dtype=np.float64)
     for s in range(N_SEATS):
@@ -242,7 +244,8 @@ def pimc_totals(rules, params_row, rng, scratch, work, total):
 
     ``work`` is a second scratch (from :func:`kernels.xianniu.game.new_scratch`) for the play-outs;
     ``params_row`` holds the weights used in play-outs, the samples per decision and the
-    play-out policy (``PIMC_ROLLOUT``: heuristic2's id, else the heuristic). A play-out budget
+    play-out policy (``PIMC_ROLLOUT``: heuristic2's or net's id, else the heuristic; net
+    reads its network from ``params_row``). A play-out budget
     (``PIMC_BUDGET`` > 0) raises the samples to ``budget // actions`` where that is more, so a
     decision among few actions looks at more deals for about the time of one among many.
     ``PIMC_ENDGAME`` > 0 values a play-out exactly once at most that many cards are left.

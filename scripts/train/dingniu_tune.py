@@ -37,7 +37,7 @@ def gain(weights: np.ndarray, deals: int, seed: int, rules) -> tuple[float, floa
     base = policy_vector("heuristic", rules)
     cand = base.copy()
     cand[:kpol.N_HEURISTIC] = weights
-    per_deal = duplicate([kpol.HEURISTIC, kpol.HEURISTIC], [cand, base], deals, seed, rules)
+    per_deal, _ = duplicate([kpol.HEURISTIC, kpol.HEURISTIC], [cand, base], deals, seed, rules)
     e = mean_ci(per_deal[:, 0] - per_deal[:, 1])
     return e.value, e.low, e.high
 

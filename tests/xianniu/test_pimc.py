@@ -101,7 +101,8 @@ def _discards_of(history, seat):
 
 @pytest.mark.parametrize("rules", PRESETS)
 @pytest.mark.parametrize("policies,n", [("pimc,heuristic,random", 1000),
-                                        ("pimc2,heuristic2,pimc", 100)])
+                                        ("pimc2,heuristic2,pimc", 100),
+                                        ("pimc-net,net,pimc2", 60)])
 def test_pimc_plays_only_legal_actions(rules, policies, n):
     from analyzer.xianniu.crosscheck import crosscheck
 

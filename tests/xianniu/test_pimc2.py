@@ -91,7 +91,8 @@ def test_pimc_choices_ignore_cards_the_seat_cannot_see(rules):
     checked = moved = outcome_changed = 0
     inferring = policy_arrays("pimc2", pimc_samples=6)[1][0].copy()
     inferring[PIMC_INFER] = 1.0  # its weights read only the public choice log
-    for row in (*(policy_arrays(n, pimc_samples=6)[1][0] for n in ("pimc", "pimc2")), inferring):
+    rows = (policy_arrays(n, pimc_samples=6)[1][0] for n in ("pimc", "pimc2", "pimc-net"))
+    for row in (*rows, inferring):
         for i, (ws, am, ai) in enumerate(positions):
             seat = seat_to_act(ws)
             other = _redeal_hidden(ws, seat, gen)
@@ -101,7 +102,7 @@ def test_pimc_choices_ignore_cards_the_seat_cannot_see(rules):
             outcome_changed += _played_out(rk, ws, i) != _played_out(rk, other, i)
             checked += 1
     # the check has teeth: the hidden hands really changed, and often changed how the hand ends
-    assert checked >= 90 and moved >= checked - 6 and outcome_changed >= checked // 4
+    assert checked >= 120 and moved >= checked - 8 and outcome_changed >= checked // 4
 
 
 def test_pimc2_plays_out_with_heuristic2_and_pimc_with_the_heuristic():
@@ -115,6 +116,39 @@ def test_pimc2_plays_out_with_heuristic2_and_pimc_with_the_heuristic():
     rk, positions = _positions("lanzhou", 8, seed=5)
     rows = [policy_arrays(n, pimc_samples=8)[1][0] for n in ("pimc", "pimc2")]
     differ = sum(_pick(rk, rows[0], ws, (am, ai), i) != _pick(rk, rows[1], ws, (am, ai), i)
+                 for i, (ws, am, ai) in enumerate(positions))
+    assert differ > 0
+
+
+def test_pimc_net_plays_out_with_the_shipped_network_in_every_command(monkeypatch):
+    """pimc-net's row carries net's weights, in simulate's arrays and in a tournament's
+    seatings alike (a row without them would play out with a zero network), and the
+    weights decide: with them negated, its choices move."""
+    from analyzer.xianniu import tournament as tour
+    from analyzer.xianniu.net import policy_row as net_row
+    from kernels.xianniu.policies import LEARNED_W, POLICY_NET
+
+    ids, params = policy_arrays("pimc-net,net,pimc2")
+    assert list(ids) == [POLICY_PIMC, POLICY_NET, POLICY_PIMC]
+    assert params[0, PIMC_ROLLOUT] == POLICY_NET and params[0, PIMC_BUDGET] == 128
+    assert np.array_equal(params[0, LEARNED_W:], net_row()[LEARNED_W:])
+    seen = []
+
+    def play_rows(rk, seated, *args, **kw):
+        seen.append(seated)
+        raise StopIteration  # the rows are all this test needs
+    monkeypatch.setattr(tour, "play_rows", play_rows)
+    with pytest.raises(StopIteration):
+        tour.tournament("pimc-net,net,pimc2", 2, "lanzhou", seed=1)
+    seat_ids, seat_params, _ = seen[0]
+    for s, seat in np.ndindex(seat_ids.shape):  # every seat plays one of the three rows whole
+        assert any(np.array_equal(seat_params[s, seat], params[k]) for k in range(3))
+    assert (seat_params[..., PIMC_ROLLOUT] == POLICY_NET).sum() == len(seat_ids)
+    rk, positions = _positions("lanzhou", 8, seed=5)
+    row = policy_arrays("pimc-net", pimc_samples=8)[1][0]
+    negated = row.copy()
+    negated[LEARNED_W:] = -negated[LEARNED_W:]
+    differ = sum(_pick(rk, row, ws, (am, ai), i) != _pick(rk, negated, ws, (am, ai), i)
                  for i, (ws, am, ai) in enumerate(positions))
     assert differ > 0
 
