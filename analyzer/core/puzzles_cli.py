@@ -45,7 +45,8 @@ def _game(name: str):
                    "checkpointed beside it until the run ends.")
 @click.option("--resume", is_flag=True,
               help="Continue an interrupted run with the same arguments and --out: the hands "
-                   "it finished are not mined again.")
+                   "it finished are not mined again (--hands may differ: the hands are the "
+                   "same).")
 @backend_option("Mine the hands here, one after another, or as tasks on a Dask cluster "
                 "(the same puzzles either way).")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
@@ -79,9 +80,13 @@ def mine(game_name: str, n_hands: int, from_library: bool, seed: int, out_path: 
         else:
             records = game.part("luck").selfplay_records(n_hands, play_seed)
             seats, source = None, f"self-play seed {seed}"
-        ckpt = MineCheckpoint(out_path, f"{command} ({len(records)} hands)") if out_path \
-            else None
+        # self-play hand h is the same whatever --hands (one stream per chunk of hands, one
+        # seed child per hand), so a run resumed with more hands keeps the hands it mined
+        run_key = (f"{command} ({len(records)} hands)" if from_library else
+                   f"xianniu puzzles mine --game {game.name} --seed {seed}")
+        ckpt = MineCheckpoint(out_path, run_key) if out_path else None
         done = ckpt.load() if ckpt and resume else {}
+        done = {h: m for h, m in done.items() if h < len(records)}
 
         def found(h: int, mined) -> None:
             for p in mined[0]:

@@ -313,23 +313,35 @@ def test_an_interrupted_mining_run_resumes_where_it_stopped(tmp_path, capsys, mo
     rc, _, err = run(capsys, *args)
     assert rc == 130 and "--resume" in err and not out.exists()
     kept = json.loads(pz_checkpoint(out).read_text(encoding="utf-8"))
-    assert list(kept["hands"]) == ["0"] and kept["run"].endswith("(2 hands)")
-    rc, text, err = run(capsys, *args, "--resume")
+    assert list(kept["hands"]) == ["0"] and kept["run"].endswith("--seed 5")
+    more = [("3" if a == "2" else a) for a in args]  # resumed with one hand more
+    rc, text, err = run(capsys, *more, "--resume")
     assert rc == 0, err
-    assert made == [made[0], made[1], made[1]] and "1 hands from the checkpoint" in text
+    assert made[2:] == [made[1], made[1].replace("hand 1", "hand 2")]
+    assert "1 hands from the checkpoint" in text
     assert not pz_checkpoint(out).exists()
     resumed = out.read_text(encoding="utf-8")
     made.clear()
     whole = tmp_path / "whole.jsonl"
-    rc, _, err = run(capsys, *[str(whole) if a == str(out) else a for a in args])
+    rc, _, err = run(capsys, *[str(whole) if a == str(out) else a for a in more])
     assert rc == 0, err
     assert whole.read_text(encoding="utf-8") == resumed
-    assert "hand 0" in made[0] and "hand 1" in made[1] and len(made) == 2
+    assert [m[-6:] for m in made] == ["hand 0", "hand 1", "hand 2"]
     # a checkpoint of another run is refused; --resume needs the run's --out
     pz_checkpoint(out).write_text(json.dumps({"run": "other", "hands": {}}), encoding="utf-8")
     assert "another run" in bad(capsys, *args, "--resume")
     assert "--resume needs" in bad(capsys, *[a for a in args if a != str(out) and a != "--out"],
                                    "--resume")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_self_play_hands_are_the_same_whatever_their_number(game):
+    """What lets a mining run resume with more --hands: hand h of n is hand h of n + 1."""
+    luck = get_game(game).part("luck")
+    assert luck.selfplay_records(2, 7) == luck.selfplay_records(3, 7)[:2]
+    from analyzer.core.review import decision_seeds
+
+    assert decision_seeds(7, 2) == decision_seeds(7, 3)[:2]
 
 
 def pz_checkpoint(out: Path) -> Path:
