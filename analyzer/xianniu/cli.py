@@ -173,7 +173,8 @@ def simulate(n_hands: int, rules: str | None, policy: str, policies: str | None,
 @RULES_OPTION
 @SEED_OPTION
 @click.option("--pimc-samples", type=click.IntRange(min=1), default=None,
-              help="Hidden deals pimc (and pimc2, at least) samples per decision (default 24).")
+              help="Hidden deals pimc (and, at least, pimc2 and pimc-net) samples per decision "
+                   "(default 24).")
 @click.option("--heuristic-params", "param_files", multiple=True, metavar="LABEL=FILE",
               help="Parameters for the policy heuristic:LABEL (a tuning result or JSON).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
