@@ -163,9 +163,10 @@ def deals_option(default: int, minimum: int = 2, help: str = "Deals.",
                         help=help)
 
 
-def progress_bar(n: int, label: str = "hands", hidden: bool = False):
-    """A progress bar on standard error (standard output stays clean for CSV/JSON)."""
-    return click.progressbar(length=n, label=label, file=sys.stderr, hidden=hidden)
+def progress_bar(n: int, label: str = "hands", hidden: bool = False) -> LazyProgressBar:
+    """Progress on standard error (standard output stays clean for CSV/JSON), drawn from
+    the first unit done (:class:`LazyProgressBar`): input refused first leaves one line."""
+    return LazyProgressBar(n, label, hidden)
 
 
 class LazyProgressBar:

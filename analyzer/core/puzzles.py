@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from .records import RecordError
 from .registry import Game
 from .review import decision_seeds, simultaneous_low
 
@@ -207,8 +208,10 @@ SOLVER_DEALS = 16  # deals of the unseen cards the open-hand check solves
 
 def hidden_from(game: Game, position: dict[str, Any], seat: int) -> dict[str, Any]:
     """The record ``position`` with what ``seat`` could not see written unknown (``"?"``):
-    the other hands and the game's other hidden deal fields (``luck.HIDDEN``)."""
-    hidden = game.part("luck").HIDDEN
+    the other hands and the game's other hidden deal fields (``luck.HIDDEN``) that the seat
+    has not seen by then (``luck.seen_hidden``: a 双升 kitty it picked up stays)."""
+    luck = game.part("luck")
+    hidden = set(luck.HIDDEN) - luck.seen_hidden(position, seat)
     out = {k: ("?" if k in hidden else v) for k, v in position.items()
            if k not in ("result", "known")}
     out["hands"] = [h if i == seat else "?" for i, h in enumerate(position["hands"])]
@@ -226,7 +229,11 @@ def open_hand_values(game: Game, puzzle: Puzzle, seed: int,
     out = np.empty((deals, len(puzzle.actions)))
     actions = [recs.action_from_json(a["action"], index)[1] for a in puzzle.actions]
     for i, s in enumerate(decision_seeds(seed, deals)):
-        there = recs.replay(recs.complete(bare, s, going_on=True))
+        try:
+            completed = recs.complete(bare, s, going_on=True)
+        except RecordError:  # a record the game cannot deal from a view (双升 after a 造反)
+            return None
+        there = recs.replay(completed)
         for j, action in enumerate(actions):
             state = there.clone()
             state.apply(action)

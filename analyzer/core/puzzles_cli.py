@@ -74,18 +74,19 @@ def mine(game_name: str, n_hands: int, from_library: bool, seed: int, out_path: 
     with Library(library_path) as lib:
         if from_library:
             hands = [h for h in lib.hands(Filter(game=game.name)) if h.seat is not None]
-            records = [lib.record(h.id) for h in hands]
             seats: list[int | None] | None = [h.seat for h in hands]
-            source = "library"
+            source, run_key = "library", f"{command} ({len(hands)} hands)"
+        else:
+            # self-play hand h is the same whatever --hands (one stream per chunk of hands,
+            # one seed child per hand), so a run resumed with more hands keeps those mined
+            seats, source = None, f"self-play seed {seed}"
+            run_key = f"xianniu puzzles mine --game {game.name} --seed {seed}"
+        ckpt = MineCheckpoint(out_path, run_key) if out_path else None
+        done = ckpt.load() if ckpt and resume else {}  # a bad checkpoint before any play
+        if from_library:
+            records = [lib.record(h.id) for h in hands]
         else:
             records = game.part("luck").selfplay_records(n_hands, play_seed)
-            seats, source = None, f"self-play seed {seed}"
-        # self-play hand h is the same whatever --hands (one stream per chunk of hands, one
-        # seed child per hand), so a run resumed with more hands keeps the hands it mined
-        run_key = (f"{command} ({len(records)} hands)" if from_library else
-                   f"xianniu puzzles mine --game {game.name} --seed {seed}")
-        ckpt = MineCheckpoint(out_path, run_key) if out_path else None
-        done = ckpt.load() if ckpt and resume else {}
         done = {h: m for h, m in done.items() if h < len(records)}
 
         def found(h: int, mined) -> None:

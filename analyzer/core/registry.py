@@ -41,8 +41,8 @@ OPTIONAL_PARTS = {
               "open, SearchLimit (a ValueError) beyond its reach (REACH positions); the "
               "puzzle miner checks answers by it",
     "luck": "the default player (PLAYER) and its self-play (selfplay_records); a seat's deal "
-            "valued from its own view (HIDDEN, deal_of, deal_results of redealt hands "
-            "played whole): the luck-and-skill split and the puzzle miner read it",
+            "valued from its own view (HIDDEN, seen_hidden, deal_of, deal_results of redealt "
+            "hands played whole): the luck-and-skill split and the puzzle miner read it",
 }
 
 

@@ -13,11 +13,21 @@ from kernels.shengji import game as kw
 from kernels.shengji.planes import planes_of
 
 from ..core.drive import play_rows, seatings_of
-from .records import start_of
+from .actions import BURY, BURY_PHASE
+from .records import replay, start_of
 from .sim import QUERY_POLICY, driver_policies, kernel_rules, seat_policies
 
 PLAYER = QUERY_POLICY  # the player the review's play-outs continue with (advise.py)
 HIDDEN = ("kitty",)  # the record's deal fields, besides the hands, a seat cannot see
+
+
+def seen_hidden(record: dict[str, Any], seat: int) -> frozenset[str]:
+    """The fields of :data:`HIDDEN` that ``seat`` has seen by the end of ``record``: the
+    kitty (底牌), once it picked it up (the first seat to bury, from its turn to bury on)."""
+    state = replay(record)
+    buriers = [s for s, action in state.history if action.kind == BURY]
+    picked = buriers[0] if buriers else state.turn if state.phase == BURY_PHASE else None
+    return frozenset({"kitty"}) if picked == seat else frozenset()
 
 
 def deal_of(record: dict[str, Any]) -> dict[str, Any]:

@@ -16,6 +16,11 @@ PLAYER = ADVICE_OPPONENTS  # the player the review's play-outs continue with
 HIDDEN = ()  # the record's deal fields, besides the hands, a seat cannot see
 
 
+def seen_hidden(record: dict[str, Any], seat: int) -> frozenset[str]:
+    """The fields of :data:`HIDDEN` that ``seat`` has seen by the end of ``record``: none."""
+    return frozenset()
+
+
 def deal_of(record: dict[str, Any]) -> dict[str, Any]:
     """The record of the deal the hand was played with: its own (no deal is ever redealt)."""
     return record

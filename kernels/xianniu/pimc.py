@@ -5,11 +5,12 @@ deal consistent with everything public: the cards played, each seat's card and d
 counts, and every pass (a seat that passed holds nothing that beats the play it passed on,
 counting the cards it has played or discarded since). Every legal action is then played out
 on every sampled deal by one policy for all seats (``PIMC_ROLLOUT``: the heuristic for
-``pimc``, heuristic2 for ``pimc2``, the learned network for ``pimc-net``), from one random stream per deal, and the action with the
-best mean result for the seat is taken. With ``PIMC_ENDGAME`` > 0, a play-out that reaches
-its next decision with at most that many cards in the three hands is not played on: its value
-is the exact open-hand (max-n) value of the sampled deal (:mod:`kernels.xianniu.solver`), one
-transposition table shared by every play-out of the decision.
+``pimc``, heuristic2 for ``pimc2``, the learned network for ``pimc-net``), from one random
+stream per deal, and the action with the best mean result for the seat is taken. With
+``PIMC_ENDGAME`` > 0, a play-out that reaches its next decision with at most that many cards
+in the three hands is not played on: its value is the exact open-hand (max-n) value of the
+sampled deal (:mod:`kernels.xianniu.solver`), one transposition table shared by every
+play-out of the decision.
 
 With ``PIMC_INFER`` = T > 0 the sampled deals are weighed by what the other seats chose: each
 掀, each 扣 answer that could have been a 掀 and each 扣 of a lead holder not yet 够 (the choice

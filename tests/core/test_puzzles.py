@@ -303,8 +303,7 @@ def test_an_interrupted_mining_run_resumes_where_it_stopped(tmp_path, capsys, mo
         if source.endswith("hand 1") and interrupt:
             interrupt.pop()  # once: the resumed run mines it
             raise KeyboardInterrupt
-        found, report = real(game, record, hand_seed, source, CHEAP)
-        return found, report
+        return real(game, record, hand_seed, source, CHEAP, 0)  # seat 0's decisions only
 
     monkeypatch.setattr(pz, "mine_hand", fake)
     out = tmp_path / "set.jsonl"
@@ -326,10 +325,13 @@ def test_an_interrupted_mining_run_resumes_where_it_stopped(tmp_path, capsys, mo
     rc, _, err = run(capsys, *[str(whole) if a == str(out) else a for a in more])
     assert rc == 0, err
     assert whole.read_text(encoding="utf-8") == resumed
+    assert json.loads(resumed.splitlines()[0])["puzzles"] >= 1  # the sets compared hold some
     assert [m[-6:] for m in made] == ["hand 0", "hand 1", "hand 2"]
     # a checkpoint of another run is refused; --resume needs the run's --out
     pz_checkpoint(out).write_text(json.dumps({"run": "other", "hands": {}}), encoding="utf-8")
     assert "another run" in bad(capsys, *args, "--resume")
+    pz_checkpoint(out).write_text('{"run": "x"', encoding="utf-8")
+    assert "unreadable" in bad(capsys, *args, "--resume")
     assert "--resume needs" in bad(capsys, *[a for a in args if a != str(out) and a != "--out"],
                                    "--resume")
 
@@ -342,6 +344,30 @@ def test_self_play_hands_are_the_same_whatever_their_number(game):
     from analyzer.core.review import decision_seeds
 
     assert decision_seeds(7, 2) == decision_seeds(7, 3)[:2]
+
+
+def test_the_seat_that_picked_up_the_kitty_keeps_it_in_its_view():
+    """A 双升 bury seen from the burier: it picked the kitty up, so the deals drawn from its
+    view hold that kitty and its bury can be made on each (drawn anew, a bury of kitty cards
+    was refused: "seat 0 does not hold …"); seen from another seat, the kitty is unknown."""
+    from analyzer.core.review import decision_seeds
+    from analyzer.shengji.advise import cut
+
+    game = get_game("shengji")
+    recs = game.part("records")
+    record = game.part("luck").selfplay_records(1, 5)[0]
+    history = recs.replay(record).history
+    at = next(i for i, (_, a) in enumerate(history) if a.kind == "bury")
+    burier, bury = history[at]
+    position = cut(record, at)
+    mine = pz.hidden_from(game, position, burier)
+    assert mine["kitty"] == position["kitty"] and mine["hands"][burier] != "?"
+    assert pz.hidden_from(game, position, (burier + 1) % 4)["kitty"] == "?"
+    for s in decision_seeds(3, 4):
+        state = recs.replay(recs.complete(mine, s, going_on=True))
+        assert sorted(state.hands[(burier + 1) % 4]) != sorted(
+            recs.replay(position).hands[(burier + 1) % 4])  # the other hands were drawn
+        state.apply(bury)
 
 
 def pz_checkpoint(out: Path) -> Path:

@@ -71,3 +71,14 @@ def test_every_game_s_tournament_says_how_much_skill_decides(capsys, game, args,
     sk = data["differences"][0]["skill"]
     assert sk["hands_ahead_95"]["value"] >= 1 and len(sk["hand_sd"]) == 2
     assert sk["hand_sd"][0] > 0 <= sk["hand_sd"][1]  # random may never win a 双升 level
+
+
+def test_a_search_tournament_refused_leaves_one_line(capsys):
+    """The progress of a search tournament is drawn from its first deal on: a refused
+    tournament leaves its error alone on standard error."""
+    from cli_checks import bad
+
+    assert "must differ" in bad(capsys, "tournament", "--policies", "pimc-net,pimc-net",
+                                "--deals", "10")
+    assert "policy 'nobody'" in bad(capsys, "shengji", "tournament", "--policies",
+                                   "pimc2,nobody", "--deals", "10")
