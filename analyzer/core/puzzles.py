@@ -209,7 +209,7 @@ SOLVER_DEALS = 16  # deals of the unseen cards the open-hand check solves
 def hidden_from(game: Game, position: dict[str, Any], seat: int) -> dict[str, Any]:
     """The record ``position`` with what ``seat`` could not see written unknown (``"?"``):
     the other hands and the game's other hidden deal fields (``luck.HIDDEN``) that the seat
-    has not seen by then (``luck.seen_hidden``: a 双升 kitty it picked up stays)."""
+    has not seen by then (``luck.seen_hidden``: cards it picked up stay known)."""
     luck = game.part("luck")
     hidden = set(luck.HIDDEN) - luck.seen_hidden(position, seat)
     out = {k: ("?" if k in hidden else v) for k, v in position.items()
@@ -231,7 +231,7 @@ def open_hand_values(game: Game, puzzle: Puzzle, seed: int,
     for i, s in enumerate(decision_seeds(seed, deals)):
         try:
             completed = recs.complete(bare, s, going_on=True)
-        except RecordError:  # a record the game cannot deal from a view (双升 after a 造反)
+        except RecordError:  # a record the game cannot deal anew from a view
             return None
         there = recs.replay(completed)
         for j, action in enumerate(actions):
