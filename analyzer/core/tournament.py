@@ -131,14 +131,15 @@ def skill_line(row: dict[str, Any], unit: str) -> str:
     ahead = sk["hands_ahead_95"]
     if ahead is None:
         return f"    one hand's spread (SD) {sd} {unit}: no gap to measure"
-    if ahead["high"] is None:
-        tail = "the gap's CI holds 0, so no number of hands is sure"
-    else:
-        tail = f"95% CI {ahead['low']:,} to {ahead['high']:,}"
     share = abs(sk["gap_in_spreads"])
-    return (f"    one hand's spread (SD) {sd} {unit}; the gap is {share:.3f} of their combined "
-            f"spread: {better} is ahead of {worse} after {ahead['value']:,} hands of their own "
-            f"with 95% probability ({tail})")
+    head = (f"    one hand's spread (SD) {sd} {unit}; the gap is {share:.3f} of their "
+            f"combined spread")
+    if ahead["high"] is None:
+        return (f"{head}: were the gap as measured, {better} would be ahead of {worse} after "
+                f"{ahead['value']:,} hands of their own with 95% probability, but its CI holds "
+                f"0, so no number of hands is sure")
+    return (f"{head}: {better} is ahead of {worse} after {ahead['value']:,} hands of their own "
+            f"with 95% probability (95% CI {ahead['low']:,} to {ahead['high']:,})")
 
 
 def tournament_lines(d: dict) -> list[str]:
