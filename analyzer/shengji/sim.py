@@ -100,7 +100,7 @@ def seat_names(policies: str) -> list[str]:
                          f"got {len(names)}")
     for n in names:
         if n not in POLICIES:
-            raise ValueError(f"unknown 双升 policy {n!r} (choose from {', '.join(POLICIES)})")
+            raise ValueError(f"unknown policy {n!r} (choose from {', '.join(POLICIES)})")
     return names
 
 
@@ -149,7 +149,7 @@ def policy_row(name: str, rules: str | ShengjiRules | None = None) -> np.ndarray
     than N_HEURISTIC) and for ``pimc2`` with ``PIMC2_SAMPLES`` samples and ``PIMC2_Z``, the
     defaults for the others."""
     if name not in POLICIES:
-        raise ValueError(f"unknown 双升 policy {name!r} (choose from {', '.join(POLICIES)})")
+        raise ValueError(f"unknown policy {name!r} (choose from {', '.join(POLICIES)})")
     if name in ("net", "pimc2"):
         from .net import net_row, net_weights  # the weights file when net plays
 

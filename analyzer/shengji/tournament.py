@@ -59,7 +59,7 @@ def policy_pair(policies) -> list[str]:
         raise ValueError("the two policies of a tournament must differ")
     for n in names:
         if n not in POLICIES:
-            raise ValueError(f"unknown 双升 policy {n!r} (choose from {', '.join(POLICIES)})")
+            raise ValueError(f"unknown policy {n!r} (choose from {', '.join(POLICIES)})")
     return names
 
 
