@@ -9,6 +9,7 @@ import time
 import click
 
 from .batchrun import RunInterrupted, checkpoint_path
+from .checkpoint import TaskCheckpoint
 from .cli_common import JSON_OPTION, LazyProgressBar, emit_json, interruptible
 from .fileio import write_atomic
 from .library import Library
@@ -81,7 +82,7 @@ def mine(game_name: str, n_hands: int, from_library: bool, seed: int, out_path: 
             # one seed child per hand), so a run resumed with more hands keeps those mined
             seats, source = None, f"self-play seed {seed}"
             run_key = f"xianniu puzzles mine --game {game.name} --seed {seed}"
-        ckpt = MineCheckpoint(out_path, run_key) if out_path else None
+        ckpt = mine_checkpoint(out_path, run_key) if out_path else None
         done = ckpt.load() if ckpt and resume else {}  # a bad checkpoint before any play
         if from_library:
             records = [lib.record(h.id) for h in hands]
@@ -129,39 +130,14 @@ def mine(game_name: str, n_hands: int, from_library: bool, seed: int, out_path: 
                f"{where} ({rate:.1f} a minute, {took:.0f} s{again}); rejected: {rejects}")
 
 
-class MineCheckpoint:
+def mine_checkpoint(out: str, run: str) -> TaskCheckpoint:
     """The hands a mining run has finished, with their puzzles and reports: one JSON file
-    beside its ``--out``, rewritten whole after each hand."""
-
-    def __init__(self, out: str, run: str):
-        self.path = checkpoint_path(out)
-        self.run = run
-        self.done: dict[int, dict] = {}
-
-    def load(self) -> dict[int, tuple[list, MineReport]]:
-        """The finished hands, if the file is this run's (ValueError if another's)."""
-        if not self.path.exists():
-            return {}
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-            if data.get("run") != self.run:
-                raise ValueError(f"checkpoint {self.path} belongs to another run "
-                                 f"({data.get('run')}); delete it or drop --resume")
-            self.done = {int(h): v for h, v in data["hands"].items()}
-            return {h: ([Puzzle.from_json(p) for p in v["puzzles"]],
-                        MineReport.from_json(v["report"])) for h, v in self.done.items()}
-        except (OSError, json.JSONDecodeError, KeyError, TypeError, AttributeError) as e:
-            raise ValueError(f"checkpoint {self.path} is unreadable ({e}); delete it to "
-                             f"start afresh") from None
-
-    def save(self, hand: int, mined: tuple[list, MineReport]) -> None:
-        self.done[hand] = {"puzzles": [p.to_json() for p in mined[0]],
-                           "report": mined[1].as_dict()}
-        write_atomic(self.path, json.dumps({"run": self.run, "hands": {
-            str(h): v for h, v in sorted(self.done.items())}}, ensure_ascii=False))
-
-    def remove(self) -> None:
-        self.path.unlink(missing_ok=True)
+    beside its ``--out`` (the run's command under ``run``, each hand under ``hands``)."""
+    return TaskCheckpoint(
+        checkpoint_path(out), {"run": run}, "run", tasks="hands",
+        encode=lambda m: {"puzzles": [p.to_json() for p in m[0]], "report": m[1].as_dict()},
+        decode=lambda v: ([Puzzle.from_json(p) for p in v["puzzles"]],
+                          MineReport.from_json(v["report"])))
 
 
 @puzzles.command(name="add")

@@ -14,7 +14,6 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from types import ModuleType
 from typing import Any, ClassVar
 
@@ -23,6 +22,7 @@ import pandas as pd
 
 from kernels.rng import states_for_chunks
 
+from .checkpoint import TaskCheckpoint
 from .checks import check_seed
 from .fileio import write_atomic
 from .limits import DASK_MISSING, check_count
@@ -144,36 +144,16 @@ class RunCounts:
                 "policy": self.meta.get("policy")}
 
 
-class Checkpoint:
-    """Finished tasks of a run, kept in one JSON file rewritten atomically after each task."""
+class Checkpoint(TaskCheckpoint):
+    """Finished tasks of a run (each task's counts), kept in one JSON file rewritten
+    atomically after each task (:class:`analyzer.core.checkpoint.TaskCheckpoint`)."""
 
     def __init__(self, path: str | os.PathLike[str], spec: RunSpec):
-        self.path = Path(path)
+        super().__init__(path, {"signature": spec.signature(), "spec": asdict(spec)},
+                         "signature", encode=lambda v: v.tolist(),
+                         decode=lambda v: np.array(v, dtype=np.int64),
+                         other="other hands, rules, policies or seed")
         self.spec = spec
-        self.done: dict[int, np.ndarray] = {}
-
-    def load(self) -> None:
-        """Read finished tasks, if the file belongs to the same run."""
-        if not self.path.exists():
-            return
-        try:
-            data = json.loads(self.path.read_text())
-        except (OSError, json.JSONDecodeError) as e:
-            raise ValueError(f"checkpoint {self.path} is unreadable ({e}); delete it to start "
-                             f"afresh") from None
-        if data.get("signature") != self.spec.signature():
-            raise ValueError(f"checkpoint {self.path} belongs to another run (other hands, "
-                             f"rules, policies or seed); delete it or drop --resume")
-        self.done = {int(k): np.array(v, dtype=np.int64) for k, v in data["tasks"].items()}
-
-    def save(self, task: int, counts: np.ndarray) -> None:
-        self.done[task] = counts
-        write_atomic(self.path, json.dumps({
-            "signature": self.spec.signature(), "spec": asdict(self.spec),
-            "tasks": {str(k): v.tolist() for k, v in sorted(self.done.items())}}))
-
-    def remove(self) -> None:
-        self.path.unlink(missing_ok=True)
 
 
 def run(spec: RunSpec, backend: str = "local", scheduler: str | None = None,
