@@ -121,6 +121,17 @@ def policy_option(policies: Mapping[str, str], default: str | None, name: str = 
                         help=policy_help(policies, default, what))
 
 
+
+def responder_options(policies: Mapping[str, str], player: str, responder: str):
+    """``--player`` (the player measured, in every seat but one) and ``--responder`` (the
+    one seat that searches against it) of a best-response command, with their defaults."""
+    def decorate(f):
+        f = policy_option(policies, responder, "--responder", "responder",
+                          "The one seat searching against the player")(f)
+        return policy_option(policies, player, "--player", "player",
+                             "The player measured, in every other seat")(f)
+    return decorate
+
 def option_with_alias(name: str, dest: str, alias: str, default: Any, **kwargs):
     """Option ``name`` that is also read under the hidden name ``alias`` (an earlier name,
     kept so that scripts using it keep working); giving both is an error.

@@ -44,6 +44,18 @@ def tournament(policies: str = "heuristic,random", n_deals: int = 20_000, seed: 
     return run(policies, n_deals, seed, rules, pimc_samples, pimc_leaf).as_dict()
 
 
+
+def best_response(n_deals: int = 2_000, seed: int = 0, rules: str | None = None,
+                  player: str = "heuristic", responder: str = "pimc",
+                  pimc_samples: int | None = None, pimc_leaf: int | None = None
+                  ) -> dict[str, Any]:
+    """``xianniu dingniu best-response``: ``responder`` alone in each seat against
+    ``player``, less ``player`` there, on the same deals (:mod:`analyzer.core.exploit`): a
+    lower bound, in points a hand, on how much ``player`` can be exploited."""
+    from .tournament import best_response as run
+
+    return run(n_deals, seed, rules, player, responder, pimc_samples, pimc_leaf).as_dict()
+
 def advise(position: Any = None, hand: str | None = None, history: str | None = None,
            samples: int = 400, seed: int = 0, solve_samples: int | None = None,
            rules: str | None = None, file: str | None = None) -> dict[str, Any]:

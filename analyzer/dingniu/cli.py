@@ -16,8 +16,10 @@ from ..core.cli_common import (
     policy_help,
     policy_option,
     progress_bar,
+    responder_options,
     seed_option,
 )
+from ..core.exploit import best_response_lines
 from ..core.fileio import read_json
 from ..core.library_cli import table_library_option
 from ..core.review_cli import review_options
@@ -189,3 +191,27 @@ def play(rules: str | None, opponents: str, seed: int | None, port: int, no_open
 
     play_table("dingniu", lambda library: make_app(rules, opponents, seed, library=library),
                library_path, no_library, port, open_browser=not no_open)
+
+
+@group.command("best-response")
+@responder_options(POLICIES, "heuristic", "pimc")
+@deals_option(2_000, help="Deals; each is played with the player in every seat, then with "
+                          "the responder alone in each seat (5 seatings).")
+@click.option("--pimc-samples", type=click.IntRange(min=1), default=None,
+              help="Hidden deals a pimc responder samples per decision (default 24).")
+@click.option("--pimc-leaf", type=click.IntRange(min=0, max=16), default=None,
+              help="A pimc responder searches exactly (max-n) with at most this many tiles "
+                   "left in hand (default 10).")
+@SEED_OPTION
+@RULES_OPTION
+@JSON_OPTION
+def best_response(player: str, responder: str, n_deals: int, pimc_samples: int | None,
+                  pimc_leaf: int | None, seed: int, rules: str | None, as_json: bool) -> None:
+    """How exploitable a player is, from below: one searching seat against it in the
+    others, less the player in that seat on the same deals (docs/policies.md). A pimc
+    responder plays its play-outs with the player's weights."""
+    res = api.best_response(n_deals, seed, rules, player, responder, pimc_samples, pimc_leaf)
+    if as_json:
+        emit_json(res)
+        return
+    click.echo("\n".join(best_response_lines(res)))

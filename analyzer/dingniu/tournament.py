@@ -11,7 +11,9 @@ from kernels.dingniu import pimc as kp
 from kernels.dingniu.game import R_PTS
 from kernels.rng import states_from_seed
 
+from ..core.exploit import BestResponse, responder_seatings, seat_gains
 from ..core.tournament import TournamentResult, seat_results
+from .luck import PLAYER
 from .rules import N_SEATS, DingniuRules, get_rules
 from .sim import POLICY_IDS, play_rows, policy_ids, policy_vector, rule_arrays
 
@@ -58,9 +60,49 @@ def duplicate(ids: list[int], vecs: list[np.ndarray], n: int, seed: int,
     under the 14 seatings (policy ids ``ids``, seat vectors ``vecs``), and the SD of one
     seat-hand's points of each (:func:`analyzer.core.tournament.seat_results`)."""
     seats = seatings()
+    return seat_results(play_seatings(ids, vecs, seats, n, seed, r), seats, 2)
+
+
+def play_seatings(ids: list[int], vecs: list[np.ndarray], seats: list[tuple[int, ...]],
+                  n: int, seed: int, r: DingniuRules) -> np.ndarray:
+    """Each seat's points ``[n, seatings, seats]`` of ``n`` deals, each played under every
+    seating of ``seats`` (the policy index of each seat: ids ``ids``, vectors ``vecs``)
+    from one stream."""
     seat_ids = np.array([[ids[p] for p in s] for s in seats], dtype=np.int64)
     seat_hps = np.array([[vecs[p] for p in s] for s in seats], dtype=np.float64)
     chunk = 4 if kp.PIMC in ids else 256
     rows = play_rows(rule_arrays(r), (seat_ids, seat_hps), states_from_seed(seed, -(-n // chunk)),
                      chunk, n, paired=True)
-    return seat_results(rows[:, :, R_PTS:R_PTS + N_SEATS], seats, 2)
+    return rows[:, :, R_PTS:R_PTS + N_SEATS]
+
+
+RESPONDER = "pimc"  # the search over the player: its play-outs are the player's own
+
+
+def best_response(n_deals: int, seed: int = 0, rules: str | DingniuRules | None = None,
+                  player: str = PLAYER, responder: str = RESPONDER,
+                  pimc_samples: int | None = None, pimc_leaf: int | None = None
+                  ) -> BestResponse:
+    """``responder`` alone in each seat against ``player`` in the others, less ``player``
+    in that seat, on ``n_deals`` deals (:mod:`analyzer.core.exploit`), points per hand. A
+    ``pimc`` responder plays its play-outs with the player's heuristic weights, so that it
+    searches over the player it faces."""
+    names = [player.strip().lower(), responder.strip().lower()]
+    if names[0] == names[1]:
+        raise ValueError("the responder must differ from the player")
+    ids = policy_ids(names * 2, POLICY_IDS).tolist()[:2]  # checks the names
+    if isinstance(n_deals, bool) or not isinstance(n_deals, (int, np.integer)) or n_deals < 2:
+        raise ValueError(f"a best response needs at least 2 deals, got {n_deals!r}")
+    for what, v, lo in (("pimc samples", pimc_samples, 1), ("pimc leaf", pimc_leaf, 0)):
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < lo):
+            raise ValueError(f"{what} must be an integer ≥ {lo}, got {v!r}")
+    r = get_rules(rules)
+    vecs = [policy_vector(n, r, pimc_samples, pimc_leaf) for n in names]
+    if ids[1] == kp.PIMC:  # its play-outs: the player's heuristic weights
+        vecs[1][:kp.H_SAMPLES] = policy_vector(names[0], r)[:kp.H_SAMPLES]
+    points = play_seatings(ids, vecs, responder_seatings(N_SEATS), int(n_deals), seed, r)
+    meta = {"game": "dingniu", "seatings": N_SEATS + 1}
+    if ids[1] == kp.PIMC:
+        meta["pimc_samples"] = int(vecs[1][kp.H_SAMPLES])
+        meta["pimc_leaf"] = int(vecs[1][kp.H_LEAF])
+    return BestResponse(names[0], names[1], r.name, seed, "points", seat_gains(points), meta)

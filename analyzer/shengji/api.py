@@ -267,9 +267,9 @@ def odds(level, trump=None, deals: int = 200_000, seed: int = 0, rules=None) -> 
     return odds_module.odds_table(r, lv, t, deals, seed)
 
 
-__all__ = ["bury", "classify", "legal", "odds", "overcall", "score", "should_declare",
-           "should_rebel", "should_throw", "simulate", "solve_record", "throw", "tournament",
-           "winner"]
+__all__ = ["best_response", "bury", "classify", "legal", "odds", "overcall", "score",
+           "should_declare", "should_rebel", "should_throw", "simulate", "solve_record",
+           "throw", "tournament", "winner"]
 
 
 def replay(record) -> dict[str, Any]:
@@ -369,6 +369,19 @@ def tournament(policies: str = "heuristic,random", n_deals: int = 20_000,
     return tournament_dict(*run(policies, n_deals, rules, check_seed(seed),
                                 pimc_samples=pimc_samples, progress=progress))
 
+
+
+def best_response(n_deals: int = 1_000, rules: str | None = None, seed: int = 0,
+                  player: str = "net", responder: str = "pimc2",
+                  pimc_samples: int | None = None, progress=None) -> dict[str, Any]:
+    """``xianniu shengji best-response``: ``responder`` alone in each seat (its partner and
+    both opponents ``player``), less ``player`` there, on the same deals (team levels 2 and
+    2, seat 0 banker going in; :mod:`analyzer.core.exploit`): a lower bound, in levels a
+    hand, on how much ``player`` can be exploited."""
+    from .tournament import best_response as run
+
+    return run(n_deals, rules, check_seed(seed), player=player, responder=responder,
+               pimc_samples=pimc_samples, progress=progress).as_dict()
 
 def should_declare(hand, level, seat: int = 0, banker: int = 0, standing=None,
                    standing_seat: int | None = None, rules=None, policy: str = QUERY_POLICY,

@@ -20,8 +20,10 @@ from ..core.cli_common import (
     policy_help,
     policy_option,
     progress_bar,
+    responder_options,
     seed_option,
 )
+from ..core.exploit import best_response_lines
 from ..core.fileio import read_json
 from ..core.library_cli import table_library_option
 from ..core.limits import count_option
@@ -382,3 +384,28 @@ register_advise(group)
 from .cli_solve import register as register_solve  # noqa: E402  (solve)
 
 register_solve(group)
+
+
+@group.command("best-response")
+@responder_options(POLICIES, QUERY_POLICY, "pimc2")
+@deals_option(1_000, help="Deals (whole hands, team levels 2 and 2, seat 0 banker going "
+                          "in); each is played with the player in every seat, then with the "
+                          "responder alone in each seat (5 seatings).")
+@rules_with_changes
+@seed_option("Seed of the deals and draws (numpy SeedSequence).")
+@click.option("--pimc-samples", type=click.IntRange(min=1), default=None,
+              help="Hidden deals a pimc responder samples per decision (default: its own).")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@JSON_OPTION
+def best_response(player: str, responder: str, n_deals: int, rules: str, seed: int,
+                  pimc_samples: int | None, quiet: bool, as_json: bool) -> None:
+    """How exploitable a player is, from below: one searching seat against it (its partner
+    and both opponents the player), less the player in that seat on the same deals, in
+    levels of the seat's team a hand (docs/policies.md)."""
+    with progress_bar(n_deals, "deals", hidden=quiet) as bar:
+        res = api.best_response(n_deals, rules, seed, player, responder, pimc_samples,
+                                progress=bar.update)
+    if as_json:
+        emit_json(res)
+        return
+    click.echo("\n".join(best_response_lines(res)))

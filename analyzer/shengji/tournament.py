@@ -16,7 +16,7 @@ across deals:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numba
@@ -29,12 +29,14 @@ from kernels.shengji.policies import P_PIMC_SAMPLES, pimc_flag
 
 from ..core.batches import chunk_batches
 from ..core.drive import play_rows
+from ..core.exploit import BestResponse, responder_seatings, seat_gains
 from ..core.stats import format_estimate, mean_ci
 from ..core.tournament import TournamentResult, skill_line
 from .rules import ShengjiRules, get_rules
 from .sim import (
     POLICIES,
     POLICY_IDS,
+    QUERY_POLICY,
     SLOW_CHUNK,
     SLOW_POLICIES,
     check_n,
@@ -66,22 +68,24 @@ def policy_pair(policies) -> list[str]:
 def play_duplicate(names: list[str], n_deals: int, rules: ShengjiRules, seed: int,
                    levels=(2, 2), banker: int | None = 0, pimc_samples: int | None = None,
                    progress: Callable[[int], None] | None = None,
-                   rows: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
-    """Whole-hand rows (``game.W_*``) ``[deal, seating]`` of the two seatings; ``rows``:
-    the parameter rows of A and B (float64[N_HEURISTIC] each, a net row longer) instead of
-    those their names give (``sim.policy_row``)."""
+                   rows: tuple[np.ndarray, np.ndarray] | None = None,
+                   seatings: Sequence[Sequence[int]] = SEATINGS) -> np.ndarray:
+    """Whole-hand rows (``game.W_*``) ``[deal, seating]`` of the ``seatings`` (the policy
+    index of each seat; by default the two of a team tournament); ``rows``: the parameter
+    rows of A and B (float64[N_HEURISTIC] each, a net row longer) instead of those their
+    names give (``sim.policy_row``)."""
     ids = [POLICY_IDS[n] for n in names]
-    seat_pol = np.array([[ids[p] for p in s] for s in SEATINGS], dtype=np.int64)
+    seat_pol = np.array([[ids[p] for p in s] for s in seatings], dtype=np.int64)
     if rows is None:
         rows = (policy_row(names[0], rules), policy_row(names[1], rules))
     both = stack_rows(rows)
-    seat_hp = np.array([[both[p] for p in s] for s in SEATINGS], dtype=np.float64)
+    seat_hp = np.array([[both[p] for p in s] for s in seatings], dtype=np.float64)
     if pimc_samples is not None:
         seat_hp[:, :, P_PIMC_SAMPLES] = pimc_samples
     chunk = SLOW_CHUNK if is_slow(names) else CHUNK
     lv, b = check_start(levels, banker)
     states = states_from_seed(seed, -(-n_deals // chunk))
-    out = np.empty((n_deals, len(SEATINGS), kw.N_WHOLE), dtype=np.int64)
+    out = np.empty((n_deals, len(seatings), kw.N_WHOLE), dtype=np.int64)
     kr = kernel_rules(rules, lv, b)
     seated = (seat_pol, seat_hp, pimc_flag(seat_pol))
     for a, z, lo, hi in chunk_batches(n_deals, chunk, 4 * numba.get_num_threads()):
@@ -196,3 +200,45 @@ def tournament_lines(d: dict[str, Any]) -> list[str]:
             if key == "levels" and row.get("skill"):
                 lines.append(skill_line(row, "levels"))
     return lines
+
+
+PLAYER = QUERY_POLICY  # the default player: the other seats of every query and review
+RESPONDER = "pimc2"  # the strongest search: pimc from net's choice (play-outs by tuned)
+
+
+def seat_margins(rows: np.ndarray) -> np.ndarray:
+    """``[deals, seatings, seats]``: the levels each seat's team gains on the hand, less
+    those the other team gains (a seat's team is its seat's parity)."""
+    won = rows[:, :, kw.W_WINNER_TEAM][:, :, None] == np.arange(4)[None, None, :] % 2
+    gain = rows[:, :, kw.W_GAIN][:, :, None]
+    return np.where(won, gain, -gain)
+
+
+def best_response(n_deals: int, rules: str | ShengjiRules | None = None, seed: int = 0,
+                  levels=(2, 2), banker: int | None = 0, player: str = PLAYER,
+                  responder: str = RESPONDER, pimc_samples: int | None = None,
+                  progress: Callable[[int], None] | None = None) -> BestResponse:
+    """``responder`` alone in each seat (its partner and both opponents ``player``), less
+    ``player`` in that seat, on ``n_deals`` deals (:mod:`analyzer.core.exploit`): the
+    levels margin of the seat's team per hand."""
+    names = [player.strip().lower(), responder.strip().lower()]
+    if names[0] == names[1]:
+        raise ValueError("the responder must differ from the player")
+    for name in names:
+        if name not in POLICIES:
+            raise ValueError(f"unknown policy {name!r} (choose from {', '.join(POLICIES)})")
+    n = check_n(n_deals, "deals")
+    if n < 2:
+        raise ValueError(f"a best response needs at least 2 deals, got {n_deals!r}")
+    if pimc_samples is not None and (isinstance(pimc_samples, bool)
+                                     or not isinstance(pimc_samples, int) or pimc_samples < 1):
+        raise ValueError(f"pimc samples must be an integer ≥ 1, got {pimc_samples!r}")
+    r = get_rules(rules)
+    rows = play_duplicate(names, n, r, seed, levels, banker, pimc_samples, progress,
+                          seatings=responder_seatings(4))
+    meta: dict[str, Any] = {"game": "shengji", "seatings": 5, "levels": list(levels),
+                            "banker": banker}
+    if names[1] in SLOW_POLICIES:
+        meta["pimc_samples"] = int(pimc_samples or policy_row(names[1], r)[P_PIMC_SAMPLES])
+    return BestResponse(names[0], names[1], r.label, seed, "levels",
+                        seat_gains(seat_margins(rows)), meta)

@@ -219,6 +219,18 @@ def tournament(policies: str = "heuristic,random", n_deals: int = 20_000,
                pimc_samples=pimc_samples, progress=progress).as_dict()
 
 
+
+def best_response(n_deals: int = 1_000, rules: str | None = None, seed: int = 0,
+                  player: str = ADVICE_OPPONENTS, responder: str = "pimc-net",
+                  pimc_samples: int | None = None,
+                  progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """``xianniu best-response``: ``responder`` alone in each seat against ``player``, less
+    ``player`` there, on the same deals (:mod:`analyzer.core.exploit`): a lower bound, in
+    points a hand, on how much ``player`` can be exploited."""
+    from .tournament import best_response as run
+
+    return run(n_deals, rules, seed, player, responder, pimc_samples, progress).as_dict()
+
 def should_xian(hand: str | None = None, seat: int = 1, rules: str | None = None,
                 policy: str = DECISION_POLICY, precision: float = 0.1, max_deals: int = 200_000,
                 seed: int = 0, record: Any = None,

@@ -20,9 +20,11 @@ from ..core.cli_common import (
     policy_help,
     policy_option,
     progress_bar,
+    responder_options,
     seed_option,
     stacked,
 )
+from ..core.exploit import best_response_lines
 from ..core.fileio import read_json
 from ..core.library_cli import table_library_option
 from ..core.review_cli import review_options
@@ -377,3 +379,26 @@ def play(rules: str | None, opponents: str, seed: int | None, port: int, no_open
 
     play_table("xianniu", lambda library: make_app(rules, opponents, seed, library=library),
                library_path, no_library, port, open_browser=not no_open)
+
+
+@group.command("best-response")
+@responder_options(POLICIES, ADVICE_OPPONENTS, "pimc-net")
+@deals_option(1_000, help="Deals; each is played with the player in every seat, then with "
+                          "the responder alone in each seat (4 seatings).")
+@RULES_OPTION
+@SEED_OPTION
+@click.option("--pimc-samples", type=click.IntRange(min=1), default=None,
+              help="Play-outs a pimc responder plays per decision (default: its own).")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@JSON_OPTION
+def best_response(player: str, responder: str, n_deals: int, rules: str | None, seed: int,
+                  pimc_samples: int | None, quiet: bool, as_json: bool) -> None:
+    """How exploitable a player is, from below: one searching seat against it in the
+    others, less the player in that seat on the same deals (docs/policies.md)."""
+    with progress_bar(n_deals, "deals", hidden=quiet) as bar:
+        res = api.best_response(n_deals, rules, seed, player, responder, pimc_samples,
+                                progress=bar.update)
+    if as_json:
+        emit_json(res)
+        return
+    click.echo("\n".join(best_response_lines(res)))

@@ -27,9 +27,11 @@ from kernels.xianniu.policies import (
 
 from ..core.batches import chunk_batches
 from ..core.drive import play_rows
+from ..core.exploit import BestResponse, responder_seatings, seat_gains
 from ..core.fileio import read_json
 from ..core.tournament import TournamentResult, seat_results
 from .cards import N_SEATS
+from .defaults import ADVICE_OPPONENTS
 from .rules import Rules, get_rules
 from .sim import POLICIES, POLICY_IDS, SEARCH, rule_arrays, seat_row
 from .tuned import TUNED
@@ -98,6 +100,24 @@ def tournament(policies: str | list[str], n_deals: int, rules: str | Rules | Non
     if not isinstance(n_deals, (int, np.integer)) or n_deals < 2:
         raise ValueError(f"a tournament needs at least 2 deals, got {n_deals!r}")
     r = get_rules(rules)
+    ids, vecs = policy_rows(names, r, heuristic_params, pimc_samples, rows)
+    seats = seatings(len(names))
+    n_deals = int(n_deals)
+    out = play_seatings(ids, vecs, seats, n_deals, r, seed, chunk_size, progress)
+    per_deal, hand_sd = seat_results(out, seats, len(names))
+    meta = {"game": "xianniu", "rules": r.name, "seed": seed, "deals": n_deals,
+            "seatings": len(seats),
+            "hands_played": n_deals * len(seats)}
+    if POLICY_IDS["pimc"] in ids:
+        meta["pimc_samples"] = int(vecs[ids.index(POLICY_IDS["pimc"])][PIMC_SAMPLES])
+    return TournamentResult(names, r.name, seed, n_deals, per_deal, meta, hand_sd=hand_sd)
+
+
+def policy_rows(names: list[str], r: Rules, heuristic_params: dict[str, np.ndarray] | None = None,
+                pimc_samples: int | None = None, rows: dict[str, np.ndarray] | None = None
+                ) -> tuple[list[int], list[np.ndarray]]:
+    """Each policy label's kernel id and parameter row (:func:`tournament`'s
+    ``heuristic_params``, ``pimc_samples`` and ``rows``); ValueError naming an unknown one."""
     ids, vecs = [], []
     for name in names:
         base = name.lower() if name.lower() in TUNED else name.split(":", 1)[0].lower()
@@ -117,14 +137,21 @@ def tournament(policies: str | list[str], n_deals: int, rules: str | Rules | Non
             raise ValueError(f"no parameters given for {name!r}")
         ids.append(POLICY_IDS[base])
         vecs.append(vec)
+    return ids, vecs
+
+
+def play_seatings(ids: list[int], vecs: list[np.ndarray], seats: list[tuple[int, ...]],
+                  n_deals: int, r: Rules, seed: int, chunk_size: int | None = None,
+                  progress: Callable[[int], None] | None = None) -> np.ndarray:
+    """Each seat's points ``[deals, seatings, seats]`` of ``n_deals`` deals, each played
+    under every seating of ``seats`` (the policy index of each seat: ids ``ids``, rows
+    ``vecs``) from one stream; deals in chunks of ``chunk_size`` (default 512, or 8 with a
+    search, whose deals are slow), each chunk its own stream."""
     if chunk_size is None:
         chunk_size = 8 if POLICY_IDS["pimc"] in ids else 512
-    seats = seatings(len(names))
     seat_ids = np.array([[ids[p] for p in s] for s in seats], dtype=np.int64)
     seat_params = np.array([[vecs[p] for p in s] for s in seats], dtype=np.float64)
-    n_deals = int(n_deals)
-    n_chunks = -(-n_deals // chunk_size)
-    states = states_from_seed(seed, n_chunks)
+    states = states_from_seed(seed, -(-n_deals // chunk_size))
     out = np.empty((n_deals, len(seats), N_SEATS), dtype=np.int64)
     rk = rule_arrays(r)
     seated = (seat_ids, seat_params, pimc_flag(seat_ids))
@@ -133,10 +160,29 @@ def tournament(policies: str | list[str], n_deals: int, rules: str | Rules | Non
         out[lo:hi] = played[:, :, R_PTS0:R_PTS0 + N_SEATS]
         if progress is not None:
             progress(hi - lo)
-    per_deal, hand_sd = seat_results(out, seats, len(names))
-    meta = {"game": "xianniu", "rules": r.name, "seed": seed, "deals": n_deals,
-            "seatings": len(seats),
-            "hands_played": n_deals * len(seats)}
+    return out
+
+
+PLAYER = ADVICE_OPPONENTS  # the default player: the other seats of every query and review
+RESPONDER = "pimc-net"  # the search over it: pimc whose play-outs net plays
+
+
+def best_response(n_deals: int, rules: str | Rules | None = None, seed: int = 0,
+                  player: str = PLAYER, responder: str = RESPONDER,
+                  pimc_samples: int | None = None,
+                  progress: Callable[[int], None] | None = None) -> BestResponse:
+    """``responder`` alone in each seat against ``player`` in the others, less ``player``
+    in that seat, on ``n_deals`` deals (:mod:`analyzer.core.exploit`), points per hand."""
+    names = [player.strip().lower(), responder.strip().lower()]
+    if names[0] == names[1]:
+        raise ValueError("the responder must differ from the player")
+    if isinstance(n_deals, bool) or not isinstance(n_deals, (int, np.integer)) or n_deals < 2:
+        raise ValueError(f"a best response needs at least 2 deals, got {n_deals!r}")
+    r = get_rules(rules)
+    ids, vecs = policy_rows(names, r, pimc_samples=pimc_samples)
+    points = play_seatings(ids, vecs, responder_seatings(N_SEATS), int(n_deals), r, seed,
+                           progress=progress)
+    meta = {"game": "xianniu", "seatings": N_SEATS + 1}
     if POLICY_IDS["pimc"] in ids:
         meta["pimc_samples"] = int(vecs[ids.index(POLICY_IDS["pimc"])][PIMC_SAMPLES])
-    return TournamentResult(names, r.name, seed, n_deals, per_deal, meta, hand_sd=hand_sd)
+    return BestResponse(names[0], names[1], r.name, seed, "points", seat_gains(points), meta)
