@@ -58,8 +58,9 @@ def report_data(n_hands: int = 200_000, n_deals: int = 20_000, n_odds: int = 200
 
 KEY = "dingniu"
 TABLES = ("dingniu_seats", "dingniu_ladder", "dingniu_open")
-PARTS = ("random", "heuristic", "ladder", "open")  # both presets play each part's seed
-POLICIES = ("random", "heuristic")
+PARTS = ("random", "heuristic", "ladder", "open", "tuned")  # both presets play each part's seed
+POLICIES = ("random", "heuristic", "tuned")
+PLAYER = "tuned"  # the strongest fast player: the figure and the opening's line play it
 OPEN_MOVES = 4  # open-hand positions start after the heuristic's first four moves
 SEAT_KEYS = ("dn_seat0", "dn_seat1", "dn_seat2", "dn_seat3")
 RULE_NAMES = tuple(PRESETS)  # both presets, side by side; the first is the default
@@ -67,8 +68,9 @@ assert len(SEAT_NAMES) == len(SEAT_KEYS) and RULE_NAMES[0] == get_rules().name
 
 TEXT: dict[str, tuple[str, str]] = {
     "sec_dingniu": ("顶牛（骨牌）", "dingniu (Chinese dominoes)"),
-    "step_dn_seats": ("顶牛：两种规则、两种策略下各座位的得分（各 {n} 局）",
-                      "dingniu: every seat under both presets and policies ({n} hands each)"),
+    "step_dn_seats": ("顶牛：两种规则、三种策略下各座位的得分（各 {n} 局）",
+                      "dingniu: every seat under both presets and three policies ({n} hands "
+                      "each)"),
     "step_dn_ladder": ("顶牛（{preset}）：策略阶梯（{n} 副牌）", "dingniu ({preset}): ladder ({n} deals)"),
     "step_dn_open": ("顶牛（{preset}）：明牌求解（{n} 个局面）",
                      "dingniu ({preset}): open hands ({n} positions)"),
@@ -98,7 +100,7 @@ TEXT: dict[str, tuple[str, str]] = {
                       "when all four play pimc, beside the exact max-n value with all hands "
                       "open."),
     **{key: (zh, en) for key, zh, en in zip(SEAT_KEYS, SEAT_NAMES, SEAT_NAMES_EN)},
-    "dn_by_rules": ("启发式下各座位的平均得分", "mean points by seat, heuristic"),
+    "dn_by_rules": ("tuned 下各座位的平均得分", "mean points by seat, tuned"),
     "dn_ladder_title": ("复式对局：策略差值", "duplicate: policy differences"),
     "dn_heuristic": ("启发式", "heuristic"),
     "dn_open": ("明牌最优（max-n）", "open hands (max-n)"),
@@ -246,7 +248,7 @@ def _bars(ax, x, groups) -> None:
 
 
 def figure(data: DingniuData, lang: str) -> Figure:
-    """Mean points per seat under each preset (heuristic), and the ladder under each."""
+    """Mean points per seat under each preset (:data:`PLAYER`), and the ladder under each."""
     n = sizes(data.spec.hands)
     fig, (a1, a2) = plots.new_figure(
         data.spec, T("sec_dingniu", lang),
@@ -254,7 +256,7 @@ def figure(data: DingniuData, lang: str) -> Figure:
         f"{fmt_n(n['deals'], T('unit_deals', lang))}", ncols=2, width=10.5)
     colors = (plots.BLUE, plots.ORANGE)
     seats = data.tables["dingniu_seats"]
-    heur = seats[seats["policy"] == "heuristic"].sort_values("seat")
+    heur = seats[seats["policy"] == PLAYER].sort_values("seat")
     x = np.arange(len(SEAT_KEYS))
     _bars(a1, x, [(heur[f"{prefix(r)}points"], heur[f"{prefix(r)}points_low"],
                    heur[f"{prefix(r)}points_high"], c, r) for r, c in zip(RULE_NAMES, colors)])
@@ -347,7 +349,7 @@ class DingniuSection:
         return T("sec_dingniu", lang)
 
     def check(self, spec: ReportSpec) -> None:
-        pass  # 顶牛 plays both its presets and both policies; the section has no options
+        pass  # 顶牛 plays both its presets and every policy; the section has no options
 
     def plays(self, hands: int) -> dict[str, int]:
         """Hands or deals of each analysis at ``--hands`` (analyzer/report/sizes.py)."""
@@ -368,13 +370,14 @@ class DingniuSection:
         return {"dingniu": figure(data, lang)}
 
     def findings(self, data: DingniuData, lang: str) -> list[Finding]:
-        """The opening's 顶牛 line: the leading seat's edge under the heuristic (seed rules)."""
+        """The opening's 顶牛 line: the leading seat's edge under :data:`PLAYER` (seed
+        rules)."""
         seats = data.tables["dingniu_seats"]
-        row = seats[(seats["policy"] == "heuristic") & (seats["seat"] == 0)].iloc[0]
+        row = seats[(seats["policy"] == PLAYER) & (seats["seat"] == 0)].iloc[0]
         est = {"value": float(row["points"]), "low": float(row["points_low"]),
                "high": float(row["points_high"]), "n": int(row["n"])}
         return [Finding(T("fd_dn_lead", lang, preset=RULE_NAMES[0], seat=SEAT_NAMES[0]), est,
-                        "dingniu", "heuristic", unit=T("points", lang))]
+                        "dingniu", PLAYER, unit=T("points", lang))]
 
     def blocks(self, data: DingniuData, lang: str) -> list[Block]:
         return blocks(data, lang)

@@ -48,7 +48,7 @@ from .report_data import (
     sizes,
 )
 from .rules import get_rules
-from .sim import SLOW_POLICIES
+from .sim import QUERY_POLICY, SLOW_POLICIES
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -204,7 +204,7 @@ class ShengjiSection:
 
     key = KEY
     labels = T
-    options = {"policy": "heuristic"}
+    options = {"policy": QUERY_POLICY}  # the strongest fast player (net)
     outputs = (*TABLES, *FIGURES)
 
     def title(self, lang: str) -> str:

@@ -139,8 +139,9 @@ def test_no_figure_left_open(zh_all, en_one):
 def test_progress_on_stderr_and_quiet(zh_all, tmp_path):
     _, _, stderr = zh_all
     lines = [ln for ln in stderr.splitlines() if not ln.startswith("    ")]  # not the times
-    # 掀牛 8 a preset, 顶牛 the seats then 2 a preset, 双升 15 a preset, plots, files
-    total = len(PRESET_ORDER) * len(ANALYSES) + 5 + 30 + 2
+    # 掀牛 8 a preset, 顶牛 the seats then 2 a preset, 双升 14 a preset (its 15 parts less
+    # 抠底 again under net, the section's own player), plots, files
+    total = len(PRESET_ORDER) * len(ANALYSES) + 5 + 28 + 2
     assert [ln.split("]")[0] for ln in lines] == [f"[{i}/{total}" for i in range(1, total + 1)]
     assert "掀" in stderr and "顶牛" in stderr and "双升（zhengzhou）：扣底研究" in stderr
     rc, out, err = _cli("report", "--rules", "lanzhou", "--hands", str(TINY), "--quiet",
@@ -424,17 +425,18 @@ def test_dingniu_section_reproduces_and_adds_up(en_one):
     data = en_one[1].data
     seats = data.tables["dingniu_seats"]
     # every hand's points sum to zero over the four seats
-    for policy in ("random", "heuristic"):
+    assert rd.POLICIES == ("random", "heuristic", "tuned") and rd.PLAYER == "tuned"
+    for policy in rd.POLICIES:
         assert seats[seats["policy"] == policy]["points"].sum() == pytest.approx(0, abs=1e-9)
     assert ((seats["points_low"] <= seats["points"]) & (seats["points"] <= seats["points_high"])
             ).all()
     cmds = rd.commands(data.spec)
-    for cmd, policy in zip(cmds, ("random", "heuristic")):
+    for cmd, policy in zip(cmds, rd.POLICIES):
         sim = _json_of(cmd)
         got = [s["points"]["value"] for s in sim["seats"]]
         want = seats[seats["policy"] == policy].sort_values("seat")["points"].tolist()
         assert got == pytest.approx(want) and sim["hands"] == TINY
-    lad = _json_of(cmds[2])["differences"][0]
+    lad = _json_of(cmds[len(rd.POLICIES)])["differences"][0]
     assert _num(lad["diff"]) == pytest.approx(data.tables["dingniu_ladder"].iloc[0]["diff"])
     op = data.tables["dingniu_open"]
     assert op["open_hands"].sum() == pytest.approx(0, abs=1e-9) and (op["n"] >= 4).all()

@@ -81,12 +81,12 @@ def test_report_tables_hold_both_presets():
     t, n = data.tables, sizes(2000)
     assert RULE_NAMES == ("seed", "navpil")
     seats = t["dingniu_seats"]  # both presets side by side, on the same seeds
-    assert len(seats) == 2 * 4 and set(seats["seed"]) == {data.seeds["random"],
-                                                          data.seeds["heuristic"]}
+    assert len(seats) == 3 * 4 and set(seats["seed"]) == {
+        data.seeds[p] for p in ("random", "heuristic", "tuned")}
     for pre in ("", "navpil_"):
         assert (seats[f"{pre}n"] == 2000).all()
         assert (seats[f"{pre}p_bao"] <= seats[f"{pre}p_suan"]).all()
-        for policy in ("random", "heuristic"):
+        for policy in ("random", "heuristic", "tuned"):
             assert seats[seats["policy"] == policy][f"{pre}points"].sum() == pytest.approx(0)
     lad = t["dingniu_ladder"]
     assert list(zip(lad["rules"], lad["a"], lad["b"], lad["n_deals"])) == [

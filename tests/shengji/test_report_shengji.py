@@ -120,7 +120,8 @@ def test_kou_di_under_pimc2_is_on_the_page_and_its_command_reproduces_it(built, 
     out, rep = built
     data = rep.data.result("shengji")
     kou = pd.read_csv(out / "shengji_kou_di.csv")
-    assert set(kou["policy"]) == {"heuristic", "random", "net", "pimc2"}
+    # the section's own player (net, by default) and random and pimc2 beside it
+    assert set(kou["policy"]) == {"random", "net", "pimc2"}
     row = kou[(kou["rules"] == "zhengzhou") & (kou["policy"] == "pimc2")
               & (kou["statistic"] == "p_kou_di")].iloc[0]
     assert row["n"] == sr.QUICK["kou_pimc2"] and row["seed"] == data.seeds["kou_pimc2"]
@@ -139,10 +140,9 @@ def test_english_page_and_policy_choice(tmp_path):
     assert sr.policy_of(spec) == "random"
     with pytest.raises(ValueError, match="kernel policy"):
         ReportSpec(hands=MIN_HANDS, options={"shengji": {"policy": "heuristic,random,random"}})
-    assert sr.policy_of(ReportSpec(hands=MIN_HANDS)) == \
-        "heuristic"
-    assert sr.policy_of(ReportSpec(hands=MIN_HANDS, options={"shengji": {"policy": "net"}})) \
-        == "net"
+    assert sr.policy_of(ReportSpec(hands=MIN_HANDS)) == "net"  # the strongest fast player
+    assert sr.policy_of(ReportSpec(hands=MIN_HANDS,
+                                   options={"shengji": {"policy": "heuristic"}})) == "heuristic"
     with pytest.raises(ValueError, match="too slow"):
         ReportSpec(hands=MIN_HANDS, options={"shengji": {"policy": "pimc2"}})
     assert "--policy random" in sr.command("values", "zhengzhou", spec, sr.seeds(spec))
