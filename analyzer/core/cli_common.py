@@ -42,6 +42,14 @@ def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
+def emit(data: Any, as_json: bool, lines: Callable[[Any], list[str]]) -> None:
+    """Print a command's result: ``data`` as JSON (``--json``), else its text ``lines``."""
+    if as_json:
+        emit_json(data)
+    else:
+        click.echo("\n".join(lines(data)))
+
+
 def batch_options(cost: Cost, n_seats: int, policies: Mapping[str, str],
                   default_policy: str = "heuristic", default_hands: int = 100_000):
     """The options every game's ``simulate`` shares, with one meaning in every game;

@@ -11,6 +11,7 @@ from ..core.cli_common import (
     JSON_OPTION,
     batch_options,
     deals_option,
+    emit,
     emit_json,
     interruptible,
     policy_help,
@@ -95,10 +96,7 @@ def tournament(policies: str, n_deals: int, pimc_samples: int | None, pimc_leaf:
                seed: int, rules: str | None, as_json: bool) -> None:
     """Duplicate tournament of two policies: mean points per hand and A − B with 95% CI."""
     res = api.tournament(policies, n_deals, seed, rules, pimc_samples, pimc_leaf)
-    if as_json:
-        emit_json(res)
-        return
-    click.echo("\n".join(tournament_lines(res)))
+    emit(res, as_json, tournament_lines)
 
 
 @group.command()
@@ -211,7 +209,4 @@ def best_response(player: str, responder: str, n_deals: int, pimc_samples: int |
     others, less the player in that seat on the same deals (docs/policies.md). A pimc
     responder plays its play-outs with the player's weights."""
     res = api.best_response(n_deals, seed, rules, player, responder, pimc_samples, pimc_leaf)
-    if as_json:
-        emit_json(res)
-        return
-    click.echo("\n".join(best_response_lines(res)))
+    emit(res, as_json, best_response_lines)

@@ -36,11 +36,7 @@ def tournament(policies: str, n_deals: int, seed: int = 0,
     if len(names) != 2 or len(set(names)) != 2:
         raise ValueError("a 顶牛 tournament takes two different policies, e.g. heuristic,random")
     ids = policy_ids(names * 2, POLICY_IDS).tolist()[:2]  # checks the names
-    if isinstance(n_deals, bool) or not isinstance(n_deals, (int, np.integer)) or n_deals < 2:
-        raise ValueError(f"a tournament needs at least 2 deals, got {n_deals!r}")
-    for what, v, lo in (("pimc samples", pimc_samples, 1), ("pimc leaf", pimc_leaf, 0)):
-        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < lo):
-            raise ValueError(f"{what} must be an integer ≥ {lo}, got {v!r}")
+    check_sizes("a tournament", n_deals, pimc_samples, pimc_leaf)
     r = get_rules(rules)
     seats = seatings()
     vecs = [policy_vector(n, r, pimc_samples, pimc_leaf) for n in names]
@@ -52,6 +48,16 @@ def tournament(policies: str, n_deals: int, seed: int = 0,
         vec = vecs[names.index("pimc")]
         meta["pimc_samples"], meta["pimc_leaf"] = int(vec[kp.H_SAMPLES]), int(vec[kp.H_LEAF])
     return TournamentResult(names, r.name, seed, n, per_deal, meta, hand_sd=hand_sd)
+
+
+def check_sizes(run: str, n_deals, pimc_samples, pimc_leaf) -> None:
+    """ValueError unless ``n_deals`` is an integer ≥ 2 and pimc's samples (≥ 1) and leaf
+    (≥ 0) are integers or None; ``run`` names what needs them."""
+    if isinstance(n_deals, bool) or not isinstance(n_deals, (int, np.integer)) or n_deals < 2:
+        raise ValueError(f"{run} needs at least 2 deals, got {n_deals!r}")
+    for what, v, lo in (("pimc samples", pimc_samples, 1), ("pimc leaf", pimc_leaf, 0)):
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < lo):
+            raise ValueError(f"{what} must be an integer ≥ {lo}, got {v!r}")
 
 
 def duplicate(ids: list[int], vecs: list[np.ndarray], n: int, seed: int,
@@ -91,11 +97,7 @@ def best_response(n_deals: int, seed: int = 0, rules: str | DingniuRules | None 
     if names[0] == names[1]:
         raise ValueError("the responder must differ from the player")
     ids = policy_ids(names * 2, POLICY_IDS).tolist()[:2]  # checks the names
-    if isinstance(n_deals, bool) or not isinstance(n_deals, (int, np.integer)) or n_deals < 2:
-        raise ValueError(f"a best response needs at least 2 deals, got {n_deals!r}")
-    for what, v, lo in (("pimc samples", pimc_samples, 1), ("pimc leaf", pimc_leaf, 0)):
-        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < lo):
-            raise ValueError(f"{what} must be an integer ≥ {lo}, got {v!r}")
+    check_sizes("a best response", n_deals, pimc_samples, pimc_leaf)
     r = get_rules(rules)
     vecs = [policy_vector(n, r, pimc_samples, pimc_leaf) for n in names]
     if ids[1] == kp.PIMC:  # its play-outs: the player's heuristic weights

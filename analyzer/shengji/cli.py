@@ -15,6 +15,7 @@ from ..core.cli_common import (
     JSON_OPTION,
     batch_options,
     deals_option,
+    emit,
     emit_json,
     interruptible,
     policy_help,
@@ -335,10 +336,7 @@ def tournament(policies: str, n_deals: int, rules: str, seed: int, pimc_samples:
     with progress_bar(n_deals, "deals", hidden=quiet or (n_deals < 50_000 and not slow)) as bar:
         res = api.tournament(policies, n_deals, rules, seed, pimc_samples,
                              progress=bar.update)
-    if as_json:
-        emit_json(res)
-        return
-    click.echo("\n".join(tournament_lines(res)))
+    emit(res, as_json, tournament_lines)
 
 
 _BOT_POLICIES = {name: POLICIES[name] for name in ("net", "tuned", "heuristic", "random")}
@@ -405,7 +403,4 @@ def best_response(player: str, responder: str, n_deals: int, rules: str, seed: i
     with progress_bar(n_deals, "deals", hidden=quiet) as bar:
         res = api.best_response(n_deals, rules, seed, player, responder, pimc_samples,
                                 progress=bar.update)
-    if as_json:
-        emit_json(res)
-        return
-    click.echo("\n".join(best_response_lines(res)))
+    emit(res, as_json, best_response_lines)

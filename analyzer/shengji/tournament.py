@@ -117,6 +117,18 @@ def scores(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return levels, net, attacker_policy
 
 
+def check_sizes(run: str, n_deals, pimc_samples) -> int:
+    """``n_deals`` as an int ≥ 2, with pimc's samples an integer ≥ 1 or None; ValueError
+    naming ``run`` otherwise."""
+    n = check_n(n_deals, "deals")
+    if n < 2:
+        raise ValueError(f"{run} needs at least 2 deals, got {n_deals!r}")
+    if pimc_samples is not None and (isinstance(pimc_samples, bool)
+                                     or not isinstance(pimc_samples, int) or pimc_samples < 1):
+        raise ValueError(f"pimc samples must be an integer ≥ 1, got {pimc_samples!r}")
+    return n
+
+
 def level_spread(rows: np.ndarray) -> tuple[float, float]:
     """The SD of one hand's levels gained by each policy's team (the winner's gain, else
     0), over every hand played (:meth:`analyzer.core.tournament.TournamentResult.skill`)."""
@@ -136,12 +148,7 @@ def tournament(policies, n_deals: int, rules: str | ShengjiRules | None = None,
     attacker points result (``TournamentResult``, per deal and policy) and the attackers'
     points of each policy's team when it attacks (per hand, a 95% CI)."""
     names = policy_pair(policies)
-    n = check_n(n_deals, "deals")
-    if n < 2:
-        raise ValueError(f"a tournament needs at least 2 deals, got {n_deals!r}")
-    if pimc_samples is not None and (isinstance(pimc_samples, bool)
-                                     or not isinstance(pimc_samples, int) or pimc_samples < 1):
-        raise ValueError(f"pimc samples must be an integer ≥ 1, got {pimc_samples!r}")
+    n = check_sizes("a tournament", n_deals, pimc_samples)
     r = get_rules(rules)
     rows = play_duplicate(names, n, r, seed, levels, banker, pimc_samples, progress)
     lv, net, attacker = scores(rows)
@@ -227,12 +234,7 @@ def best_response(n_deals: int, rules: str | ShengjiRules | None = None, seed: i
     for name in names:
         if name not in POLICIES:
             raise ValueError(f"unknown policy {name!r} (choose from {', '.join(POLICIES)})")
-    n = check_n(n_deals, "deals")
-    if n < 2:
-        raise ValueError(f"a best response needs at least 2 deals, got {n_deals!r}")
-    if pimc_samples is not None and (isinstance(pimc_samples, bool)
-                                     or not isinstance(pimc_samples, int) or pimc_samples < 1):
-        raise ValueError(f"pimc samples must be an integer ≥ 1, got {pimc_samples!r}")
+    n = check_sizes("a best response", n_deals, pimc_samples)
     r = get_rules(rules)
     rows = play_duplicate(names, n, r, seed, levels, banker, pimc_samples, progress,
                           seatings=responder_seatings(4))

@@ -14,6 +14,7 @@ from ..core.cli_common import (
     LazyProgressBar,
     batch_options,
     deals_option,
+    emit,
     emit_json,
     interruptible,
     option_with_alias,
@@ -190,10 +191,7 @@ def tournament(policies: str, n_deals: int, rules: str | None, seed: int,
                                                              policies.split(",")))) as bar:
         res = api.tournament(policies, n_deals, rules, seed, pimc_samples, param_files,
                              progress=bar.update)
-    if as_json:
-        emit_json(res)
-        return
-    click.echo("\n".join(tournament_lines(res)))
+    emit(res, as_json, tournament_lines)
 
 
 def _decision_options(f):
@@ -398,7 +396,4 @@ def best_response(player: str, responder: str, n_deals: int, rules: str | None, 
     with progress_bar(n_deals, "deals", hidden=quiet) as bar:
         res = api.best_response(n_deals, rules, seed, player, responder, pimc_samples,
                                 progress=bar.update)
-    if as_json:
-        emit_json(res)
-        return
-    click.echo("\n".join(best_response_lines(res)))
+    emit(res, as_json, best_response_lines)
