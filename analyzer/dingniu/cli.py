@@ -19,6 +19,7 @@ from ..core.cli_common import (
     progress_bar,
     responder_options,
     seed_option,
+    stacked,
 )
 from ..core.exploit import best_response_lines
 from ..core.fileio import read_json
@@ -35,6 +36,14 @@ RULES_OPTION = click.option("--rules", "rules",
                             default=None, help="顶牛 preset: seed (default; former name "
                             "standard) or navpil (docs/rules/dingniu.md).")
 SEED_OPTION = seed_option("Root seed (streams spawned from SeedSequence(seed)).")
+# a pimc seat's budget, in every command that seats pimc
+PIMC_OPTIONS = stacked([
+    click.option("--pimc-samples", type=click.IntRange(min=1), default=None,
+                 help="Hidden deals pimc samples per decision (default 24)."),
+    click.option("--pimc-leaf", type=click.IntRange(min=0, max=16), default=None,
+                 help="pimc searches exactly (max-n) with at most this many tiles left in "
+                      "hand (default 10)."),
+])
 
 
 @click.group(name="dingniu")
@@ -84,11 +93,7 @@ def odds(n_deals: int, seed: int, rules: str | None, as_json: bool) -> None:
                                "A,B"))
 @deals_option(20_000, help="Deals; each is played under the 14 seatings with both "
                           "policies.", cost=COSTS["tournament"])
-@click.option("--pimc-samples", type=click.IntRange(min=1), default=None,
-              help="Hidden deals pimc samples per decision (default 24).")
-@click.option("--pimc-leaf", type=click.IntRange(min=0, max=16), default=None,
-              help="pimc searches exactly (max-n) with at most this many tiles left in "
-                   "hand (default 10).")
+@PIMC_OPTIONS
 @SEED_OPTION
 @RULES_OPTION
 @JSON_OPTION
@@ -195,11 +200,7 @@ def play(rules: str | None, opponents: str, seed: int | None, port: int, no_open
 @responder_options(POLICIES, "heuristic", "pimc")
 @deals_option(2_000, help="Deals; each is played with the player in every seat, then with "
                           "the responder alone in each seat (5 seatings).")
-@click.option("--pimc-samples", type=click.IntRange(min=1), default=None,
-              help="Hidden deals a pimc responder samples per decision (default 24).")
-@click.option("--pimc-leaf", type=click.IntRange(min=0, max=16), default=None,
-              help="A pimc responder searches exactly (max-n) with at most this many tiles "
-                   "left in hand (default 10).")
+@PIMC_OPTIONS
 @SEED_OPTION
 @RULES_OPTION
 @JSON_OPTION

@@ -23,6 +23,7 @@ from ..core.cli_common import (
     progress_bar,
     responder_options,
     seed_option,
+    stacked,
 )
 from ..core.exploit import best_response_lines
 from ..core.fileio import read_json
@@ -314,6 +315,17 @@ def replay(file: str, as_json: bool) -> None:
         click.echo(f"record stops in the {out['phase']} phase; seat {out['to_act']} is to act")
 
 
+
+# a search seat's budget, the progress bar and --json: the options of every command whose
+# seats may search
+SEARCH_OUTPUT_OPTIONS = stacked([
+    click.option("--pimc-samples", type=click.IntRange(min=1), default=None,
+                 help="Hidden deals a pimc seat samples per decision (default: its policy's "
+                      "own, pimc 16 and pimc2 128)."),
+    click.option("--quiet", is_flag=True, help="No progress bar."),
+    JSON_OPTION,
+])
+
 @group.command()
 @click.option("--policies", default="heuristic,random", show_default=True,
               help=policy_help(POLICIES, None, "Two policies A,B, A on one team and B on "
@@ -322,10 +334,7 @@ def replay(file: str, as_json: bool) -> None:
               cost=COSTS["tournament"])
 @rules_with_changes
 @seed_option("Seed of the deals and draws (numpy SeedSequence).")
-@click.option("--pimc-samples", type=click.IntRange(min=1), default=None,
-              help="Hidden deals the pimc policy samples per decision (default 16).")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
-@JSON_OPTION
+@SEARCH_OUTPUT_OPTIONS
 def tournament(policies: str, n_deals: int, rules: str, seed: int, pimc_samples: int | None,
                quiet: bool, as_json: bool) -> None:
     """Team duplicate tournament: A on one team, B on the other, each deal again with the
@@ -391,10 +400,7 @@ register_solve(group)
                           "responder alone in each seat (5 seatings).")
 @rules_with_changes
 @seed_option("Seed of the deals and draws (numpy SeedSequence).")
-@click.option("--pimc-samples", type=click.IntRange(min=1), default=None,
-              help="Hidden deals a pimc responder samples per decision (default: its own).")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
-@JSON_OPTION
+@SEARCH_OUTPUT_OPTIONS
 def best_response(player: str, responder: str, n_deals: int, rules: str, seed: int,
                   pimc_samples: int | None, quiet: bool, as_json: bool) -> None:
     """How exploitable a player is, from below: one searching seat against it (its partner
