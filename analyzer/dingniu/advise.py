@@ -14,6 +14,7 @@ its 95% CI. On the first deals each action is also valued with all hands open (m
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -23,6 +24,7 @@ from kernels.dingniu import game as kd
 from kernels.rng import states_from_seed
 
 from ..core.stats import mean_ci
+from ..core.valued import ActionValue
 from .engine import State
 from .position import Position, parse_position, position_of, sample_states
 from .records import action_to_json, replay
@@ -131,21 +133,42 @@ def decision_kind(state: State, action: int) -> str:
     return "lead" if slot == LEAD else "扣" if slot == KOU else "play"
 
 
-class RecordAdvice(dict):
-    """:func:`advise_record`'s answer: a dict, and ``to_json()`` for the review."""
+@dataclass(frozen=True)
+class Advice:
+    """:func:`advise_record`'s answer: every legal action valued, best first, and whether
+    the best is separated from the second (the 95% CI of their paired difference excludes
+    0; also true with one legal action)."""
+
+    rules: str
+    seat: int
+    position: Any  # the position the seat saw, as :func:`advise` reads it
+    samples: int
+    policy: str
+    seed: int
+    actions: tuple[ActionValue, ...]
+    separated: bool
+
+    @property
+    def best(self) -> ActionValue:
+        return self.actions[0]
 
     def to_json(self) -> dict[str, Any]:
-        return dict(self)
+        """JSON-ready, in the shape every game's advice has (the review and the puzzles
+        read it)."""
+        return {"game": "dingniu", "rules": self.rules, "seed": self.seed, "seat": self.seat,
+                "position": self.position, "samples": self.samples, "policy": self.policy,
+                "actions": [a.to_json() for a in self.actions], "best": self.best.to_json(),
+                "separated": self.separated}
 
 
 def advise_record(record: Any, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
                   solve_samples: int = 0, taken: dict[str, Any] | None = None,
-                  policy: str = POLICY) -> RecordAdvice:
+                  policy: str = POLICY) -> Advice:
     """Every legal action where ``record`` stops, ranked as :func:`advise` ranks the
     position the seat to act sees there (its own tiles and 扣, the public moves).
 
-    ``actions``: best first, each ``{"action": record entry, "group": [it], "ev", "ci95",
-    "n", "diff"}`` (``diff``: the paired difference best − this action, points);
+    ``actions``: best first, each an :class:`~analyzer.core.valued.ActionValue` of one
+    record entry (``diff``: the paired difference best − this action, points);
     ``separated``: the best's lead over the second excludes 0 at 95%. Every legal action
     is valued, so ``taken`` (the record's own action, from the review) needs nothing more.
     ValueError on a bad record or a finished hand.
@@ -160,11 +183,10 @@ def advise_record(record: Any, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
     for row in res["actions"]:
         pimc = row["pimc"]
         entry = action_to_json(seat, row["action_id"])
-        rows.append({"action": entry, "group": [entry], "ev": pimc["value"],
-                     "ci95": [pimc["low"], pimc["high"]], "n": pimc["n"],
-                     "diff": row.get("behind_best", {"value": 0.0, "low": 0.0, "high": 0.0,
-                                                     "n": pimc["n"]})})
-    separated = len(rows) == 1 or rows[1]["diff"]["low"] > 0
-    return RecordAdvice(game="dingniu", rules=res["rules"], seed=seed, seat=seat,
-                        position=res["position"], samples=res["samples"], policy=policy,
-                        actions=rows, best=rows[0], separated=bool(separated))
+        rows.append(ActionValue(entry, (entry,), pimc["value"], (pimc["low"], pimc["high"]),
+                                pimc["n"], row.get("behind_best", {"value": 0.0, "low": 0.0,
+                                                                   "high": 0.0,
+                                                                   "n": pimc["n"]})))
+    separated = len(rows) == 1 or rows[1].diff["low"] > 0
+    return Advice(res["rules"], seat, res["position"], res["samples"], policy, seed,
+                  tuple(rows), bool(separated))

@@ -62,7 +62,7 @@ def _d_played_as_advised(seed: int, seat: int = 0) -> dict:
     while not st.is_terminal():
         legal = st.legal_actions()
         if st.current_player() == seat and len(legal) > 1:
-            best = dadv.advise_record(st, seed=seed, **D_ADVICE)["actions"][0]["action"]
+            best = dadv.advise_record(st, seed=seed, **D_ADVICE).to_json()["actions"][0]["action"]
             a = next(b for b in legal if daction_to_json(seat, b) == best)
         else:
             a = rng.choice(legal)
@@ -127,7 +127,7 @@ def _d_blunder(seed: int) -> tuple[dict, int]:
         st = random_start("seed", rng)
         while not st.is_terminal():
             if len(st.legal_actions()) > 1:
-                worst = dadv.advise_record(st, seed=seed, **D_ADVICE)["actions"][-1]
+                worst = dadv.advise_record(st, seed=seed, **D_ADVICE).to_json()["actions"][-1]
                 if worst["diff"]["low"] > floor:
                     rec = drecord_of(st)
                     return {**rec, "actions": [*rec["actions"], worst["action"]]}, \
