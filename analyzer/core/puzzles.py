@@ -234,6 +234,8 @@ def open_hand_values(game: Game, puzzle: Puzzle, seed: int,
         except RecordError:  # a record the game cannot deal anew from a view
             return None
         there = recs.replay(completed)
+        if not solver.reaches(there):  # e.g. a decision whose outcome is a new deal
+            return None
         for j, action in enumerate(actions):
             state = there.clone()
             state.apply(action)

@@ -38,7 +38,8 @@ OPTIONAL_PARTS = {
     "advise": "every legal action at a record's decision, valued (the review of a hand reads "
               "it: analyzer.core.review.Advisor)",
     "solver": "the open-hand solver: open_values(state), every seat's value with all hands "
-              "open, SearchLimit (a ValueError) beyond its reach (REACH positions); the "
+              "open, SearchLimit (a ValueError) beyond its reach (REACH positions); "
+              "reaches(state), whether what follows a decision there is in its tree; the "
               "puzzle miner checks answers by it",
     "luck": "the default player (PLAYER) and its self-play (selfplay_records); a seat's deal "
             "valued from its own view (HIDDEN, seen_hidden, deal_of, deal_results of redealt "

@@ -212,6 +212,12 @@ def solve(st: State) -> Solution:
 REACH = 20_000  # positions an open-hand check may memoise (pure Python: about half a second)
 
 
+def reaches(st: State) -> bool:
+    """Whether :func:`open_values` can value what follows a decision of ``st``: every
+    decision of a 顶牛 hand is in its tree (its size is bounded by REACH alone)."""
+    return True
+
+
 def open_values(st: State) -> tuple[int, ...]:
     """Every seat's points from ``st`` (not over) with all hands open; SearchLimit past
     :data:`REACH` positions (a whole hand is about 500,000: tens of seconds)."""

@@ -115,6 +115,13 @@ def solve(st: State, max_positions: int = 1 << 62, log2_rows: int | None = None)
 REACH = 200_000  # positions an open-hand check may search (the kernel: well under a second)
 
 
+def reaches(st: State) -> bool:
+    """Whether :func:`open_values` can value what follows a decision of ``st``: only in the
+    play; an earlier decision leads to the declaring, the bury or, after 造反, a new deal
+    (a chance the open hands do not hold)."""
+    return st.phase == PLAY_PHASE
+
+
 def open_values(st: State) -> tuple[int, ...]:
     """Every seat's levels from ``st`` (in the play, not over) with all hands open;
     SearchLimit past :data:`REACH` positions searched, or before the play (the declaring

@@ -189,6 +189,12 @@ def solve_kernel(st: State, log2_rows: int | None = None,
 REACH = 200_000  # positions an open-hand check may search (the kernel: well under a second)
 
 
+def reaches(st: State) -> bool:
+    """Whether :func:`open_values` can value what follows a decision of ``st``: every
+    decision of a 掀牛 hand is in its tree (its size is bounded by REACH alone)."""
+    return True
+
+
 def open_values(st: State) -> tuple[int, ...]:
     """Every seat's points from ``st`` (not over) with all hands open, by the kernel
     solver; SearchLimit past :data:`REACH` positions searched."""

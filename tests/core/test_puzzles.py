@@ -374,3 +374,24 @@ def pz_checkpoint(out: Path) -> Path:
     from analyzer.core.batchrun import checkpoint_path
 
     return checkpoint_path(out)
+
+
+def test_a_decision_before_the_solver_s_phase_is_beyond_the_open_hand_check(monkeypatch):
+    """双升's solver starts in the play: at a declaring decision the check answers None
+    before playing on (after a 造反 decision there a new deal would be needed, which the open
+    hands do not hold: that stopped a mining run before this)."""
+    game = get_game("shengji")
+    solver, recs = game.part("solver"), game.part("records")
+    record = game.part("luck").selfplay_records(1, 5)[0]
+    _, seat, position, state = next(d for d in pz.decisions(game, record)
+                                    if d[3].phase == "declare")
+    assert not solver.reaches(state)
+    actions = [{"action": recs.action_to_json(seat, a)} for a in state.legal_actions()[:2]]
+    puzzle = pz.Puzzle(game="shengji", rules=str(position["rules"]), seat=seat,
+                       position=position, answer=actions[0]["action"], group=[], actions=actions,
+                       theme="declare", margin=1.0, unit="levels", source="test", seed=0)
+    monkeypatch.setattr(solver, "open_values", lambda st: pytest.fail("valued"))
+    assert pz.open_hand_values(game, puzzle, 3, deals=2) is None
+    played = next(d[3] for d in pz.decisions(game, record) if d[3].phase == "play")
+    assert solver.reaches(played)
+    assert all(get_game(g).part("solver").reaches(None) for g in ("xianniu", "dingniu"))
