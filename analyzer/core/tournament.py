@@ -68,14 +68,16 @@ class TournamentResult:
         return df
 
     def differences(self) -> pd.DataFrame:
-        """One row per pair A − B: mean difference per hand, 95% CI and n (deals)."""
+        """One row per pair A − B: mean difference per hand, 95% CI and n (deals); with
+        ``hand_sd``, also the :meth:`skill` columns (:func:`skill_columns`)."""
         rows = []
         for i in range(len(self.policies)):
             for j in range(i + 1, len(self.policies)):
                 e = mean_ci(self.per_deal[:, i] - self.per_deal[:, j])
                 rows.append({"a": self.policies[i], "b": self.policies[j], "diff": e.value,
                              "ci_low": e.low, "ci_high": e.high, "n_deals": e.n,
-                             "significant": bool(e.low > 0 or e.high < 0)})
+                             "significant": bool(e.low > 0 or e.high < 0),
+                             **skill_columns(self.skill(i, j))})
         df = pd.DataFrame(rows)
         df.attrs.update(self.meta)
         return df
@@ -107,6 +109,21 @@ def hands_ahead(gap: Estimate, spread: float) -> dict[str, Any] | None:
     near, far = sorted((gap.low, gap.high), key=abs)
     return {"value": n(gap.value), "low": n(far), "high": n(near) if sure else None,
             "n": gap.n}
+
+
+SKILL_COLUMNS = ("hand_sd_a", "hand_sd_b", "gap_in_spreads", "hands_ahead", "hands_ahead_low",
+                 "hands_ahead_high")
+
+
+def skill_columns(sk: dict[str, Any] | None) -> dict[str, Any]:
+    """A :meth:`TournamentResult.skill` as flat table columns (none without one): each
+    side's SD of one hand, the gap in their combined spread, and the hands to be ahead
+    with 95% probability with the n of the gap's CI ends (empty where there is none)."""
+    if sk is None:
+        return {}
+    ahead = sk["hands_ahead_95"] or {}
+    return dict(zip(SKILL_COLUMNS, (sk["hand_sd"][0], sk["hand_sd"][1], sk["gap_in_spreads"],
+                                    ahead.get("value"), ahead.get("low"), ahead.get("high"))))
 
 
 def seat_results(points: np.ndarray, seatings: Sequence[Sequence[int]], k: int

@@ -6,6 +6,9 @@
   the open-hand max-n value of every legal action is exact and quick), what each policy's
   choice loses against the best action with every hand open: the open-hand value of the
   best action minus that of the chosen one, for the seat to act, with its 95% CI.
+- :func:`search_seats`: each seat's points with every seat on a fast player and with every
+  seat on the search over it, each deal played both ways: how much the seat findings move
+  under the strongest player.
 """
 
 from __future__ import annotations
@@ -21,9 +24,10 @@ from kernels.dingniu import policies as kpol
 from kernels.rng import states_from_seed
 
 from ..core.stats import mean_ci, proportion_ci
-from .rules import DingniuRules, get_rules
-from .sim import policy_vector, rule_arrays
-from .tournament import tournament
+from ..core.tournament import SKILL_COLUMNS
+from .rules import N_SEATS, DingniuRules, get_rules
+from .sim import POLICY_IDS, policy_ids, policy_vector, rule_arrays
+from .tournament import play_seatings, tournament
 
 RUNGS = (("heuristic", "random"), ("tuned", "heuristic"), ("pimc", "tuned"))
 COST_POLICIES = ("heuristic", "tuned", "pimc")
@@ -40,9 +44,36 @@ def ladder(rules: str | DingniuRules | None = None, deals: int = 20_000,
         n = pimc_deals if "pimc" in (a, b) else deals
         d = tournament(f"{a},{b}", n, s, r, pimc_samples, pimc_leaf).differences().iloc[0]
         rows.append({"rules": r.name, "a": a, "b": b, "diff": d["diff"], "ci_low": d["ci_low"],
-                     "ci_high": d["ci_high"], "n_deals": int(d["n_deals"]), "seed": s,
+                     "ci_high": d["ci_high"], "n_deals": int(d["n_deals"]),
+                     **{k: d[k] for k in SKILL_COLUMNS}, "seed": s,
                      "command": f"xianniu dingniu tournament --policies {a},{b} --deals {n} "
                                 f"--rules {r.name} --seed {s}"})
+    return pd.DataFrame(rows)
+
+
+SEARCH = "pimc"  # the strongest search player
+
+
+def search_seats(n_deals: int, seed: int, rules: str | DingniuRules | None = None,
+                 player: str = "tuned", search: str = SEARCH) -> pd.DataFrame:
+    """Per seat: its points per hand with every seat on ``player`` and with every seat on
+    ``search``, each of ``n_deals`` deals played both ways from one stream, and the paired
+    difference search − player, each with its 95% CI over deals (n = deals)."""
+    r = get_rules(rules)
+    names = [player, search]
+    ids = policy_ids(names * 2, POLICY_IDS).tolist()[:2]  # checks the names
+    vecs = [policy_vector(p, r) for p in names]
+    points = play_seatings(ids, vecs, [(0,) * N_SEATS, (1,) * N_SEATS], int(n_deals), seed, r)
+    rows = []
+    for seat in range(N_SEATS):
+        a, b = points[:, 0, seat], points[:, 1, seat]
+        row: dict[str, Any] = {"rules": r.name, "seat": seat, "player": player,
+                               "search": search}
+        for key, x in (("player", a), ("search", b), ("diff", b - a)):
+            e = mean_ci(x)
+            row.update({f"{key}_value": e.value, f"{key}_low": e.low, f"{key}_high": e.high})
+        row.update({"n": int(n_deals), "seed": seed})
+        rows.append(row)
     return pd.DataFrame(rows)
 
 

@@ -18,13 +18,13 @@ from matplotlib.figure import Figure
 
 from ..report import plots
 from ..report.findings import Finding
-from ..report.formats import fmt_ci, fmt_n
+from ..report.formats import enough_deals, fmt_cell, fmt_ci, fmt_n
 from ..report.labels import SHARED, Labels
 from ..report.progress import Advance, StepFn, silent
 from ..report.render import Block, Page
 from ..report.section import ReportSpec, seed_sequence
 from .analysis import frame, open_hands_vs_heuristic, simulate
-from .ladder import RUNGS, ladder, rung_seeds
+from .ladder import RUNGS, SEARCH, ladder, rung_seeds, search_seats
 from .odds import odds
 from .rules import N_SEATS, PRESETS, SEAT_NAMES, SEAT_NAMES_EN, DingniuRules, get_rules
 from .tournament import tournament
@@ -57,8 +57,9 @@ def report_data(n_hands: int = 200_000, n_deals: int = 20_000, n_odds: int = 200
 # The report's section.
 
 KEY = "dingniu"
-TABLES = ("dingniu_seats", "dingniu_ladder", "dingniu_open")
-PARTS = ("random", "heuristic", "ladder", "open", "tuned")  # both presets play each part's seed
+TABLES = ("dingniu_seats", "dingniu_ladder", "dingniu_open", "dingniu_search")
+# both presets play each part's seed; a new part goes last (its seed: the next child)
+PARTS = ("random", "heuristic", "ladder", "open", "tuned", "search")
 POLICIES = ("random", "heuristic", "tuned")
 PLAYER = "tuned"  # the strongest fast player: the figure and the opening's line play it
 OPEN_MOVES = 4  # open-hand positions start after the heuristic's first four moves
@@ -74,6 +75,23 @@ TEXT: dict[str, tuple[str, str]] = {
     "step_dn_ladder": ("顶牛（{preset}）：策略阶梯（{n} 副牌）", "dingniu ({preset}): ladder ({n} deals)"),
     "step_dn_open": ("顶牛（{preset}）：明牌求解（{n} 个局面）",
                      "dingniu ({preset}): open hands ({n} positions)"),
+    "step_dn_search": ("顶牛（{preset}）：与 pimc 对照（{n} 副牌）",
+                       "dingniu ({preset}): against pimc ({n} deals)"),
+    "intro_dn_search": ("与最强的搜索型策略对照：同一批 {n} 副牌各打两遍，一遍四家都用 {player}，一遍四家"
+                        "都用 {search}（从同一随机流），各座位的平均得分与差值（{search} − {player}，"
+                        "按副牌配对）。差值的区间不含 0 的座位，其结论在最强的策略下确实不同；"
+                        "符号相反的标出。",
+                        "Against the strongest search player: the same {n} deals played twice, "
+                        "once with all four seats on {player} and once with all four on {search} "
+                        "(from one stream), each seat's mean points and the difference ({search} − "
+                        "{player}, paired by deal). Where the difference's CI excludes 0 the "
+                        "finding surely moves under the strongest player; a sign change is "
+                        "marked."),
+    "dn_diff_search": ("{search} − {player}", "{search} − {player}"),
+    "dn_sign": ("符号", "sign"),
+    "dn_sign_same": ("不变", "same"),
+    "dn_sign_changed": ("相反", "changed"),
+    "dn_sign_sure": ("确定相反", "surely changed"),
     "intro_dingniu": ("顶牛是四人骨牌游戏，24 张牌，每人 6 张，头牌先出；规则与未定之处见 "
                       "docs/rules/dingniu.md。两种规则并列：seed（按种子的解）与 navpil（按 navpil "
                       "的 Ding Niu：一种点数不能再出就算算帐，算帐后其他三家可先上双头同点的牌），"
@@ -151,8 +169,8 @@ def sizes(hands: int) -> dict[str, int]:
     """Hands simulated per preset and policy, deals of the heuristic ladder and of the pimc
     rung, positions solved with open hands (each per preset)."""
     h = int(hands)
-    return {"hands": h, "deals": max(2, h // 20), "pimc": max(2, h // 1000),
-            "open": max(4, min(40, h // 10000))}
+    return {"hands": h, "deals": max(2, h // 20), "pimc": max(2, h // 500),
+            "open": max(4, min(200, h // 2500)), "search": max(4, h // 200)}
 
 
 def seeds(spec: ReportSpec, root: np.random.SeedSequence | None = None) -> dict[str, int]:
@@ -220,7 +238,7 @@ def section_tables(spec: ReportSpec, s: dict[str, int],
     advance = step(T("step_dn_seats", lang, n=f"{n['hands']:,}"),
                    n["hands"] * len(RULE_NAMES) * len(POLICIES))
     seats = pd.DataFrame(_seat_rows(n["hands"], s, advance))
-    lad, opens = [], []
+    lad, opens, search = [], [], []
     for name in RULE_NAMES:
         r = get_rules(name)
         advance = step(T("step_dn_ladder", lang, preset=name, n=f"{n['deals']:,}"), 1)
@@ -232,9 +250,41 @@ def section_tables(spec: ReportSpec, s: dict[str, int],
         op.insert(0, "rules", r.name)
         op["seed"] = s["open"]
         opens.append(op)
+        advance = step(T("step_dn_search", lang, preset=name, n=f"{n['search']:,}"), 1)
+        search.append(search_seats(n["search"], s["search"], r, PLAYER, SEARCH))
+        advance(1)
     return {"dingniu_seats": seats,
             "dingniu_ladder": pd.concat(lad, ignore_index=True),
-            "dingniu_open": pd.concat(opens, ignore_index=True)}
+            "dingniu_open": pd.concat(opens, ignore_index=True),
+            "dingniu_search": pd.concat(search, ignore_index=True)}
+
+
+def sign_key(r: Any) -> str:
+    """How the search's estimate of a seat's points stands to the player's: the same sign,
+    another (``changed``), or surely another (both CIs exclude 0, on opposite sides)."""
+    a = (r["player_value"], r["player_low"], r["player_high"])
+    b = (r["search_value"], r["search_low"], r["search_high"])
+    if a[1] > 0 > b[2] or a[2] < 0 < b[1]:
+        return "dn_sign_sure"
+    return "dn_sign_changed" if a[0] * b[0] < 0 else "dn_sign_same"
+
+
+def _search_table(page: Page, df: pd.DataFrame) -> None:
+    """Each seat under the player and the search, the paired difference and its sign."""
+    t = page.t
+    first = df.iloc[0]
+    player, search = str(first["player"]), str(first["search"])
+    page.p(t("intro_dn_search", n=f"{int(first['n']):,}", player=player, search=search))
+    page.code([f'python -c "from analyzer.dingniu.ladder import search_seats; print(search_seats('
+               f"{int(first['n'])}, {int(first['seed'])}, '{name}', '{player}', '{search}'))\""
+               for name in dict.fromkeys(df["rules"])])
+    page.table(pd.DataFrame([{
+        t("dn_rules"): r["rules"], t("col_seat"): t(SEAT_KEYS[int(r["seat"])]),
+        player: fmt_cell(r["player_value"], r["player_low"], r["player_high"], r["n"]),
+        search: fmt_cell(r["search_value"], r["search_low"], r["search_high"], r["n"]),
+        t("dn_diff_search", search=search, player=player): fmt_cell(
+            r["diff_value"], r["diff_low"], r["diff_high"], r["n"], signed=True),
+        t("dn_sign"): t(sign_key(r))} for _, r in df.iterrows()]))
 
 
 def _bars(ax, x, groups) -> None:
@@ -318,20 +368,25 @@ def blocks(data: DingniuData, lang: str) -> list[Block]:
     page.p(t("caption_cmd"))
     page.code(commands(data.spec, s))
     _seat_table(page, data.tables["dingniu_seats"])
+    ladder = data.tables["dingniu_ladder"]
+    enough = ladder["n_deals"].map(enough_deals)
     page.table(pd.DataFrame([{t("dn_rules"): r["rules"], t("col_match"): f"{r['a']} − {r['b']}",
                               t("col_diff"): fmt_ci(r["diff"], r["ci_low"], r["ci_high"]),
                               t("col_deals"): f"{int(r['n_deals']):,}"}
-                             for _, r in data.tables["dingniu_ladder"].iterrows()]))
+                             for _, r in ladder[enough].iterrows()]),
+               [f"{r['rules']} · {r['a']} − {r['b']}" for _, r in ladder[~enough].iterrows()])
+    page.skill_table([({t("dn_rules"): r["rules"], t("col_match"): f"{r['a']} − {r['b']}"}, r,
+                       r["n_deals"])
+                      for _, r in ladder[enough].iterrows()])
     page.p(t("intro_dn_open", moves=OPEN_MOVES))
     page.table(pd.DataFrame([{
         t("dn_rules"): r["rules"], t("col_seat"): t(SEAT_KEYS[int(r["seat"])]),
-        t("dn_heuristic"): fmt_ci(r["heuristic"], r["heuristic_low"], r["heuristic_high"]),
-        "pimc": fmt_ci(r["pimc"], r["pimc_low"], r["pimc_high"]),
-        t("dn_open"): fmt_ci(r["open_hands"], r["open_low"], r["open_high"]),
-        t("dn_gap"): fmt_ci(r["difference"], r["diff_low"], r["diff_high"]),
-        t("dn_gap_pimc"): fmt_ci(r["pimc_difference"], r["pimc_diff_low"],
-                                 r["pimc_diff_high"]),
-        "n": f"{int(r['n']):,}"} for _, r in data.tables["dingniu_open"].iterrows()]))
+        **{head: fmt_cell(r[v], r[f"{c}_low"], r[f"{c}_high"], r["n"]) for head, v, c in (
+            (t("dn_heuristic"), "heuristic", "heuristic"), ("pimc", "pimc", "pimc"),
+            (t("dn_open"), "open_hands", "open"), (t("dn_gap"), "difference", "diff"),
+            (t("dn_gap_pimc"), "pimc_difference", "pimc_diff"))}}
+        for _, r in data.tables["dingniu_open"].iterrows()]))
+    _search_table(page, data.tables["dingniu_search"])
     page.csv(*TABLES)
     return page.blocks
 
@@ -356,7 +411,7 @@ class DingniuSection:
         return dict(sizes(hands))
 
     def steps(self, spec: ReportSpec) -> int:
-        return 1 + 2 * len(RULE_NAMES)
+        return 1 + 3 * len(RULE_NAMES)
 
     def run(self, spec: ReportSpec, root: np.random.SeedSequence,
             progress: StepFn) -> DingniuData:
@@ -376,8 +431,13 @@ class DingniuSection:
         row = seats[(seats["policy"] == PLAYER) & (seats["seat"] == 0)].iloc[0]
         est = {"value": float(row["points"]), "low": float(row["points_low"]),
                "high": float(row["points_high"]), "n": int(row["n"])}
+        found = data.tables["dingniu_search"]
+        lead = found[(found["rules"] == RULE_NAMES[0]) & (found["seat"] == 0)].iloc[0]
+        other = {"value": float(lead["search_value"]), "low": float(lead["search_low"]),
+                 "high": float(lead["search_high"]), "n": int(lead["n"])}
         return [Finding(T("fd_dn_lead", lang, preset=RULE_NAMES[0], seat=SEAT_NAMES[0]), est,
-                        "dingniu", PLAYER, unit=T("points", lang))]
+                        "dingniu", PLAYER, unit=T("points", lang), other=other,
+                        other_policy=SEARCH)]
 
     def blocks(self, data: DingniuData, lang: str) -> list[Block]:
         return blocks(data, lang)

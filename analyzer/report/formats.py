@@ -3,6 +3,12 @@
 Probabilities keep three significant digits however small (``0.0436%``, not ``0.0%``), so
 a rare event is never shown as impossible; only an exact 0 prints as ``0%``. Minus signs
 are true minus signs (U+2212).
+
+Two floors keep numbers too thin to read out of the tables: a cell on fewer than
+:data:`MIN_CASES` cases prints only a dash and its n (:func:`fmt_cell`), and a match (a
+player against another) on fewer than :data:`MIN_DEALS` deals gets no row
+(:func:`enough_deals`); the page says so under each table that meets either
+(:meth:`analyzer.report.render.Page.table`).
 """
 
 from __future__ import annotations
@@ -10,6 +16,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable
+from typing import Any
 
 
 def _finite(f: Callable[[float], str]) -> Callable[[float], str]:
@@ -59,6 +66,48 @@ def fmt_ci(v: float, lo: float, hi: float, unit: str = "points",
     else:
         f = functools.partial(fmt_count, signed=signed)
     return f"{f(v)} [{f(lo)}, {f(hi)}]"
+
+
+MIN_CASES = 30  # fewer cases: the CI is too wide to read and its normal approximation rough
+MIN_DEALS = 200  # fewer deals: a match's difference is mostly the deals' luck
+FEW = "—"  # what a cell under the floor prints before its n
+
+
+def fmt_cell(v: float, lo: float, hi: float, n: int, unit: str = "points",
+             signed: bool = False, what: str = "") -> str:
+    """``value [low, high] (n=…)`` (:func:`fmt_ci`; ``what`` names what n counts), or only
+    ``— (n=…)`` on fewer than :data:`MIN_CASES` cases."""
+    count = f"n={int(n):,}" + (f" {what}" if what else "")
+    if int(n) < MIN_CASES:
+        return f"{FEW} ({count})"
+    return f"{fmt_ci(v, lo, hi, unit, signed)} ({count})"
+
+
+def too_few(cell: object) -> bool:
+    """Whether a table cell is one :func:`fmt_cell` left out for want of cases."""
+    return isinstance(cell, str) and cell.startswith(f"{FEW} (n=")
+
+
+def enough_deals(n: int) -> bool:
+    """Whether a match played on ``n`` deals gets a row (at least :data:`MIN_DEALS`)."""
+    return int(n) >= MIN_DEALS
+
+
+def _count(x: Any) -> int | None:
+    """``x`` as a whole count, None for a missing one (None or NaN)."""
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+        return None
+    return int(x)
+
+
+def fmt_ahead(value: object, low: object, high: object) -> str:
+    """Hands after which the better player is ahead with 95% probability, with the n of its
+    gap's CI ends: ``1,234 [567, 3,456]``; ``∞`` where the gap's CI holds 0 (no number of
+    hands is sure); a dash for no gap."""
+    v, lo, hi = _count(value), _count(low), _count(high)
+    if v is None:
+        return FEW
+    return f"{v:,} [{lo:,}, {'∞' if hi is None else f'{hi:,}'}]"
 
 
 def fmt_n(n: int, unit: str) -> str:

@@ -56,6 +56,24 @@ TEXT: dict[str, tuple[str, str]] = {
                    "numbers alone."),
     "seed_key": ("{title}：{name}", "{title}: {name}"),
     "contents": ("目录：", "Contents:"),
+    "few_cases": ("表中“— (n=…)”的格不足 {k} 例：区间太宽，不列数值。",
+                  "A cell \"— (n=…)\" holds fewer than {k} cases: its CI is too wide to read, "
+                  "so no number is shown."),
+    "skill_intro": ("技术占多少：复式差值（每局）与一局结果的离散度（两方一局结果的标准差 σ_a、σ_b，合为 "
+                    "√(σ_a² + σ_b²)）之比；以及两方各打各的牌时，较强的一方要打多少局才能以 95% 的"
+                    "概率领先（正态近似；方括号内为差值 95% 置信区间两端对应的局数，∞ 表示区间含 0，"
+                    "打多少局都不能确定）。只列不少于 {k} 副牌的对局。",
+                    "How much skill decides: the duplicate gap per hand against the spread of one "
+                    "hand's result (each side's SD of one hand, σ_a and σ_b, combined as "
+                    "√(σ_a² + σ_b²)), and how many hands the better player needs, each side "
+                    "playing their own cards, to be ahead with 95% probability (normal "
+                    "approximation; in brackets the hands at the ends of the gap's 95% CI, ∞ where "
+                    "it holds 0: then no number of hands is sure). Only matches on at least {k} "
+                    "deals."),
+    "col_skill_share": ("差值 / 离散度", "gap / spread"),
+    "col_hands_ahead": ("领先所需局数（95%）", "hands to be ahead (95%)"),
+    "few_deals": ("不足 {k} 副牌，不列：{rows}（见 CSV）。",
+                  "Fewer than {k} deals, so left out: {rows} (see the CSV)."),
     "csv": ("数据（CSV）：", "Data (CSV):"),
     "caption": ("样本：{n}；误差线与区间均为 95% 置信区间；种子：{seeds}。",
                 "Sample: {n}; error bars and intervals are 95% CIs; seed: {seeds}."),

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import base64
 import html
+import math
 from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
 from . import fonts
+from .formats import MIN_CASES, MIN_DEALS, fmt_ahead, fmt_cell, too_few
 from .labels import Labels, t
 
 KINDS = ("h1", "h2", "p", "ul", "code", "img", "table", "csv")
@@ -59,8 +61,34 @@ class Page:
     def figure(self, name: str, alt: str) -> None:
         self.add("img", (name, alt))
 
-    def table(self, df: pd.DataFrame) -> None:
-        self.add("table", df)
+    def table(self, df: pd.DataFrame, left_out: list[str] | tuple[str, ...] = ()) -> None:
+        """``df``, then what its floors left out (:mod:`.formats`): a line when a cell
+        holds too few cases, and one naming ``left_out``, the matches on too few deals
+        to get a row."""
+        if len(df):  # a table whose every row a floor took says only that
+            self.add("table", df)
+        if any(too_few(v) for v in df.to_numpy().ravel()):
+            self.p(self.t("few_cases", k=MIN_CASES))
+        if left_out:
+            self.p(self.t("few_deals", k=MIN_DEALS, rows=self.sep.join(left_out)))
+
+    def skill_table(self, rows: list[tuple[dict[str, str], Any, int]]) -> None:
+        """How much skill decides, one row per match ``(leading cells, r, n)``: ``r`` holds
+        the gap's CI (``ci_low``, ``ci_high``) and the skill columns of
+        :func:`analyzer.core.tournament.skill_columns`, on ``n`` deals; the gap in spreads
+        with its CI, and the hands to be ahead with the hands of the CI's ends."""
+        if not rows:  # every match under the floor: the table above names them
+            return
+        self.p(self.t("skill_intro", k=MIN_DEALS))
+        out = []
+        for lead, r, n in rows:
+            spread = math.hypot(float(r["hand_sd_a"]), float(r["hand_sd_b"]))
+            ahead = fmt_ahead(r["hands_ahead"], r["hands_ahead_low"], r["hands_ahead_high"])
+            out.append({**lead, self.t("col_skill_share"): fmt_cell(
+                float(r["gap_in_spreads"]), float(r["ci_low"]) / spread,
+                float(r["ci_high"]) / spread, n, "count", signed=True),
+                self.t("col_hands_ahead"): f"{ahead} (n={int(n):,})"})
+        self.table(pd.DataFrame(out))
 
     def csv(self, *names: str) -> None:
         self.add("csv", list(names))

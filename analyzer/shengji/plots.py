@@ -13,7 +13,7 @@ from matplotlib.figure import Figure
 
 from ..core.stats import proportion_ci
 from ..report import plots
-from ..report.formats import fmt_ci, fmt_n, fmt_pct
+from ..report.formats import enough_deals, fmt_cell, fmt_n, fmt_pct
 from ..report.render import Block, Page
 from .analysis import PATTERNS
 from .cards import level_name
@@ -58,7 +58,7 @@ def _ci(row, unit: str = "points", signed: bool = False, pre: str = "") -> str:
     """``value [low, high] (n)`` of a table row (columns ``value``, ``ci_low``,
     ``ci_high`` after the prefix ``pre``, and ``n``)."""
     v, lo, hi = (float(row[f"{pre}{c}"]) for c in ("value", "ci_low", "ci_high"))
-    return f"{fmt_ci(v, lo, hi, unit, signed)} (n={int(row['n']):,})"
+    return fmt_cell(v, lo, hi, int(row["n"]), unit, signed)
 
 
 def change_label(code: int, lang: str) -> str:
@@ -257,13 +257,19 @@ KOU_STATS = (("p_kou_di", "p", "sj_p_kou", "probability"),
 
 def _kou_tables(page: Page, df: pd.DataFrame) -> None:
     t = page.t
-    cols = [(name, pol) for name in RULE_NAMES
-            for pol in dict.fromkeys(_pick(df, rules=name)["policy"])]
+    cols, left_out = [], []
+    for name in RULE_NAMES:
+        for pol in dict.fromkeys(_pick(df, rules=name)["policy"]):
+            n = int(_one(df, rules=name, policy=pol, statistic="p_kou_di", multiplier=0)["n"])
+            if enough_deals(n):
+                cols.append((name, pol))
+            else:  # a slow player's few hands
+                left_out.append(f"{name} · {pol} (n={n:,})")
     page.table(pd.DataFrame([
         {t("sj_stat"): t(label), **{f"{name} · {pol}": _ci(_one(
             df, rules=name, policy=pol, statistic=key, multiplier=0), unit)
             for name, pol in cols}}
-        for key, _, label, unit in KOU_STATS]))
+        for key, _, label, unit in KOU_STATS]), left_out)
     rows = []
     for name, pol in cols:
         d = _pick(df, rules=name, policy=pol)
@@ -346,16 +352,23 @@ def _rules_table(page: Page, df: pd.DataFrame) -> None:
 
 
 def _ladder_table(page: Page, df: pd.DataFrame) -> None:
-    t, rows = page.t, []
+    t, rows, left_out = page.t, [], []
     for name in RULE_NAMES:
         for pols in LADDERS.values():
             a, b = pols.split(",")
             d = _pick(df, rules=name, a=a, b=b)
+            if not enough_deals(_one(d, statistic="levels")["n"]):
+                left_out.append(f"{name} · {a} − {b}")
+                continue
             rows.append({t("sj_rules"): name, t("col_match"): f"{a} − {b}",
                          t("sj_lv_diff"): _ci(_one(d, statistic="levels"), "count", True),
                          t("sj_pt_diff"): _ci(_one(d, statistic="attacker_points"), "points",
                                               True)})
-    page.table(pd.DataFrame(rows))
+    page.table(pd.DataFrame(rows), left_out)
+    page.skill_table([({t("sj_rules"): name, t("col_match"): f"{a} − {b}"}, r, r["n"])
+                      for name in RULE_NAMES for a, b in (p.split(",") for p in LADDERS.values())
+                      for r in [_one(df, rules=name, a=a, b=b, statistic="levels")]
+                      if enough_deals(r["n"])])
 
 
 def _bury_table(page: Page, df: pd.DataFrame) -> None:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from ..core.tournament import skill_columns
 from ..report.findings import Finding
 from ..report.progress import StepFn, silent
 from ..report.section import ReportSpec
@@ -163,7 +164,8 @@ def _preset_rows(name: str, spec: ReportSpec, s: dict[str, int],
         go(part)
         d = tournament_dict(*tournament(pols, n[part], r, s[part]))
         add("shengji_ladder", part, [
-            _est(row[k], a=row["a"], b=row["b"], statistic=k)
+            {**_est(row[k], a=row["a"], b=row["b"], statistic=k),
+             **(skill_columns(row.get("skill")) if k == "levels" else {})}
             for row in d["differences"] for k in ("levels", "attacker_points")])
     go("bury")
     add("shengji_bury", "bury", _bury_rows(study.bury_study(n["bury"], r, s["bury"],

@@ -17,9 +17,11 @@ KEY = "shengji"
 RULE_NAMES = tuple(PRESETS)  # zhengzhou (the default) and classic, side by side
 # New parts go last: each part's seed is the root's child at the part's index.
 PARTS = ("odds", "outcomes", "banker", "values", "rule_effect", "ladder", "pimc",
-         "kou_random", "tuned", "bury", "declare", "kou_net", "net", "pimc2", "kou_pimc2")
+         "kou_random", "tuned", "bury", "declare", "kou_net", "net", "pimc2", "kou_pimc2",
+         "net_heuristic")
 LADDERS = {"ladder": "heuristic,random", "tuned": "tuned,heuristic", "pimc": "pimc,heuristic",
-           "net": "net,tuned", "pimc2": "pimc2,pimc"}
+           "net": "net,tuned", "pimc2": "pimc2,pimc",
+           "net_heuristic": "net,heuristic"}  # the strongest fast player against the plain one
 STUDIES = ("bury", "declare")
 # 抠底 again with every seat on another policy: random (the kitty often holds points), net
 # (the strong fast player) and pimc2 (the strongest, on few hands: seconds a hand).
@@ -31,7 +33,7 @@ PART_WHAT = {"odds": "sj_step_odds", "outcomes": "sj_step_outcomes",
              "ladder": "sj_step_ladder", "tuned": "sj_step_tuned", "pimc": "sj_step_pimc",
              "bury": "sj_step_bury", "declare": "sj_step_declare",
              "kou_net": "sj_step_kou_net", "net": "sj_step_net", "pimc2": "sj_step_pimc2",
-             "kou_pimc2": "sj_step_kou_pimc2"}
+             "kou_pimc2": "sj_step_kou_pimc2", "net_heuristic": "sj_step_net_heuristic"}
 assert set(PART_WHAT) == set(PARTS)
 STUDY_SAMPLES = 64  # deals per hand of the bury and declaring studies
 ODDS_LEVEL = 2
@@ -63,6 +65,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "sj_step_pimc": ("策略阶梯：pimc − heuristic", "ladder: pimc − heuristic"),
     "sj_step_net": ("策略阶梯：net − tuned", "ladder: net − tuned"),
     "sj_step_pimc2": ("策略阶梯：pimc2 − pimc", "ladder: pimc2 − pimc"),
+    "sj_step_net_heuristic": ("策略阶梯：net − heuristic", "ladder: net − heuristic"),
     "sj_step_bury": ("扣底研究", "the bury study"),
     "sj_step_declare": ("亮主研究", "the declaring study"),
     "intro_shengji": (
@@ -323,8 +326,9 @@ def sizes(hands: int) -> dict[str, int]:
             "ladder": max(20, h // 40), "tuned": max(20, h // 40), "pimc": max(2, h // 20_000),
             "odds": max(1000, h // 8), "kou_random": max(200, h // 16),
             "kou_net": max(200, h // 16), "net": max(20, h // 40),
+            "net_heuristic": max(20, h // 40),
             "pimc2": max(2, h // 20_000), "kou_pimc2": max(8, h // 4000),
-            "bury": max(4, h // 6000), "declare": max(8, h // 2000)}
+            "bury": max(4, h // 500), "declare": max(8, h // 250)}
 
 
 QUICK = sizes(MIN_HANDS)

@@ -23,7 +23,8 @@ PIMC_SHARE = 2000  # the search rungs play one deal per this many hands (search 
 KERNEL_SHARE = 2
 RUNGS: dict[str, tuple[tuple[str, str], ...]] = {
     "ladder": (("heuristic", "random"), ("tuned", "heuristic"), ("heuristic2", "tuned"),
-               ("tuned2", "heuristic2"), ("learned", "tuned2"), ("net", "learned")),
+               ("tuned2", "heuristic2"), ("learned", "tuned2"), ("net", "learned"),
+               ("net", "heuristic")),  # the last: the strongest fast player against the plain one
     "pimc": (("pimc", "tuned2"), ("pimc2", "pimc"), ("learned", "pimc2"), ("net", "pimc2")),
 }
 MATCHES = [rung for rungs in RUNGS.values() for rung in rungs]

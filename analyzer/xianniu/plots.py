@@ -15,11 +15,12 @@ from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 
 from ..report import plots
-from ..report.formats import fmt_ci, fmt_n, fmt_pct, minus
+from ..report.formats import MIN_CASES, enough_deals, fmt_cell, fmt_ci, fmt_n, fmt_pct, minus
 from ..report.render import Block, Page
-from .ladder import MATCHES
+from .ladder import MATCHES, RUNGS
 from .report_data import (
     COMPARE_METRICS,
+    COMPARE_SOURCES,
     GLOSSARY,
     ODDS_FEATURES,
     PATTERN_IDS,
@@ -29,7 +30,7 @@ from .report_data import (
 )
 from .sensitivity import SEARCH_ALL_FROM
 
-XIAN_MIN_N = 30  # heat-map cells with fewer positions stay blank
+XIAN_MIN_N = MIN_CASES  # heat-map cells with fewer positions stay blank
 COLORS = {"lanzhou": plots.BLUE, "kanniutui": plots.RED}
 SEAT_COLORS = (plots.DARK, plots.GREEN, plots.ORANGE)
 ODDS_ROWS = list(ODDS_FEATURES) + [f"k{k}" for k in range(5)]
@@ -343,9 +344,10 @@ class _Writer(_View):
         if figure is not None:
             self.page.figure(figure, self.t(key))
 
-    def by_preset(self, rows: list[tuple[str, dict[str, str]]], first: str) -> None:
+    def by_preset(self, rows: list[tuple[str, dict[str, str]]], first: str,
+                  left_out: list[str] | tuple[str, ...] = ()) -> None:
         self.page.table(pd.DataFrame([{first: label, **{self.t(p): v[p] for p in self.presets}}
-                                      for label, v in rows]))
+                                      for label, v in rows]), left_out)
 
     def prefix(self, p: str) -> str:
         return f"{self.t(p)} · " if len(self.presets) > 1 else ""
@@ -413,9 +415,8 @@ class _Writer(_View):
             row = {self.t("col_feature"): pattern_label(pid, self.lang)}
             for p in self.presets:
                 r = self.rows("values", p, pattern=pid).iloc[0]
-                row[self.prefix(p) + self.t("col_cf")] = (
-                    fmt_ci(r["counterfactual_diff"], r["cf_ci_low"], r["cf_ci_high"])
-                    + f" (n={int(r['cf_pairs']):,})")
+                row[self.prefix(p) + self.t("col_cf")] = fmt_cell(
+                    r["counterfactual_diff"], r["cf_ci_low"], r["cf_ci_high"], r["cf_pairs"])
                 row[self.prefix(p) + self.t("col_obs")] = fmt_ci(
                     r["observed_diff"], r["obs_ci_low"], r["obs_ci_high"])
             rows.append(row)
@@ -429,7 +430,7 @@ class _Writer(_View):
             vals = {}
             for p in self.presets:
                 r = self.rows("k_count", p, k_count=kc).iloc[0]
-                vals[p] = fmt_ci(r["value"], r["ci_low"], r["ci_high"]) + f" (n={int(r['n']):,})"
+                vals[p] = fmt_cell(r["value"], r["ci_low"], r["ci_high"], r["n"])
             rows2.append((self.t("k_count", k=kc), vals))
         self.by_preset(rows2, self.t("n_k"))
         self.page.csv("k_count")
@@ -440,8 +441,8 @@ class _Writer(_View):
         vals = {}
         for p in self.presets:
             e = self.d.meta[p]["xian_overall"]
-            vals[p] = (fmt_ci(e["value"], e["low"], e["high"])
-                       + f" (n={e['n']:,} {self.t('unit_positions')})")
+            vals[p] = fmt_cell(e["value"], e["low"], e["high"], e["n"],
+                               what=self.t("unit_positions"))
         self.by_preset([(self.t("xian_overall"), vals)], self.t("col_statistic"))
         self.page.csv("xian_ev")
 
@@ -467,17 +468,21 @@ class _Writer(_View):
         self.page.p(self.t("compare_caption", seed=self.spec.seed))
         self.page.code([self.spec.command()])
         df = self.d.tables["compare"].set_index("metric")
-        rows = []
+        rows, left_out = [], []
         for metric in COMPARE_METRICS:
             r = df.loc[metric]
+            if COMPARE_SOURCES[metric][0] in RUNGS and not all(
+                    enough_deals(r[f"{p}_n"]) for p in PRESET_ORDER):  # a match, too short
+                left_out.append(self.t(metric))
+                continue
             row = {self.t("col_metric"): self.t(metric)}
             for p in PRESET_ORDER:
-                row[self.t(p)] = (fmt_ci(r[p], r[f"{p}_ci_low"], r[f"{p}_ci_high"], r["unit"])
-                                  + f" (n={int(r[f'{p}_n']):,})")
+                row[self.t(p)] = fmt_cell(r[p], r[f"{p}_ci_low"], r[f"{p}_ci_high"],
+                                          r[f"{p}_n"], r["unit"])
             row[self.t("diff_presets")] = fmt_ci(r["diff"], r["diff_ci_low"], r["diff_ci_high"],
                                                  r["unit"], signed=True)
             rows.append(row)
-        self.page.table(pd.DataFrame(rows))
+        self.page.table(pd.DataFrame(rows), left_out)
         self.page.csv("compare")
 
     def sensitivity(self) -> None:
@@ -518,10 +523,9 @@ class _Writer(_View):
                 changed.append(f"{self.prefix(r.rules)}{label}"
                                + (f" ({self.t('sign_sure')})" if r.sign_sure else ""))
             rows.append({self.t("col_rule"): self.t(r.rules), self.t("col_finding"): label,
-                         main: fmt_ci(r.main, r.main_ci_low, r.main_ci_high, unit)
-                         + f" (n={int(r.main_n):,})",
-                         other: fmt_ci(r.other, r.other_ci_low, r.other_ci_high, unit)
-                         + f" (n={int(r.other_n):,})",
+                         main: fmt_cell(r.main, r.main_ci_low, r.main_ci_high, r.main_n, unit),
+                         other: fmt_cell(r.other, r.other_ci_low, r.other_ci_high, r.other_n,
+                                         unit),
                          f"{main} − {other}": fmt_ci(r.diff, r.diff_ci_low, r.diff_ci_high,
                                                      unit, signed=True),
                          self.t("col_sign"): sign})
@@ -545,15 +549,21 @@ class _Writer(_View):
                        "?")
         self.start("sec_ladder", "ladder", self.t("intro_ladder", samples=samples), "ladder")
         self.caption(["ladder", "pimc"], ["ladder", "pimc"], "unit_deals")
-        rows = []
+        rows, left_out = [], []
         for a, b in MATCHES:
-            vals = {}
-            for p in self.presets:
-                r = self.rows("ladder", p, a=a, b=b).iloc[0]
-                vals[p] = (fmt_ci(r["diff"], r["ci_low"], r["ci_high"])
-                           + f" (n={int(r['n_deals']):,} {self.t('unit_deals')})")
-            rows.append((f"{a} − {b}", vals))
-        self.by_preset(rows, self.t("col_match"))
+            found = [self.rows("ladder", p, a=a, b=b).iloc[0] for p in self.presets]
+            if not all(enough_deals(r["n_deals"]) for r in found):
+                left_out.append(f"{a} − {b}")
+                continue
+            rows.append((f"{a} − {b}", {p: fmt_cell(r["diff"], r["ci_low"], r["ci_high"],
+                                                     r["n_deals"], what=self.t("unit_deals"))
+                                        for p, r in zip(self.presets, found)}))
+        self.by_preset(rows, self.t("col_match"), left_out)
+        self.page.skill_table([
+            ({self.t("col_rule"): self.t(p), self.t("col_match"): f"{a} − {b}"}, r,
+             r["n_deals"])
+            for p in self.presets for a, b in MATCHES
+            for r in [self.rows("ladder", p, a=a, b=b).iloc[0]] if enough_deals(r["n_deals"])])
         self.page.csv("ladder")
         self.timing()
 

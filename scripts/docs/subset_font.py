@@ -30,7 +30,7 @@ from analyzer.report.section import all_text  # noqa: E402
 
 SOURCE = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
 SC_INDEX = 2  # the Simplified Chinese face in the collection
-EXTRA = "−×±≥≤·…—–‘’“”，。：；（）、！？《》【】％♠♥♣♦°"
+EXTRA = "−×±≥≤·…—–‘’“”，。：；（）、！？《》【】％♠♥♣♦°∞"
 POSTSCRIPT = FAMILY.replace(" ", "") + "-Regular"
 OFL_DEBIAN_COPYRIGHT = Path("/usr/share/doc/fonts-noto-cjk/copyright")
 

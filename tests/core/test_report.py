@@ -99,7 +99,8 @@ ALL_FIGURES = {"odds", "captured", "values", "k_count", "xian_ev", "banker", "co
                "dingniu", "shengji_outcomes", "shengji_banker", "shengji_values",
                "shengji_decisions", "xian_ev_other"}
 ALL_TABLES = {"rules", "odds", "outcomes", "captured", "values", "k_count", "xian_ev", "ladder",
-              "compare", "dingniu_seats", "dingniu_ladder", "dingniu_open", "shengji_odds",
+              "compare", "dingniu_seats", "dingniu_ladder", "dingniu_open",
+              "dingniu_search", "shengji_odds",
               "shengji_kou_di", "shengji_points", "shengji_levels", "shengji_banker",
               "shengji_values", "shengji_rule_effect", "shengji_ladder", "shengji_bury",
               "shengji_declare", "timing", "sensitivity", "sensitivity_other",
@@ -139,9 +140,9 @@ def test_no_figure_left_open(zh_all, en_one):
 def test_progress_on_stderr_and_quiet(zh_all, tmp_path):
     _, _, stderr = zh_all
     lines = [ln for ln in stderr.splitlines() if not ln.startswith("    ")]  # not the times
-    # 掀牛 8 a preset, 顶牛 the seats then 2 a preset, 双升 14 a preset (its 15 parts less
+    # 掀牛 8 a preset, 顶牛 the seats then 3 a preset, 双升 15 a preset (its 16 parts less
     # 抠底 again under net, the section's own player), plots, files
-    total = len(PRESET_ORDER) * len(ANALYSES) + 5 + 28 + 2
+    total = len(PRESET_ORDER) * len(ANALYSES) + 7 + 30 + 2
     assert [ln.split("]")[0] for ln in lines] == [f"[{i}/{total}" for i in range(1, total + 1)]
     assert "掀" in stderr and "顶牛" in stderr and "双升（zhengzhou）：扣底研究" in stderr
     rc, out, err = _cli("report", "--rules", "lanzhou", "--hands", str(TINY), "--quiet",
@@ -444,6 +445,69 @@ def test_dingniu_section_reproduces_and_adds_up(en_one):
     seeds = set(rd.seeds(data.spec).values())
     assert len(seeds) == len(rd.PARTS)
     assert not seeds & {Plan(data.spec).seed_for(a, p) for a in ANALYSES for p in PRESET_ORDER}
+
+
+def test_dingniu_findings_are_played_again_by_the_search(en_one):
+    """Each seat under tuned and under pimc on the same deals: the difference is the paired
+    one, its command reproduces the table, and the opening's line carries pimc's estimate."""
+    from analyzer.dingniu.ladder import search_seats
+
+    data = en_one[1].data
+    found = data.tables["dingniu_search"]
+    n = rd.sizes(data.spec.hands)["search"]
+    assert set(found["rules"]) == set(rd.RULE_NAMES) and (found["n"] == n).all()
+    assert set(found["player"]) == {rd.PLAYER} and set(found["search"]) == {"pimc"}
+    # zero-sum: each player's seats add to 0 on every deal, so their means do too
+    for name in rd.RULE_NAMES:
+        rows = found[found["rules"] == name]
+        for key in ("player_value", "search_value", "diff_value"):
+            assert rows[key].sum() == pytest.approx(0, abs=1e-9)
+    assert found["diff_value"].tolist() == pytest.approx(
+        (found["search_value"] - found["player_value"]).tolist())
+    again = search_seats(n, int(found["seed"].iloc[0]), rd.RULE_NAMES[1])
+    mine = found[found["rules"] == rd.RULE_NAMES[1]].reset_index(drop=True)
+    assert again["diff_value"].tolist() == pytest.approx(mine["diff_value"].tolist())
+    (lead,) = rd.SECTION.findings(data, "en")
+    assert lead.other_policy == "pimc" and lead.other["value"] == pytest.approx(
+        found[(found["rules"] == rd.RULE_NAMES[0]) & (found["seat"] == 0)]["search_value"].iloc[0])
+    md = (en_one[0] / "report.md").read_text(encoding="utf-8")
+    assert "Against the strongest search player" in md and "search_seats(" in md
+
+
+def test_every_ladder_says_how_much_skill_decides(en_one):
+    """Each game's ladder rows carry the tournament's own skill figures (the gap in spreads,
+    the hands to be ahead), and the page shows them for the matches on enough deals only."""
+    from analyzer.core.stats import Estimate
+    from analyzer.core.tournament import hands_ahead
+    from analyzer.report.formats import MIN_DEALS, fmt_ahead
+    from analyzer.report.labels import SHARED
+    from analyzer.report.render import Page
+
+    tables = en_one[1].data.tables
+    for name, value, n in (("ladder", "diff", "n_deals"), ("dingniu_ladder", "diff", "n_deals"),
+                           ("shengji_ladder", "value", "n")):
+        df = tables[name]
+        df = df[df["statistic"] == "levels"] if "statistic" in df else df
+        assert len(df) and df["hands_ahead"].notna().any()
+        for _, r in df.iterrows():
+            spread = float(np.hypot(r["hand_sd_a"], r["hand_sd_b"]))
+            assert r["gap_in_spreads"] == pytest.approx(r[value] / spread)
+            want = hands_ahead(Estimate(r[value], r["ci_low"], r["ci_high"], int(r[n])), spread)
+            assert r["hands_ahead"] == (want or {}).get("value") or (
+                want is None and np.isnan(r["hands_ahead"]))
+    # all under the floor at this size: no skill table, the rows named instead
+    md = (en_one[0] / "report.md").read_text(encoding="utf-8")
+    assert (tables["ladder"]["n_deals"] < MIN_DEALS).all() and "How much skill" not in md
+    page = Page(SHARED, "en")
+    page.skill_table([({"match": "a − b"}, {
+        "gap_in_spreads": 0.1, "ci_low": 0.2, "ci_high": 0.8, "hand_sd_a": 3.0, "hand_sd_b": 4.0,
+        "hands_ahead": 272, "hands_ahead_low": 150, "hands_ahead_high": None}, 400)])
+    intro, table = page.blocks
+    assert "How much skill decides" in intro.content and str(MIN_DEALS) in intro.content
+    assert table.content.iloc[0].tolist() == [
+        "a − b", "+0.100 [+0.040, +0.160] (n=400)", "272 [150, ∞] (n=400)"]
+    assert fmt_ahead(1234, 567, 3456) == "1,234 [567, 3,456]" and fmt_ahead(None, 1, 2) == "—"
+    assert fmt_ahead(40, 30.0, float("nan")) == "40 [30, ∞]"
 
 
 def test_odds_section_says_how_many_misses_chance_predicts(zh_all, en_one):
