@@ -197,7 +197,8 @@ def build_report(hands: int = DEFAULT_HANDS, seed: int = 0,
         step(t("step_write", lang, path=stage.out))
         found = findings_of(data, lang)
         if found:
-            data.tables["findings"] = pd.DataFrame(findings.as_rows(found))
+            data.tables["findings"] = pd.DataFrame(findings.as_rows(found)).astype(
+                {"other_n": "Int64"})  # a count, blank where nothing was measured again
         blocks = head(spec, chosen, found)
         for s in chosen:
             blocks += s.blocks(data.results[s.key], lang)
