@@ -1,6 +1,7 @@
 """Shared helpers (``cli_checks``) live beside this file; make them importable from every
-game's test folder. Shared fixtures: ``nrt_counts``; every test's library of hands is a
-file of its own (``XIANNIU_LIBRARY``), never the user's."""
+game's test folder, and the test modules as ``tests.…`` however pytest is started (``pytest``
+as well as ``python -m pytest``). Shared fixtures: ``nrt_counts``; every test's library of
+hands is a file of its own (``XIANNIU_LIBRARY``), never the user's."""
 
 import sys
 from pathlib import Path
@@ -8,6 +9,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(1, str(Path(__file__).parent.parent))
 
 
 @pytest.fixture(autouse=True)
