@@ -45,7 +45,7 @@ class TournamentResult:
         gap = mean_ci(self.per_deal[:, i] - self.per_deal[:, j])
         spread = math.hypot(self.hand_sd[i], self.hand_sd[j])
         return {"gap": gap.as_dict(), "hand_sd": [self.hand_sd[i], self.hand_sd[j]],
-                "gap_in_spreads": gap.value / spread if spread else None,
+                "spread": spread, "gap_in_spreads": gap.value / spread if spread else None,
                 "hands_ahead_95": hands_ahead(gap, spread)}
 
     def _pair(self, i: int, j: int) -> dict[str, Any]:
@@ -111,19 +111,22 @@ def hands_ahead(gap: Estimate, spread: float) -> dict[str, Any] | None:
             "n": gap.n}
 
 
-SKILL_COLUMNS = ("hand_sd_a", "hand_sd_b", "gap_in_spreads", "hands_ahead", "hands_ahead_low",
-                 "hands_ahead_high")
+SKILL_COLUMNS = ("hand_sd_a", "hand_sd_b", "gap_in_spreads", "gap_in_spreads_low",
+                 "gap_in_spreads_high", "hands_ahead", "hands_ahead_low", "hands_ahead_high")
 
 
 def skill_columns(sk: dict[str, Any] | None) -> dict[str, Any]:
     """A :meth:`TournamentResult.skill` as flat table columns (none without one): each
-    side's SD of one hand, the gap in their combined spread, and the hands to be ahead
-    with 95% probability with the n of the gap's CI ends (empty where there is none)."""
+    side's SD of one hand, the gap in their combined spread with its CI, and the hands to be
+    ahead with 95% probability with the n of the gap's CI ends (empty where there is
+    none)."""
     if sk is None:
         return {}
-    ahead = sk["hands_ahead_95"] or {}
+    ahead, spread = sk["hands_ahead_95"] or {}, sk["spread"]
+    low, high = ((sk["gap"][k] / spread if spread else None) for k in ("low", "high"))
     return dict(zip(SKILL_COLUMNS, (sk["hand_sd"][0], sk["hand_sd"][1], sk["gap_in_spreads"],
-                                    ahead.get("value"), ahead.get("low"), ahead.get("high"))))
+                                    low, high, ahead.get("value"), ahead.get("low"),
+                                    ahead.get("high"))))
 
 
 def seat_results(points: np.ndarray, seatings: Sequence[Sequence[int]], k: int

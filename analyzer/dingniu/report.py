@@ -17,7 +17,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from ..report import plots
-from ..report.findings import Finding
+from ..report.findings import Finding, sign_change
 from ..report.formats import enough_deals, fmt_cell, fmt_ci, fmt_n
 from ..report.labels import SHARED, Labels
 from ..report.progress import Advance, StepFn, silent
@@ -259,14 +259,15 @@ def section_tables(spec: ReportSpec, s: dict[str, int],
             "dingniu_search": pd.concat(search, ignore_index=True)}
 
 
+SIGN_KEYS = {None: "dn_sign_same", "sign": "dn_sign_changed", "sure_sign": "dn_sign_sure"}
+
+
 def sign_key(r: Any) -> str:
-    """How the search's estimate of a seat's points stands to the player's: the same sign,
-    another (``changed``), or surely another (both CIs exclude 0, on opposite sides)."""
-    a = (r["player_value"], r["player_low"], r["player_high"])
-    b = (r["search_value"], r["search_low"], r["search_high"])
-    if a[1] > 0 > b[2] or a[2] < 0 < b[1]:
-        return "dn_sign_sure"
-    return "dn_sign_changed" if a[0] * b[0] < 0 else "dn_sign_same"
+    """The label of how the search's estimate of a seat's points stands to the player's
+    (:func:`analyzer.report.findings.sign_change`): the same sign, another, surely another."""
+    a, b = ({k: r[f"{who}_{k}"] for k in ("value", "low", "high")}
+            for who in ("player", "search"))
+    return SIGN_KEYS[sign_change(a, b)]
 
 
 def _search_table(page: Page, df: pd.DataFrame) -> None:

@@ -42,14 +42,22 @@ class Finding:
         if self.other is None:
             return None
         a, b = self.estimate, self.other
-        if a["low"] > 0 > b["high"] or a["high"] < 0 < b["low"]:
-            return "sure_sign"
-        if a["value"] * b["value"] < 0:
-            return "sign"
+        flipped = sign_change(a, b)
+        if flipped:
+            return flipped
         lo, hi = sorted((abs(a["value"]), abs(b["value"])))
         if hi > 0 and (lo == 0 or hi / lo > RATIO):
             return "ratio"
         return None
+
+
+def sign_change(a: Any, b: Any) -> str | None:
+    """How the estimates ``a`` and ``b`` (``value``, ``low``, ``high``) differ in sign:
+    ``sure_sign`` when both CIs exclude 0 on opposite sides, ``sign`` when only the values'
+    signs differ, else None."""
+    if a["low"] > 0 > b["high"] or a["high"] < 0 < b["low"]:
+        return "sure_sign"
+    return "sign" if a["value"] * b["value"] < 0 else None
 
 
 def number(e: dict[str, float], fmt: str, unit: str = "") -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import base64
 import html
-import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,21 +73,19 @@ class Page:
 
     def skill_table(self, rows: list[tuple[dict[str, str], Any, int]]) -> None:
         """How much skill decides, one row per match ``(leading cells, r, n)``: ``r`` holds
-        the gap's CI (``ci_low``, ``ci_high``) and the skill columns of
-        :func:`analyzer.core.tournament.skill_columns`, on ``n`` deals; the gap in spreads
-        with its CI, and the hands to be ahead with the hands of the CI's ends."""
+        the skill columns of :func:`analyzer.core.tournament.skill_columns`, on ``n``
+        deals; the gap in spreads with its CI, and the hands to be ahead with the hands of
+        the CI's ends."""
         if not rows:  # every match under the floor: the table above names them
             return
         self.p(self.t("skill_intro", k=MIN_DEALS))
-        out = []
-        for lead, r, n in rows:
-            spread = math.hypot(float(r["hand_sd_a"]), float(r["hand_sd_b"]))
-            ahead = fmt_ahead(r["hands_ahead"], r["hands_ahead_low"], r["hands_ahead_high"])
-            out.append({**lead, self.t("col_skill_share"): fmt_cell(
-                float(r["gap_in_spreads"]), float(r["ci_low"]) / spread,
-                float(r["ci_high"]) / spread, n, "count", signed=True),
-                self.t("col_hands_ahead"): f"{ahead} (n={int(n):,})"})
-        self.table(pd.DataFrame(out))
+        self.table(pd.DataFrame([{
+            **lead, self.t("col_skill_share"): fmt_cell(
+                r["gap_in_spreads"], r["gap_in_spreads_low"], r["gap_in_spreads_high"], n,
+                "count", signed=True),
+            self.t("col_hands_ahead"): fmt_ahead(r["hands_ahead"], r["hands_ahead_low"],
+                                                 r["hands_ahead_high"]) + f" (n={int(n):,})"}
+            for lead, r, n in rows]))
 
     def csv(self, *names: str) -> None:
         self.add("csv", list(names))

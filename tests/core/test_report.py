@@ -492,6 +492,8 @@ def test_every_ladder_says_how_much_skill_decides(en_one):
         for _, r in df.iterrows():
             spread = float(np.hypot(r["hand_sd_a"], r["hand_sd_b"]))
             assert r["gap_in_spreads"] == pytest.approx(r[value] / spread)
+            assert [r["gap_in_spreads_low"], r["gap_in_spreads_high"]] == pytest.approx(
+                [r["ci_low"] / spread, r["ci_high"] / spread])
             want = hands_ahead(Estimate(r[value], r["ci_low"], r["ci_high"], int(r[n])), spread)
             assert r["hands_ahead"] == (want or {}).get("value") or (
                 want is None and np.isnan(r["hands_ahead"]))
@@ -500,7 +502,7 @@ def test_every_ladder_says_how_much_skill_decides(en_one):
     assert (tables["ladder"]["n_deals"] < MIN_DEALS).all() and "How much skill" not in md
     page = Page(SHARED, "en")
     page.skill_table([({"match": "a − b"}, {
-        "gap_in_spreads": 0.1, "ci_low": 0.2, "ci_high": 0.8, "hand_sd_a": 3.0, "hand_sd_b": 4.0,
+        "gap_in_spreads": 0.1, "gap_in_spreads_low": 0.04, "gap_in_spreads_high": 0.16,
         "hands_ahead": 272, "hands_ahead_low": 150, "hands_ahead_high": None}, 400)])
     intro, table = page.blocks
     assert "How much skill decides" in intro.content and str(MIN_DEALS) in intro.content
