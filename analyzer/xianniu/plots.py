@@ -15,7 +15,7 @@ from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 
 from ..report import plots
-from ..report.formats import MIN_CASES, enough_deals, fmt_cell, fmt_ci, fmt_n, fmt_pct, minus
+from ..report.formats import enough_deals, fmt_cell, fmt_ci, fmt_n, fmt_pct, minus
 from ..report.render import Block, Page
 from .ladder import MATCHES, RUNGS
 from .report_data import (
@@ -28,9 +28,8 @@ from .report_data import (
     T,
     XianniuData,
 )
-from .sensitivity import SEARCH_ALL_FROM
+from .sensitivity import SEARCH_ALL_FROM, XIAN_MIN_N
 
-XIAN_MIN_N = MIN_CASES  # heat-map cells with fewer positions stay blank
 COLORS = {"lanzhou": plots.BLUE, "kanniutui": plots.RED}
 SEAT_COLORS = (plots.DARK, plots.GREEN, plots.ORANGE)
 ODDS_ROWS = list(ODDS_FEATURES) + [f"k{k}" for k in range(5)]

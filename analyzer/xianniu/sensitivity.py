@@ -25,6 +25,7 @@ import pandas as pd
 
 from kernels.xianniu.experiments import N_PATTERNS
 
+from ..report.formats import MIN_CASES
 from ..report.section import FULL_HANDS
 from .analysis import pattern_values, xian_ev
 from .sim import policy_names, simulate_aggregate
@@ -43,7 +44,7 @@ SEARCH_WORK = {"play": 1, "values": 1 + N_PATTERNS, "xian": 2}
 # the whole-hand findings compared with the search player: (statistic, seat) in the outcomes
 SEARCH_FINDINGS = (("p_ci_any_seat", None), ("p_gou", 0), ("p_gou", 1), ("p_gou", 2),
                    ("mean_xian", None))
-XIAN_MIN_N = 30  # heat-map cells with fewer positions under either policy are left out
+XIAN_MIN_N = MIN_CASES  # heat-map cells with fewer positions under either policy: left out
 COLS = ("value", "ci_low", "ci_high", "n")
 
 TEXT: dict[str, tuple[str, str]] = {
