@@ -93,6 +93,13 @@ def enough_deals(n: int) -> bool:
     return int(n) >= MIN_DEALS
 
 
+def played_deals(n: int) -> int:
+    """The deals a slow player's match plays at a planned ``n``: ``n`` where it reaches
+    :data:`MIN_DEALS`, else 0 (not played: its row would be left out, so its minutes would
+    be spent on nothing the page shows)."""
+    return int(n) if enough_deals(n) else 0
+
+
 def _count(x: Any) -> int | None:
     """``x`` as a whole count, None for a missing one (None or NaN)."""
     if x is None or (isinstance(x, float) and not math.isfinite(x)):

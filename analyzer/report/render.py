@@ -60,16 +60,20 @@ class Page:
     def figure(self, name: str, alt: str) -> None:
         self.add("img", (name, alt))
 
-    def table(self, df: pd.DataFrame, left_out: list[str] | tuple[str, ...] = ()) -> None:
+    def table(self, df: pd.DataFrame, left_out: list[str] | tuple[str, ...] = (),
+              not_played: list[str] | tuple[str, ...] = ()) -> None:
         """``df``, then what its floors left out (:mod:`.formats`): a line when a cell
-        holds too few cases, and one naming ``left_out``, the matches on too few deals
-        to get a row."""
+        holds too few cases, one naming ``left_out``, the matches on too few deals to get a
+        row, and one naming ``not_played``, the slow matches this size does not play
+        (:func:`.formats.played_deals`)."""
         if len(df):  # a table whose every row a floor took says only that
             self.add("table", df)
         if any(too_few(v) for v in df.to_numpy().ravel()):
             self.p(self.t("few_cases", k=MIN_CASES))
         if left_out:
             self.p(self.t("few_deals", k=MIN_DEALS, rows=self.sep.join(left_out)))
+        if not_played:
+            self.p(self.t("not_played", k=MIN_DEALS, rows=self.sep.join(not_played)))
 
     def skill_table(self, rows: list[tuple[dict[str, str], Any, int]]) -> None:
         """How much skill decides, one row per match ``(leading cells, r, n)``: ``r`` holds

@@ -15,8 +15,9 @@ GAME_NAMES = {"xianniu": "掀牛", "dingniu": "顶牛", "shengji": "双升"}
 
 def plays(hands: int = DEFAULT_HANDS) -> dict[str, dict[str, int]]:
     """Hands or deals of each analysis (by name) of each registered section at ``--hands``
-    (its ``plays``; 掀牛's timing rounds left out: they time, they estimate nothing)."""
-    return {s.key: dict(s.plays(int(hands))) for s in registered()
+    (its ``plays``; the parts this size does not play, and 掀牛's timing rounds, left out:
+    those time, they estimate nothing)."""
+    return {s.key: {a: n for a, n in s.plays(int(hands)).items() if n} for s in registered()
             if hasattr(s, "plays")}
 
 

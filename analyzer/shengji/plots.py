@@ -13,7 +13,7 @@ from matplotlib.figure import Figure
 
 from ..core.stats import proportion_ci
 from ..report import plots
-from ..report.formats import enough_deals, fmt_cell, fmt_n, fmt_pct
+from ..report.formats import MIN_DEALS, enough_deals, fmt_cell, fmt_n, fmt_pct
 from ..report.render import Block, Page
 from .analysis import PATTERNS
 from .cards import level_name
@@ -24,10 +24,12 @@ from .report_data import (
     LADDERS,
     ODDS_LEVEL,
     RULE_NAMES,
+    SEARCH_SHARE,
     STUDY_SAMPLES,
     ShengjiData,
     T,
     command,
+    not_played,
     parts,
     policy_of,
     sizes,
@@ -255,7 +257,13 @@ KOU_STATS = (("p_kou_di", "p", "sj_p_kou", "probability"),
              ("p_bank_lost_to_kou_di", "p_bank_lost", "sj_kou_bank", "probability"))
 
 
-def _kou_tables(page: Page, df: pd.DataFrame) -> None:
+def _match(policies: str) -> str:
+    """A ladder part's match, ``a − b``."""
+    return " − ".join(policies.split(","))
+
+
+def _kou_tables(page: Page, df: pd.DataFrame, unplayed: list[str]) -> None:
+    """The 抠底 tables; ``unplayed``: the policies whose 抠底 this size does not play."""
     t = page.t
     cols, left_out = [], []
     for name in RULE_NAMES:
@@ -269,7 +277,8 @@ def _kou_tables(page: Page, df: pd.DataFrame) -> None:
         {t("sj_stat"): t(label), **{f"{name} · {pol}": _ci(_one(
             df, rules=name, policy=pol, statistic=key, multiplier=0), unit)
             for name, pol in cols}}
-        for key, _, label, unit in KOU_STATS]), left_out)
+        for key, _, label, unit in KOU_STATS]), left_out,
+        [f"{name} · {pol}" for name in RULE_NAMES for pol in unplayed])
     rows = []
     for name, pol in cols:
         d = _pick(df, rules=name, policy=pol)
@@ -351,11 +360,14 @@ def _rules_table(page: Page, df: pd.DataFrame) -> None:
     page.table(pd.DataFrame(rows))
 
 
-def _ladder_table(page: Page, df: pd.DataFrame) -> None:
+def _ladder_table(page: Page, df: pd.DataFrame, unplayed: list[str]) -> None:
+    """The ladder and its skill table; ``unplayed``: the matches this size does not play."""
     t, rows, left_out = page.t, [], []
     for name in RULE_NAMES:
         for pols in LADDERS.values():
             a, b = pols.split(",")
+            if _match(pols) in unplayed:
+                continue
             d = _pick(df, rules=name, a=a, b=b)
             if not enough_deals(_one(d, statistic="levels")["n"]):
                 left_out.append(f"{name} · {a} − {b}")
@@ -364,9 +376,11 @@ def _ladder_table(page: Page, df: pd.DataFrame) -> None:
                          t("sj_lv_diff"): _ci(_one(d, statistic="levels"), "count", True),
                          t("sj_pt_diff"): _ci(_one(d, statistic="attacker_points"), "points",
                                               True)})
-    page.table(pd.DataFrame(rows), left_out)
+    page.table(pd.DataFrame(rows), left_out,
+               [f"{name} · {m}" for name in RULE_NAMES for m in unplayed])
     page.skill_table([({t("sj_rules"): name, t("col_match"): f"{a} − {b}"}, r, r["n"])
                       for name in RULE_NAMES for a, b in (p.split(",") for p in LADDERS.values())
+                      if _match(f"{a},{b}") not in unplayed
                       for r in [_one(df, rules=name, a=a, b=b, statistic="levels")]
                       if enough_deals(r["n"])])
 
@@ -427,7 +441,8 @@ def blocks(data: ShengjiData, lang: str) -> list[Block]:
     kou = tuple(p for p in ("outcomes", *KOU_PARTS) if p in parts(spec))
     page.h2(t("sj_h_kou"), "shengji-kou-di")
     page.p(t("sj_kou_text"))
-    _kou_tables(page, tb["shengji_kou_di"])
+    _kou_tables(page, tb["shengji_kou_di"], [KOU_PARTS[p] for p in not_played(spec)
+                                             if p in KOU_PARTS])
     _caption(page, data, kou, " / ".join(fmt_n(n[p], hands) for p in kou))
     page.h2(t("sj_h_dist"), "shengji-points")
     page.figure("shengji_outcomes", t("sj_h_dist"))
@@ -448,9 +463,11 @@ def blocks(data: ShengjiData, lang: str) -> list[Block]:
     _rules_table(page, tb["shengji_rule_effect"])
     _caption(page, data, ("rule_effect",), f"{fmt_n(n['rule_effect'], deals)} × 2 × 2")
     page.h2(t("sj_h_ladder"), "shengji-ladder")
-    _ladder_table(page, tb["shengji_ladder"])
-    page.p(t("sj_ladder_text", n=fmt_n(n["pimc"], deals)))
-    _caption(page, data, tuple(LADDERS), " / ".join(fmt_n(n[p], deals) for p in LADDERS))
+    _ladder_table(page, tb["shengji_ladder"], [_match(LADDERS[p]) for p in not_played(spec)
+                                               if p in LADDERS])
+    page.p(t("sj_ladder_text", k=MIN_DEALS, hands=f"{MIN_DEALS * SEARCH_SHARE:,}"))
+    played = tuple(p for p in LADDERS if p in parts(spec))
+    _caption(page, data, played, " / ".join(fmt_n(n[p], deals) for p in played))
     page.h2(t("sj_h_bury"), "shengji-bury")
     page.p(t("sj_bury_text", k=STUDY_SAMPLES))
     page.figure("shengji_decisions", t("sj_decisions_title"))

@@ -29,12 +29,14 @@ from .report_data import (
     KERNEL_POLICIES,
     KEY,
     KOU_PARTS,
+    KOU_SEARCH_SHARE,
     LADDERS,
     ODDS_LEVEL,
     PART_WHAT,
     PARTS,
     QUICK,
     RULE_NAMES,
+    SEARCH_SHARE,
     STUDIES,
     STUDY_SAMPLES,
     TABLES,
@@ -43,6 +45,7 @@ from .report_data import (
     T,
     command,
     commands,
+    not_played,
     parts,
     policy_of,
     seeds,
@@ -56,10 +59,10 @@ if TYPE_CHECKING:
 
     from ..report.render import Block
 
-__all__ = ["BY_LEVEL", "FIGURES", "KEY", "LADDERS", "ODDS_LEVEL", "PARTS", "QUICK",
-           "RULE_NAMES", "SECTION", "STUDIES", "STUDY_SAMPLES", "TABLES", "TEXT", "ShengjiData",
-           "ShengjiSection", "T", "command", "commands", "parts", "policy_of", "section_tables",
-           "seeds", "sizes"]
+__all__ = ["BY_LEVEL", "FIGURES", "KEY", "KOU_SEARCH_SHARE", "LADDERS", "ODDS_LEVEL", "PARTS",
+           "QUICK", "RULE_NAMES", "SEARCH_SHARE", "SECTION", "STUDIES", "STUDY_SAMPLES", "TABLES",
+           "TEXT", "ShengjiData", "ShengjiSection", "T", "command", "commands", "not_played",
+           "parts", "policy_of", "section_tables", "seeds", "sizes"]
 
 
 def _est(e: dict, **extra) -> dict[str, Any]:
@@ -161,6 +164,8 @@ def _preset_rows(name: str, spec: ReportSpec, s: dict[str, int],
         _est(sw[k], switch=sw["switch"], preset_value=sw["preset_value"], arm="on",
              statistic=k) for sw in eff["switches"] for k in ("p_acted", "p_changed")])
     for part, pols in LADDERS.items():
+        if part not in parts(spec):  # a search player's rung this size does not play
+            continue
         go(part)
         d = tournament_dict(*tournament(pols, n[part], r, s[part]))
         add("shengji_ladder", part, [

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..report.formats import played_deals
 from ..report.labels import SHARED, Labels
 from ..report.section import MIN_HANDS, ReportSpec, seed_sequence
 from .rules import PRESETS, get_rules
@@ -93,7 +94,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "sj_h_kou": ("抠底：概率与按倍数的价值", "Kitty capture (kou di): how often, and its value "
                  "by multiplier"),
     "sj_kou_text": ("闲家赢最后一墩即抠底，底牌分乘以倍数加给闲家。启发式策略扣底几乎从不扣分牌，"
-                    "它的抠底几乎不加分；下表另列四家都随机出牌（底牌常有分）、四家都用 net（更强的快速打法）和四家都用 pimc2（最强的打法；每局要几秒，只打少数几局，区间较宽）的结果。"
+                    "它的抠底几乎不加分；下表另列四家都随机出牌（底牌常有分）、四家都用 net（更强的快速打法）和四家都用 pimc2（最强的打法；每局要几秒，只在 --hands 够打 200 局时才打）的结果。"
                     "“庄家方因抠底少升的级”为同一局去掉抠底所加分数后庄家方的级数差；"
                     "“因抠底丢庄”为本可守庄、因抠底而下台的局。",
                     "The attackers capture the kitty when they win the last trick: the kitty's "
@@ -101,7 +102,8 @@ TEXT: dict[str, tuple[str, str]] = {
                     "a point card, so its kitty captures add almost nothing; the tables also "
                     "show every seat random (its kitty often holds points), every seat on "
                     "net (the strong fast player) and every seat on pimc2 (the strongest; "
-                    "seconds a hand, so few hands and wide intervals). \"Banker levels "
+                    "seconds a hand, so played only where --hands gives it 200 hands). "
+                    "\"Banker levels "
                     "lost\" is the banker side's level swing as played less the swing of the "
                     "same hand without the added points; \"bank lost\" counts hands the banker "
                     "side would have held without them."),
@@ -140,7 +142,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "sj_ladder_text": ("tuned 为启发式策略按本规则调整的参数（scripts/train/shengji_tune.py：CE 方法，"
                        "复式自对局；参数及另打的牌上的结果见 analyzer/shengji/tuned.json）；net 为 "
                        "tuned 加一个自对局训练的小网络挑选出牌与跟牌。pimc（每次决策抽 16 副暗牌）与 "
-                       "pimc2（从 net 的选择出发，抽 128 副）较慢，本节只打 {n}；另用命令 xianniu "
+                       "pimc2（从 net 的选择出发，抽 128 副）较慢，本节只在够打 {k} 副牌时才打（--hands ≥ "
+                       "{hands}）；另用命令 xianniu "
                        "shengji tournament --policies pimc,heuristic --deals 1000 --rules R --seed 1 "
                        "打 1,000 副牌：zhengzhou +0.150 [+0.123, +0.177]，classic +0.142 [+0.115, "
                        "+0.169] 级/副牌；--policies pimc2,pimc --seed 11：zhengzhou +0.280 [+0.246, "
@@ -150,8 +153,9 @@ TEXT: dict[str, tuple[str, str]] = {
                        "parameters and the check on fresh deals are in "
                        "analyzer/shengji/tuned.json); net is tuned with a small self-play network "
                        "choosing its leads and follows. pimc (16 hidden deals sampled a decision) "
-                       "and pimc2 (from net's choice, 128 sampled) are slow, so they play only {n} "
-                       "here; on 1,000 deals, xianniu shengji tournament --policies "
+                       "and pimc2 (from net's choice, 128 sampled) are slow, so they play here only "
+                       "where they reach {k} deals (--hands ≥ {hands}); on 1,000 deals, xianniu "
+                       "shengji tournament --policies "
                        "pimc,heuristic --deals 1000 --rules R --seed 1 gives +0.150 [+0.123, "
                        "+0.177] levels per deal under zhengzhou and +0.142 [+0.115, +0.169] under "
                        "classic, and --policies pimc2,pimc --seed 11 gives +0.280 [+0.246, +0.314] "
@@ -315,19 +319,26 @@ GLOSSARY = ("g_sj_banker", "g_sj_attack", "g_sj_trump", "g_sj_kitty", "g_sj_koud
             "g_sj_bajiwo", "g_sj_zaofan", "g_sj_tractor")
 
 
+SEARCH_SHARE = 20_000  # the search players' ladder rungs: one deal per this many --hands
+KOU_SEARCH_SHARE = 4000  # 抠底 with pimc2 seats: one hand per this many --hands
+
+
 def sizes(hands: int) -> dict[str, int]:
     """Per preset: whole hands of the outcomes, deals at each level, deals of the values
     (each plays up to four more hands), deals of each rule switch (played on and off), of
-    the heuristic − random and pimc − heuristic matches, and of the odds check. At
+    the heuristic − random and pimc − heuristic matches, and of the odds check; the search
+    players' parts only where they reach the report's floor (else 0: not played). At
     ``--hands 100`` (the least) this is the quick size the tests use."""
     h = int(hands)
     return {"outcomes": max(200, h // 16), "banker": max(100, h // 80),
             "values": max(50, h // 100), "rule_effect": max(100, h // 80),
-            "ladder": max(20, h // 40), "tuned": max(20, h // 40), "pimc": max(2, h // 20_000),
+            "ladder": max(20, h // 40), "tuned": max(20, h // 40),
+            "pimc": played_deals(h // SEARCH_SHARE),
             "odds": max(1000, h // 8), "kou_random": max(200, h // 16),
             "kou_net": max(200, h // 16), "net": max(20, h // 40),
             "net_heuristic": max(20, h // 40),
-            "pimc2": max(2, h // 20_000), "kou_pimc2": max(8, h // 4000),
+            "pimc2": played_deals(h // SEARCH_SHARE),
+            "kou_pimc2": played_deals(h // KOU_SEARCH_SHARE),
             "bury": max(4, h // 500), "declare": max(8, h // 250)}
 
 
@@ -376,8 +387,15 @@ def commands(spec: ReportSpec, s: dict[str, int] | None = None) -> list[str]:
 
 
 def parts(spec: ReportSpec) -> tuple[str, ...]:
-    """The parts the section runs under ``spec``."""
-    return tuple(p for p in PARTS if KOU_PARTS.get(p) != policy_of(spec))
+    """The parts the section runs under ``spec`` (not a 抠底 part of the section's own
+    policy, nor a search player's part this size does not play)."""
+    n = sizes(spec.hands)
+    return tuple(p for p in PARTS if KOU_PARTS.get(p) != policy_of(spec) and n[p])
+
+
+def not_played(spec: ReportSpec) -> tuple[str, ...]:
+    """The search players' parts this size does not play (:func:`sizes`: 0)."""
+    return tuple(p for p, k in sizes(spec.hands).items() if not k)
 
 
 @dataclass

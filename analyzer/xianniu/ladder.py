@@ -14,8 +14,11 @@ from collections.abc import Callable
 
 import pandas as pd
 
+from ..report.formats import played_deals
+from .rules import get_rules
+from .sim import seat_row
 from .timing import move_times
-from .tournament import tournament
+from .tournament import PIMC_SAMPLES, tournament
 
 PIMC_SHARE = 2000  # the search rungs play one deal per this many hands (search is slow)
 # the kernel rungs play one deal per this many hands: six rungs of six seatings each would
@@ -53,9 +56,10 @@ TEXT: dict[str, tuple[str, str]] = {
 
 
 def ladder_sizes(hands: int) -> dict[str, int]:
-    """Deals of each analysis of the ladder for ``--hands``."""
+    """Deals of each analysis of the ladder for ``--hands``: the search rungs only where they
+    reach the report's floor (else 0, not played: :func:`analyzer.report.formats.played_deals`)."""
     return {"ladder": max(2, int(hands) // KERNEL_SHARE),
-            "pimc": max(2, int(hands) // PIMC_SHARE)}
+            "pimc": played_deals(int(hands) // PIMC_SHARE)}
 
 
 def timing_sizes(hands: int) -> tuple[int, int]:
@@ -71,8 +75,11 @@ def rung_commands(which: str, n: int, preset: str, seed: int) -> list[str]:
 
 def play_rungs(which: str, n: int, preset: str, seed: int, meta: dict,
                progress: Callable[[int], None] | None = None) -> pd.DataFrame:
-    """Every rung of ``which`` on the same ``n`` deals: one row per rung (``a − b``);
-    ``progress(k)`` after every ``k`` deals played."""
+    """Every rung of ``which`` on the same ``n`` deals: one row per rung (``a − b``), none
+    for ``n`` = 0; ``progress(k)`` after every ``k`` deals played."""
+    if not n:  # not played at this size: only what the page says of pimc
+        meta["pimc_samples"] = int(seat_row("pimc", get_rules(preset))[PIMC_SAMPLES])
+        return pd.DataFrame()
     frames = []
     for a, b in RUNGS[which]:
         res = tournament(f"{a},{b}", n, preset, seed, progress=progress)

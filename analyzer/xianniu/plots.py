@@ -97,6 +97,11 @@ class _View:
         if len(self.presets) > 1:
             ax.legend(frameon=False, fontsize=9)
 
+    def played_matches(self) -> list[tuple[str, str]]:
+        """The ladder's matches this size played (the search rungs only on enough deals)."""
+        df = self.d.tables["ladder"]
+        return [m for m in MATCHES if ((df["a"] == m[0]) & (df["b"] == m[1])).any()]
+
     def rows(self, table: str, preset: str, **eq) -> pd.DataFrame:
         df = self.d.tables[table]
         m = df["rules"] == preset
@@ -254,9 +259,12 @@ class _Figures(_View):
 
     def compare(self) -> Figure:
         df = self.d.tables["compare"].set_index("metric")
-        n = f"{self.n('play', 'unit_hands')} / {self.n('pimc', 'unit_deals')} (pimc)"
+        n = self.n('play', 'unit_hands') + (f" / {self.n('pimc', 'unit_deals')} (pimc)"
+                                            if self.plan.n("pimc") else "")
         fig, axes = self.figure("sec_compare", n, ncols=5, nrows=2, width=11, height=5.6)
-        for ax, metric in zip(axes, COMPARE_METRICS):
+        for ax in axes[len(df):]:  # metrics of rungs this size does not play
+            ax.axis("off")
+        for ax, metric in zip(axes, [m for m in COMPARE_METRICS if m in df.index]):
             row = df.loc[metric]
             f = 100.0 if row["unit"] == "probability" else 1.0
             vals = np.array([row[p] for p in PRESET_ORDER]) * f
@@ -272,12 +280,14 @@ class _Figures(_View):
         return fig
 
     def ladder(self) -> Figure:
-        n = f"{self.plan.n('ladder'):,} / {self.n('pimc', 'unit_deals')}"
+        n = f"{self.plan.n('ladder'):,}" + (f" / {self.n('pimc', 'unit_deals')}"
+                                             if self.plan.n("pimc") else "")
         fig, (ax,) = self.figure("sec_ladder", n, ncols=1, width=9, height=4.4)
-        x = np.arange(len(MATCHES))
-        sizes: list[set[int]] = [set() for _ in MATCHES]  # deals per rung, over the presets
+        matches = self.played_matches()
+        x = np.arange(len(matches))
+        sizes: list[set[int]] = [set() for _ in matches]  # deals per rung, over the presets
         for i, p in enumerate(self.presets):
-            s = self.rows("ladder", p).set_index(["a", "b"]).loc[MATCHES]
+            s = self.rows("ladder", p).set_index(["a", "b"]).loc[matches]
             pos = x + self.slots[i]
             ax.bar(pos, s["diff"], width=self.width, color=COLORS[p], alpha=0.85,
                    label=self.t(p), yerr=[s["diff"] - s["ci_low"], s["ci_high"] - s["diff"]],
@@ -289,7 +299,7 @@ class _Figures(_View):
         ax.axhline(0, color="0.3", lw=0.8)
         # n once per rung, under its name: beside every bar the labels would overlap
         ax.set_xticks(x, [f"{a} −\n{b}\nn={' / '.join(f'{v:,}' for v in sorted(n_))}"
-                          for (a, b), n_ in zip(MATCHES, sizes)], fontsize=8)
+                          for (a, b), n_ in zip(matches, sizes)], fontsize=8)
         ax.set_ylabel(self.t("edge_pts"))
         ax.margins(y=0.2)
         self.legend_presets(ax)
@@ -344,9 +354,10 @@ class _Writer(_View):
             self.page.figure(figure, self.t(key))
 
     def by_preset(self, rows: list[tuple[str, dict[str, str]]], first: str,
-                  left_out: list[str] | tuple[str, ...] = ()) -> None:
+                  left_out: list[str] | tuple[str, ...] = (),
+                  not_played: list[str] | tuple[str, ...] = ()) -> None:
         self.page.table(pd.DataFrame([{first: label, **{self.t(p): v[p] for p in self.presets}}
-                                      for label, v in rows]), left_out)
+                                      for label, v in rows]), left_out, not_played)
 
     def prefix(self, p: str) -> str:
         return f"{self.t(p)} · " if len(self.presets) > 1 else ""
@@ -356,7 +367,8 @@ class _Writer(_View):
         rules = self.page.sep.join(self.t(p) + (f" ({p})" if self.t(p) != p else "")
                                    for p in self.presets)
         self.page.p(self.t("settings", rules=rules, hands=f"{self.spec.hands:,}",
-                           pimc=f"{self.plan.pimc_deals:,}",
+                           pimc=(self.t("pimc_deals", n=f"{self.plan.pimc_deals:,}")
+                                 if self.plan.pimc_deals else self.t("pimc_not_played")),
                            policy=self.spec.option("xianniu", "policy"),
                            seed=self.spec.seed))
         if len(self.presets) == 1:
@@ -467,8 +479,11 @@ class _Writer(_View):
         self.page.p(self.t("compare_caption", seed=self.spec.seed))
         self.page.code([self.spec.command()])
         df = self.d.tables["compare"].set_index("metric")
-        rows, left_out = [], []
+        rows, left_out, not_played = [], [], []
         for metric in COMPARE_METRICS:
+            if metric not in df.index:  # from rungs this size does not play
+                not_played.append(self.t(metric))
+                continue
             r = df.loc[metric]
             if COMPARE_SOURCES[metric][0] in RUNGS and not all(
                     enough_deals(r[f"{p}_n"]) for p in PRESET_ORDER):  # a match, too short
@@ -481,7 +496,7 @@ class _Writer(_View):
             row[self.t("diff_presets")] = fmt_ci(r["diff"], r["diff_ci_low"], r["diff_ci_high"],
                                                  r["unit"], signed=True)
             rows.append(row)
-        self.page.table(pd.DataFrame(rows), left_out)
+        self.page.table(pd.DataFrame(rows), left_out, not_played)
         self.page.csv("compare")
 
     def sensitivity(self) -> None:
@@ -547,9 +562,11 @@ class _Writer(_View):
         samples = next((m["pimc_samples"] for m in self.d.meta.values() if "pimc_samples" in m),
                        "?")
         self.start("sec_ladder", "ladder", self.t("intro_ladder", samples=samples), "ladder")
-        self.caption(["ladder", "pimc"], ["ladder", "pimc"], "unit_deals")
+        parts = ["ladder", "pimc"] if self.plan.n("pimc") else ["ladder"]
+        self.caption(parts, parts, "unit_deals")
+        played = self.played_matches()
         rows, left_out = [], []
-        for a, b in MATCHES:
+        for a, b in played:
             found = [self.rows("ladder", p, a=a, b=b).iloc[0] for p in self.presets]
             if not all(enough_deals(r["n_deals"]) for r in found):
                 left_out.append(f"{a} − {b}")
@@ -557,11 +574,12 @@ class _Writer(_View):
             rows.append((f"{a} − {b}", {p: fmt_cell(r["diff"], r["ci_low"], r["ci_high"],
                                                      r["n_deals"], what=self.t("unit_deals"))
                                         for p, r in zip(self.presets, found)}))
-        self.by_preset(rows, self.t("col_match"), left_out)
+        self.by_preset(rows, self.t("col_match"), left_out,
+                       [f"{a} − {b}" for a, b in MATCHES if (a, b) not in played])
         self.page.skill_table([
             ({self.t("col_rule"): self.t(p), self.t("col_match"): f"{a} − {b}"}, r,
              r["n_deals"])
-            for p in self.presets for a, b in MATCHES
+            for p in self.presets for a, b in played
             for r in [self.rows("ladder", p, a=a, b=b).iloc[0]] if enough_deals(r["n_deals"])])
         self.page.csv("ladder")
         self.timing()

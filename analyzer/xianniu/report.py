@@ -114,8 +114,9 @@ def _xian(plan: Plan, preset: str, meta: dict, advance: Advance) -> dict[str, pd
 
 def _ladder(plan: Plan, preset: str, which: str, meta: dict,
             advance: Advance) -> dict[str, pd.DataFrame]:
-    return {"ladder": play_rungs(which, plan.n(which), preset, plan.seed_for(which, preset),
-                                 meta, progress=advance)}
+    df = play_rungs(which, plan.n(which), preset, plan.seed_for(which, preset), meta,
+                    progress=advance)
+    return {"ladder": df} if len(df) else {}  # rungs this size does not play: no rows
 
 
 def _sensitivity(plan: Plan, preset: str, meta: dict, advance: Advance) -> dict[str, pd.DataFrame]:
@@ -215,6 +216,8 @@ def compare_table(plan: Plan, tables: dict[str, pd.DataFrame], meta: dict) -> pd
     lanzhou, 95% CI from two independent estimates), each with n and seed."""
     rows = []
     for metric, (analysis, unit) in COMPARE_SOURCES.items():
+        if analysis in RUNGS and not plan.n(analysis):  # rungs this size does not play
+            continue
         row: dict[str, Any] = {"metric": metric, "unit": unit}
         ses = []
         for p in PRESET_ORDER:

@@ -60,10 +60,12 @@ FINDING_TEXT: dict[str, tuple[str, str]] = {
 
 TEXT: dict[str, tuple[str, str]] = {
     "game": ("掀牛", "xianniu"),
-    "settings": ("规则：{rules}；每项分析 {hands} 局（pimc 对局 {pimc} 副牌）；策略：{policy}；"
-                 "种子：{seed}。",
-                 "Rules: {rules}; {hands} hands per analysis ({pimc} deals for pimc); policy: "
-                 "{policy}; seed: {seed}."),
+    "settings": ("规则：{rules}；每项分析 {hands} 局（{pimc}）；策略：{policy}；种子：{seed}。",
+                 "Rules: {rules}; {hands} hands per analysis ({pimc}); policy: {policy}; "
+                 "seed: {seed}."),
+    "pimc_deals": ("pimc 对局 {n} 副牌", "{n} deals for pimc"),
+    "pimc_not_played": ("pimc 对局不足 200 副牌，本次未打", "pimc's rungs, under 200 deals at "
+                        "this size, not played"),
     "only_one_preset": ("只算了一种规则；用 --rules all 可并列比较两种规则。",
                         "Only one preset was run; --rules all puts both side by side."),
     "per_preset": ("每种规则 {n}", "{n} per preset"),
@@ -295,7 +297,9 @@ class Plan:
     def commands(self, what: str, preset: str) -> list[str]:
         """Every command of one analysis: one per rung for the ladder's, else one."""
         if what in RUNGS:
-            return rung_commands(what, self.n(what), preset, self.seed_for(what, preset))
+            deals = self.n(what)
+            return (rung_commands(what, deals, preset, self.seed_for(what, preset)) if deals
+                    else [])
         if what == "sensitivity":
             return [self.command(a, preset, other_policy(self.spec.option(KEY, "policy"))) for a in REPEATED]
         if what == "search":

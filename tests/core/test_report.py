@@ -28,6 +28,7 @@ from cli_checks import without_compile_notice
 from analyzer.cli import cli, main
 from analyzer.dingniu import report as rd
 from analyzer.report import DEFAULT_HANDS, FULL_HANDS, MIN_HANDS, ReportSpec, build_report, fonts
+from analyzer.report.formats import MIN_DEALS
 from analyzer.report.labels import TEXT, t
 from analyzer.report.section import all_text, registered, seed_sequence
 from analyzer.xianniu.report import ANALYSES, PRESET_ORDER, Plan
@@ -140,9 +141,10 @@ def test_no_figure_left_open(zh_all, en_one):
 def test_progress_on_stderr_and_quiet(zh_all, tmp_path):
     _, _, stderr = zh_all
     lines = [ln for ln in stderr.splitlines() if not ln.startswith("    ")]  # not the times
-    # 掀牛 8 a preset, 顶牛 the seats then 3 a preset, 双升 15 a preset (its 16 parts less
-    # 抠底 again under net, the section's own player), plots, files
-    total = len(PRESET_ORDER) * len(ANALYSES) + 7 + 30 + 2
+    # 掀牛 8 a preset, 顶牛 the seats then 3 a preset, 双升 12 a preset (its 16 parts less
+    # 抠底 again under net, the section's own player, and its three search parts, not played
+    # at this size), plots, files
+    total = len(PRESET_ORDER) * len(ANALYSES) + 7 + 24 + 2
     assert [ln.split("]")[0] for ln in lines] == [f"[{i}/{total}" for i in range(1, total + 1)]
     assert "掀" in stderr and "顶牛" in stderr and "双升（zhengzhou）：扣底研究" in stderr
     rc, out, err = _cli("report", "--rules", "lanzhou", "--hands", str(TINY), "--quiet",
@@ -258,14 +260,20 @@ def test_each_analysis_command_reproduces_its_numbers(en_one):
 
 
 def test_ladder_climbs_every_rung_and_times_every_player(zh_all, en_one):
-    from analyzer.xianniu.ladder import MATCHES, TIMED
+    from analyzer.xianniu.ladder import PIMC_SHARE, RUNGS, TIMED, ladder_sizes
 
     lad = pd.read_csv(zh_all[0] / "ladder.csv")
     for p in PRESET_ORDER:
         rows = lad[lad["rules"] == p]
-        assert list(zip(rows["a"], rows["b"])) == MATCHES
+        # the search rungs, under the floor at this size, are not played
+        assert list(zip(rows["a"], rows["b"])) == list(RUNGS["ladder"])
         # the rungs of one analysis share their deals: one seed each
         assert rows.groupby("n_deals")["seed"].nunique().eq(1).all()
+    md = (zh_all[0] / "report.md").read_text(encoding="utf-8")
+    assert "本次未打：" + "，".join(f"{a} − {b}" for a, b in RUNGS["pimc"]) in md
+    assert "--policies pimc,tuned2" not in md  # no command for a rung not played
+    assert ladder_sizes(PIMC_SHARE * MIN_DEALS)["pimc"] == MIN_DEALS  # --full plays them
+    assert ladder_sizes(PIMC_SHARE * MIN_DEALS - 1)["pimc"] == 0
     tm = pd.read_csv(zh_all[0] / "timing.csv")
     assert sorted(zip(tm["rules"], tm["policy"])) == sorted(
         (p, x) for p in PRESET_ORDER for x in TIMED)
@@ -479,7 +487,7 @@ def test_every_ladder_says_how_much_skill_decides(en_one):
     the hands to be ahead), and the page shows them for the matches on enough deals only."""
     from analyzer.core.stats import Estimate
     from analyzer.core.tournament import hands_ahead
-    from analyzer.report.formats import MIN_DEALS, fmt_ahead
+    from analyzer.report.formats import fmt_ahead
     from analyzer.report.labels import SHARED
     from analyzer.report.render import Page
 

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analyzer.report.formats import MIN_CASES, MIN_DEALS, enough_deals, fmt_cell, too_few
+from analyzer.report.formats import (
+    MIN_CASES,
+    MIN_DEALS,
+    enough_deals,
+    fmt_cell,
+    played_deals,
+    too_few,
+)
 from analyzer.report.labels import SHARED
 from analyzer.report.render import Page, to_markdown
 
@@ -22,6 +29,8 @@ def test_a_cell_under_the_floor_shows_only_its_n():
 
 def test_a_match_needs_its_deals():
     assert enough_deals(MIN_DEALS) and not enough_deals(MIN_DEALS - 1)
+    # a slow match is played only where it gets a row
+    assert played_deals(MIN_DEALS) == MIN_DEALS and played_deals(MIN_DEALS - 1) == 0
 
 
 def _notes(page: Page) -> list[str]:
@@ -40,3 +49,7 @@ def test_the_page_says_what_its_floors_left_out():
         assert str(MIN_DEALS) in short and "pimc − net" in short and "pimc2 − net" in short
         md = to_markdown(page.blocks, lang)
         assert md.index("— (n=12)") < md.index(few) < md.index(short)
+        page.table(pd.DataFrame({"a": [fmt_cell(1, 0, 2, 500)]}), not_played=["pimc − net"])
+        (unplayed,) = _notes(page)[2:]
+        assert str(MIN_DEALS) in unplayed and "pimc − net" in unplayed
+        assert "--full" in unplayed and unplayed not in (few, short)

@@ -14,7 +14,7 @@ import pytest
 
 from analyzer.cli import main
 from analyzer.report import MIN_HANDS, ReportSpec, build_report, fonts, registered, seed_sequence
-from analyzer.report.formats import too_few
+from analyzer.report.formats import MIN_DEALS, too_few
 from analyzer.shengji import report as sr
 from analyzer.shengji.plots import blocks
 
@@ -35,7 +35,7 @@ def test_the_section_is_registered_and_seeds_from_its_key():
     assert root.spawn_key == (zlib.crc32(b"shengji"),)
     assert sr.seeds(spec) == sr.seeds(spec, seed_sequence(2, "shengji"))
     assert sr.seeds(spec) != sr.seeds(ReportSpec(hands=MIN_HANDS, seed=3))
-    assert sr.sizes(MIN_HANDS) == sr.QUICK and sr.QUICK["pimc"] == 2
+    assert sr.sizes(MIN_HANDS) == sr.QUICK and sr.QUICK["pimc"] == 0  # not played
 
 
 def test_writes_every_table_and_figure(built):
@@ -113,35 +113,40 @@ def test_the_bury_study_command_reproduces_its_table(built, capsys):
         assert row["diff"]["value"] == pytest.approx(got["value"])
 
 
-def test_the_ladder_holds_tuned_net_and_pimc2(built):
+def test_the_ladder_holds_tuned_net_and_the_search_players_where_they_reach_the_floor(built):
     lad = pd.read_csv(built[0] / "shengji_ladder.csv")
-    assert {("tuned", "heuristic"), ("heuristic", "random"), ("pimc", "heuristic"),
-            ("net", "tuned"), ("pimc2", "pimc"), ("net", "heuristic")} == set(zip(lad["a"], lad["b"]))
+    assert {("tuned", "heuristic"), ("heuristic", "random"), ("net", "tuned"),
+            ("net", "heuristic")} == set(zip(lad["a"], lad["b"]))
+    data = built[1].data.result("shengji")
+    assert set(sr.not_played(data.spec)) == {"pimc", "pimc2", "kou_pimc2"}
+    notes = [b.content for b in blocks(data, "en") if b.kind == "p"]
+    (line,) = [p for p in notes if p.startswith("Not played at this size") and " − " in p]
+    for m in ("pimc − heuristic", "pimc2 − pimc"):
+        assert f"zhengzhou · {m}" in line and f"classic · {m}" in line
+    # a --hands large enough plays each search part on the floor's deals, and says how
+    big = ReportSpec(hands=MIN_DEALS * sr.SEARCH_SHARE)
+    assert sr.sizes(big.hands)["pimc"] == sr.sizes(big.hands)["pimc2"] == MIN_DEALS
+    assert sr.sizes(big.hands - 1)["pimc2"] == 0 and not sr.not_played(big)
+    assert "--policies pimc2,pimc --deals 200 " in sr.command("pimc2", "classic", big,
+                                                               sr.seeds(big))
 
 
-def test_kou_di_under_pimc2_is_on_the_page_and_its_command_reproduces_it(built, capsys):
+def test_kou_di_under_pimc2_is_played_only_on_enough_hands(built):
     out, rep = built
     data = rep.data.result("shengji")
     kou = pd.read_csv(out / "shengji_kou_di.csv")
-    # the section's own player (net, by default) and random and pimc2 beside it
-    assert set(kou["policy"]) == {"random", "net", "pimc2"}
-    row = kou[(kou["rules"] == "zhengzhou") & (kou["policy"] == "pimc2")
-              & (kou["statistic"] == "p_kou_di")].iloc[0]
-    assert row["n"] == sr.QUICK["kou_pimc2"] and row["seed"] == data.seeds["kou_pimc2"]
-    cmd = sr.command("kou_pimc2", "zhengzhou", data.spec, data.seeds)
-    assert "--policy pimc2" in cmd
-    assert main(shlex.split(cmd)[1:] + ["--json"]) == 0
-    d = json.loads(capsys.readouterr().out)
-    assert d["p_kou_di"]["value"] == pytest.approx(row["value"])
-    assert d["p_kou_di"]["n"] == row["n"]
+    # the section's own player (net, by default) and random beside it; pimc2 not at this size
+    assert set(kou["policy"]) == {"random", "net"}
     page = blocks(data, "en")
     heads = [str(c) for b in page if b.kind == "table" for c in b.content.columns]
     notes = [b.content for b in page if b.kind == "p"]
-    # the slow player's few hands are under the floor: no column, and a line names it
     assert "zhengzhou · net" in heads and "zhengzhou · pimc2" not in heads
-    n = f"(n={sr.QUICK['kou_pimc2']:,})"
-    assert any(p.startswith("Fewer than 200 deals") and f"zhengzhou · pimc2 {n}" in p
-               and f"classic · pimc2 {n}" in p for p in notes)
+    assert any(p.startswith("Not played at this size") and "zhengzhou · pimc2" in p
+               and "classic · pimc2" in p for p in notes)
+    big = ReportSpec(hands=MIN_DEALS * sr.KOU_SEARCH_SHARE)
+    assert "kou_pimc2" in sr.parts(big) and sr.sizes(big.hands)["kou_pimc2"] == MIN_DEALS
+    cmd = sr.command("kou_pimc2", "zhengzhou", big, sr.seeds(big))
+    assert "--policy pimc2" in cmd and f"--deals {MIN_DEALS} " in cmd
 
 
 def test_english_page_and_policy_choice(tmp_path):
