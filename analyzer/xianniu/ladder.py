@@ -28,7 +28,8 @@ RUNGS: dict[str, tuple[tuple[str, str], ...]] = {
     "ladder": (("heuristic", "random"), ("tuned", "heuristic"), ("heuristic2", "tuned"),
                ("tuned2", "heuristic2"), ("learned", "tuned2"), ("net", "learned"),
                ("net", "heuristic")),  # the last: the strongest fast player against the plain one
-    "pimc": (("pimc", "tuned2"), ("pimc2", "pimc"), ("learned", "pimc2"), ("net", "pimc2")),
+    "pimc": (("pimc", "tuned2"), ("pimc2", "pimc"), ("learned", "pimc2"), ("net", "pimc2"),
+             ("pimc-net", "net")),  # the top: the search over the strongest fast player
 }
 MATCHES = [rung for rungs in RUNGS.values() for rung in rungs]
 TIMED = tuple(dict.fromkeys(p for rung in MATCHES for p in rung[::-1]))  # weakest first

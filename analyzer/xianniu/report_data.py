@@ -136,7 +136,8 @@ TEXT: dict[str, tuple[str, str]] = {
                      "四张 9（5）当两个牛（喜）打；tuned2 是用调好参数的 heuristic2；pimc 每次决策"
                      "抽样 {samples} 副暗牌，用 heuristic 打完；pimc2 用 heuristic2 打完，每次决策共"
                      " 512 次推演；learned 是从 pimc 的自我对局学来的线性打分器；net 是从"
-                     "自我对局（深度蒙特卡洛）学来的动作价值网络。",
+                     "自我对局（深度蒙特卡洛）学来的动作价值网络；pimc-net 用 net 打完，每次决策共 "
+                     "128 次推演，是最强的一级。",
                      "Duplicate tournaments: every deal is played with every seating, so the luck "
                      "of the deal cancels; the difference is in points per hand. Neighbouring "
                      "rungs meet on the same deals. tuned is the heuristic with its preset's tuned "
@@ -145,7 +146,8 @@ TEXT: dict[str, tuple[str, str]] = {
                      "{samples} hidden deals per decision and plays them out with the heuristic; "
                      "pimc2 plays them out with heuristic2, 512 play-outs per decision; learned "
                      "is a linear scorer distilled from pimc's self-play; net is an action-value "
-                     "network trained by self-play (deep Monte Carlo)."),
+                     "network trained by self-play (deep Monte Carlo); pimc-net plays them out "
+                     "with net, 128 play-outs per decision, the top rung."),
     # rules summary
     "col_rule": ("规则", "rule"),
     "rule_title": ("名称", "name"),
