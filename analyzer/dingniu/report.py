@@ -3,8 +3,7 @@
 :data:`SECTION` (found by the report through the game registry) runs each seat under both
 policies, the duplicate ladder and open hands against the heuristic, sized from the
 report's ``--hands``, each part seeded from the section's root
-(:func:`analyzer.report.seed_sequence` with the key ``dingniu``). ``report_data()`` gives
-the same kinds of table, seed and n stamped in attrs, for other uses.
+(:func:`analyzer.report.seed_sequence` with the key ``dingniu``).
 """
 
 from __future__ import annotations
@@ -23,36 +22,9 @@ from ..report.labels import SHARED, Labels
 from ..report.progress import Advance, StepFn, silent
 from ..report.render import Block, Page
 from ..report.section import ReportSpec, seed_sequence
-from .analysis import frame, open_hands_vs_heuristic, simulate
+from .analysis import open_hands_vs_heuristic, simulate
 from .ladder import RUNGS, SEARCH, ladder, rung_seeds, search_seats
-from .odds import odds
-from .rules import N_SEATS, PRESETS, SEAT_NAMES, SEAT_NAMES_EN, DingniuRules, get_rules
-from .tournament import tournament
-
-
-def report_data(n_hands: int = 200_000, n_deals: int = 20_000, n_odds: int = 200_000,
-                n_solved: int = 40, seed: int = 0,
-                rules: str | DingniuRules | None = None) -> dict[str, pd.DataFrame]:
-    """The 顶牛 section's tables: seats by policy, the duplicate tournament, deal odds and
-    open hands against the heuristic. Every row carries its n and 95% CI bounds."""
-    r = get_rules(rules)
-    seat_rows = []
-    for policy in ("random", "heuristic"):
-        sim = simulate(n_hands, policy, seed, r)
-        for s in sim["seats"]:
-            seat_rows.append({"policy": policy, "seat": s["seat"], "name": s["name"],
-                              **{f"points_{k}": v for k, v in s["points"].items()},
-                              **{f"p_win_{k}": v for k, v in s["p_win"].items()}})
-        seat_rows[-1]["p_suan"] = sim["p_suan"]["value"]
-    tr = tournament("heuristic,random", n_deals, seed, r)
-    od = odds(n_odds, seed, r)
-    odds_rows = [{"feature": f["feature"], "exact": f["exact"],
-                  **{f"mc_{k}": v for k, v in f["monte_carlo"].items()}} for f in od["features"]]
-    return {"seats": frame(seat_rows, seed=seed, hands=n_hands, rules=r.name),
-            "tournament": tr.differences(),
-            "odds": frame(odds_rows, seed=seed, deals=n_odds, rules=r.name),
-            "open_hands": open_hands_vs_heuristic(n_solved, 4, seed, r)}
-
+from .rules import N_SEATS, PRESETS, SEAT_NAMES, SEAT_NAMES_EN, get_rules
 
 # The report's section.
 

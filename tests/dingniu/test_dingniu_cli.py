@@ -147,14 +147,10 @@ def test_replay_record(capsys, tmp_path):
     assert "action 2" in bad(capsys, "dingniu", "replay", write_json(tmp_path / "b.json", rec))
 
 
-def test_report_data_tables():
-    from analyzer.dingniu.report import report_data
+def test_open_hands_against_the_heuristic():
+    from analyzer.dingniu.analysis import open_hands_vs_heuristic
 
-    d = report_data(n_hands=2000, n_deals=200, n_odds=2000, n_solved=4, seed=1)
-    assert set(d) == {"seats", "tournament", "odds", "open_hands"}
-    assert len(d["seats"]) == 8 and (d["seats"]["points_n"] == 2000).all()
-    assert d["tournament"].iloc[0]["n_deals"] == 200
-    oh = d["open_hands"]
+    oh = open_hands_vs_heuristic(4, 4, 1, "seed")
     assert len(oh) == 4 and (oh["n"] == 4).all()
     assert abs(oh["open_hands"].sum()) < 1e-9 and abs(oh["heuristic"].sum()) < 1e-9
     assert oh.attrs["solver_seconds_per_position"] > 0
