@@ -63,7 +63,7 @@ class TournamentResult:
             e = mean_ci(self.per_deal[:, i])
             rows.append({"policy": p, self.score: e.value, "ci_low": e.low, "ci_high": e.high,
                          "n_deals": e.n})
-        df = pd.DataFrame(rows)
+        df = whole_counts(pd.DataFrame(rows))
         df.attrs.update(self.meta)
         return df
 
@@ -78,7 +78,7 @@ class TournamentResult:
                              "ci_low": e.low, "ci_high": e.high, "n_deals": e.n,
                              "significant": bool(e.low > 0 or e.high < 0),
                              **skill_columns(self.skill(i, j))})
-        df = pd.DataFrame(rows)
+        df = whole_counts(pd.DataFrame(rows))
         df.attrs.update(self.meta)
         return df
 
@@ -113,6 +113,18 @@ def hands_ahead(gap: Estimate, spread: float) -> dict[str, Any] | None:
 
 SKILL_COLUMNS = ("hand_sd_a", "hand_sd_b", "gap_in_spreads", "gap_in_spreads_low",
                  "gap_in_spreads_high", "hands_ahead", "hands_ahead_low", "hands_ahead_high")
+
+
+AHEAD_COLUMNS = SKILL_COLUMNS[-3:]  # the hands to be ahead and those of the CI's ends
+
+
+def whole_counts(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` with its hands-to-be-ahead columns as whole numbers, empty where there is none
+    (a CSV then writes ``48``, not ``48.0``)."""
+    for c in AHEAD_COLUMNS:
+        if c in df:
+            df[c] = pd.array([None if pd.isna(v) else int(v) for v in df[c]], dtype="Int64")
+    return df
 
 
 def skill_columns(sk: dict[str, Any] | None) -> dict[str, Any]:

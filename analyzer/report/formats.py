@@ -18,6 +18,8 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import pandas as pd
+
 
 def _finite(f: Callable[[float], str]) -> Callable[[float], str]:
     """``f``, with a dash for NaN and infinities."""
@@ -101,8 +103,8 @@ def played_deals(n: int) -> int:
 
 
 def _count(x: Any) -> int | None:
-    """``x`` as a whole count, None for a missing one (None or NaN)."""
-    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+    """``x`` as a whole count, None for a missing one (None, NaN or pandas' NA)."""
+    if x is None or x is pd.NA or (isinstance(x, float) and not math.isfinite(x)):
         return None
     return int(x)
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from ..core.tournament import skill_columns
+from ..core.tournament import skill_columns, whole_counts
 from ..report.findings import Finding
 from ..report.progress import StepFn, silent
 from ..report.section import ReportSpec
@@ -201,7 +201,7 @@ def section_tables(spec: ReportSpec, s: dict[str, int],
     for name in RULE_NAMES:
         for table, rs in _preset_rows(name, spec, s, step).items():
             rows[table] += rs
-    return {t: pd.DataFrame(rs) for t, rs in rows.items()}
+    return {t: whole_counts(pd.DataFrame(rs)) for t, rs in rows.items()}
 
 
 class ShengjiSection:
