@@ -74,9 +74,9 @@ TEXT: dict[str, tuple[str, str]] = {
     "col_hands_ahead": ("领先所需局数（95%）", "hands to be ahead (95%)"),
     "few_deals": ("不足 {k} 副牌，不列：{rows}（见 CSV）。",
                   "Fewer than {k} deals, so left out: {rows} (see the CSV)."),
-    "not_played": ("不足 {k} 副牌，本次未打：{rows}（更大的 --hands，如 --full，才打）。",
+    "not_played": ("不足 {k} 副牌，本次未打：{rows}（--hands 更大时才打，见正文）。",
                    "Not played at this size, as it would be fewer than {k} deals: {rows} (a "
-                   "larger --hands, such as --full, plays them)."),
+                   "larger --hands plays them, as the text says)."),
     "csv": ("数据（CSV）：", "Data (CSV):"),
     "caption": ("样本：{n}；误差线与区间均为 95% 置信区间；种子：{seeds}。",
                 "Sample: {n}; error bars and intervals are 95% CIs; seed: {seeds}."),

@@ -15,9 +15,9 @@ from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 
 from ..report import plots
-from ..report.formats import enough_deals, fmt_cell, fmt_ci, fmt_n, fmt_pct, minus
+from ..report.formats import MIN_DEALS, enough_deals, fmt_cell, fmt_ci, fmt_n, fmt_pct, minus
 from ..report.render import Block, Page
-from .ladder import MATCHES, RUNGS
+from .ladder import MATCHES, PIMC_SHARE, RUNGS
 from .report_data import (
     COMPARE_METRICS,
     COMPARE_SOURCES,
@@ -368,7 +368,8 @@ class _Writer(_View):
                                    for p in self.presets)
         self.page.p(self.t("settings", rules=rules, hands=f"{self.spec.hands:,}",
                            pimc=(self.t("pimc_deals", n=f"{self.plan.pimc_deals:,}")
-                                 if self.plan.pimc_deals else self.t("pimc_not_played")),
+                                 if self.plan.pimc_deals else
+                                 self.t("pimc_not_played", k=MIN_DEALS, share=f"{PIMC_SHARE:,}")),
                            policy=self.spec.option("xianniu", "policy"),
                            seed=self.spec.seed))
         if len(self.presets) == 1:

@@ -64,8 +64,9 @@ TEXT: dict[str, tuple[str, str]] = {
                  "Rules: {rules}; {hands} hands per analysis ({pimc}); policy: {policy}; "
                  "seed: {seed}."),
     "pimc_deals": ("pimc 对局 {n} 副牌", "{n} deals for pimc"),
-    "pimc_not_played": ("pimc 对局不足 200 副牌，本次未打", "pimc's rungs, under 200 deals at "
-                        "this size, not played"),
+    "pimc_not_played": ("pimc 对局不足 {k} 副牌，本次未打；--full 按每 {share} 局打一副",
+                        "pimc's rungs, under {k} deals at this size, not played; --full plays "
+                        "one deal per {share} hands"),
     "only_one_preset": ("只算了一种规则；用 --rules all 可并列比较两种规则。",
                         "Only one preset was run; --rules all puts both side by side."),
     "per_preset": ("每种规则 {n}", "{n} per preset"),

@@ -271,6 +271,7 @@ def test_ladder_climbs_every_rung_and_times_every_player(zh_all, en_one):
         assert rows.groupby("n_deals")["seed"].nunique().eq(1).all()
     md = (zh_all[0] / "report.md").read_text(encoding="utf-8")
     assert "本次未打：" + "，".join(f"{a} − {b}" for a, b in RUNGS["pimc"]) in md
+    assert "--full 按每 2,000 局打一副" in md  # the text says which size plays them
     assert "--policies pimc,tuned2" not in md  # no command for a rung not played
     assert ladder_sizes(PIMC_SHARE * MIN_DEALS)["pimc"] == MIN_DEALS  # --full plays them
     assert ladder_sizes(PIMC_SHARE * MIN_DEALS - 1)["pimc"] == 0

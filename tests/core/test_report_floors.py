@@ -52,4 +52,4 @@ def test_the_page_says_what_its_floors_left_out():
         page.table(pd.DataFrame({"a": [fmt_cell(1, 0, 2, 500)]}), not_played=["pimc − net"])
         (unplayed,) = _notes(page)[2:]
         assert str(MIN_DEALS) in unplayed and "pimc − net" in unplayed
-        assert "--full" in unplayed and unplayed not in (few, short)
+        assert "--hands" in unplayed and unplayed not in (few, short)
